@@ -1,0 +1,237 @@
+/**
+ * One collection: documents in insertion order keyed by _id, plus its indexes. Unique indexes
+ * reject duplicates with mongod's E11000 error; every index (single or compound) also serves the
+ * query planner (see planner.ts) through an ordered B-tree of its keys.
+ */
+import BTree from 'sorted-btree';
+import { MaxKey, MinKey, ObjectId } from 'bson';
+import { Query } from 'mingo';
+import { serverError } from './errors';
+import { compareValues, valueKey, valuesAtPath, isPlainObject, type Doc } from './values';
+
+export interface IndexSpec {
+  name: string;
+  key: Record<string, unknown>;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Doc;
+  [option: string]: unknown;
+}
+
+export type IndexKey = unknown[]; // [...field values, _id key]
+
+const MIN = new MinKey();
+const MAX = new MaxKey();
+
+export class Index {
+  readonly fields: Array<{ path: string[]; name: string; dir: 1 | -1 }>;
+  readonly tree: BTree<IndexKey, true>;
+  /** For unique indexes: value key -> _id key of its one owner. */
+  private readonly owners = new Map<string, string>();
+  private readonly partial?: Query;
+  multikey = false;
+
+  constructor(
+    readonly spec: IndexSpec,
+    private readonly ns: string,
+  ) {
+    this.fields = Object.entries(spec.key).map(([name, dir]) => ({
+      name,
+      path: name.split('.'),
+      dir: dir === -1 ? -1 : 1,
+    }));
+    const fields = this.fields;
+    this.tree = new BTree<IndexKey, true>(undefined, (a, b) => {
+      for (let i = 0; i < fields.length; i++) {
+        const c = compareValues(a[i], b[i]);
+        if (c !== 0) return c * (fields[i] as { dir: number }).dir;
+      }
+      const ia = a[fields.length] as string;
+      const ib = b[fields.length] as string;
+      return ia < ib ? -1 : ia > ib ? 1 : 0;
+    });
+    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** Whether the index holds every document (usable by the planner for any query). */
+  get complete(): boolean {
+    return !this.spec.sparse && !this.partial && !this.spec.collation;
+  }
+
+  private covers(doc: Doc): boolean {
+    if (this.partial && !this.partial.test(doc)) return false;
+    if (this.spec.sparse)
+      return this.fields.some((f) => valuesAtPath(doc, f.path).some((v) => v !== undefined));
+    return true;
+  }
+
+  /** Every key tuple the document produces (several when a field holds an array). */
+  tuples(doc: Doc): unknown[][] {
+    let tuples: unknown[][] = [[]];
+    for (const f of this.fields) {
+      const raw = valuesAtPath(doc, f.path);
+      const values: unknown[] = [];
+      for (const v of raw) {
+        if (Array.isArray(v)) {
+          this.multikey = true;
+          if (v.length === 0) values.push(undefined);
+          else values.push(...v);
+          values.push(v);
+        } else values.push(v === undefined ? null : v);
+      }
+      const next: unknown[][] = [];
+      for (const t of tuples) for (const v of values) next.push([...t, v]);
+      tuples = next;
+    }
+    return tuples;
+  }
+
+  /** Throws E11000 if inserting `doc` (with _id key `id`) would duplicate a unique key. */
+  checkUnique(doc: Doc, id: string): void {
+    if (!this.spec.unique || !this.covers(doc)) return;
+    for (const t of this.tuples(doc)) {
+      const owner = this.owners.get(valueKey(t));
+      if (owner !== undefined && owner !== id) throw this.duplicateError(t);
+    }
+  }
+
+  duplicateError(tuple: unknown[]) {
+    const keyValue: Doc = {};
+    this.fields.forEach((f, i) => (keyValue[f.name] = tuple[i]));
+    const shown = this.fields.map((f, i) => `${f.name}: ${display(tuple[i])}`).join(', ');
+    return serverError(
+      'DuplicateKey',
+      `E11000 duplicate key error collection: ${this.ns} index: ${this.name} dup key: { ${shown} }`,
+      { keyPattern: this.spec.key, keyValue },
+    );
+  }
+
+  add(doc: Doc, id: string): void {
+    if (!this.covers(doc)) return;
+    for (const t of this.tuples(doc)) {
+      this.tree.set([...t, id], true);
+      if (this.spec.unique) this.owners.set(valueKey(t), id);
+    }
+  }
+
+  remove(doc: Doc, id: string): void {
+    if (!this.covers(doc)) return;
+    for (const t of this.tuples(doc)) {
+      this.tree.delete([...t, id]);
+      if (this.spec.unique && this.owners.get(valueKey(t)) === id) this.owners.delete(valueKey(t));
+    }
+  }
+
+  /** Lowest and highest possible keys (in tree order) for an equality prefix plus an optional range. */
+  bounds(prefix: unknown[], range?: { low?: unknown; high?: unknown }): [IndexKey, IndexKey] {
+    const lo: unknown[] = [...prefix];
+    const hi: unknown[] = [...prefix];
+    for (let i = prefix.length; i < this.fields.length; i++) {
+      const dir = (this.fields[i] as { dir: number }).dir;
+      let a: unknown = dir === 1 ? MIN : MAX;
+      let b: unknown = dir === 1 ? MAX : MIN;
+      if (i === prefix.length && range) {
+        if (range.low !== undefined) dir === 1 ? (a = range.low) : (b = range.low);
+        if (range.high !== undefined) dir === 1 ? (b = range.high) : (a = range.high);
+      }
+      lo.push(a);
+      hi.push(b);
+    }
+    lo.push('');
+    hi.push('\uffff');
+    return [lo, hi];
+  }
+
+  /** _id keys within [lo, hi] in index order, or reversed. */
+  *scan(lo: IndexKey, hi: IndexKey, reverse: boolean): Generator<string> {
+    const cmp = this.tree._compare;
+    const n = this.fields.length;
+    if (!reverse) {
+      for (const [k] of this.tree.entries(lo)) {
+        if (cmp(k, hi) > 0) return;
+        yield k[n] as string;
+      }
+    } else {
+      for (const [k] of this.tree.entriesReversed(hi)) {
+        if (cmp(k, lo) < 0) return;
+        yield k[n] as string;
+      }
+    }
+  }
+}
+
+function display(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof ObjectId) return `ObjectId('${v.toHexString()}')`;
+  if (v instanceof Date) return `new Date(${v.getTime()})`;
+  if (v === null || v === undefined) return 'null';
+  if (isPlainObject(v) || Array.isArray(v)) return JSON.stringify(v);
+  return String(v);
+}
+
+export function idKeyOf(doc: Doc): string {
+  return valueKey(doc._id);
+}
+
+export class Collection {
+  readonly docs = new Map<string, Doc>();
+  readonly indexes: Index[] = [];
+
+  constructor(
+    readonly db: string,
+    readonly name: string,
+    readonly options: Doc = {},
+  ) {
+    this.indexes.push(new Index({ name: '_id_', key: { _id: 1 } }, this.ns));
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  index(name: string): Index | undefined {
+    return this.indexes.find((i) => i.name === name);
+  }
+
+  /** Validates and stores a new document; throws E11000 before changing anything. */
+  insert(doc: Doc): void {
+    const id = idKeyOf(doc);
+    if (this.docs.has(id)) throw (this.indexes[0] as Index).duplicateError([doc._id]);
+    for (const ix of this.indexes) ix.checkUnique(doc, id);
+    this.docs.set(id, doc);
+    for (const ix of this.indexes) ix.add(doc, id);
+  }
+
+  /** Replaces a stored document by a new version with the same _id (unique checks first). */
+  replace(oldDoc: Doc, newDoc: Doc): void {
+    const id = idKeyOf(oldDoc);
+    for (const ix of this.indexes) ix.checkUnique(newDoc, id);
+    for (const ix of this.indexes) ix.remove(oldDoc, id);
+    this.docs.set(id, newDoc);
+    for (const ix of this.indexes) ix.add(newDoc, id);
+  }
+
+  delete(doc: Doc): void {
+    const id = idKeyOf(doc);
+    if (!this.docs.delete(id)) return;
+    for (const ix of this.indexes) ix.remove(doc, id);
+  }
+
+  addIndex(spec: IndexSpec): void {
+    const ix = new Index(spec, this.ns);
+    for (const [id, doc] of this.docs) {
+      ix.checkUnique(doc, id);
+      ix.add(doc, id);
+    }
+    this.indexes.push(ix);
+  }
+
+  dropIndex(name: string): void {
+    const i = this.indexes.findIndex((x) => x.name === name);
+    if (i > 0) this.indexes.splice(i, 1);
+  }
+}

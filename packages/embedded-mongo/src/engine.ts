@@ -1,0 +1,191 @@
+/**
+ * The storage engine: databases of collections held in memory, every change journaled when a
+ * data directory is configured (see journal.ts). All mutations go through these methods so that
+ * memory and journal never disagree.
+ */
+import { Collection, type IndexSpec } from './collection';
+import { Journal, type FsyncMode, type JournalOp } from './journal';
+import { serverError } from './errors';
+import { cloneDoc, valueKey as keyOf, type Doc } from './values';
+
+export interface EngineOptions {
+  dbPath?: string;
+  fsync?: FsyncMode;
+  /** Compact when the journal grows past this many bytes and twice its size after the last compaction. */
+  compactBytes?: number;
+}
+
+export class Engine {
+  readonly dbs = new Map<string, Map<string, Collection>>();
+  private journal?: Journal;
+  private compactedBytes = 0;
+  private readonly compactBytes: number;
+
+  constructor(options: EngineOptions = {}) {
+    this.compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
+    if (options.dbPath) {
+      this.journal = Journal.open(options.dbPath, options.fsync ?? 'interval', (op) =>
+        this.apply(op),
+      );
+      const live = this.liveRecordCount();
+      if (this.journal.records > 2 * live + 1000) this.compact();
+      this.compactedBytes = this.journal.bytes;
+    }
+  }
+
+  private liveRecordCount(): number {
+    let n = 0;
+    for (const db of this.dbs.values())
+      for (const c of db.values()) n += 1 + c.indexes.length + c.docs.size;
+    return n;
+  }
+
+  /** Applies a journaled operation to memory (replay). */
+  private apply(op: JournalOp): void {
+    switch (op.o) {
+      case 'create':
+        this.ensureCollection(op.db, op.coll, op.options, false);
+        break;
+      case 'insert':
+        this.ensureCollection(op.db, op.coll, undefined, false).insert(op.doc);
+        break;
+      case 'replace': {
+        const c = this.ensureCollection(op.db, op.coll, undefined, false);
+        const old = c.docs.get(keyOf(op.doc._id));
+        if (old) c.replace(old, op.doc);
+        else c.insert(op.doc);
+        break;
+      }
+      case 'remove': {
+        const c = this.collection(op.db, op.coll);
+        const old = c?.docs.get(keyOf(op.id));
+        if (c && old) c.delete(old);
+        break;
+      }
+      case 'drop':
+        this.dbs.get(op.db)?.delete(op.coll);
+        break;
+      case 'dropDatabase':
+        this.dbs.delete(op.db);
+        break;
+      case 'createIndex':
+        this.ensureCollection(op.db, op.coll, undefined, false).addIndex(op.spec as IndexSpec);
+        break;
+      case 'dropIndex':
+        this.collection(op.db, op.coll)?.dropIndex(op.name);
+        break;
+    }
+  }
+
+  private log(op: JournalOp): void {
+    this.journal?.append(op);
+  }
+
+  /** Makes the current command's changes durable; called before every reply. */
+  commit(): void {
+    if (!this.journal) return;
+    this.journal.commit();
+    if (this.journal.bytes > this.compactBytes && this.journal.bytes > 2 * this.compactedBytes) {
+      this.compact();
+    }
+  }
+
+  compact(): void {
+    if (!this.journal) return;
+    const dbs = this.dbs;
+    function* ops(): Generator<JournalOp> {
+      for (const [db, colls] of dbs) {
+        for (const [coll, c] of colls) {
+          yield { o: 'create', db, coll, options: c.options };
+          for (const ix of c.indexes.slice(1)) yield { o: 'createIndex', db, coll, spec: ix.spec };
+          for (const doc of c.docs.values()) yield { o: 'insert', db, coll, doc };
+        }
+      }
+    }
+    this.journal.compact(ops());
+    this.compactedBytes = this.journal.bytes;
+  }
+
+  close(): void {
+    this.journal?.close();
+    this.journal = undefined;
+  }
+
+  collection(db: string, name: string): Collection | undefined {
+    return this.dbs.get(db)?.get(name);
+  }
+
+  private ensureCollection(
+    db: string,
+    name: string,
+    options: Doc | undefined,
+    log: boolean,
+  ): Collection {
+    let colls = this.dbs.get(db);
+    if (!colls) {
+      colls = new Map();
+      this.dbs.set(db, colls);
+    }
+    let c = colls.get(name);
+    if (!c) {
+      validateCollectionName(name);
+      c = new Collection(db, name, options ?? {});
+      colls.set(name, c);
+      if (log) this.log({ o: 'create', db, coll: name, options: options ?? {} });
+    }
+    return c;
+  }
+
+  /** Returns the collection, creating it (implicitly, as mongod does on first write) when missing. */
+  getOrCreate(db: string, name: string, options?: Doc): Collection {
+    return this.ensureCollection(db, name, options, true);
+  }
+
+  createCollection(db: string, name: string, options: Doc): void {
+    if (this.collection(db, name)) {
+      throw serverError('NamespaceExists', `Collection ${db}.${name} already exists.`);
+    }
+    this.ensureCollection(db, name, options, true);
+  }
+
+  insert(c: Collection, doc: Doc): void {
+    c.insert(doc);
+    this.log({ o: 'insert', db: c.db, coll: c.name, doc });
+  }
+
+  replace(c: Collection, oldDoc: Doc, newDoc: Doc): void {
+    c.replace(oldDoc, newDoc);
+    this.log({ o: 'replace', db: c.db, coll: c.name, doc: newDoc });
+  }
+
+  remove(c: Collection, doc: Doc): void {
+    c.delete(doc);
+    this.log({ o: 'remove', db: c.db, coll: c.name, id: doc._id });
+  }
+
+  drop(db: string, name: string): boolean {
+    const existed = this.dbs.get(db)?.delete(name) ?? false;
+    if (existed) this.log({ o: 'drop', db, coll: name });
+    return existed;
+  }
+
+  dropDatabase(db: string): void {
+    if (this.dbs.delete(db)) this.log({ o: 'dropDatabase', db });
+  }
+
+  createIndex(c: Collection, spec: IndexSpec): void {
+    c.addIndex(cloneDoc(spec));
+    this.log({ o: 'createIndex', db: c.db, coll: c.name, spec });
+  }
+
+  dropIndex(c: Collection, name: string): void {
+    c.dropIndex(name);
+    this.log({ o: 'dropIndex', db: c.db, coll: c.name, name });
+  }
+}
+
+function validateCollectionName(name: string): void {
+  if (!name || name.includes('\0') || name.startsWith('.') || name.includes('$')) {
+    throw serverError('InvalidNamespace', `Invalid collection name: ${name}`);
+  }
+}

@@ -1,0 +1,48 @@
+/** An error that travels back to the client as MongoDB reports it: `{ ok: 0, errmsg, code, codeName }`. */
+export class MongoServerError extends Error {
+  constructor(
+    readonly code: number,
+    readonly codeName: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const ErrorCodes = {
+  BadValue: 2,
+  FailedToParse: 9,
+  TypeMismatch: 14,
+  IllegalOperation: 20,
+  NamespaceNotFound: 26,
+  IndexNotFound: 27,
+  CursorNotFound: 43,
+  NamespaceExists: 48,
+  DollarPrefixedFieldName: 52,
+  InvalidIdField: 53,
+  CommandNotFound: 59,
+  ImmutableField: 66,
+  InvalidOptions: 72,
+  InvalidNamespace: 73,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
+  OperationNotSupportedInTransaction: 263,
+  DuplicateKey: 11000,
+  Location40352: 40352,
+  NoSuchTransaction: 251,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCodes;
+
+export function serverError(
+  codeName: ErrorCodeName,
+  message: string,
+  extra?: Record<string, unknown>,
+): MongoServerError {
+  return new MongoServerError(ErrorCodes[codeName], codeName, message, extra);
+}
+
+export function badValue(message: string): MongoServerError {
+  return serverError('BadValue', message);
+}

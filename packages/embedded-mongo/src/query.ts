@@ -1,0 +1,267 @@
+/**
+ * Reading and writing documents with MongoDB semantics on top of mingo: filters, sort,
+ * projection, update operators (incl. $setOnInsert), pipeline updates, replacements and upserts.
+ */
+import { ObjectId } from 'bson';
+import { Aggregator, Query, find as mingoFind, update as mingoUpdate } from 'mingo';
+import type { Collection } from './collection';
+import { badValue, serverError, MongoServerError } from './errors';
+import { plan } from './planner';
+import { cloneDoc, compareValues, isPlainObject, valueKey, valuesAtPath, type Doc } from './values';
+
+export type SortSpec = Array<[string, 1 | -1]>;
+
+/** Turns mingo's exceptions (unknown operators, bad arguments) into MongoDB BadValue errors. */
+export function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof MongoServerError) throw e;
+    throw badValue(e instanceof Error ? e.message : String(e));
+  }
+}
+
+export function compileFilter(filter: unknown): Query {
+  if (filter !== undefined && filter !== null && !isPlainObject(filter)) {
+    throw serverError('TypeMismatch', 'filter must be an object');
+  }
+  if (filter && '$text' in filter)
+    throw badValue('text search ($text) is not supported by this server');
+  return guard(() => new Query((filter ?? {}) as Doc));
+}
+
+export function parseSort(sort: unknown): SortSpec {
+  if (sort === undefined || sort === null) return [];
+  if (!isPlainObject(sort)) throw badValue('sort must be an object');
+  return Object.entries(sort).map(([k, v]) => {
+    if (v === 1 || v === -1) return [k, v];
+    if (isPlainObject(v)) throw badValue(`$meta sort is not supported`);
+    const n = Number(v);
+    if (n === 1 || n === -1) return [k, n];
+    throw badValue(`Illegal key in $sort specification: ${k}: ${String(v)}`);
+  });
+}
+
+function sortKey(doc: Doc, path: string[], dir: 1 | -1): unknown {
+  const values = valuesAtPath(doc, path).flatMap((v) =>
+    Array.isArray(v) ? (v.length ? v : [undefined]) : [v],
+  );
+  let best: unknown = values[0];
+  for (const v of values.slice(1)) {
+    const c = compareValues(v, best);
+    if ((dir === 1 && c < 0) || (dir === -1 && c > 0)) best = v;
+  }
+  return best;
+}
+
+export function sortDocs(docs: Doc[], sort: SortSpec): Doc[] {
+  if (sort.length === 0) return docs;
+  if (sort.length === 1 && sort[0]?.[0] === '$natural')
+    return sort[0][1] === -1 ? docs.reverse() : docs;
+  const keyed = docs.map((d) => ({ d, k: sort.map(([f, dir]) => sortKey(d, f.split('.'), dir)) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < sort.length; i++) {
+      const c = compareValues(a.k[i], b.k[i]);
+      if (c !== 0) return c * (sort[i] as [string, 1 | -1])[1];
+    }
+    return 0;
+  });
+  return keyed.map((x) => x.d);
+}
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
+/** Matching documents (stored references, unprojected) in the requested order. */
+export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOptions = {}): Doc[] {
+  const query = compileFilter(filter);
+  if (!coll) return [];
+  const sort = opts.sort ?? [];
+  const skip = opts.skip ?? 0;
+  const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+  const natural = sort.length === 1 && sort[0]?.[0] === '$natural';
+  const p = natural ? { candidates: coll.docs.values(), sorted: false } : plan(coll, filter, sort);
+  if (p.sorted) {
+    const out: Doc[] = [];
+    let skipped = 0;
+    for (const d of p.candidates) {
+      if (!query.test(d)) continue;
+      if (skipped < skip) {
+        skipped++;
+        continue;
+      }
+      out.push(d);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+  const matched: Doc[] = [];
+  for (const d of p.candidates) if (query.test(d)) matched.push(d);
+  const sorted = sortDocs(matched, sort);
+  return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
+}
+
+/** Applies a find projection; `_id` stays the first field as in MongoDB. */
+export function project(docs: Doc[], filter: Doc, projection: unknown): Doc[] {
+  if (!projection || !isPlainObject(projection) || Object.keys(projection).length === 0)
+    return docs;
+  const out = guard(() => mingoFind(docs, filter, projection as Doc).all() as Doc[]);
+  return out.map((d) => {
+    if (!('_id' in d) || Object.keys(d)[0] === '_id') return d;
+    const { _id, ...rest } = d;
+    return { _id, ...rest };
+  });
+}
+
+const UPDATE_OPERATORS = new Set([
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$rename',
+  '$min',
+  '$max',
+  '$currentDate',
+  '$addToSet',
+  '$pop',
+  '$pull',
+  '$pullAll',
+  '$push',
+  '$bit',
+  '$setOnInsert',
+]);
+
+export function isOperatorUpdate(update: unknown): boolean {
+  return isPlainObject(update) && Object.keys(update).some((k) => k.startsWith('$'));
+}
+
+function validateUpdate(update: unknown): void {
+  if (Array.isArray(update)) return;
+  if (!isPlainObject(update))
+    throw badValue('Update argument must be either an object or an array');
+  if (!isOperatorUpdate(update)) return;
+  for (const [op, arg] of Object.entries(update)) {
+    if (!op.startsWith('$')) {
+      throw serverError(
+        'FailedToParse',
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    }
+    if (!UPDATE_OPERATORS.has(op))
+      throw serverError(
+        'FailedToParse',
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    if (!isPlainObject(arg))
+      throw serverError(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${typeof arg} instead.`,
+      );
+  }
+}
+
+function checkIdUnchanged(before: Doc, after: Doc): void {
+  if (valueKey(before._id) !== valueKey(after._id)) {
+    throw serverError(
+      'ImmutableField',
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
+  }
+}
+
+function idFirst(doc: Doc): Doc {
+  if (Object.keys(doc)[0] === '_id' || !('_id' in doc)) return doc;
+  const { _id, ...rest } = doc;
+  return { _id, ...rest };
+}
+
+export interface UpdateOptions {
+  arrayFilters?: Doc[];
+  inserting?: boolean;
+  variables?: Doc;
+}
+
+/** Returns the updated copy of `doc` (the stored document is never touched). */
+export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {}): Doc {
+  validateUpdate(update);
+  if (Array.isArray(update)) {
+    const [out] = guard(
+      () =>
+        new Aggregator(update as Doc[], { variables: opts.variables }).run([
+          cloneDoc(doc),
+        ]) as Doc[],
+    );
+    if (!out) throw badValue('pipeline update produced no document');
+    if (!opts.inserting) checkIdUnchanged(doc, out);
+    return idFirst(out);
+  }
+  const u = update as Doc;
+  if (!isOperatorUpdate(u)) {
+    if (
+      '_id' in u &&
+      doc._id !== undefined &&
+      valueKey(u._id) !== valueKey(doc._id) &&
+      !opts.inserting
+    ) {
+      throw serverError(
+        'ImmutableField',
+        `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${String(u._id)}`,
+      );
+    }
+    const { _id: _ignored, ...rest } = cloneDoc(u);
+    return doc._id === undefined ? rest : { _id: doc._id, ...rest };
+  }
+  const modifier: Doc = { ...u };
+  const onInsert = modifier.$setOnInsert as Doc | undefined;
+  delete modifier.$setOnInsert;
+  if (opts.inserting && onInsert)
+    modifier.$set = { ...(modifier.$set as Doc | undefined), ...onInsert };
+  const out = cloneDoc(doc);
+  if (Object.keys(modifier).length > 0) {
+    guard(() => mingoUpdate(out, modifier, opts.arrayFilters, undefined, { cloneMode: 'deep' }));
+  }
+  if (!opts.inserting) checkIdUnchanged(doc, out);
+  return idFirst(out);
+}
+
+function setPath(doc: Doc, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur: Doc = doc;
+  for (const p of parts.slice(0, -1)) {
+    if (!isPlainObject(cur[p])) cur[p] = {};
+    cur = cur[p] as Doc;
+  }
+  cur[parts[parts.length - 1] as string] = cloneDoc(value);
+}
+
+/** The document an upsert starts from: the filter's equality conditions. */
+export function upsertSeed(filter: Doc): Doc {
+  const seed: Doc = {};
+  const visit = (f: Doc) => {
+    for (const [k, v] of Object.entries(f)) {
+      if (k === '$and' && Array.isArray(v)) v.forEach((p) => isPlainObject(p) && visit(p));
+      else if (k.startsWith('$')) continue;
+      else if (isPlainObject(v) && Object.keys(v).some((x) => x.startsWith('$'))) {
+        if ('$eq' in v) setPath(seed, k, v.$eq);
+      } else setPath(seed, k, v);
+    }
+  };
+  visit(filter);
+  return seed;
+}
+
+/** Builds the document an upsert inserts; generates an ObjectId _id when none is given. */
+export function buildUpsert(filter: Doc, update: unknown, opts: UpdateOptions): Doc {
+  const seed = isOperatorUpdate(update) || Array.isArray(update) ? upsertSeed(filter) : {};
+  const replacementId =
+    !Array.isArray(update) && !isOperatorUpdate(update) ? (update as Doc)._id : undefined;
+  let doc = applyUpdate(seed, update, { ...opts, inserting: true });
+  if (doc._id === undefined) {
+    const filterId = upsertSeed(filter)._id;
+    doc = { _id: replacementId ?? filterId ?? new ObjectId(), ...doc };
+  }
+  return idFirst(doc);
+}

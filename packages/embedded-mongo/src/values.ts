@@ -1,0 +1,212 @@
+/**
+ * BSON value helpers: MongoDB's cross-type sort order, equality keys for _id and index entries,
+ * and a deep copy that keeps BSON value classes (ObjectId, Long, Binary...) intact.
+ */
+import {
+  Binary,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  Timestamp,
+  BSONRegExp,
+} from 'bson';
+
+export type Doc = Record<string, unknown>;
+
+/** MongoDB's canonical type order for comparisons and sorting. */
+function typeRank(v: unknown): number {
+  if (v === undefined || v === null) return 1;
+  if (v instanceof MinKey) return 0;
+  if (v instanceof MaxKey) return 100;
+  switch (typeof v) {
+    case 'number':
+    case 'bigint':
+      return 2;
+    case 'string':
+      return 3;
+    case 'boolean':
+      return 8;
+    case 'object':
+      break;
+    default:
+      return 3;
+  }
+  if (v instanceof Long || v instanceof Int32 || v instanceof Double || v instanceof Decimal128)
+    return 2;
+  if (Array.isArray(v)) return 5;
+  if (v instanceof Binary || v instanceof Uint8Array) return 6;
+  if (v instanceof ObjectId) return 7;
+  if (v instanceof Date) return 9;
+  if (v instanceof Timestamp) return 10;
+  if (v instanceof RegExp || v instanceof BSONRegExp) return 11;
+  return 4; // embedded document
+}
+
+function toNumber(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Long) return v.toNumber();
+  if (v instanceof Int32 || v instanceof Double) return v.valueOf();
+  if (v instanceof Decimal128) return Number(v.toString());
+  return NaN;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return (a[i] as number) < (b[i] as number) ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Compares two BSON values in MongoDB's order (numbers by value across numeric types). */
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  switch (ra) {
+    case 1:
+    case 0:
+    case 100:
+      return 0;
+    case 2: {
+      const x = toNumber(a);
+      const y = toNumber(b);
+      if (Number.isNaN(x) || Number.isNaN(y)) {
+        return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : -1) : 1;
+      }
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 3: {
+      const x = String(a);
+      const y = String(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 4: {
+      const ea = Object.entries(a as Doc);
+      const eb = Object.entries(b as Doc);
+      for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
+        const [ka, va] = ea[i] as [string, unknown];
+        const [kb, vb] = eb[i] as [string, unknown];
+        const t = typeRank(va) - typeRank(vb);
+        if (t !== 0) return t < 0 ? -1 : 1;
+        if (ka !== kb) return ka < kb ? -1 : 1;
+        const c = compareValues(va, vb);
+        if (c !== 0) return c;
+      }
+      return ea.length === eb.length ? 0 : ea.length < eb.length ? -1 : 1;
+    }
+    case 5: {
+      const xa = a as unknown[];
+      const xb = b as unknown[];
+      for (let i = 0; i < Math.min(xa.length, xb.length); i++) {
+        const c = compareValues(xa[i], xb[i]);
+        if (c !== 0) return c;
+      }
+      return xa.length === xb.length ? 0 : xa.length < xb.length ? -1 : 1;
+    }
+    case 6: {
+      const ba = a instanceof Binary ? a.buffer : (a as Uint8Array);
+      const bb = b instanceof Binary ? b.buffer : (b as Uint8Array);
+      return compareBytes(ba, bb);
+    }
+    case 7:
+      return compareBytes((a as ObjectId).id, (b as ObjectId).id);
+    case 8:
+      return a === b ? 0 : a ? 1 : -1;
+    case 9: {
+      const x = (a as Date).getTime();
+      const y = (b as Date).getTime();
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 10:
+      return (a as Timestamp).compare(b as Timestamp);
+    default:
+      return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  }
+}
+
+/**
+ * A string that is equal for two values exactly when MongoDB considers them equal
+ * (1, 1.0 and NumberLong(1) share a key). Used for _id lookups and unique index entries.
+ */
+export function valueKey(v: unknown): string {
+  if (v === undefined || v === null) return 'z';
+  switch (typeof v) {
+    case 'string':
+      return 's' + v;
+    case 'number':
+      return 'n' + (Object.is(v, -0) ? 0 : v);
+    case 'boolean':
+      return v ? 'bt' : 'bf';
+    case 'bigint':
+      return 'n' + v.toString();
+  }
+  if (v instanceof ObjectId) return 'o' + v.toHexString();
+  if (v instanceof Date) return 'd' + v.getTime();
+  if (v instanceof Long || v instanceof Int32 || v instanceof Double) return 'n' + toNumber(v);
+  if (v instanceof Decimal128) return 'n' + Number(v.toString());
+  if (Array.isArray(v)) return '[' + v.map(valueKey).join(',') + ']';
+  if (v instanceof Binary) return 'x' + v.sub_type + ':' + Buffer.from(v.buffer).toString('hex');
+  if (v instanceof Uint8Array) return 'x0:' + Buffer.from(v).toString('hex');
+  if (v instanceof RegExp) return 'r' + v.toString();
+  if (v instanceof Timestamp) return 't' + v.toString();
+  if (v instanceof MinKey) return '-';
+  if (v instanceof MaxKey) return '+';
+  if (typeof v === 'object') {
+    return (
+      '{' +
+      Object.entries(v as Doc)
+        .map(([k, x]) => JSON.stringify(k) + ':' + valueKey(x))
+        .join(',') +
+      '}'
+    );
+  }
+  return 'u' + String(v);
+}
+
+function isPlainObject(v: unknown): v is Doc {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Deep copy of plain objects and arrays; BSON value objects are immutable here and shared. */
+export function cloneDoc<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(cloneDoc) as T;
+  if (v instanceof Date) return new Date(v.getTime()) as T;
+  if (isPlainObject(v)) {
+    const out: Doc = {};
+    for (const k of Object.keys(v)) out[k] = cloneDoc(v[k]);
+    return out as T;
+  }
+  return v;
+}
+
+export { isPlainObject };
+
+/** Reads a dotted path; arrays along the way yield every element's value (multikey semantics). */
+export function valuesAtPath(doc: unknown, path: string[], i = 0): unknown[] {
+  if (i === path.length) return [doc];
+  if (Array.isArray(doc)) {
+    const seg = path[i] as string;
+    if (/^\d+$/.test(seg)) return valuesAtPath(doc[Number(seg)], path, i + 1);
+    return doc.flatMap((el) => (isPlainObject(el) ? valuesAtPath(el, path, i) : []));
+  }
+  if (!isPlainObject(doc)) return [undefined];
+  return valuesAtPath(doc[path[i] as string], path, i + 1);
+}
+
+/** Reads a dotted path without array expansion (first-level value, undefined when missing). */
+export function getPath(doc: unknown, path: string): unknown {
+  let cur: unknown = doc;
+  for (const seg of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Doc)[seg];
+  }
+  return cur;
+}
