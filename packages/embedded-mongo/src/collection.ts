@@ -135,8 +135,10 @@ export class Index {
       let a: unknown = dir === 1 ? MIN : MAX;
       let b: unknown = dir === 1 ? MAX : MIN;
       if (i === prefix.length && range) {
-        if (range.low !== undefined) dir === 1 ? (a = range.low) : (b = range.low);
-        if (range.high !== undefined) dir === 1 ? (b = range.high) : (a = range.high);
+        // In tree order a descending field runs from high to low.
+        const [first, last] = dir === 1 ? [range.low, range.high] : [range.high, range.low];
+        if (first !== undefined) a = first;
+        if (last !== undefined) b = last;
       }
       lo.push(a);
       hi.push(b);
