@@ -1,0 +1,32 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const bin = path.resolve(__dirname, '../../bin/embedded-mongo.cjs');
+
+export interface ChildServer {
+  uri: string;
+  child: ChildProcess;
+}
+
+/** Starts the CLI in its own process and resolves once it prints its listening line. */
+export function spawnServer(dbPath: string, extraArgs: string[] = []): Promise<ChildServer> {
+  const child = spawn(process.execPath, [bin, '--port', '0', '--dbpath', dbPath, ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (mongodb:\/\/\S+)/.exec(out);
+      if (m) resolve({ uri: m[1] as string, child });
+    });
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => reject(new Error(`embedded-mongo exited with ${code}: ${err}`)));
+  });
+}
+
+export function waitForExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
