@@ -1,0 +1,135 @@
+import cors from '@koa/cors';
+import Koa, { type Middleware } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import helmet from 'koa-helmet';
+import { accountApplicationRoutes } from './modules/account-applications/routes';
+import { authRoutes } from './modules/auth/routes';
+import { feedbackRoutes } from './modules/feedback/routes';
+import { followRoutes } from './modules/follows/routes';
+import { settingsRoutes } from './modules/settings/routes';
+import { uploadRoutes } from './modules/uploads/routes';
+import { userRoutes } from './modules/users/routes';
+import { authenticateUser } from './modules/users/service';
+import { createTokenService, requireAuth, type AppState } from './platform/auth';
+import type { Config } from './platform/config';
+import { errorMiddleware, HttpError } from './platform/errors';
+import { loggablePath, type Logger } from './platform/logger';
+import type { Mailer } from './platform/mailer';
+import type { UploadStorage } from './platform/storage';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  mailer: Mailer;
+  storage: UploadStorage;
+  jwtSecret: string;
+}
+
+const UPLOAD_PATH = '/api/upload/avatar';
+
+function requestLog(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      logger.info(
+        {
+          method: ctx.method,
+          path: loggablePath(ctx.path),
+          status: ctx.status,
+          ms: Math.round(performance.now() - started),
+          userId: ctx.state.user?.id,
+        },
+        'request',
+      );
+    }
+  };
+}
+
+/** Bodies are JSON everywhere but on the upload route: anything else is a 415. */
+const requireJsonBodies: Middleware = async (ctx, next) => {
+  const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (hasBody && ctx.path !== UPLOAD_PATH && !ctx.is('application/json')) {
+    throw new HttpError(415, 'Request bodies must be JSON (Content-Type: application/json)');
+  }
+  return next();
+};
+
+export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDeps) {
+  const app = new Koa<AppState>({ proxy: config.trustProxy });
+  const tokens = createTokenService({
+    secret: jwtSecret,
+    issuer: config.jwtIssuer,
+    expiresIn: config.jwtExpiresIn,
+  });
+  const authenticated = requireAuth({
+    tokens,
+    loadUser: (id) =>
+      authenticateUser(id, {
+        adminUserId: config.adminUserId,
+        activityThrottleMs: config.activityThrottleMs,
+      }),
+  });
+  const allowedOrigins = new Set(config.allowedOrigins);
+
+  app.use(requestLog(logger));
+  app.use(errorMiddleware(logger));
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  app.use(
+    cors({
+      // Only the configured origins get CORS headers; any other origin is never reflected.
+      origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+      credentials: true,
+      allowHeaders: ['Authorization', 'Content-Type'],
+      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      maxAge: 600,
+    }),
+  );
+  app.use(storage.serve());
+  app.use(requireJsonBodies);
+  app.use(
+    koaBody({
+      json: true,
+      jsonLimit: config.jsonBodyLimit,
+      multipart: false,
+      urlencoded: false,
+      text: false,
+      patchNode: false,
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
+    }),
+  );
+
+  const routers = [
+    authRoutes({
+      institutionDomains: config.institutionDomains,
+      bcryptRounds: config.bcryptRounds,
+      webUrl: config.webUrl,
+      mailer,
+      tokens,
+      rateLimits: config.rateLimits,
+    }),
+    userRoutes(authenticated),
+    followRoutes(authenticated),
+    uploadRoutes(authenticated, {
+      storage,
+      maxBytes: config.avatarMaxBytes,
+      maxPixels: config.avatarMaxPixels,
+      size: config.avatarSize,
+    }),
+    feedbackRoutes(authenticated, {
+      adminUserId: config.adminUserId,
+      rateLimit: config.rateLimits.feedback,
+    }),
+    accountApplicationRoutes({
+      adminUserId: config.adminUserId,
+      rateLimit: config.rateLimits.application,
+    }),
+    settingsRoutes(),
+  ];
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

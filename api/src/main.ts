@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { createApp } from './app';
+import { resolveJwtSecret } from './platform/auth';
+import { loadConfig } from './platform/config';
+import { openDatabase } from './platform/db';
+import { createLogger } from './platform/logger';
+import { createMailer } from './platform/mailer';
+import { createUploadStorage } from './platform/storage';
+import { demoLogins, isDatabaseEmpty, printDemoLogins, seedDemoData } from './seed/seed';
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const storage = createUploadStorage(path.join(config.dataDir, 'uploads'), config.publicUrl);
+  const database = await openDatabase({ ...config, logger });
+
+  if (config.seedOnEmpty && (await isDatabaseEmpty())) {
+    logger.info('empty database: seeding demo data');
+    await seedDemoData({ ...config, storage, logger });
+  }
+  printDemoLogins(await demoLogins(config.adminUserId));
+
+  const app = createApp({
+    config,
+    logger,
+    storage,
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      logger,
+    }),
+    jwtSecret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
+  });
+  const server = app.listen(config.port, () => {
+    logger.info({ port: config.port, embeddedDatabase: database.embedded }, 'api listening');
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close();
+    server.closeAllConnections();
+    database.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,284 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import jwt from 'jsonwebtoken';
+import {
+  createMember,
+  TEST_JWT_SECRET,
+  TEST_PASSWORD,
+  uniqueEmail,
+  useTestApp,
+} from '../../../test/test-app';
+import { User } from '../users/model';
+
+const t = useTestApp();
+
+async function outboxMessages(): Promise<
+  Array<{ to: string; subject: string; links: { verification: string } }>
+> {
+  const dir = path.join(t.dataDir, 'outbox');
+  const files = (await fs.readdir(dir).catch(() => [])).filter((f) => f.endsWith('.json')).sort();
+  return Promise.all(
+    files.map(async (f) => JSON.parse(await fs.readFile(path.join(dir, f), 'utf8'))),
+  );
+}
+
+async function verificationLinkFor(email: string): Promise<string> {
+  const message = (await outboxMessages()).filter((m) => m.to === email).at(-1);
+  if (!message) throw new Error(`no e-mail to ${email}`);
+  return message.links.verification;
+}
+
+function tokenFromLink(link: string): string {
+  return link.slice(link.lastIndexOf('/') + 1);
+}
+
+describe('POST /api/auth/register', () => {
+  test('when a new institutional address registers, then the account is stored unverified with a bcrypt hash and a verification e-mail is written', async () => {
+    const email = uniqueEmail('reg');
+    const res = await t
+      .http()
+      .post('/api/auth/register')
+      .send({ name: '  Ada  ', email, password: 'long enough' });
+    expect(res.status).toBe(201);
+    expect(res.body.user).toMatchObject({ name: 'Ada', email, avatarUrl: null, bio: '' });
+    expect(res.body.user).not.toHaveProperty('password');
+    expect(res.body.user).not.toHaveProperty('verificationToken');
+    expect(res.body.message).toMatch(/check your inbox/i);
+
+    const stored = await User.findOne({ email }).lean();
+    expect(stored?.isVerified).toBe(false);
+    expect(stored?.password).toMatch(/^\$2[aby]\$/);
+    const link = await verificationLinkFor(email);
+    expect(link).toMatch(/^http:\/\/web\.test\/verify\/[A-Za-z0-9_-]{43}$/);
+    // Only a hash of the token is stored.
+    expect(stored?.verificationToken).not.toBe(tokenFromLink(link));
+  });
+
+  test('when the e-mail differs only by case from an existing one, then 409 and no second account', async () => {
+    const email = uniqueEmail('case');
+    await t
+      .http()
+      .post('/api/auth/register')
+      .send({ name: 'A', email, password: 'long enough' })
+      .expect(201);
+    const res = await t
+      .http()
+      .post('/api/auth/register')
+      .send({ name: 'B', email: email.toUpperCase(), password: 'long enough' });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('An account with this email already exists');
+    expect(await User.countDocuments({ email })).toBe(1);
+  });
+
+  test.each(['campus.edu', 'mail.campus.edu', 'cu.edu', 'CAMPUS.EDU'])(
+    'when the domain is %s, then registration is accepted',
+    async (domain) => {
+      const res = await t
+        .http()
+        .post('/api/auth/register')
+        .send({ name: 'X', email: uniqueEmail('d', domain), password: 'long enough' });
+      expect(res.status).toBe(201);
+    },
+  );
+
+  test.each(['gmail.com', 'campus.edu.evil.com', 'notcampus.edu', 'evil.com'])(
+    'when the domain is %s, then 400 says only institutional addresses are accepted and nothing is stored',
+    async (domain) => {
+      const email = uniqueEmail('out', domain);
+      const res = await t
+        .http()
+        .post('/api/auth/register')
+        .send({ name: 'X', email, password: 'long enough' });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^Only institutional email addresses are accepted/);
+      expect(await User.exists({ email })).toBeNull();
+    },
+  );
+
+  test('when INSTITUTION_DOMAINS is configured, then only those domains are accepted', async () => {
+    const client = t.withConfig({ institutionDomains: ['other.ac.uk'] });
+    await client
+      .post('/api/auth/register')
+      .send({ name: 'X', email: uniqueEmail('o', 'other.ac.uk'), password: 'long enough' })
+      .expect(201);
+    await client
+      .post('/api/auth/register')
+      .send({ name: 'X', email: uniqueEmail('o'), password: 'long enough' })
+      .expect(400);
+  });
+
+  test.each([
+    [
+      'the password has 7 characters',
+      { password: '1234567' },
+      'Password must be at least 8 characters',
+    ],
+    [
+      'the password has 129 characters',
+      { password: 'x'.repeat(129) },
+      'Password must be at most 128 characters',
+    ],
+    ['the name is blank', { name: '   ' }, 'Name is required'],
+    ['the name is missing', { name: undefined }, 'Name is required'],
+    [
+      'the e-mail is not an address',
+      { email: 'not-an-email' },
+      'Please enter a valid email address',
+    ],
+    ['the password is missing', { password: undefined }, 'Password is required'],
+  ])('when %s, then 400 with a clear message', async (_case, change, message) => {
+    const body = { name: 'Valid', email: uniqueEmail('v'), password: 'long enough', ...change };
+    const res = await t.http().post('/api/auth/register').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message });
+    expect(await User.exists({ email: body.email })).toBeNull();
+  });
+
+  test('when the password is 8 characters without any composition, then it is accepted', async () => {
+    await t
+      .http()
+      .post('/api/auth/register')
+      .send({ name: 'X', email: uniqueEmail('p'), password: 'aaaaaaaa' })
+      .expect(201);
+  });
+});
+
+describe('GET /api/auth/verify/:token', () => {
+  test('when the link is followed, then the account is verified, and the same link then fails with an error field', async () => {
+    const email = uniqueEmail('ver');
+    await t
+      .http()
+      .post('/api/auth/register')
+      .send({ name: 'V', email, password: 'long enough' })
+      .expect(201);
+    const token = tokenFromLink(await verificationLinkFor(email));
+
+    const first = await t.http().get(`/api/auth/verify/${token}`);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ message: 'Email verified successfully! You can now log in.' });
+    expect((await User.findOne({ email }).lean())?.isVerified).toBe(true);
+
+    const second = await t.http().get(`/api/auth/verify/${token}`);
+    expect(second.status).toBe(400);
+    expect(second.body.error).toMatch(/invalid or has already been used/);
+    expect(second.body.message).toBe(second.body.error);
+  });
+
+  test.each(['unknown-token-unknown-token-unknown-token', 'short', '%24ne'])(
+    'when the token is %s, then 400 with an error field',
+    async (token) => {
+      const res = await t.http().get(`/api/auth/verify/${token}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBeDefined();
+    },
+  );
+});
+
+describe('POST /api/auth/login', () => {
+  test('when a verified member signs in, then the user and an HS256 token with expiry and issuer come back', async () => {
+    const member = await createMember();
+    const res = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: member.email.toUpperCase(), password: TEST_PASSWORD });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ id: member.id, email: member.email, name: member.name });
+    expect(res.body.user).not.toHaveProperty('password');
+    const decoded = jwt.decode(res.body.token, { complete: true });
+    expect(decoded?.header.alg).toBe('HS256');
+    const payload = jwt.verify(res.body.token, TEST_JWT_SECRET, {
+      algorithms: ['HS256'],
+    }) as jwt.JwtPayload;
+    expect(payload).toMatchObject({ sub: String(member.id), iss: 'campus-api' });
+    expect(payload.exp! - payload.iat!).toBe(7 * 24 * 3600);
+    await t
+      .http()
+      .get(`/api/users/${member.id}`)
+      .set('Authorization', `Bearer ${res.body.token}`)
+      .expect(200);
+  });
+
+  test('when the e-mail is unknown or the password wrong, then both get the same 401 message', async () => {
+    const member = await createMember();
+    const unknown = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: uniqueEmail('nobody'), password: TEST_PASSWORD });
+    const wrong = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: member.email, password: 'wrong password' });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(unknown.body).toEqual({ message: 'Invalid email or password' });
+    expect(wrong.body).toEqual(unknown.body);
+  });
+
+  test('when the account is not verified, then 403 tells the user to verify the e-mail', async () => {
+    const member = await createMember({ isVerified: false });
+    const res = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: member.email, password: TEST_PASSWORD });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/verify your email/);
+    expect(res.body).not.toHaveProperty('token');
+  });
+
+  test('when the registered, verified account signs in, then the whole journey works', async () => {
+    const email = uniqueEmail('journey');
+    await t
+      .http()
+      .post('/api/auth/register')
+      .send({ name: 'J', email, password: 'my password' })
+      .expect(201);
+    await t.http().post('/api/auth/login').send({ email, password: 'my password' }).expect(403);
+    await t
+      .http()
+      .get(`/api/auth/verify/${tokenFromLink(await verificationLinkFor(email))}`)
+      .expect(200);
+    const res = await t.http().post('/api/auth/login').send({ email, password: 'my password' });
+    expect(res.status).toBe(200);
+    expect(typeof res.body.token).toBe('string');
+  });
+
+  test('when the password is empty, then 400', async () => {
+    const res = await t.http().post('/api/auth/login').send({ email: uniqueEmail(), password: '' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Password is required' });
+  });
+});
+
+describe('rate limits', () => {
+  test.each([
+    ['login', 'post', '/api/auth/login', { email: 'x@campus.edu', password: 'x' }],
+    ['register', 'post', '/api/auth/register', { name: 'x' }],
+    ['verify', 'get', '/api/auth/verify/abcdefghijklmnopqrstuvwxyz', undefined],
+    ['application', 'post', '/api/account-application', {}],
+  ] as const)(
+    'when %s is called more often than allowed, then 429 with Retry-After',
+    async (rule, method, url, body) => {
+      const client = t.withConfig({ rateLimits: { [rule]: { max: 2, windowMs: 60_000 } } });
+      for (let i = 0; i < 2; i += 1) {
+        const ok = await client[method](url).send(body);
+        expect(ok.status).not.toBe(429);
+      }
+      const limited = await client[method](url).send(body);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(limited.body.message).toMatch(/Too many requests/);
+    },
+  );
+
+  test('when a register is rate limited, then the account is not created', async () => {
+    const client = t.withConfig({ rateLimits: { register: { max: 1, windowMs: 60_000 } } });
+    await client.post('/api/auth/register').send({ name: 'x' }).expect(400);
+    const email = uniqueEmail('limited');
+    await client
+      .post('/api/auth/register')
+      .send({ name: 'X', email, password: 'long enough' })
+      .expect(429);
+    expect(await User.exists({ email })).toBeNull();
+  });
+});

@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from 'node:crypto';
+import bcrypt from 'bcrypt';
+import {
+  isInstitutionalEmail,
+  type LoginRequest,
+  type LoginResponse,
+  type PublicUser,
+  type RegisterRequest,
+} from '@campus/contracts';
+import type { TokenService } from '../../platform/auth';
+import { conflict, forbidden, HttpError, unauthorized } from '../../platform/errors';
+import type { Mailer } from '../../platform/mailer';
+import { nextId } from '../counters/model';
+import { User } from '../users/model';
+import { toPublicUser } from '../users/presenters';
+import { verificationEmail } from './emails';
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const EMAIL_NOT_VERIFIED =
+  'Please verify your email before logging in. Check your inbox for the verification link.';
+export const EMAIL_TAKEN = 'An account with this email already exists';
+export const INVALID_VERIFICATION_LINK =
+  'This verification link is invalid or has already been used.';
+export const EMAIL_VERIFIED = 'Email verified successfully! You can now log in.';
+
+export function institutionalOnlyMessage(domains: readonly string[]): string {
+  return `Only institutional email addresses are accepted (${domains.map((d) => `@${d}`).join(', ')}).`;
+}
+
+export interface AuthServiceDeps {
+  institutionDomains: string[];
+  bcryptRounds: number;
+  webUrl: string;
+  mailer: Mailer;
+  tokens: TokenService;
+}
+
+export function hashVerificationToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+export async function register(input: RegisterRequest, deps: AuthServiceDeps): Promise<PublicUser> {
+  if (!isInstitutionalEmail(input.email, deps.institutionDomains)) {
+    throw new HttpError(400, institutionalOnlyMessage(deps.institutionDomains));
+  }
+  if (await User.exists({ email: input.email })) throw conflict(EMAIL_TAKEN);
+
+  const token = randomBytes(32).toString('base64url');
+  const passwordHash = await bcrypt.hash(input.password, deps.bcryptRounds);
+  let user;
+  try {
+    user = await User.create({
+      _id: await nextId('users'),
+      name: input.name,
+      email: input.email,
+      password: passwordHash,
+      verificationToken: hashVerificationToken(token),
+    });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw conflict(EMAIL_TAKEN);
+    throw err;
+  }
+
+  try {
+    await deps.mailer.send(
+      verificationEmail(user.name, user.email, `${deps.webUrl}/verify/${token}`),
+    );
+  } catch (err) {
+    // Without the e-mail the account could never be verified: undo it so the address stays free.
+    await User.deleteOne({ _id: user._id });
+    throw new HttpError(
+      503,
+      'We could not send the verification email. Please try again later.',
+      {},
+      err,
+    );
+  }
+  return toPublicUser(user);
+}
+
+/** Consumes a verification token: it works once. */
+export async function verifyEmail(token: string): Promise<boolean> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
+  const user = await User.findOneAndUpdate(
+    { verificationToken: hashVerificationToken(token) },
+    { $set: { isVerified: true, verificationToken: null } },
+  ).lean();
+  return user !== null;
+}
+
+// Compared against when the e-mail is unknown, so both failures take the same time.
+const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', 10);
+
+export async function login(input: LoginRequest, deps: AuthServiceDeps): Promise<LoginResponse> {
+  const user = await User.findOne({ email: input.email }).lean();
+  const passwordMatches = await bcrypt.compare(input.password, user?.password ?? DUMMY_HASH);
+  if (!user || !passwordMatches) throw unauthorized(INVALID_CREDENTIALS);
+  if (!user.isVerified) throw forbidden(EMAIL_NOT_VERIFIED);
+  return { user: toPublicUser(user), token: deps.tokens.sign(user._id) };
+}

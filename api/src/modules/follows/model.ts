@@ -1,0 +1,22 @@
+import { model, Schema } from 'mongoose';
+
+export interface FollowDoc {
+  _id: number;
+  followerId: number;
+  followingId: number;
+  createdAt: Date;
+}
+
+const followSchema = new Schema<FollowDoc>(
+  {
+    _id: { type: Number, required: true },
+    followerId: { type: Number, required: true },
+    followingId: { type: Number, required: true },
+    createdAt: { type: Date, default: () => new Date(), immutable: true },
+  },
+  { versionKey: false },
+);
+followSchema.index({ followerId: 1, followingId: 1 }, { unique: true });
+followSchema.index({ followingId: 1, createdAt: -1 });
+
+export const Follow = model<FollowDoc>('Follow', followSchema, 'follows');

@@ -1,0 +1,26 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { currentUser, type AppState } from '../../platform/auth';
+import { userIdParam } from '../users/params';
+import { listConnections, toggleFollow } from './service';
+
+export function followRoutes(requireAuth: Middleware<AppState>) {
+  const router = new Router<AppState>({ prefix: '/api/users/:id' });
+  router.use(requireAuth);
+
+  router.post('/follow', async (ctx) => {
+    ctx.body = await toggleFollow(currentUser(ctx.state), userIdParam(ctx.params.id));
+  });
+
+  router.get('/following', async (ctx) => {
+    const viewer = currentUser(ctx.state);
+    ctx.body = await listConnections(userIdParam(ctx.params.id), 'following', viewer.id);
+  });
+
+  router.get('/followers', async (ctx) => {
+    const viewer = currentUser(ctx.state);
+    ctx.body = await listConnections(userIdParam(ctx.params.id), 'followers', viewer.id);
+  });
+
+  return router;
+}

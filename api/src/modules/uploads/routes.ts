@@ -1,0 +1,63 @@
+import fs from 'node:fs/promises';
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { AVATAR_FIELD } from '@campus/contracts';
+import type { AppState } from '../../platform/auth';
+import { HttpError } from '../../platform/errors';
+import type { UploadStorage } from '../../platform/storage';
+import { storeAvatar, UPLOAD_FAILED, type AvatarOptions } from './service';
+
+interface UploadedFile {
+  filepath: string;
+}
+
+export function uploadRoutes(
+  requireAuth: Middleware<AppState>,
+  deps: { storage: UploadStorage; maxBytes: number } & AvatarOptions,
+) {
+  const router = new Router<AppState>({ prefix: '/api/upload' });
+
+  const requireMultipart: Middleware = async (ctx, next) => {
+    if (!ctx.is('multipart/form-data')) {
+      throw new HttpError(
+        415,
+        `Send the image as multipart/form-data in the "${AVATAR_FIELD}" field`,
+      );
+    }
+    return next();
+  };
+
+  // Multipart parsing exists on this route only.
+  const multipart = koaBody({
+    multipart: true,
+    json: false,
+    urlencoded: false,
+    text: false,
+    formidable: {
+      maxFiles: 1,
+      maxFields: 10,
+      maxFileSize: deps.maxBytes,
+      maxTotalFileSize: deps.maxBytes,
+      allowEmptyFiles: false,
+      filter: (part) => part.name === AVATAR_FIELD,
+    },
+  });
+
+  router.post('/avatar', requireAuth, requireMultipart, multipart, async (ctx) => {
+    const files = Object.values(ctx.request.files ?? {}).flat() as UploadedFile[];
+    try {
+      const avatar = ctx.request.files?.[AVATAR_FIELD];
+      if (!avatar || Array.isArray(avatar)) {
+        throw new HttpError(400, `${UPLOAD_FAILED}: no image in the "${AVATAR_FIELD}" field`);
+      }
+      const stored = await storeAvatar((avatar as UploadedFile).filepath, deps.storage, deps);
+      ctx.status = 201;
+      ctx.body = { avatarUrl: stored.url };
+    } finally {
+      await Promise.all(files.map((file) => fs.rm(file.filepath, { force: true })));
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,43 @@
+import { model, Schema } from 'mongoose';
+import { BIO_MAX_LENGTH, NAME_MAX_LENGTH } from '@campus/contracts';
+
+export interface UserDoc {
+  _id: number;
+  name: string;
+  /** Stored lowercased: the unique index makes e-mail unique case-insensitively. */
+  email: string;
+  /** bcrypt hash. */
+  password: string;
+  avatarUrl: string | null;
+  bio: string;
+  isVerified: boolean;
+  /** SHA-256 of the e-mail verification token; null once used. */
+  verificationToken: string | null;
+  passwordResetToken: string | null;
+  passwordResetExpires: Date | null;
+  lastPasswordChange: Date | null;
+  /** Last authenticated request, recorded at most once per ACTIVITY_THROTTLE_MS (DAU/MAU). */
+  lastActiveAt: Date | null;
+  createdAt: Date;
+}
+
+const userSchema = new Schema<UserDoc>(
+  {
+    _id: { type: Number, required: true },
+    name: { type: String, required: true, trim: true, maxlength: NAME_MAX_LENGTH },
+    email: { type: String, required: true, trim: true, lowercase: true, unique: true },
+    password: { type: String, required: true },
+    avatarUrl: { type: String, default: null },
+    bio: { type: String, default: '', maxlength: BIO_MAX_LENGTH },
+    isVerified: { type: Boolean, default: false },
+    verificationToken: { type: String, default: null, index: true },
+    passwordResetToken: { type: String, default: null },
+    passwordResetExpires: { type: Date, default: null },
+    lastPasswordChange: { type: Date, default: null },
+    lastActiveAt: { type: Date, default: null, index: true },
+    createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
+  },
+  { versionKey: false },
+);
+
+export const User = model<UserDoc>('User', userSchema, 'users');

@@ -1,0 +1,75 @@
+import type { Profile, ProfileUpdate, PublicUser } from '@campus/contracts';
+import type { AuthUser } from '../../platform/auth';
+import { forbidden, notFound } from '../../platform/errors';
+import { Follow } from '../follows/model';
+import { User } from './model';
+import { userPolicy } from './policy';
+import { PUBLIC_USER_FIELDS, toPublicUser } from './presenters';
+
+export const USER_NOT_FOUND = 'User not found';
+
+export async function getProfile(userId: number, viewerId: number): Promise<Profile> {
+  const user = await User.findById(userId, PUBLIC_USER_FIELDS).lean();
+  if (!user) throw notFound(USER_NOT_FOUND);
+  const [followingCount, followersCount, viewerFollows] = await Promise.all([
+    Follow.countDocuments({ followerId: userId }),
+    Follow.countDocuments({ followingId: userId }),
+    Follow.exists({ followerId: viewerId, followingId: userId }),
+  ]);
+  return {
+    ...toPublicUser(user),
+    followingCount,
+    followersCount,
+    isFollowing: viewerFollows !== null,
+    // The posts model arrives with the content issue; until then a user has no posts.
+    posts: [],
+  };
+}
+
+export async function updateProfile(
+  actor: AuthUser,
+  userId: number,
+  update: ProfileUpdate,
+): Promise<PublicUser> {
+  if (!userPolicy.canEditProfile(actor, userId)) {
+    throw forbidden('You can only edit your own profile');
+  }
+  const changes: { name: string; bio?: string; avatarUrl?: string | null } = { name: update.name };
+  if (update.bio !== undefined) changes.bio = update.bio;
+  if (update.avatarUrl !== undefined) changes.avatarUrl = update.avatarUrl || null;
+  const user = await User.findByIdAndUpdate(
+    userId,
+    { $set: changes },
+    { returnDocument: 'after', projection: PUBLIC_USER_FIELDS, runValidators: true },
+  ).lean();
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return toPublicUser(user);
+}
+
+/**
+ * The caller behind a token: only existing, verified accounts may act. Records the caller's
+ * activity (for DAU/MAU) at most once per `activityThrottleMs`, so most requests write nothing.
+ */
+export async function authenticateUser(
+  id: number,
+  options: { adminUserId: number; activityThrottleMs: number; now?: Date },
+): Promise<AuthUser | undefined> {
+  const user = await User.findById(id, {
+    name: 1,
+    email: 1,
+    isVerified: 1,
+    lastActiveAt: 1,
+  }).lean();
+  if (!user || !user.isVerified) return undefined;
+  const now = options.now ?? new Date();
+  const lastActive = user.lastActiveAt?.getTime() ?? 0;
+  if (now.getTime() - lastActive >= options.activityThrottleMs) {
+    await User.updateOne({ _id: id }, { $set: { lastActiveAt: now } });
+  }
+  return {
+    id: user._id,
+    name: user.name,
+    email: user.email,
+    isAdmin: user._id === options.adminUserId,
+  };
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import jwt from 'jsonwebtoken';
+import type { Middleware } from 'koa';
+import { unauthorized } from './errors';
+
+/** The signed-in caller, as routes see it in `ctx.state.user`. */
+export interface AuthUser {
+  id: number;
+  name: string;
+  email: string;
+  isAdmin: boolean;
+}
+
+export interface AppState {
+  user?: AuthUser;
+}
+
+const ALGORITHM = 'HS256';
+
+export interface TokenOptions {
+  secret: string;
+  issuer: string;
+  expiresIn: string;
+}
+
+export interface TokenService {
+  sign(userId: number): string;
+  /** The user id of a valid token; throws 401 for anything else. */
+  verify(token: string): number;
+}
+
+export function createTokenService({ secret, issuer, expiresIn }: TokenOptions): TokenService {
+  return {
+    sign(userId) {
+      return jwt.sign({}, secret, {
+        algorithm: ALGORITHM,
+        subject: String(userId),
+        issuer,
+        expiresIn: expiresIn as jwt.SignOptions['expiresIn'],
+      });
+    },
+    verify(token) {
+      let payload: string | jwt.JwtPayload;
+      try {
+        payload = jwt.verify(token, secret, { algorithms: [ALGORITHM], issuer });
+      } catch {
+        throw unauthorized('Invalid or expired token');
+      }
+      const subject = typeof payload === 'object' ? payload.sub : undefined;
+      if (!subject || !/^[1-9][0-9]{0,15}$/.test(subject)) throw unauthorized('Invalid token');
+      return Number(subject);
+    },
+  };
+}
+
+/** JWT_SECRET from the environment, else one generated on first start and kept under DATA_DIR. */
+export async function resolveJwtSecret(configured: string | undefined, dataDir: string) {
+  if (configured) return configured;
+  const file = path.join(dataDir, 'jwt-secret');
+  try {
+    const stored = (await fs.readFile(file, 'utf8')).trim();
+    if (stored.length >= 32) return stored;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  await fs.mkdir(dataDir, { recursive: true });
+  await fs.writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export interface AuthDeps {
+  tokens: TokenService;
+  /** The account behind a token id, or undefined when it no longer exists or may not sign in. */
+  loadUser(id: number): Promise<AuthUser | undefined>;
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer ([A-Za-z0-9\-_.]+)$/.exec(header ?? '');
+  return match?.[1];
+}
+
+/** Requires `Authorization: Bearer <jwt>` of an existing account; sets `ctx.state.user`. */
+export function requireAuth({ tokens, loadUser }: AuthDeps): Middleware<AppState> {
+  return async (ctx, next) => {
+    const token = bearerToken(ctx.get('Authorization'));
+    if (!token) throw unauthorized();
+    const user = await loadUser(tokens.verify(token));
+    if (!user) throw unauthorized('Invalid or expired token');
+    ctx.state.user = user;
+    return next();
+  };
+}
+
+/** The signed-in user of a route behind `requireAuth`. */
+export function currentUser(state: AppState): AuthUser {
+  if (!state.user) throw unauthorized();
+  return state.user;
+}

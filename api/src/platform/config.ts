@@ -1,0 +1,134 @@
+import path from 'node:path';
+
+/** Where the repository root is, so `.data` defaults to `<repo>/.data` whatever the working directory. */
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+export interface RateLimitRule {
+  /** Requests allowed per client IP within `windowMs`. */
+  max: number;
+  windowMs: number;
+}
+
+export interface Config {
+  env: string;
+  port: number;
+  /** Unset: the embedded database is started with data under `<dataDir>/db`. */
+  mongodbUri: string | undefined;
+  /** Only used with `mongodbUri`: database name when the URI has none. */
+  dataDir: string;
+  /** Unset: generated once and kept in `<dataDir>/jwt-secret`. */
+  jwtSecret: string | undefined;
+  jwtExpiresIn: string;
+  jwtIssuer: string;
+  bcryptRounds: number;
+  institutionDomains: string[];
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  allowedOrigins: string[];
+  /** Base of the absolute URLs the API hands out (avatars). */
+  publicUrl: string;
+  /** The web app, for links in e-mails. */
+  webUrl: string;
+  adminUserId: number;
+  jsonBodyLimit: string;
+  avatarMaxBytes: number;
+  avatarMaxPixels: number;
+  avatarSize: number;
+  activityThrottleMs: number;
+  rateLimits: {
+    login: RateLimitRule;
+    register: RateLimitRule;
+    verify: RateLimitRule;
+    application: RateLimitRule;
+    feedback: RateLimitRule;
+  };
+  /** Run the demo seed on first start of an empty database. */
+  seedOnEmpty: boolean;
+  logLevel: string;
+  /** Honour X-Forwarded-For (behind a reverse proxy) for rate limiting. */
+  trustProxy: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function list(env: Env, name: string, fallback: string[]): string[] {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+function rule(env: Env, name: string, max: number, windowMs: number): RateLimitRule {
+  return {
+    max: int(env, `RATE_LIMIT_${name}_MAX`, max),
+    windowMs: int(env, `RATE_LIMIT_${name}_WINDOW_MS`, windowMs),
+  };
+}
+
+export const DEFAULT_INSTITUTION_DOMAINS = ['campus.edu', 'mail.campus.edu', 'cu.edu'];
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const ONE_HOUR = 60 * 60 * 1000;
+
+/** Reads the environment once. Every variable is documented in api/README.md. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 4000);
+  const dataDir = path.resolve(REPO_ROOT, str(env, 'DATA_DIR') ?? '.data');
+  const appOrigins = [3000, 3001, 3002, 3003, 3004].map((p) => `http://localhost:${p}`);
+  return {
+    env: str(env, 'NODE_ENV') ?? 'development',
+    port,
+    mongodbUri: str(env, 'MONGODB_URI'),
+    dataDir,
+    jwtSecret: str(env, 'JWT_SECRET'),
+    jwtExpiresIn: str(env, 'JWT_EXPIRES_IN') ?? '7d',
+    jwtIssuer: str(env, 'JWT_ISSUER') ?? 'campus-api',
+    bcryptRounds: int(env, 'BCRYPT_ROUNDS', 12),
+    institutionDomains: list(env, 'INSTITUTION_DOMAINS', DEFAULT_INSTITUTION_DOMAINS).map((d) =>
+      d.toLowerCase().replace(/^@/, ''),
+    ),
+    smtpUrl: str(env, 'SMTP_URL'),
+    mailFrom: str(env, 'MAIL_FROM') ?? 'Campus <no-reply@campus.edu>',
+    allowedOrigins: list(env, 'ALLOWED_ORIGINS', appOrigins),
+    publicUrl: (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    webUrl: (str(env, 'WEB_URL') ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    adminUserId: int(env, 'ADMIN_USER_ID', 107),
+    jsonBodyLimit: str(env, 'JSON_BODY_LIMIT') ?? '100kb',
+    avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 5 * 1024 * 1024),
+    avatarMaxPixels: int(env, 'AVATAR_MAX_PIXELS', 40_000_000),
+    avatarSize: int(env, 'AVATAR_SIZE', 512),
+    activityThrottleMs: int(env, 'ACTIVITY_THROTTLE_MS', 5 * 60 * 1000),
+    rateLimits: {
+      login: rule(env, 'LOGIN', 10, FIFTEEN_MINUTES),
+      register: rule(env, 'REGISTER', 5, ONE_HOUR),
+      verify: rule(env, 'VERIFY', 20, FIFTEEN_MINUTES),
+      application: rule(env, 'APPLICATION', 5, ONE_HOUR),
+      feedback: rule(env, 'FEEDBACK', 10, ONE_HOUR),
+    },
+    seedOnEmpty: bool(env, 'SEED_ON_EMPTY', true),
+    logLevel: str(env, 'LOG_LEVEL') ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+  };
+}

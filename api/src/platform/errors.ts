@@ -1,0 +1,102 @@
+import type { Middleware } from 'koa';
+import { ZodError } from 'zod';
+import type { Logger } from './logger';
+
+/** An error whose status and message are safe to show to the client. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    message: string,
+    headers: Record<string, string> = {},
+    cause?: unknown,
+  ) {
+    super(message, { cause });
+    this.name = 'HttpError';
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
+export const forbidden = (message: string) => new HttpError(403, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+const STATUS_MESSAGES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Authentication required',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  413: 'Request body is too large',
+  415: 'Unsupported content type',
+  429: 'Too many requests. Please try again later.',
+};
+
+interface ClientError {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+}
+
+function numberProp(err: object, key: string): number | undefined {
+  const value = (err as Record<string, unknown>)[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** Maps what middleware and libraries throw to a status and a message fit for the client. */
+export function toClientError(err: unknown): ClientError | undefined {
+  if (err instanceof HttpError) {
+    return { status: err.status, message: err.message, headers: err.headers };
+  }
+  if (err instanceof ZodError) {
+    return { status: 400, message: err.issues[0]?.message ?? 'Invalid input', headers: {} };
+  }
+  if (typeof err !== 'object' || err === null) return undefined;
+  const status = numberProp(err, 'status') ?? numberProp(err, 'statusCode');
+  const httpCode = numberProp(err, 'httpCode'); // formidable (multipart parsing)
+  if (httpCode === 413) return { status: 413, message: 'File is too large', headers: {} };
+  if (httpCode !== undefined && httpCode >= 400 && httpCode < 500) {
+    return { status: 400, message: 'Upload failed', headers: {} };
+  }
+  if (status === 413) return { status: 413, message: STATUS_MESSAGES[413]!, headers: {} };
+  if (status === 400 && (err as { type?: string }).type === 'entity.parse.failed') {
+    return { status: 400, message: 'Malformed JSON body', headers: {} };
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    const exposed = (err as { expose?: boolean }).expose === true;
+    const message = exposed && err instanceof Error ? err.message : STATUS_MESSAGES[status];
+    return { status, message: message ?? 'Bad request', headers: {} };
+  }
+  return undefined;
+}
+
+/** The one error middleware: `{ message }` with the right status; a logged, generic 500 otherwise. */
+export function errorMiddleware(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status >= 400 && ctx.body === undefined) {
+        ctx.body = { message: STATUS_MESSAGES[ctx.status] ?? 'Request failed' };
+      }
+    } catch (err) {
+      const clientError = toClientError(err);
+      if (clientError && clientError.status >= 500) {
+        logger.error({ err, method: ctx.method, route: ctx.routerPath }, clientError.message);
+      }
+      if (clientError) {
+        ctx.status = clientError.status;
+        ctx.set(clientError.headers);
+        ctx.body = { message: clientError.message };
+        return;
+      }
+      logger.error({ err, method: ctx.method, route: ctx.routerPath }, 'unhandled error');
+      ctx.status = 500;
+      ctx.body = { message: 'Internal server error' };
+    }
+  };
+}

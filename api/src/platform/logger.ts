@@ -1,0 +1,31 @@
+import pino from 'pino';
+
+/** Paths that never reach a log line, whatever object is logged. */
+const REDACT = [
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'verificationToken',
+  '*.verificationToken',
+  'authorization',
+  '*.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+];
+
+export type Logger = pino.Logger;
+
+export function createLogger(level: string): Logger {
+  const pretty = process.stdout.isTTY && level !== 'silent';
+  return pino({
+    level,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
+  });
+}
+
+/** Request paths with secrets in them (the verification token) are logged without the secret. */
+export function loggablePath(path: string): string {
+  return path.replace(/^(\/api\/auth\/verify\/)[^/?]+/, '$1[redacted]');
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Middleware } from 'koa';
+
+const STORED_NAME = /^[a-f0-9]{32}\.(webp|png|jpg)$/;
+const CONTENT_TYPES: Record<string, string> = {
+  webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+};
+
+export interface StoredFile {
+  name: string;
+  /** Absolute URL, based on PUBLIC_URL. */
+  url: string;
+}
+
+export interface UploadStorage {
+  dir: string;
+  save(data: Buffer, extension: 'webp' | 'png' | 'jpg'): Promise<StoredFile>;
+  /** `GET /uploads/:name`: stored files only, with their content type and a long cache. */
+  serve(): Middleware;
+}
+
+/** Files under random names in one directory, served by the API under `/uploads/`. */
+export function createUploadStorage(dir: string, publicUrl: string): UploadStorage {
+  return {
+    dir,
+    async save(data, extension) {
+      await fs.mkdir(dir, { recursive: true });
+      const name = `${randomBytes(16).toString('hex')}.${extension}`;
+      await fs.writeFile(path.join(dir, name), data, { flag: 'wx' });
+      return { name, url: `${publicUrl}/uploads/${name}` };
+    },
+    serve() {
+      return async (ctx, next) => {
+        const match = /^\/uploads\/([^/]+)$/.exec(ctx.path);
+        if (!match || ctx.method !== 'GET') return next();
+        const name = match[1]!;
+        if (!STORED_NAME.test(name)) return next();
+        const file = path.join(dir, name);
+        let size: number;
+        try {
+          size = (await fs.stat(file)).size;
+        } catch {
+          return next();
+        }
+        ctx.type = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)]!;
+        ctx.length = size;
+        ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+        ctx.body = createReadStream(file);
+      };
+    },
+  };
+}

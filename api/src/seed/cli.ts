@@ -1,0 +1,40 @@
+// `npm run seed -w api [-- --reset]`: seeds the demo data into an empty database. With --reset it
+// first deletes users, follows, notifications, feedback, applications, settings and counters.
+import path from 'node:path';
+import { loadConfig } from '../platform/config';
+import { openDatabase } from '../platform/db';
+import { createLogger } from '../platform/logger';
+import { createUploadStorage } from '../platform/storage';
+import {
+  demoLogins,
+  isDatabaseEmpty,
+  printDemoLogins,
+  resetDemoCollections,
+  seedDemoData,
+} from './seed';
+
+async function run() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase({ ...config, logger });
+  try {
+    if (process.argv.includes('--reset')) await resetDemoCollections();
+    if (await isDatabaseEmpty()) {
+      await seedDemoData({
+        ...config,
+        storage: createUploadStorage(path.join(config.dataDir, 'uploads'), config.publicUrl),
+        logger,
+      });
+    } else {
+      logger.warn('the database already has users: nothing seeded (use --reset to start over)');
+    }
+    printDemoLogins(await demoLogins(config.adminUserId));
+  } finally {
+    await database.close();
+  }
+}
+
+run().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

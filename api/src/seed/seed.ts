@@ -1,0 +1,128 @@
+import bcrypt from 'bcrypt';
+import { trusted } from 'mongoose';
+import type { Logger } from '../platform/logger';
+import type { UploadStorage } from '../platform/storage';
+import { AccountApplication } from '../modules/account-applications/model';
+import { Counter, nextId, reserveIdsUpTo } from '../modules/counters/model';
+import { Feedback } from '../modules/feedback/model';
+import { Follow } from '../modules/follows/model';
+import { Notification } from '../modules/notifications/model';
+import { setSetting } from '../modules/settings/service';
+import { AppSetting } from '../modules/settings/model';
+import { storeAvatar } from '../modules/uploads/service';
+import { User } from '../modules/users/model';
+import { initialsAvatar } from './avatars';
+import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD, type DemoUser } from './demo-users';
+
+export interface SeedOptions {
+  adminUserId: number;
+  storage: UploadStorage;
+  logger: Logger;
+  bcryptRounds: number;
+}
+
+export async function isDatabaseEmpty(): Promise<boolean> {
+  return (await User.estimatedDocumentCount()) === 0;
+}
+
+/** Drops everything the seed writes (used by `npm run seed -- --reset`). */
+export async function resetDemoCollections(): Promise<void> {
+  await Promise.all([
+    User.deleteMany({}),
+    Follow.deleteMany({}),
+    Notification.deleteMany({}),
+    Feedback.deleteMany({}),
+    AccountApplication.deleteMany({}),
+    AppSetting.deleteMany({}),
+    Counter.deleteMany({}),
+  ]);
+}
+
+async function createDemoUser(
+  id: number,
+  demo: DemoUser,
+  passwordHash: string,
+  options: SeedOptions,
+) {
+  const avatar = await storeAvatar(await initialsAvatar(demo.name, demo.colour), options.storage, {
+    maxPixels: 1_000_000,
+    size: 256,
+  });
+  await User.create({
+    _id: id,
+    name: demo.name,
+    email: demo.email,
+    password: passwordHash,
+    bio: demo.bio,
+    avatarUrl: avatar.url,
+    isVerified: true,
+  });
+}
+
+/**
+ * Demo data: the members get ids 1..N, the id counter then jumps to ADMIN_USER_ID - 1 so the admin
+ * is exactly user ADMIN_USER_ID, and later registrations continue after it. Follows form a
+ * deterministic web in which every member follows 2 to 7 others and the admin.
+ */
+export async function seedDemoData(options: SeedOptions): Promise<void> {
+  if (DEMO_MEMBERS.length >= options.adminUserId) {
+    throw new Error('ADMIN_USER_ID must be greater than the number of demo members');
+  }
+  const passwordHash = await bcrypt.hash(DEMO_PASSWORD, options.bcryptRounds);
+  const memberIds: number[] = [];
+  for (const member of DEMO_MEMBERS) {
+    const id = await nextId('users');
+    await createDemoUser(id, member, passwordHash, options);
+    memberIds.push(id);
+  }
+  await reserveIdsUpTo('users', options.adminUserId - 1);
+  const adminId = await nextId('users');
+  if (adminId !== options.adminUserId) {
+    throw new Error(
+      `The admin would get id ${adminId}, not ${options.adminUserId}: reset the database first`,
+    );
+  }
+  await createDemoUser(adminId, DEMO_ADMIN, passwordHash, options);
+
+  const pairs: Array<[number, number]> = [];
+  memberIds.forEach((follower, index) => {
+    const count = 2 + (index % 6);
+    for (let step = 1; step <= count; step += 1) {
+      pairs.push([follower, memberIds[(index + step * 3) % memberIds.length]!]);
+    }
+    pairs.push([follower, adminId]);
+  });
+  for (const memberId of memberIds.slice(0, 5)) pairs.push([adminId, memberId]);
+  const unique = new Map(pairs.filter(([a, b]) => a !== b).map(([a, b]) => [`${a}:${b}`, [a, b]]));
+  for (const [followerId, followingId] of unique.values()) {
+    await Follow.create({ _id: await nextId('follows'), followerId, followingId });
+  }
+  await setSetting('logo_url', 'local');
+  options.logger.info(
+    { members: memberIds.length, adminId, follows: unique.size },
+    'demo data seeded',
+  );
+}
+
+/** The demo accounts present in the database, for the start-up banner. */
+export async function demoLogins(adminUserId: number): Promise<string[]> {
+  const emails = [DEMO_ADMIN, ...DEMO_MEMBERS].map((u) => u.email);
+  const present = await User.find({ email: trusted({ $in: emails }) }, { email: 1 }).lean();
+  const found = new Set(present.map((u) => u.email));
+  return [DEMO_ADMIN, ...DEMO_MEMBERS]
+    .filter((u) => found.has(u.email))
+    .map((u) =>
+      u.email === DEMO_ADMIN.email ? `${u.email} (admin, user ${adminUserId})` : u.email,
+    );
+}
+
+export function printDemoLogins(logins: string[]): void {
+  if (logins.length === 0) return;
+  const lines = [
+    '',
+    `Demo accounts (password for all: ${DEMO_PASSWORD})`,
+    ...logins.map((login) => `  ${login}`),
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcrypt';
+import mongoose from 'mongoose';
+import request from 'supertest';
+import { start } from '@campus/embedded-mongo';
+import { createApp } from '../src/app';
+import { createTokenService } from '../src/platform/auth';
+import { loadConfig, type Config } from '../src/platform/config';
+import { connectDatabase } from '../src/platform/db';
+import { createLogger } from '../src/platform/logger';
+import { createMailer } from '../src/platform/mailer';
+import { createUploadStorage } from '../src/platform/storage';
+import { nextId } from '../src/modules/counters/model';
+import { User } from '../src/modules/users/model';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+export const TEST_PASSWORD = 'correct horse battery';
+
+type Overrides = Partial<Omit<Config, 'rateLimits'>> & {
+  rateLimits?: Partial<Config['rateLimits']>;
+};
+
+export interface TestApp {
+  config: Config;
+  /** A supertest client on the app's callback (no port is opened for the app). */
+  http(): ReturnType<typeof request>;
+  /** Builds another app on the same database (e.g. with other limits). */
+  withConfig(overrides: Overrides): ReturnType<typeof request>;
+  dataDir: string;
+}
+
+const NO_LIMIT = { max: 0, windowMs: 60_000 };
+
+function testConfig(dataDir: string, overrides: Overrides): Config {
+  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
+  return {
+    ...base,
+    dataDir,
+    publicUrl: 'http://api.test',
+    webUrl: 'http://web.test',
+    jwtSecret: TEST_JWT_SECRET,
+    ...overrides,
+    rateLimits: {
+      login: NO_LIMIT,
+      register: NO_LIMIT,
+      verify: NO_LIMIT,
+      application: NO_LIMIT,
+      feedback: NO_LIMIT,
+      ...overrides.rateLimits,
+    },
+  };
+}
+
+/**
+ * Registers beforeAll/afterAll hooks: a fresh embedded database (or TEST_MONGODB_URI) with a unique
+ * database name, a temporary DATA_DIR, and the app built on them.
+ */
+export function useTestApp(overrides: Overrides = {}): TestApp {
+  let server: Awaited<ReturnType<typeof start>> | undefined;
+  let config: Config | undefined;
+  let dataDir = '';
+
+  const build = (extra: Overrides) => {
+    const cfg = testConfig(dataDir, { ...overrides, ...extra });
+    const logger = createLogger('silent');
+    const app = createApp({
+      config: cfg,
+      logger,
+      mailer: createMailer({
+        smtpUrl: undefined,
+        from: cfg.mailFrom,
+        outboxDir: path.join(dataDir, 'outbox'),
+        logger,
+      }),
+      storage: createUploadStorage(path.join(dataDir, 'uploads'), cfg.publicUrl),
+      jwtSecret: TEST_JWT_SECRET,
+    });
+    return { cfg, callback: app.callback() };
+  };
+  let callback: ReturnType<typeof build>['callback'] | undefined;
+
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'campus-api-test-'));
+    const external = process.env.TEST_MONGODB_URI;
+    if (!external) server = await start({ port: 0 });
+    const uri = external ?? server!.uri;
+    await connectDatabase(uri, `test_${randomBytes(6).toString('hex')}`);
+    const built = build({});
+    config = built.cfg;
+    callback = built.callback;
+  });
+
+  afterAll(async () => {
+    if (process.env.TEST_MONGODB_URI) await mongoose.connection.dropDatabase();
+    await mongoose.disconnect();
+    await server?.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  return {
+    get config() {
+      if (!config) throw new Error('useTestApp: used before beforeAll');
+      return config;
+    },
+    get dataDir() {
+      return dataDir;
+    },
+    http() {
+      if (!callback) throw new Error('useTestApp: used before beforeAll');
+      return request(callback);
+    },
+    withConfig(extra) {
+      return request(build(extra).callback);
+    },
+  };
+}
+
+let emailSeq = 0;
+export function uniqueEmail(prefix = 'member', domain = 'campus.edu'): string {
+  emailSeq += 1;
+  return `${prefix}.${emailSeq}.${randomBytes(3).toString('hex')}@${domain}`;
+}
+
+const passwordHash = bcrypt.hashSync(TEST_PASSWORD, 4);
+
+/** A verified member created directly in the database, with a valid token for it. */
+export async function createMember(
+  fields: { name?: string; email?: string; bio?: string; isVerified?: boolean; id?: number } = {},
+) {
+  const id = fields.id ?? (await nextId('users'));
+  const user = await User.create({
+    _id: id,
+    name: fields.name ?? `Member ${id}`,
+    email: fields.email ?? uniqueEmail(),
+    password: passwordHash,
+    bio: fields.bio ?? '',
+    isVerified: fields.isVerified ?? true,
+  });
+  const tokens = createTokenService({
+    secret: TEST_JWT_SECRET,
+    issuer: 'campus-api',
+    expiresIn: '1h',
+  });
+  const token = tokens.sign(id);
+  return { id, email: user.email, name: user.name, token, auth: `Bearer ${token}` };
+}
+
+/** The stored user, as a plain object, to assert what did (not) change. */
+export async function storedUser(id: number) {
+  return User.findById(id).lean();
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { idSchema } from './common';
+import { publicUserSchema } from './users';
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const EMAIL_MAX_LENGTH = 254;
+
+export const emailSchema = z
+  .string('Email is required')
+  .trim()
+  .toLowerCase()
+  .max(EMAIL_MAX_LENGTH, `Email must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .pipe(z.email('Please enter a valid email address'));
+
+export const loginRequestSchema = z.strictObject({
+  email: emailSchema,
+  password: z
+    .string('Password is required')
+    .min(1, 'Password is required')
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const registerRequestSchema = z.strictObject({
+  name: z
+    .string('Name is required')
+    .trim()
+    .min(1, 'Name is required')
+    .max(100, 'Name must be less than 100 characters'),
+  email: emailSchema,
+  password: z
+    .string('Password is required')
+    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+});
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+/** The user part of the stored local auth state (spec §3). */
+export const sessionUserSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  email: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const loginResponseSchema = z.object({ user: publicUserSchema, token: z.string() });
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const registerResponseSchema = z.object({ message: z.string(), user: publicUserSchema });
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;
+
+/** `GET /api/auth/verify/:token`: success carries `message`; failure also carries `error`. */
+export const verifyResponseSchema = z.object({
+  message: z.string(),
+  error: z.string().optional(),
+});
+export type VerifyResponse = z.infer<typeof verifyResponseSchema>;
+
+/** Whether an e-mail address belongs to one of the institutional domains (exact domain match). */
+export function isInstitutionalEmail(email: string, domains: readonly string[]): boolean {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return false;
+  const domain = email.slice(at + 1).toLowerCase();
+  return domains.some((allowed) => allowed.toLowerCase() === domain);
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { idSchema, isoDateSchema, requiredText } from './common';
+
+export const FEEDBACK_MAX_LENGTH = 2000;
+
+/** `POST /api/feedback` payload (spec §7: "feedback (text)"). */
+export const feedbackRequestSchema = z.strictObject({
+  feedback: requiredText('Feedback', FEEDBACK_MAX_LENGTH),
+});
+export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;
+
+export const feedbackStatusSchema = z.enum(['pending', 'reviewed', 'resolved']);
+
+export const feedbackResponseSchema = z.object({
+  id: idSchema,
+  message: z.string(),
+  status: feedbackStatusSchema,
+  createdAt: isoDateSchema,
+});
+export type FeedbackResponse = z.infer<typeof feedbackResponseSchema>;

@@ -1,0 +1,14 @@
+// The public surface of @campus/contracts: one zod schema (and its inferred type) per payload and
+// response of spec §3/§7. Browser-safe: no Node-only imports.
+export * from './common';
+export * from './auth';
+export * from './users';
+export * from './profile';
+export * from './posts';
+export * from './feedback';
+export * from './account-applications';
+export * from './settings';
+export * from './uploads';
+export * from './notifications';
+export * from './analytics';
+export * from './jobs';

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { idSchema, isoDateSchema } from './common';
+
+export const FEED_PAGE_SIZE = 20;
+export const REPOST_COMMENT_MAX_LENGTH = 280;
+
+export const postAuthorSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  email: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+export type PostAuthor = z.infer<typeof postAuthorSchema>;
+
+const postFields = {
+  id: idSchema,
+  content: z.string(),
+  createdAt: isoDateSchema,
+  isJdTagged: z.boolean(),
+  likesCount: z.number().int().nonnegative(),
+  repostsCount: z.number().int().nonnegative(),
+  commentsCount: z.number().int().nonnegative(),
+  isLiked: z.boolean(),
+  isReposted: z.boolean(),
+  author: postAuthorSchema,
+  originalPostId: idSchema.nullable().optional(),
+  repostComment: z.string().nullable().optional(),
+};
+
+/** The original of a repost has the same shape, without a further original. */
+export const originalPostSchema = z.object(postFields);
+
+/** A post in the feed and in profiles (spec §3 "Post"). */
+export const postSchema = z.object({
+  ...postFields,
+  originalPost: originalPostSchema.nullable().optional(),
+});
+export type Post = z.infer<typeof postSchema>;
+export const postListSchema = z.array(postSchema);
+
+export const commentSchema = z.object({
+  id: idSchema,
+  content: z.string(),
+  createdAt: isoDateSchema,
+  author: postAuthorSchema,
+  likesCount: z.number().int().nonnegative(),
+  isLiked: z.boolean(),
+  get replies() {
+    return z.array(commentSchema).optional();
+  },
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+export const postDetailSchema = postSchema.extend({ comments: z.array(commentSchema) });
+export type PostDetail = z.infer<typeof postDetailSchema>;
+
+/** `POST /api/posts` payload. The maximum length is a server-side limit. */
+export const createPostSchema = z.strictObject({
+  content: z.string('Post text is required').trim().min(1, 'Post text is required').max(5000),
+  syncToProfile: z.boolean().default(true),
+  isJdTagged: z.boolean().default(false),
+});
+export type CreatePostRequest = z.input<typeof createPostSchema>;
+
+/** `POST /api/posts/:id/repost` payload: an optional comment, sent absent when empty. */
+export const repostSchema = z.strictObject({
+  comment: z
+    .string()
+    .trim()
+    .max(
+      REPOST_COMMENT_MAX_LENGTH,
+      `Comment must be at most ${REPOST_COMMENT_MAX_LENGTH} characters`,
+    )
+    .optional(),
+});
+export type RepostRequest = z.infer<typeof repostSchema>;
+
+/** `POST /api/posts/:id/comments` payload. */
+export const createCommentSchema = z.strictObject({
+  content: z.string('Comment is required').trim().min(1, 'Comment is required').max(2000),
+  syncToTimeline: z.boolean().default(false),
+  parentId: idSchema.optional(),
+});
+export type CreateCommentRequest = z.input<typeof createCommentSchema>;
+
+/** `POST /api/posts/:id/like` response. */
+export const likeResponseSchema = z.object({ liked: z.boolean() });
+export type LikeResponse = z.infer<typeof likeResponseSchema>;
+
+/** `GET /api/posts` query (spec §7). */
+export const feedQuerySchema = z.object({
+  tab: z.enum(['following', 'jd']).optional(),
+  userId: z.coerce.number().int().positive().optional(),
+  topFilter: z.enum(['true', 'false']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(FEED_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type FeedQuery = z.infer<typeof feedQuerySchema>;
