@@ -7,6 +7,7 @@ let conn: mongoose.Connection;
 beforeAll(async () => {
   server = await start({ port: 0 });
   conn = await mongoose.createConnection(`${server.uri}/mongoose_e2e`).asPromise();
+  models();
 });
 
 afterAll(async () => {
@@ -31,10 +32,11 @@ const postSchema = new Schema({
 });
 
 function models() {
-  const Counter = conn.models.Counter ?? conn.model('Counter', counterSchema);
-  const User = conn.models.User ?? conn.model('User', userSchema);
-  const Post = conn.models.Post ?? conn.model('Post', postSchema);
-  return { Counter, User, Post };
+  return {
+    Counter: conn.model('Counter', counterSchema),
+    User: conn.model('User', userSchema),
+    Post: conn.model('Post', postSchema),
+  };
 }
 
 async function nextId(name: string): Promise<number> {
