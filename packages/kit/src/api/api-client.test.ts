@@ -1,0 +1,118 @@
+import {
+  ApiError,
+  apiRequest,
+  configureApi,
+  getJson,
+  readStoredAuth,
+  storeAuth,
+} from '@campus/kit/api';
+import { onAppEvent } from '@campus/kit/events';
+
+interface FakeResponse {
+  status: number;
+  statusText?: string;
+  body?: string;
+}
+
+function mockFetch(response: FakeResponse) {
+  const fetchMock = jest.fn(async () => ({
+    status: response.status,
+    ok: response.status >= 200 && response.status < 300,
+    statusText: response.statusText ?? '',
+    text: async () => response.body ?? '',
+  }));
+  global.fetch = fetchMock as unknown as typeof fetch;
+  return fetchMock;
+}
+
+const signedIn = {
+  user: { id: 3, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null },
+  token: 'tok-3',
+};
+
+beforeEach(() => {
+  window.localStorage.clear();
+  configureApi({ baseUrl: 'http://api.test/' });
+});
+
+describe('apiRequest', () => {
+  it('sends JSON with credentials and the stored bearer token to the configured API', async () => {
+    storeAuth(signedIn);
+    const fetchMock = mockFetch({ status: 200, body: '{"ok":true}' });
+    await expect(
+      apiRequest('/api/posts', { method: 'POST', body: { content: 'hi' } }),
+    ).resolves.toEqual({ ok: true });
+    expect(fetchMock).toHaveBeenCalledWith('http://api.test/api/posts', {
+      method: 'POST',
+      credentials: 'include',
+      signal: undefined,
+      body: '{"content":"hi"}',
+      headers: {
+        Accept: 'application/json',
+        Authorization: 'Bearer tok-3',
+        'Content-Type': 'application/json',
+      },
+    });
+  });
+
+  it('answers null for an empty body', async () => {
+    mockFetch({ status: 204 });
+    await expect(apiRequest('/api/notifications/read-all', { method: 'PUT' })).resolves.toBeNull();
+  });
+
+  it('fails with "STATUS: body"', async () => {
+    mockFetch({ status: 409, statusText: 'Conflict', body: '{"message":"Email taken"}' });
+    const error = await apiRequest('/api/x').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('409: {"message":"Email taken"}');
+    expect((error as ApiError).serverMessage).toBe('Email taken');
+  });
+
+  it('fails with "STATUS: status text" when the body is empty', async () => {
+    mockFetch({ status: 500, statusText: 'Internal Server Error' });
+    await expect(apiRequest('/api/x')).rejects.toThrow('500: Internal Server Error');
+  });
+
+  it.each([401, 403])('logs the user out on %i outside login and registration', async (status) => {
+    storeAuth(signedIn);
+    const authChanged = jest.fn();
+    const off = onAppEvent('authChanged', authChanged);
+    mockFetch({ status, body: '{"message":"no"}' });
+    await expect(apiRequest('/api/users/3', { method: 'PUT', body: {} })).rejects.toThrow(
+      `${status}:`,
+    );
+    off();
+    expect(readStoredAuth()).toBeNull();
+    expect(authChanged).toHaveBeenCalledWith({ signedIn: false });
+  });
+
+  it('keeps the session when login answers 401', async () => {
+    storeAuth(signedIn);
+    mockFetch({ status: 401, body: '{"message":"Invalid credentials"}' });
+    await expect(apiRequest('/api/auth/login', { method: 'POST', body: {} })).rejects.toThrow(
+      '401:',
+    );
+    expect(readStoredAuth()).toEqual(signedIn);
+  });
+
+  it('answers null for a 401 in returnNull mode without logging out', async () => {
+    storeAuth(signedIn);
+    mockFetch({ status: 401 });
+    await expect(apiRequest('/api/users/3', { on401: 'returnNull' })).resolves.toBeNull();
+    expect(readStoredAuth()).toEqual(signedIn);
+  });
+});
+
+describe('getJson', () => {
+  it('yields null after logging out on 403', async () => {
+    storeAuth(signedIn);
+    mockFetch({ status: 403 });
+    await expect(getJson('/api/analytics/overview')).resolves.toBeNull();
+    expect(readStoredAuth()).toBeNull();
+  });
+
+  it('rejects other failures', async () => {
+    mockFetch({ status: 404, body: 'missing' });
+    await expect(getJson('/api/posts/9')).rejects.toThrow('404: missing');
+  });
+});

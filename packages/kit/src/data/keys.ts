@@ -1,0 +1,19 @@
+/**
+ * Every SWR key the apps use, named once. A key is the list of path parts; the default fetcher
+ * GETs them joined with '/'. Apps that read the same key share one cache entry (the unread badge
+ * in the shell and the notifications page, for instance).
+ */
+export type ApiKey = readonly [string, ...(string | number)[]];
+
+export const keys = {
+  settings: () => ['/api/settings'] as const,
+  notifications: () => ['/api/notifications'] as const,
+  user: (id: number) => ['/api/users', id] as const,
+  following: (id: number) => ['/api/users', id, 'following'] as const,
+  followers: (id: number) => ['/api/users', id, 'followers'] as const,
+  post: (id: number) => ['/api/posts', id] as const,
+  analyticsOverview: () => ['/api/analytics/overview'] as const,
+  analyticsUserGrowth: () => ['/api/analytics/user-growth'] as const,
+  analyticsEngagement: () => ['/api/analytics/engagement'] as const,
+  analyticsActiveUsers: () => ['/api/analytics/active-users'] as const,
+} satisfies Record<string, (...args: never[]) => ApiKey>;

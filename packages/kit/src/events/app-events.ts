@@ -1,0 +1,40 @@
+import { useEffect, useRef } from 'react';
+
+/**
+ * The window events the apps use to tell each other what happened. They are plain DOM
+ * CustomEvents on `window` under these exact names, so code outside React can listen too.
+ */
+export interface AppEventMap {
+  postCreated: { postId?: number };
+  postDeleted: { postId: number };
+  profileChanged: { userId: number };
+  authChanged: { signedIn: boolean };
+}
+
+export type AppEventName = keyof AppEventMap;
+
+export function emitAppEvent<K extends AppEventName>(name: K, detail: AppEventMap[K]): void {
+  window.dispatchEvent(new CustomEvent(name, { detail }));
+}
+
+/** Subscribes to an app event; returns the unsubscribe function. */
+export function onAppEvent<K extends AppEventName>(
+  name: K,
+  handler: (detail: AppEventMap[K]) => void,
+): () => void {
+  const listener = (event: Event) => handler((event as CustomEvent<AppEventMap[K]>).detail);
+  window.addEventListener(name, listener);
+  return () => window.removeEventListener(name, listener);
+}
+
+/** Calls the latest `handler` on every `name` event while the component is mounted. */
+export function useAppEvent<K extends AppEventName>(
+  name: K,
+  handler: (detail: AppEventMap[K]) => void,
+): void {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => onAppEvent(name, (detail) => latest.current(detail)), [name]);
+}

@@ -1,0 +1,3 @@
+export { handleFromEmail } from './handle';
+export { relativeTime } from './relative-time';
+export { truncate } from './truncate';

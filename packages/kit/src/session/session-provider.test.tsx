@@ -1,0 +1,116 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import useSWR from 'swr';
+import { configureApi, readStoredAuth, storeAuth } from '@campus/kit/api';
+import { DataProvider } from '@campus/kit/data';
+import { emitAppEvent } from '@campus/kit/events';
+import { SessionProvider, isAdmin, useSession } from '@campus/kit/session';
+
+const ada = { id: 3, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
+
+function respondWith(status: number, body: unknown) {
+  const fetchMock = jest.fn(async () => ({
+    status,
+    ok: status >= 200 && status < 300,
+    statusText: '',
+    text: async () => JSON.stringify(body),
+  }));
+  global.fetch = fetchMock as unknown as typeof fetch;
+  return fetchMock;
+}
+
+function Probe() {
+  const session = useSession();
+  const cached = useSWR('probe', () => 'cached value');
+  return (
+    <div>
+      <p>status: {session.status}</p>
+      <p>user: {session.user?.name ?? 'none'}</p>
+      <p>cache: {cached.data ?? 'empty'}</p>
+      <button onClick={() => session.login({ user: ada, token: 'new-token' })}>log in</button>
+      <button onClick={session.logout}>log out</button>
+    </div>
+  );
+}
+
+function renderSession() {
+  return render(
+    <DataProvider>
+      <SessionProvider>
+        <Probe />
+      </SessionProvider>
+    </DataProvider>,
+  );
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+  configureApi({ baseUrl: '' });
+});
+
+describe('SessionProvider', () => {
+  it('is unauthenticated without stored login, without calling the API', async () => {
+    const fetchMock = respondWith(200, ada);
+    renderSession();
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('checks a stored login with GET /api/users/{id} and the stored token', async () => {
+    storeAuth({ user: ada, token: 'stored-token' });
+    const fetchMock = respondWith(200, { ...ada, name: 'Ada L.' });
+    renderSession();
+    expect(screen.getByText('status: checking')).toBeInTheDocument();
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    expect(screen.getByText('user: Ada L.')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/users/3',
+      expect.objectContaining({
+        headers: expect.objectContaining({ Authorization: 'Bearer stored-token' }),
+      }),
+    );
+  });
+
+  it('logs out when the check fails', async () => {
+    storeAuth({ user: { ...ada, id: 4 }, token: 'expired' });
+    respondWith(401, { message: 'Unauthorized' });
+    renderSession();
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    expect(readStoredAuth()).toBeNull();
+  });
+
+  it('logs in, then logs out clearing every cached response', async () => {
+    respondWith(200, ada);
+    renderSession();
+    await screen.findByText('status: unauthenticated');
+    act(() => screen.getByText('log in').click());
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    expect(await screen.findByText('cache: cached value')).toBeInTheDocument();
+    act(() => screen.getByText('log out').click());
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    expect(readStoredAuth()).toBeNull();
+    await waitFor(() => expect(screen.getByText('cache: empty')).toBeInTheDocument());
+  });
+
+  it('re-checks on storage events from other tabs and on authChanged', async () => {
+    respondWith(200, ada);
+    renderSession();
+    await screen.findByText('status: unauthenticated');
+    storeAuth({ user: { ...ada, id: 5 }, token: 'other-tab' });
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: 'campus.auth' }));
+    });
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    window.localStorage.clear();
+    act(() => emitAppEvent('authChanged', { signedIn: false }));
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+  });
+});
+
+describe('isAdmin', () => {
+  it('is true only for the configured admin id (107 by default)', () => {
+    expect(isAdmin({ id: 107 })).toBe(true);
+    expect(isAdmin({ id: 106 })).toBe(false);
+    expect(isAdmin({ id: 9 }, 9)).toBe(true);
+    expect(isAdmin(null)).toBe(false);
+  });
+});

@@ -1,0 +1,167 @@
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useSWRConfig } from 'swr';
+import {
+  AUTH_STORAGE_KEY,
+  apiRequest,
+  clearStoredAuth,
+  readStoredAuth,
+  storeAuth,
+  type SessionUser,
+  type StoredAuth,
+} from '@campus/kit/api';
+import { emitAppEvent, onAppEvent } from '@campus/kit/events';
+
+export type SessionStatus = 'checking' | 'authenticated' | 'unauthenticated';
+
+export interface Session {
+  status: SessionStatus;
+  user: SessionUser | null;
+  token: string | null;
+  /** Stores the user and token and tells every app (authChanged). */
+  login: (auth: StoredAuth) => void;
+  /** Clears the stored state and every cached response. */
+  logout: () => void;
+  /** Replaces the stored user (after a profile edit). */
+  updateUser: (user: SessionUser) => void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** Spec §7/§9: the current-user check is cached fresh for 5 minutes. */
+const CHECK_FRESH_MS = 5 * 60_000;
+const lastCheck = { token: '', userId: 0, at: 0 };
+
+async function confirmSession(auth: StoredAuth): Promise<SessionUser> {
+  const { token, user } = auth;
+  const fresh =
+    lastCheck.token === token &&
+    lastCheck.userId === user.id &&
+    Date.now() - lastCheck.at < CHECK_FRESH_MS;
+  if (fresh) return user;
+  const profile = await apiRequest<SessionUser | null>(`/api/users/${user.id}`);
+  if (!profile) throw new Error('Session rejected');
+  Object.assign(lastCheck, { token, userId: user.id, at: Date.now() });
+  return {
+    id: user.id,
+    name: profile.name,
+    email: profile.email,
+    avatarUrl: profile.avatarUrl ?? null,
+  };
+}
+
+type State = { status: SessionStatus; auth: StoredAuth | null };
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const { mutate } = useSWRConfig();
+  const [state, setState] = useState<State>(() => ({
+    status: readStoredAuth() ? 'checking' : 'unauthenticated',
+    auth: readStoredAuth(),
+  }));
+
+  // Whether this page has held a session since the cache was last cleared.
+  const heldSession = useRef(state.auth !== null);
+
+  const signOutLocally = useCallback(async () => {
+    lastCheck.at = 0;
+    if (heldSession.current) {
+      heldSession.current = false;
+      await mutate(() => true, undefined, { revalidate: false });
+    }
+    setState({ status: 'unauthenticated', auth: null });
+  }, [mutate]);
+
+  /** Confirms a stored login with the API; state changes only once the answer is in. */
+  const verify = useCallback(
+    (stored: StoredAuth) =>
+      confirmSession(stored).then(
+        (user) => {
+          if (readStoredAuth()?.token !== stored.token) return; // a newer login or logout won
+          setState({ status: 'authenticated', auth: { token: stored.token, user } });
+        },
+        () => {
+          if (readStoredAuth()?.token !== stored.token) return;
+          clearStoredAuth();
+          return signOutLocally();
+        },
+      ),
+    [signOutLocally],
+  );
+
+  /** Re-reads the stored login after a storage or auth-change event. */
+  const recheck = useCallback(() => {
+    const stored = readStoredAuth();
+    if (!stored) {
+      void signOutLocally();
+      return;
+    }
+    heldSession.current = true;
+    setState((current) =>
+      current.auth?.token === stored.token ? current : { status: 'checking', auth: stored },
+    );
+    void verify(stored);
+  }, [signOutLocally, verify]);
+
+  useEffect(() => {
+    const stored = readStoredAuth();
+    if (stored) void verify(stored);
+  }, [verify]);
+
+  useEffect(() => {
+    const offAuth = onAppEvent('authChanged', recheck);
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === null || event.key === AUTH_STORAGE_KEY) recheck();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      offAuth();
+      window.removeEventListener('storage', onStorage);
+    };
+  }, [recheck]);
+
+  const login = useCallback((auth: StoredAuth) => {
+    storeAuth(auth);
+    Object.assign(lastCheck, { token: auth.token, userId: auth.user.id, at: Date.now() });
+    emitAppEvent('authChanged', { signedIn: true });
+  }, []);
+
+  const logout = useCallback(() => {
+    clearStoredAuth();
+    emitAppEvent('authChanged', { signedIn: false });
+  }, []);
+
+  const updateUser = useCallback((user: SessionUser) => {
+    const stored = readStoredAuth();
+    if (!stored) return;
+    storeAuth({ token: stored.token, user });
+    setState({ status: 'authenticated', auth: { token: stored.token, user } });
+  }, []);
+
+  const session = useMemo<Session>(
+    () => ({
+      status: state.status,
+      user: state.status === 'authenticated' ? (state.auth?.user ?? null) : null,
+      token: state.status === 'authenticated' ? (state.auth?.token ?? null) : null,
+      login,
+      logout,
+      updateUser,
+    }),
+    [state, login, logout, updateUser],
+  );
+
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession must be used inside <SessionProvider>');
+  return session;
+}

@@ -1,0 +1,3 @@
+export { theme, mediaMobile, mediaDesktop, MOBILE_BREAKPOINT_PX } from './theme';
+export type { CampusTheme } from './theme';
+export { KitThemeProvider, GlobalStyle } from './theme-provider';

@@ -1,0 +1,92 @@
+import { useSyncExternalStore } from 'react';
+import styled from 'styled-components';
+import { currentToast, hideToast, showToast, subscribe, type ActiveToast } from './toast-store';
+
+export { TOAST_DEFAULT_DURATION_MS } from './toast-store';
+export type { ToastOptions, ToastVariant } from './toast-store';
+
+/** Shows a toast, replacing the current one; returns its id. */
+export const toast = showToast;
+export const dismissToast = hideToast;
+
+export function useToast() {
+  const active = useSyncExternalStore(subscribe, currentToast, currentToast);
+  return { toast: showToast, dismiss: hideToast, active };
+}
+
+const Region = styled.div`
+  position: fixed;
+  z-index: 1000;
+  right: ${({ theme }) => theme.space(4)};
+  bottom: ${({ theme }) => theme.space(4)};
+  left: ${({ theme }) => theme.space(4)};
+  display: flex;
+  justify-content: flex-end;
+  pointer-events: none;
+
+  @media (min-width: ${({ theme }) => theme.breakpoints.mobile}px) {
+    left: auto;
+    width: 380px;
+  }
+`;
+
+const Card = styled.div<{ $variant: ActiveToast['variant'] }>`
+  pointer-events: auto;
+  display: flex;
+  gap: ${({ theme }) => theme.space(3)};
+  align-items: flex-start;
+  width: 100%;
+  padding: ${({ theme }) => theme.space(4)};
+  border-radius: ${({ theme }) => theme.radius.md};
+  box-shadow: ${({ theme }) => theme.shadow.lg};
+  border: 1px solid
+    ${({ theme, $variant }) => ($variant === 'destructive' ? theme.colors.danger : theme.colors.border)};
+  background: ${({ theme, $variant }) =>
+    $variant === 'destructive' ? theme.colors.danger : theme.colors.surface};
+  color: ${({ theme, $variant }) => ($variant === 'destructive' ? theme.colors.onDanger : theme.colors.text)};
+`;
+
+const Text = styled.div`
+  flex: 1;
+  display: grid;
+  gap: ${({ theme }) => theme.space(1)};
+  font-size: 0.875rem;
+`;
+
+const Close = styled.button`
+  border: 0;
+  background: transparent;
+  color: inherit;
+  cursor: pointer;
+  font-size: 1rem;
+  line-height: 1;
+`;
+
+/** Where toasts appear; the shell mounts it once. */
+export function Toaster() {
+  const { active } = useToast();
+  return (
+    <Region aria-live="polite" aria-atomic="true">
+      {active && (
+        <Card
+          key={active.id}
+          $variant={active.variant}
+          role={active.variant === 'destructive' ? 'alert' : 'status'}
+          data-variant={active.variant}
+        >
+          <Text>
+            <strong>{active.title}</strong>
+            {active.description && <span>{active.description}</span>}
+          </Text>
+          <Close
+            type="button"
+            aria-label="Dismiss notification"
+            onClick={() => hideToast(active.id)}
+          >
+            ×
+          </Close>
+        </Card>
+      )}
+    </Region>
+  );
+}

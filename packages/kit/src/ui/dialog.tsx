@@ -1,0 +1,154 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import styled from 'styled-components';
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  /** Extra width for larger dialogs (the crop dialog). */
+  width?: number;
+}
+
+const Backdrop = styled.div`
+  position: fixed;
+  inset: 0;
+  z-index: 900;
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  padding: ${({ theme }) => theme.space(4)};
+  background: rgb(15 23 42 / 0.5);
+`;
+
+const Panel = styled.div<{ $width: number }>`
+  width: 100%;
+  max-width: ${({ $width }) => $width}px;
+  max-height: calc(100vh - 32px);
+  overflow: auto;
+  padding: ${({ theme }) => theme.space(6)};
+  border-radius: ${({ theme }) => theme.radius.lg};
+  background: ${({ theme }) => theme.colors.surface};
+  box-shadow: ${({ theme }) => theme.shadow.lg};
+
+  h2 {
+    margin: 0 0 ${({ theme }) => theme.space(2)};
+    font-size: 1.125rem;
+  }
+`;
+
+const Description = styled.p`
+  margin: 0 0 ${({ theme }) => theme.space(4)};
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: 0.875rem;
+`;
+
+const Close = styled.button`
+  float: right;
+  border: 0;
+  background: transparent;
+  font-size: 1.25rem;
+  line-height: 1;
+  cursor: pointer;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A modal dialog: focus moves inside and stays there (Tab wraps), Escape or a click on the
+ * backdrop closes it, and focus returns to whatever had it before.
+ */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  width = 480,
+}: DialogProps) {
+  const titleId = useId();
+  const descriptionId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const onOpenChangeRef = useRef(onOpenChange);
+  useEffect(() => {
+    onOpenChangeRef.current = onOpenChange;
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    const previouslyFocused = document.activeElement as HTMLElement | null;
+    const node = panel.current;
+    const first = node?.querySelector<HTMLElement>(
+      `${FOCUSABLE.split(', ')
+        .map((selector) => `${selector}:not([data-dialog-close])`)
+        .join(', ')}`,
+    );
+    (first ?? node)?.focus();
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        onOpenChangeRef.current(false);
+        return;
+      }
+      if (event.key !== 'Tab' || !node) return;
+      const focusable = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
+      if (focusable.length === 0) {
+        event.preventDefault();
+        return;
+      }
+      const firstItem = focusable[0];
+      const lastItem = focusable[focusable.length - 1];
+      const active = document.activeElement;
+      if (event.shiftKey && (active === firstItem || !node.contains(active))) {
+        event.preventDefault();
+        lastItem?.focus();
+      } else if (!event.shiftKey && (active === lastItem || !node.contains(active))) {
+        event.preventDefault();
+        firstItem?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown, true);
+      if (previouslyFocused?.isConnected) previouslyFocused.focus();
+    };
+  }, [open]);
+
+  if (!open) return null;
+  return createPortal(
+    <Backdrop
+      data-testid="dialog-backdrop"
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) onOpenChange(false);
+      }}
+    >
+      <Panel
+        ref={panel}
+        $width={width}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+        tabIndex={-1}
+      >
+        <Close
+          type="button"
+          aria-label="Close"
+          data-dialog-close=""
+          onClick={() => onOpenChange(false)}
+        >
+          ×
+        </Close>
+        <h2 id={titleId}>{title}</h2>
+        {description && <Description id={descriptionId}>{description}</Description>}
+        {children}
+      </Panel>
+    </Backdrop>,
+    document.body,
+  );
+}
