@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
 import { runCommand, type CommandContext } from './commands';
+import { FailPoints } from './failpoints';
 import {
   encodeMsg,
   encodeReply,
@@ -20,7 +21,12 @@ export interface ServerOptions extends EngineOptions {
   host?: string;
   /** Called for protocol errors and other connection-level problems (default: ignore). */
   onError?: (err: Error) => void;
+  /** Serve mongod's test commands (`configureFailPoint` with `failCommand`), as `--setParameter enableTestCommands=1` does. */
+  enableTestCommands?: boolean;
 }
+
+/** Thrown by a fail point to drop the connection without a reply. */
+class CloseConnection extends Error {}
 
 export interface RunningServer {
   uri: string;
@@ -38,6 +44,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let responseSeq = 0;
   const sockets = new Set<net.Socket>();
   const report = options.onError ?? (() => {});
+  const failPoints = options.enableTestCommands ? new FailPoints() : undefined;
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -47,29 +54,42 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       cursors,
       nextCursorId: () => ++cursorSeq,
       connectionId: ++connectionSeq,
+      failPoints,
     };
-    let buffered: Buffer = Buffer.alloc(0);
+    // Chunks are kept apart until a whole message is there, so a large message arriving in
+    // many packets is copied once, not once per packet.
+    let chunks: Buffer[] = [];
+    let bufferedBytes = 0;
+    let needed = 4;
     socket.on('data', (chunk) => {
-      buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+      chunks.push(chunk);
+      bufferedBytes += chunk.length;
+      if (bufferedBytes < needed) return;
+      let buffered = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       const replies: Buffer[] = [];
       try {
         while (buffered.length >= 4) {
           const length = buffered.readInt32LE(0);
-          if (length < 16 || length > MAX_MESSAGE_BYTES)
+          if (length < 16 || length > MAX_MESSAGE_BYTES) {
             throw new ProtocolError(`invalid message length ${length}`);
+          }
           if (buffered.length < length) break;
           const message = buffered.subarray(0, length);
           buffered = buffered.subarray(length);
           const reply = handle(message, ctx);
           if (reply) replies.push(reply);
         }
+        chunks = buffered.length ? [buffered] : [];
+        bufferedBytes = buffered.length;
+        needed = buffered.length >= 4 ? buffered.readInt32LE(0) : 4;
       } catch (e) {
-        report(e as Error);
+        if (!(e instanceof CloseConnection)) report(e as Error);
         socket.destroy();
         return;
       } finally {
-        if (replies.length)
+        if (replies.length && !socket.destroyed) {
           socket.write(replies.length === 1 ? (replies[0] as Buffer) : Buffer.concat(replies));
+        }
       }
     });
     socket.on('error', (e) => report(e));
@@ -82,7 +102,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const db = req.collection.split('.')[0] ?? 'admin';
       const cmdName = Object.keys(req.query)[0] ?? '';
       // Only the legacy handshake is served over OP_QUERY, as mongod 7.0 does.
-      const body = ['ismaster', 'isMaster', 'hello'].includes(cmdName)
+      const legacyHello = ['ismaster', 'isMaster', 'hello'].includes(cmdName);
+      if (legacyHello) rememberAppName(req.query, ctx);
+      const body = legacyHello
         ? runCommand({ ...req.query }, db, ctx)
         : {
             ok: 0,
@@ -92,10 +114,27 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           };
       return encodeReply(++responseSeq, req.header.requestId, body);
     }
-    const body = runCommand(req.body, 'admin', ctx);
+    const cmdName = Object.keys(req.body)[0] ?? '';
+    if (cmdName === 'hello' || cmdName === 'ismaster' || cmdName === 'isMaster')
+      rememberAppName(req.body, ctx);
+    const action = failPoints?.check(cmdName, ctx.appName) ?? { kind: 'none' };
+    if (action.kind === 'close') {
+      engine.commit();
+      throw new CloseConnection('closed by the failCommand fail point');
+    }
+    let body =
+      action.kind === 'error' ? action.reply : runCommand(req.body, 'admin', ctx);
+    if (action.kind === 'writeConcernError' && body.ok === 1)
+      body = { ...body, writeConcernError: action.error };
     engine.commit();
     if (req.flags & FLAG_MORE_TO_COME) return undefined;
     return encodeMsg(++responseSeq, req.header.requestId, body);
+  }
+
+  function rememberAppName(hello: Record<string, unknown>, ctx: CommandContext): void {
+    const client = hello.client as { application?: { name?: unknown } } | undefined;
+    const name = client?.application?.name;
+    if (typeof name === 'string') ctx.appName = name;
   }
 
   const host = options.host ?? '127.0.0.1';
