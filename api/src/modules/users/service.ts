@@ -2,6 +2,7 @@ import type { Profile, ProfileUpdate, PublicUser } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, notFound } from '../../platform/errors';
 import { Follow } from '../follows/model';
+import { listProfilePosts } from '../posts/service';
 import { User } from './model';
 import { userPolicy } from './policy';
 import { PUBLIC_USER_FIELDS, toPublicUser } from './presenters';
@@ -11,18 +12,18 @@ export const USER_NOT_FOUND = 'User not found';
 export async function getProfile(userId: number, viewerId: number): Promise<Profile> {
   const user = await User.findById(userId, PUBLIC_USER_FIELDS).lean();
   if (!user) throw notFound(USER_NOT_FOUND);
-  const [followingCount, followersCount, viewerFollows] = await Promise.all([
+  const [followingCount, followersCount, viewerFollows, posts] = await Promise.all([
     Follow.countDocuments({ followerId: userId }),
     Follow.countDocuments({ followingId: userId }),
     Follow.exists({ followerId: viewerId, followingId: userId }),
+    listProfilePosts(userId, viewerId),
   ]);
   return {
     ...toPublicUser(user),
     followingCount,
     followersCount,
     isFollowing: viewerFollows !== null,
-    // The posts model arrives with the content issue; until then a user has no posts.
-    posts: [],
+    posts,
   };
 }
 
