@@ -2,16 +2,18 @@
  * The database commands this server understands, each taking the command document (with any
  * OP_MSG document sequences merged in) and returning the reply document.
  */
-import { Long, ObjectId, calculateObjectSize } from 'bson';
+import { Binary, Long, ObjectId, calculateObjectSize } from 'bson';
 import { Aggregator } from 'mingo';
 import type { Collection, IndexSpec } from './collection';
 import type { Engine } from './engine';
 import { badValue, serverError, MongoServerError } from './errors';
 import { MAX_BSON_BYTES } from './wire';
+import type { FailPoints } from './failpoints';
 import {
   applyUpdate,
   buildUpsert,
   compileFilter,
+  evalLet,
   findDocs,
   guard,
   parseSort,
@@ -21,8 +23,13 @@ import {
 import { cloneDoc, isPlainObject, valueKey, type Doc } from './values';
 
 export const SERVER_VERSION = '7.0.0';
+/** The user digest of sessions without authentication: SHA-256 of the empty string. */
+const SESSION_UID = new Binary(
+  Buffer.from('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', 'hex'),
+);
 export const MAX_WIRE_VERSION = 21;
 const DEFAULT_BATCH = 101;
+const MAX_TRACKED_SESSIONS = 10_000;
 const BATCH_BYTES = MAX_BSON_BYTES - 64 * 1024;
 
 interface Cursor {
@@ -36,6 +43,12 @@ export interface CommandContext {
   cursors: Map<number, Cursor>;
   nextCursorId: () => number;
   connectionId: number;
+  /** The client's application name from its handshake. */
+  appName?: string;
+  /** Logical sessions seen in commands (`lsid`), for $listLocalSessions. */
+  sessions?: Map<string, { id: unknown; lastUse: Date }>;
+  /** Present when test commands are enabled (see failpoints.ts). */
+  failPoints?: FailPoints;
 }
 
 type Handler = (cmd: Doc, db: string, ctx: CommandContext) => Doc;
@@ -121,6 +134,31 @@ function validateId(doc: Doc): void {
     throw serverError('InvalidIdField', "The '_id' value cannot be of type array");
   if (id instanceof RegExp)
     throw serverError('InvalidIdField', "The '_id' value cannot be of type regex");
+  if (isPlainObject(id)) {
+    const dollar = dollarPrefixedKey(id);
+    if (dollar)
+      throw serverError(
+        'DollarPrefixedFieldName',
+        `_id fields may not contain '$'-prefixed fields: ${dollar} is not valid for storage.`,
+      );
+  }
+}
+
+function dollarPrefixedKey(v: unknown): string | undefined {
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const k = dollarPrefixedKey(x);
+      if (k) return k;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(v)) return undefined;
+  for (const [k, x] of Object.entries(v)) {
+    if (k.startsWith('$')) return k;
+    const inner = dollarPrefixedKey(x);
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 function prepareInsert(doc: unknown): Doc {
@@ -168,9 +206,10 @@ function updateDocuments(
 ): { n: number; nModified: number; upserted?: unknown } {
   const filter = (spec.q ?? {}) as Doc;
   const multi = spec.multi === true;
+  const variables = spec.let as Doc | undefined;
   const opts = {
     arrayFilters: spec.arrayFilters as Doc[] | undefined,
-    variables: spec.let as Doc | undefined,
+    variables,
   };
   if (
     multi &&
@@ -184,10 +223,9 @@ function updateDocuments(
     );
   }
   const coll = engine.collection(db, name);
-  const sort = parseSort(spec.sort);
-  const matches = findDocs(coll, filter, { sort, limit: multi ? 0 : 1 });
+  const matches = findDocs(coll, filter, { limit: multi ? 0 : 1, variables });
   if (matches.length === 0) {
-    compileFilter(filter);
+    compileFilter(filter, variables);
     if (spec.upsert !== true) {
       applyUpdate({}, spec.u, { ...opts, inserting: true }); // surface invalid updates as errors
       return { n: 0, nModified: 0 };
@@ -221,6 +259,12 @@ const update: Handler = (cmd, db, { engine }) => {
     );
   const name = collName(cmd, 'update');
   const ordered = cmd.ordered !== false;
+  for (const spec of updates) {
+    // MongoDB 7.0 (the version this server reports) has no `sort` for update statements (8.0 does).
+    if (isPlainObject(spec) && spec.sort !== undefined)
+      throw serverError('Location40415', "BSON field 'update.updates.sort' is an unknown field.");
+  }
+  const variables = evalLet(cmd.let);
   const writeErrors: WriteError[] = [];
   const upserted: Doc[] = [];
   let n = 0;
@@ -229,7 +273,7 @@ const update: Handler = (cmd, db, { engine }) => {
     if (ordered && writeErrors.length) return;
     try {
       if (!isPlainObject(spec)) throw badValue('update statement must be an object');
-      const r = updateDocuments(engine, db, name, { ...spec, let: spec.let ?? cmd.let });
+      const r = updateDocuments(engine, db, name, { ...spec, let: variables });
       n += r.n;
       nModified += r.nModified;
       if (r.upserted !== undefined) upserted.push({ index, _id: r.upserted });
@@ -254,6 +298,7 @@ const del: Handler = (cmd, db, { engine }) => {
     );
   const name = collName(cmd, 'delete');
   const ordered = cmd.ordered !== false;
+  const variables = evalLet(cmd.let);
   const writeErrors: WriteError[] = [];
   let n = 0;
   deletes.forEach((spec, index) => {
@@ -262,7 +307,10 @@ const del: Handler = (cmd, db, { engine }) => {
       if (!isPlainObject(spec)) throw badValue('delete statement must be an object');
       const coll = engine.collection(db, name);
       const limit = num(spec.limit, 0);
-      const matches = findDocs(coll, (spec.q ?? {}) as Doc, { limit: limit === 1 ? 1 : 0 });
+      const matches = findDocs(coll, (spec.q ?? {}) as Doc, {
+        limit: limit === 1 ? 1 : 0,
+        variables,
+      });
       for (const d of matches) engine.remove(coll as Collection, d);
       n += matches.length;
     } catch (e) {
@@ -285,6 +333,7 @@ const find: Handler = (cmd, db, ctx) => {
     sort: parseSort(cmd.sort),
     skip,
     limit,
+    variables: evalLet(cmd.let),
   });
   const out = project(docs, filter, cmd.projection);
   const batchSize = cmd.batchSize === undefined ? undefined : num(cmd.batchSize, DEFAULT_BATCH);
@@ -366,19 +415,20 @@ const findAndModify: Handler = (cmd, db, { engine }) => {
   if (remove && cmd.upsert === true)
     throw serverError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   const coll = engine.collection(db, name);
-  const [old] = findDocs(coll, filter, { sort: parseSort(cmd.sort), limit: 1 });
+  const variables = evalLet(cmd.let);
+  const [old] = findDocs(coll, filter, { sort: parseSort(cmd.sort), limit: 1, variables });
   const shape = (d: Doc | undefined) =>
     (d && cmd.fields ? project([d], {}, cmd.fields)[0] : d) ?? null;
   const opts = {
     arrayFilters: cmd.arrayFilters as Doc[] | undefined,
-    variables: cmd.let as Doc | undefined,
+    variables,
   };
   if (remove) {
     if (old) engine.remove(coll as Collection, old);
     return { lastErrorObject: { n: old ? 1 : 0 }, value: shape(old), ok: 1 };
   }
   if (!old) {
-    compileFilter(filter);
+    compileFilter(filter, variables);
     if (cmd.upsert !== true) {
       applyUpdate({}, cmd.update, { ...opts, inserting: true });
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
@@ -418,18 +468,25 @@ const aggregate: Handler = (cmd, db, ctx) => {
   }
   if (cmd.collation !== undefined) throw badValue('collation is not supported by this server');
   const stages = pipeline as Doc[];
+  const variables = evalLet(cmd.let);
   const isDbLevel = cmd.aggregate === 1;
   const name = isDbLevel ? '$cmd.aggregate' : collName(cmd, 'aggregate');
   let input: Doc[];
   let rest = stages;
   const first = stages[0];
-  if (isDbLevel) {
+  if (isDbLevel && first && '$listLocalSessions' in first) {
+    input = [...(ctx.sessions?.values() ?? [])].map((s) => ({
+      _id: { id: s.id, uid: SESSION_UID },
+      lastUse: s.lastUse,
+    }));
+    rest = stages.slice(1);
+  } else if (isDbLevel) {
     if (!first || !('$documents' in first))
-      throw badValue('aggregate: 1 needs a $documents first stage');
+      throw badValue('aggregate: 1 needs a $documents or $listLocalSessions first stage');
     input = guard(
       () =>
         new Aggregator([{ $replaceWith: { d: first.$documents } }], {
-          variables: cmd.let as Doc,
+          variables,
         }).run([{}]) as Doc[],
     ).flatMap((x) => (Array.isArray(x.d) ? (x.d as Doc[]) : []));
     rest = stages.slice(1);
@@ -438,7 +495,7 @@ const aggregate: Handler = (cmd, db, ctx) => {
     if (first && '$match' in first && isPlainObject(first.$match) && !containsExpr(first.$match)) {
       const second = stages[1];
       const sort = second && '$sort' in second ? parseSort(second.$sort) : [];
-      input = findDocs(coll, first.$match, { sort });
+      input = findDocs(coll, first.$match, { sort, variables });
       rest = stages.slice(sort.length ? 2 : 1);
     } else {
       input = coll ? [...coll.docs.values()] : [];
@@ -455,7 +512,7 @@ const aggregate: Handler = (cmd, db, ctx) => {
     () =>
       new Aggregator(body, {
         collectionResolver: resolver(engine, db),
-        variables: cmd.let as Doc | undefined,
+        variables,
         processingMode: 1, // clone inputs: stages never mutate stored documents
       }).run(input) as Doc[],
   );
@@ -751,6 +808,17 @@ const getParameter: Handler = (cmd) => {
 
 const ok: Handler = () => ({ ok: 1 });
 
+const configureFailPoint: Handler = (cmd, db, ctx) => {
+  if (!ctx.failPoints)
+    throw serverError('CommandNotFound', "no such command: 'configureFailPoint'");
+  if (db !== 'admin')
+    throw serverError(
+      'Unauthorized',
+      'configureFailPoint may only be run against the admin database.',
+    );
+  return ctx.failPoints.configure(cmd);
+};
+
 export const commands: Record<string, Handler> = {
   hello: (cmd, _db, ctx) => hello(cmd, ctx, false),
   ismaster: (cmd, _db, ctx) => hello(cmd, ctx, true),
@@ -759,7 +827,11 @@ export const commands: Record<string, Handler> = {
   buildInfo,
   buildinfo: buildInfo,
   getParameter,
-  endSessions: ok,
+  endSessions: (cmd, _db, ctx) => {
+    for (const s of Array.isArray(cmd.endSessions) ? cmd.endSessions : [])
+      if (isPlainObject(s)) ctx.sessions?.delete(valueKey(s.id));
+    return { ok: 1 };
+  },
   killAllSessions: ok,
   listDatabases,
   listCollections,
@@ -782,12 +854,20 @@ export const commands: Record<string, Handler> = {
   count,
   distinct,
   aggregate,
+  configureFailPoint,
 };
 
 /** Runs one command and always returns a reply document (errors become `ok: 0`). */
 export function runCommand(body: Doc, defaultDb: string, ctx: CommandContext): Doc {
   const name = Object.keys(body)[0];
   const db = typeof body.$db === 'string' ? body.$db : defaultDb;
+  if (ctx.sessions && isPlainObject(body.lsid) && body.lsid.id !== undefined) {
+    ctx.sessions.set(valueKey(body.lsid.id), { id: body.lsid.id, lastUse: new Date() });
+    if (ctx.sessions.size > MAX_TRACKED_SESSIONS) {
+      const oldest = ctx.sessions.keys().next().value;
+      if (oldest !== undefined) ctx.sessions.delete(oldest);
+    }
+  }
   try {
     const handler =
       name === undefined ? undefined : Object.hasOwn(commands, name) ? commands[name] : undefined;

@@ -31,6 +31,8 @@ export const ErrorCodes = {
   DuplicateKey: 11000,
   Location40352: 40352,
   NoSuchTransaction: 251,
+  Unauthorized: 13,
+  Location40415: 40415,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

@@ -21,13 +21,32 @@ export function guard<T>(fn: () => T): T {
   }
 }
 
-export function compileFilter(filter: unknown): Query {
+export function compileFilter(filter: unknown, variables?: Doc): Query {
   if (filter !== undefined && filter !== null && !isPlainObject(filter)) {
     throw serverError('TypeMismatch', 'filter must be an object');
   }
   if (filter && '$text' in filter)
     throw badValue('text search ($text) is not supported by this server');
-  return guard(() => new Query((filter ?? {}) as Doc));
+  return guard(() => new Query((filter ?? {}) as Doc, variables ? { variables } : {}));
+}
+
+/**
+ * Evaluates a command's `let` document as mongod does: every value is an expression evaluated
+ * once (so `{ x: { $literal: '$y' } }` binds the string '$y'); the results are bound as `$$name`.
+ */
+export function evalLet(letDoc: unknown): Doc | undefined {
+  if (letDoc === undefined || letDoc === null) return undefined;
+  if (!isPlainObject(letDoc))
+    throw serverError('TypeMismatch', "BSON field 'let' is the wrong type, expected type 'object'");
+  for (const name of Object.keys(letDoc)) {
+    if (!/^[a-z\u0080-\uffff][\w\u0080-\uffff]*$/.test(name))
+      throw serverError(
+        'FailedToParse',
+        `'${name}' starts with an invalid character for a user variable name`,
+      );
+  }
+  const [out] = guard(() => new Aggregator([{ $replaceWith: { v: letDoc } }]).run([{}]) as Doc[]);
+  return (out?.v ?? {}) as Doc;
 }
 
 export function parseSort(sort: unknown): SortSpec {
@@ -73,11 +92,13 @@ export interface FindOptions {
   sort?: SortSpec;
   skip?: number;
   limit?: number;
+  /** `let` variables ($$name) for $expr in the filter. */
+  variables?: Doc;
 }
 
 /** Matching documents (stored references, unprojected) in the requested order. */
 export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOptions = {}): Doc[] {
-  const query = compileFilter(filter);
+  const query = compileFilter(filter, opts.variables);
   if (!coll) return [];
   const sort = opts.sort ?? [];
   const skip = opts.skip ?? 0;
@@ -172,6 +193,27 @@ function checkIdUnchanged(before: Doc, after: Doc): void {
   }
 }
 
+/**
+ * mongod rejects an operator that would change `_id` with ImmutableField (66) before applying
+ * anything; setting it to its current value is allowed.
+ */
+function checkIdNotTargeted(modifier: Doc, doc: Doc): void {
+  for (const [op, arg] of Object.entries(modifier)) {
+    if (!isPlainObject(arg)) continue;
+    for (const [field, value] of Object.entries(arg)) {
+      const targets = op === '$rename' ? [field, String(value)] : [field];
+      for (const t of targets) {
+        if (t !== '_id' && !t.startsWith('_id.')) continue;
+        if (op === '$set' && t === '_id' && valueKey(value) === valueKey(doc._id)) continue;
+        throw serverError(
+          'ImmutableField',
+          `Performing an update on the path '${t}' would modify the immutable field '_id'`,
+        );
+      }
+    }
+  }
+}
+
 function idFirst(doc: Doc): Doc {
   if (Object.keys(doc)[0] === '_id' || !('_id' in doc)) return doc;
   const { _id, ...rest } = doc;
@@ -195,8 +237,10 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
         ]) as Doc[],
     );
     if (!out) throw badValue('pipeline update produced no document');
-    if (!opts.inserting) checkIdUnchanged(doc, out);
-    return idFirst(out);
+    // A pipeline that drops _id (e.g. $replaceRoot) keeps the document's _id, as in mongod.
+    const result = out._id === undefined && doc._id !== undefined ? { ...out, _id: doc._id } : out;
+    if (!opts.inserting) checkIdUnchanged(doc, result);
+    return idFirst(result);
   }
   const u = update as Doc;
   if (!isOperatorUpdate(u)) {
@@ -221,7 +265,13 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
     modifier.$set = { ...(modifier.$set as Doc | undefined), ...onInsert };
   const out = cloneDoc(doc);
   if (Object.keys(modifier).length > 0) {
-    guard(() => mingoUpdate(out, modifier, opts.arrayFilters, undefined, { cloneMode: 'deep' }));
+    if (!opts.inserting) checkIdNotTargeted(modifier, doc);
+    guard(() =>
+      mingoUpdate(out, modifier, opts.arrayFilters, undefined, {
+        cloneMode: 'deep',
+        queryOptions: opts.variables ? { variables: opts.variables } : undefined,
+      }),
+    );
   }
   if (!opts.inserting) checkIdUnchanged(doc, out);
   return idFirst(out);
@@ -256,12 +306,20 @@ export function upsertSeed(filter: Doc): Doc {
 /** Builds the document an upsert inserts; generates an ObjectId _id when none is given. */
 export function buildUpsert(filter: Doc, update: unknown, opts: UpdateOptions): Doc {
   const seed = isOperatorUpdate(update) || Array.isArray(update) ? upsertSeed(filter) : {};
-  const replacementId =
-    !Array.isArray(update) && !isOperatorUpdate(update) ? (update as Doc)._id : undefined;
+  const replacement =
+    !Array.isArray(update) && !isOperatorUpdate(update) ? (update as Doc) : undefined;
   let doc = applyUpdate(seed, update, { ...opts, inserting: true });
-  if (doc._id === undefined) {
-    const filterId = upsertSeed(filter)._id;
-    doc = { _id: replacementId ?? filterId ?? new ObjectId(), ...doc };
+  if (!('_id' in doc)) {
+    // The _id comes from the replacement, else the filter's equality, else a new ObjectId
+    // (a null _id is a value like any other).
+    const filterSeed = upsertSeed(filter);
+    const id =
+      replacement && '_id' in replacement
+        ? replacement._id
+        : '_id' in filterSeed
+          ? filterSeed._id
+          : new ObjectId();
+    doc = { _id: id, ...doc };
   }
   return idFirst(doc);
 }

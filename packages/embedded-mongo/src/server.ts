@@ -39,6 +39,7 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const engine = new Engine(options);
   const cursors: CommandContext['cursors'] = new Map();
+  const sessions: NonNullable<CommandContext['sessions']> = new Map();
   let cursorSeq = 0;
   let connectionSeq = 0;
   let responseSeq = 0;
@@ -52,6 +53,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const ctx: CommandContext = {
       engine,
       cursors,
+      sessions,
       nextCursorId: () => ++cursorSeq,
       connectionId: ++connectionSeq,
       failPoints,
@@ -122,8 +124,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       engine.commit();
       throw new CloseConnection('closed by the failCommand fail point');
     }
-    let body =
-      action.kind === 'error' ? action.reply : runCommand(req.body, 'admin', ctx);
+    let body = action.kind === 'error' ? action.reply : runCommand(req.body, 'admin', ctx);
     if (action.kind === 'writeConcernError' && body.ok === 1)
       body = { ...body, writeConcernError: action.error };
     engine.commit();
