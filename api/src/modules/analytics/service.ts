@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import type { ActiveUsers, AnalyticsOverview, Engagement, UserGrowth } from '@campus/contracts';
 import type { Model } from 'mongoose';
 import { lastDays, startOfMonthIn } from '../../platform/time';
@@ -20,18 +21,32 @@ export interface AnalyticsOptions {
   now?: Date;
 }
 
-export async function overview({ timezone, now = new Date() }: AnalyticsOptions): Promise<AnalyticsOverview> {
-  const [totalUsers, verifiedUsers, newUsersWeek, totalPosts, postsMonth, totalLikes, totalComments, totalFollows] =
-    await Promise.all([
-      User.estimatedDocumentCount(),
-      User.countDocuments({ isVerified: true }),
-      User.countDocuments({ createdAt: { $gte: new Date(now.getTime() - 7 * DAY) } }),
-      Post.countDocuments({ deletedAt: null }),
-      Post.countDocuments({ deletedAt: null, createdAt: { $gte: startOfMonthIn(timezone, now) } }),
-      Like.estimatedDocumentCount(),
-      Comment.estimatedDocumentCount(),
-      Follow.estimatedDocumentCount(),
-    ]);
+export async function overview({
+  timezone,
+  now = new Date(),
+}: AnalyticsOptions): Promise<AnalyticsOverview> {
+  const [
+    totalUsers,
+    verifiedUsers,
+    newUsersWeek,
+    totalPosts,
+    postsMonth,
+    totalLikes,
+    totalComments,
+    totalFollows,
+  ] = await Promise.all([
+    User.estimatedDocumentCount(),
+    User.countDocuments({ isVerified: true }),
+    User.countDocuments({ createdAt: trusted({ $gte: new Date(now.getTime() - 7 * DAY) }) }),
+    Post.countDocuments({ deletedAt: null }),
+    Post.countDocuments({
+      deletedAt: null,
+      createdAt: trusted({ $gte: startOfMonthIn(timezone, now) }),
+    }),
+    Like.estimatedDocumentCount(),
+    Comment.estimatedDocumentCount(),
+    Follow.estimatedDocumentCount(),
+  ]);
   return {
     totalUsers,
     verifiedUsers,
@@ -77,8 +92,8 @@ export async function engagement(opts: AnalyticsOptions): Promise<Engagement> {
 
 export async function activeUsers({ now = new Date() }: AnalyticsOptions): Promise<ActiveUsers> {
   const [dau, mau] = await Promise.all([
-    User.countDocuments({ lastActiveAt: { $gte: new Date(now.getTime() - DAY) } }),
-    User.countDocuments({ lastActiveAt: { $gte: new Date(now.getTime() - 30 * DAY) } }),
+    User.countDocuments({ lastActiveAt: trusted({ $gte: new Date(now.getTime() - DAY) }) }),
+    User.countDocuments({ lastActiveAt: trusted({ $gte: new Date(now.getTime() - 30 * DAY) }) }),
   ]);
   return { dau, mau };
 }

@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import type { Comment as CommentView, CreateCommentRequest } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
@@ -15,12 +16,14 @@ export const COMMENT_NOT_FOUND = 'Comment not found';
  * database round trips: comments, then authors and the viewer's comment likes in parallel.
  */
 export async function listComments(postId: number, viewerId: number): Promise<CommentView[]> {
-  const comments = await Comment.find({ postId }).sort({ createdAt: 1, _id: 1 }).lean<CommentDoc[]>();
+  const comments = await Comment.find({ postId })
+    .sort({ createdAt: 1, _id: 1 })
+    .lean<CommentDoc[]>();
   if (comments.length === 0) return [];
   const [authors, likes] = await Promise.all([
     authorsById(comments.map((c) => c.authorId)),
     Like.find(
-      { userId: viewerId, postId: null, commentId: { $in: comments.map((c) => c._id) } },
+      { userId: viewerId, postId: null, commentId: trusted({ $in: comments.map((c) => c._id) }) },
       { commentId: 1 },
     ).lean(),
   ]);
@@ -34,7 +37,8 @@ export async function listComments(postId: number, viewerId: number): Promise<Co
     isLiked: liked.has(c._id),
   });
   const topLevel = new Map<number, CommentView & { replies: CommentView[] }>();
-  for (const c of comments) if (c.parentId === null) topLevel.set(c._id, { ...present(c), replies: [] });
+  for (const c of comments)
+    if (c.parentId === null) topLevel.set(c._id, { ...present(c), replies: [] });
   for (const c of comments) {
     if (c.parentId !== null) topLevel.get(c.parentId)?.replies.push(present(c));
   }
@@ -51,11 +55,17 @@ export async function addComment(
   postId: number,
   input: CreateCommentRequest,
 ): Promise<CommentView> {
-  const post = await Post.findOne({ _id: postId, deletedAt: null }, { authorId: 1, originalPostId: 1 }).lean();
+  const post = await Post.findOne(
+    { _id: postId, deletedAt: null },
+    { authorId: 1, originalPostId: 1 },
+  ).lean();
   if (!post) throw notFound('Post not found');
   let parent: Pick<CommentDoc, '_id' | 'parentId' | 'authorId'> | null = null;
   if (input.parentId !== undefined) {
-    parent = await Comment.findOne({ _id: input.parentId, postId }, { parentId: 1, authorId: 1 }).lean();
+    parent = await Comment.findOne(
+      { _id: input.parentId, postId },
+      { parentId: 1, authorId: 1 },
+    ).lean();
     if (!parent) throw notFound(COMMENT_NOT_FOUND);
     if (parent.parentId !== null) {
       parent = await Comment.findById(parent.parentId, { parentId: 1, authorId: 1 }).lean();

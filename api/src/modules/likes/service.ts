@@ -35,7 +35,11 @@ async function toggle(
   const removed = await Like.deleteOne(key);
   if (removed.deletedCount === 1) {
     const after = await counter
-      .findOneAndUpdate({ _id: target.id }, { $inc: { likesCount: -1 } }, { returnDocument: 'after', projection: { likesCount: 1 } })
+      .findOneAndUpdate(
+        { _id: target.id },
+        { $inc: { likesCount: -1 } },
+        { returnDocument: 'after', projection: { likesCount: 1 } },
+      )
       .lean();
     return { liked: false, likesCount: after?.likesCount ?? 0, changed: true };
   }
@@ -47,7 +51,11 @@ async function toggle(
     return { liked: true, likesCount: current?.likesCount ?? 0, changed: false };
   }
   const after = await counter
-    .findOneAndUpdate({ _id: target.id }, { $inc: { likesCount: 1 } }, { returnDocument: 'after', projection: { likesCount: 1 } })
+    .findOneAndUpdate(
+      { _id: target.id },
+      { $inc: { likesCount: 1 } },
+      { returnDocument: 'after', projection: { likesCount: 1 } },
+    )
     .lean();
   return { liked: true, likesCount: after?.likesCount ?? 0, changed: true };
 }

@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import type { Notification as NotificationView, NotificationType } from '@campus/contracts';
 import { notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
@@ -61,13 +62,23 @@ export async function listNotifications(userId: number): Promise<NotificationVie
   const feedbackIds = ids(items, (n) => n.feedbackId);
   const applicationIds = ids(items, (n) => n.applicationId);
   const [actors, posts, feedback, applications] = await Promise.all([
-    actorIds.length ? User.find({ _id: { $in: actorIds } }, { name: 1, avatarUrl: 1 }).lean() : [],
-    postIds.length
-      ? Post.find({ _id: { $in: postIds }, deletedAt: null }, { content: 1, repostComment: 1 }).lean()
+    actorIds.length
+      ? User.find({ _id: trusted({ $in: actorIds }) }, { name: 1, avatarUrl: 1 }).lean()
       : [],
-    feedbackIds.length ? Feedback.find({ _id: { $in: feedbackIds } }, { message: 1 }).lean() : [],
+    postIds.length
+      ? Post.find(
+          { _id: trusted({ $in: postIds }), deletedAt: null },
+          { content: 1, repostComment: 1 },
+        ).lean()
+      : [],
+    feedbackIds.length
+      ? Feedback.find({ _id: trusted({ $in: feedbackIds }) }, { message: 1 }).lean()
+      : [],
     applicationIds.length
-      ? AccountApplication.find({ _id: { $in: applicationIds } }, { name: 1, contactInfo: 1, message: 1 }).lean()
+      ? AccountApplication.find(
+          { _id: trusted({ $in: applicationIds }) },
+          { name: 1, contactInfo: 1, message: 1 },
+        ).lean()
       : [],
   ]);
   const actorById = new Map(actors.map((a) => [a._id, a]));
@@ -87,7 +98,9 @@ export async function listNotifications(userId: number): Promise<NotificationVie
       actor: actor ? { id: actor._id, name: actor.name, avatarUrl: actor.avatarUrl ?? null } : null,
       post: post ? { id: post._id, content: post.content || post.repostComment || '' } : null,
       feedback: fb ? { message: fb.message } : null,
-      application: app ? { name: app.name, contactInfo: app.contactInfo, message: app.message } : null,
+      application: app
+        ? { name: app.name, contactInfo: app.contactInfo, message: app.message }
+        : null,
     };
   });
 }
@@ -99,6 +112,9 @@ export async function markRead(userId: number, id: number): Promise<void> {
 }
 
 export async function markAllRead(userId: number): Promise<number> {
-  const result = await Notification.updateMany({ userId, isRead: false }, { $set: { isRead: true } });
+  const result = await Notification.updateMany(
+    { userId, isRead: false },
+    { $set: { isRead: true } },
+  );
   return result.modifiedCount;
 }

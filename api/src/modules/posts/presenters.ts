@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import type { Post as PostView, PostAuthor } from '@campus/contracts';
 import { Like } from '../likes/model';
 import { Repost } from '../reposts/model';
@@ -17,7 +18,9 @@ export function toAuthor(id: number, user: AuthorDoc | undefined): PostAuthor {
 export async function authorsById(ids: Iterable<number>): Promise<Map<number, AuthorDoc>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const users = await User.find({ _id: { $in: unique } }, AUTHOR_FIELDS).lean<AuthorDoc[]>();
+  const users = await User.find({ _id: trusted({ $in: unique }) }, AUTHOR_FIELDS).lean<
+    AuthorDoc[]
+  >();
   return new Map(users.map((u) => [u._id, u]));
 }
 
@@ -29,16 +32,21 @@ export async function authorsById(ids: Iterable<number>): Promise<Map<number, Au
  */
 export async function presentPosts(posts: PostDoc[], viewerId: number): Promise<PostView[]> {
   if (posts.length === 0) return [];
-  const originalIds = [...new Set(posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : [])))];
+  const originalIds = [
+    ...new Set(posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : []))),
+  ];
   const originals = originalIds.length
-    ? await Post.find({ _id: { $in: originalIds }, deletedAt: null }).lean<PostDoc[]>()
+    ? await Post.find({ _id: trusted({ $in: originalIds }), deletedAt: null }).lean<PostDoc[]>()
     : [];
   const originalsById = new Map(originals.map((p) => [p._id, p]));
   const targetIds = [...posts.map((p) => p._id), ...originals.map((p) => p._id)];
   const [authors, likes, reposts] = await Promise.all([
     authorsById([...posts, ...originals].map((p) => p.authorId)),
-    Like.find({ userId: viewerId, postId: { $in: targetIds }, commentId: null }, { postId: 1 }).lean(),
-    Repost.find({ userId: viewerId, postId: { $in: targetIds } }, { postId: 1 }).lean(),
+    Like.find(
+      { userId: viewerId, postId: trusted({ $in: targetIds }), commentId: null },
+      { postId: 1 },
+    ).lean(),
+    Repost.find({ userId: viewerId, postId: trusted({ $in: targetIds }) }, { postId: 1 }).lean(),
   ]);
   const liked = new Set(likes.map((l) => l.postId));
   const reposted = new Set(reposts.map((r) => r.postId));

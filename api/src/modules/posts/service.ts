@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import type {
   CreatePostRequest,
   FeedQuery,
@@ -55,7 +56,10 @@ export async function getPostDetail(id: number, viewerId: number): Promise<PostD
 export async function deletePost(actor: AuthUser, id: number): Promise<void> {
   const post = await findVisiblePost(id);
   if (!postPolicy.canDelete(actor, post)) throw forbidden('You can only delete your own posts');
-  const marked = await Post.updateOne({ _id: id, deletedAt: null }, { $set: { deletedAt: new Date() } });
+  const marked = await Post.updateOne(
+    { _id: id, deletedAt: null },
+    { $set: { deletedAt: new Date() } },
+  );
   if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
   if (post.originalPostId !== null && post.sharedCommentId === null) {
     const removed = await Repost.deleteOne({ repostPostId: id });
@@ -74,7 +78,12 @@ export async function repost(actor: AuthUser, id: number, input: RepostRequest):
   if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
   const repostPostId = await nextId('posts');
   try {
-    await Repost.create({ _id: await nextId('reposts'), userId: actor.id, postId: id, repostPostId });
+    await Repost.create({
+      _id: await nextId('reposts'),
+      userId: actor.id,
+      postId: id,
+      repostPostId,
+    });
   } catch (err) {
     if (isDuplicateKey(err)) throw conflict('You have already reposted this post');
     throw err;
@@ -107,14 +116,18 @@ export interface FeedOptions {
 }
 
 /** One page of a feed tab, newest first (Top Posts: today's, most engaged first). */
-export async function listFeed(viewerId: number, query: FeedQuery, opts: FeedOptions): Promise<PostView[]> {
+export async function listFeed(
+  viewerId: number,
+  query: FeedQuery,
+  opts: FeedOptions,
+): Promise<PostView[]> {
   const page = { skip: query.offset, limit: query.limit };
   let posts: PostDoc[];
   if (query.tab === 'following') {
     // The caller's own posts appear too, so a new post shows up where its author is looking.
     const follows = await Follow.find({ followerId: viewerId }, { followingId: 1 }).lean();
     const authors = [viewerId, ...follows.map((f) => f.followingId)];
-    posts = await Post.find({ authorId: { $in: authors }, deletedAt: null })
+    posts = await Post.find({ authorId: trusted({ $in: authors }), deletedAt: null })
       .sort(NEWEST_FIRST)
       .skip(page.skip)
       .limit(page.limit)
