@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { emptyRequestSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
+import { parseInput } from '../../platform/validation';
 import { userIdParam } from '../users/params';
 import { listConnections, toggleFollow } from './service';
 
@@ -9,6 +11,8 @@ export function followRoutes(requireAuth: Middleware<AppState>) {
   router.use(requireAuth);
 
   router.post('/follow', async (ctx) => {
+    // The follower is always the caller: a body naming anyone else is refused, not ignored.
+    parseInput(emptyRequestSchema, ctx.request.body);
     ctx.body = await toggleFollow(currentUser(ctx.state), userIdParam(ctx.params.id));
   });
 
