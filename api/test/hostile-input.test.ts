@@ -421,6 +421,7 @@ describe('CORS and headers', () => {
     const res = await t.http().get('/api/settings').set('Origin', 'http://localhost:3002');
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3002');
     expect(res.headers['access-control-allow-credentials']).toBe('true');
+    expect(res.headers['access-control-expose-headers']).toBe('Retry-After');
   });
 
   test('when any other origin calls or preflights, then its origin is never reflected', async () => {

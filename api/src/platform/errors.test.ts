@@ -29,8 +29,13 @@ describe('toClientError', () => {
       ),
     ).toMatchObject({ status: 400, message: 'Malformed JSON body' });
     expect(
-      toClientError(Object.assign(new Error('maxFileSize exceeded'), { httpCode: 413 })),
+      toClientError(
+        Object.assign(new Error('maxFileSize exceeded'), { httpCode: 413, code: 1016 }),
+      ),
     ).toMatchObject({ status: 413, message: 'File is too large' });
+    expect(
+      toClientError(Object.assign(new Error('parser failed'), { httpCode: 500, code: 1012 })),
+    ).toMatchObject({ status: 400, message: 'Upload failed' });
   });
 
   test('when an unknown error is thrown, then it is not a client error', () => {

@@ -38,6 +38,9 @@ const STATUS_MESSAGES: Record<number, string> = {
   429: 'Too many requests. Please try again later.',
 };
 
+const FORMIDABLE_TOTAL_TOO_BIG = 1009;
+const FORMIDABLE_FILE_TOO_BIG = 1016;
+
 interface ClientError {
   status: number;
   message: string;
@@ -62,9 +65,12 @@ export function toClientError(err: unknown): ClientError | undefined {
     return { status: 400, message: 'Invalid input', headers: {} };
   }
   const status = numberProp(err, 'status') ?? numberProp(err, 'statusCode');
-  const httpCode = numberProp(err, 'httpCode'); // formidable (multipart parsing)
-  if (httpCode === 413) return { status: 413, message: 'File is too large', headers: {} };
-  if (httpCode !== undefined && httpCode >= 400 && httpCode < 500) {
+  if (numberProp(err, 'httpCode') !== undefined) {
+    // formidable (multipart parsing): too large, or any other malformed upload.
+    const code = numberProp(err, 'code');
+    if (code === FORMIDABLE_FILE_TOO_BIG || code === FORMIDABLE_TOTAL_TOO_BIG) {
+      return { status: 413, message: 'File is too large', headers: {} };
+    }
     return { status: 400, message: 'Upload failed', headers: {} };
   }
   if (status === 413) return { status: 413, message: STATUS_MESSAGES[413]!, headers: {} };

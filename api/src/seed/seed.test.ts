@@ -31,7 +31,7 @@ describe('seedDemoData', () => {
       expect(member).toMatchObject({
         isVerified: true,
         bio: expect.stringMatching(/\w/),
-        avatarUrl: expect.stringMatching(/^http:\/\/api\.test\/uploads\//),
+        avatarUrl: expect.stringMatching(/^\/uploads\/[a-f0-9]{32}\.webp$/),
       });
       await fs.access(path.join(t.dataDir, 'uploads', path.basename(member.avatarUrl!)));
     }
@@ -47,6 +47,10 @@ describe('seedDemoData', () => {
       .get('/api/users/107')
       .set('Authorization', `Bearer ${login.body.token}`);
     expect(profile.body.followersCount).toBe(DEMO_MEMBERS.length);
+    expect(profile.body.avatarUrl).toMatch(/^http:\/\/api\.test\/uploads\/[a-f0-9]{32}\.webp$/);
+    const avatar = await t.http().get(new URL(profile.body.avatarUrl).pathname);
+    expect(avatar.status).toBe(200);
+    expect(avatar.headers['content-type']).toBe('image/webp');
 
     // The next registration continues after the admin.
     const registered = await t

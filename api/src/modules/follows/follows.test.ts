@@ -30,6 +30,24 @@ describe('POST /api/users/:id/follow', () => {
     ).toBe(0);
   });
 
+  test('when the follow call carries an empty JSON body or a JSON content type without a body, then it works', async () => {
+    const me = await createMember();
+    const them = await createMember();
+    const withEmptyObject = await t
+      .http()
+      .post(`/api/users/${them.id}/follow`)
+      .set('Authorization', me.auth)
+      .send({});
+    expect(withEmptyObject.body.following).toBe(true);
+    const withoutBody = await t
+      .http()
+      .post(`/api/users/${them.id}/follow`)
+      .set('Authorization', me.auth)
+      .set('Content-Type', 'application/json');
+    expect(withoutBody.status).toBe(200);
+    expect(withoutBody.body.following).toBe(false);
+  });
+
   test('when two follow requests race, then there is still one follow', async () => {
     const me = await createMember();
     const them = await createMember();

@@ -6,7 +6,7 @@ import { parseInput } from '../../platform/validation';
 import { userIdParam } from '../users/params';
 import { listConnections, toggleFollow } from './service';
 
-export function followRoutes(requireAuth: Middleware<AppState>) {
+export function followRoutes(requireAuth: Middleware<AppState>, deps: { publicUrl: string }) {
   const router = new Router<AppState>({ prefix: '/api/users/:id' });
   router.use(requireAuth);
 
@@ -18,12 +18,22 @@ export function followRoutes(requireAuth: Middleware<AppState>) {
 
   router.get('/following', async (ctx) => {
     const viewer = currentUser(ctx.state);
-    ctx.body = await listConnections(userIdParam(ctx.params.id), 'following', viewer.id);
+    ctx.body = await listConnections(
+      userIdParam(ctx.params.id),
+      'following',
+      viewer.id,
+      deps.publicUrl,
+    );
   });
 
   router.get('/followers', async (ctx) => {
     const viewer = currentUser(ctx.state);
-    ctx.body = await listConnections(userIdParam(ctx.params.id), 'followers', viewer.id);
+    ctx.body = await listConnections(
+      userIdParam(ctx.params.id),
+      'followers',
+      viewer.id,
+      deps.publicUrl,
+    );
   });
 
   return router;

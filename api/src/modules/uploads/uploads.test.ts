@@ -172,7 +172,7 @@ describe('POST /api/upload/avatar', () => {
       .expect(413);
   });
 
-  test('when the file is larger than 5 MB, then 413', async () => {
+  test('when the file is larger than 5 MB, then 413 and no partial file is left behind', async () => {
     const member = await createMember();
     const big = Buffer.alloc(5 * 1024 * 1024 + 1, 7);
     const res = await t
@@ -182,6 +182,45 @@ describe('POST /api/upload/avatar', () => {
       .attach('avatar', big, 'big.png');
     expect(res.status).toBe(413);
     expect(res.body.message).toBe('File is too large');
+    expect(await fs.readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
+  });
+
+  test('when two files are sent in the avatar field, then 400 Upload failed', async () => {
+    const member = await createMember();
+    const png = await solidImage(8, 8).png().toBuffer();
+    const res = await t
+      .http()
+      .post('/api/upload/avatar')
+      .set('Authorization', member.auth)
+      .attach('avatar', png, 'a.png')
+      .attach('avatar', png, 'b.png');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^Upload failed/);
+  });
+
+  test('when the multipart body is malformed, then 400 Upload failed, never 5xx', async () => {
+    const member = await createMember();
+    const res = await t
+      .http()
+      .post('/api/upload/avatar')
+      .set('Authorization', member.auth)
+      .set('Content-Type', 'multipart/form-data; boundary=XYZ')
+      .send(
+        '--WRONG\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\ngarbage',
+      );
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^Upload failed/);
+  });
+
+  test('when the multipart content type has no boundary, then 400', async () => {
+    const member = await createMember();
+    const res = await t
+      .http()
+      .post('/api/upload/avatar')
+      .set('Authorization', member.auth)
+      .set('Content-Type', 'multipart/form-data')
+      .send('nothing');
+    expect(res.status).toBe(400);
   });
 
   test('when the body is JSON instead of multipart, then 415', async () => {

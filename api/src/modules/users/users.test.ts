@@ -104,19 +104,36 @@ describe('PUT /api/users/:id', () => {
   test('when the avatar is an upload URL of the API or empty, then it is accepted (empty removes it)', async () => {
     const member = await createMember();
     const upload = 'http://api.test/uploads/0123456789abcdef0123456789abcdef.webp';
+    const path = '/uploads/0123456789abcdef0123456789abcdef.webp';
+    const res = await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'A', avatarUrl: upload });
+    expect(res.body.avatarUrl).toBe(upload);
+    // Stored as a path, so a new PUBLIC_URL (another host or port) keeps avatars working.
+    expect((await storedUser(member.id))?.avatarUrl).toBe(path);
+    const moved = await t
+      .withConfig({ publicUrl: 'https://campus.example' })
+      .get(`/api/users/${member.id}`)
+      .set('Authorization', member.auth);
+    expect(moved.body.avatarUrl).toBe(`https://campus.example${path}`);
+
+    const relative = await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'A', avatarUrl: path });
+    expect(relative.body.avatarUrl).toBe(upload);
+    // Another site's /uploads/ URL stays as given.
+    const foreign = 'https://elsewhere.example/uploads/0123456789abcdef0123456789abcdef.webp';
     await t
       .http()
       .put(`/api/users/${member.id}`)
       .set('Authorization', member.auth)
-      .send({ name: 'A', avatarUrl: upload })
+      .send({ name: 'A', avatarUrl: foreign })
       .expect(200);
-    expect((await storedUser(member.id))?.avatarUrl).toBe(upload);
-    await t
-      .http()
-      .put(`/api/users/${member.id}`)
-      .set('Authorization', member.auth)
-      .send({ name: 'A', avatarUrl: '/uploads/0123456789abcdef0123456789abcdef.webp' })
-      .expect(200);
+    expect((await storedUser(member.id))?.avatarUrl).toBe(foreign);
     await t
       .http()
       .put(`/api/users/${member.id}`)
