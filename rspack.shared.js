@@ -50,7 +50,7 @@ function sharedModules(appDir) {
   // The kit is shared entry point by entry point (its package.json "exports"), never as a barrel.
   const kitRange = declared['@campus/kit'] ?? `^${kitPackage.version}`;
   for (const subpath of Object.keys(kitPackage.exports)) {
-    if (subpath === './package.json') continue;
+    if (subpath === './package.json' || subpath === './standalone') continue; // not run-time state
     const request = path.posix.join('@campus/kit', subpath);
     shared[request] = {
       singleton: true,

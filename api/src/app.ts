@@ -1,3 +1,4 @@
+import path from 'node:path';
 import cors from '@koa/cors';
 import Koa, { type Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
@@ -76,6 +77,8 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
       }),
   });
   const allowedOrigins = new Set(config.allowedOrigins);
+  // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
+  app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
 
   app.use(requestLog(logger));
   app.use(errorMiddleware(logger));
@@ -86,6 +89,7 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
       origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
       credentials: true,
       allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: ['Retry-After'],
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       maxAge: 600,
     }),
@@ -109,14 +113,16 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
       institutionDomains: config.institutionDomains,
       bcryptRounds: config.bcryptRounds,
       webUrl: config.webUrl,
+      publicUrl: config.publicUrl,
       mailer,
       tokens,
       rateLimits: config.rateLimits,
     }),
-    userRoutes(authenticated),
-    followRoutes(authenticated),
+    userRoutes(authenticated, { publicUrl: config.publicUrl }),
+    followRoutes(authenticated, { publicUrl: config.publicUrl }),
     uploadRoutes(authenticated, {
       storage,
+      tempDir: path.join(config.dataDir, 'tmp'),
       maxBytes: config.avatarMaxBytes,
       maxPixels: config.avatarMaxPixels,
       size: config.avatarSize,

@@ -70,7 +70,7 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
       config: cfg,
       logger,
       mailer: createMailer({
-        smtpUrl: undefined,
+        smtpUrl: cfg.smtpUrl,
         from: cfg.mailFrom,
         outboxDir: path.join(dataDir, 'outbox'),
         logger,
@@ -148,7 +148,14 @@ export async function createMember(
   return { id, email: user.email, name: user.name, token, auth: `Bearer ${token}` };
 }
 
-/** The stored user, as a plain object, to assert what did (not) change. */
+/**
+ * The stored user, as a plain object, to assert what did (not) change. `lastActiveAt` is left out:
+ * any authenticated request may record activity.
+ */
 export async function storedUser(id: number) {
-  return User.findById(id).lean();
+  return User.findById(id, { lastActiveAt: 0 }).lean();
+}
+
+export async function lastActiveAt(id: number) {
+  return (await User.findById(id, { lastActiveAt: 1 }).lean())?.lastActiveAt;
 }

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import mongoose from 'mongoose';
 import { ZodError } from 'zod';
 import type { Logger } from './logger';
 
@@ -37,6 +38,9 @@ const STATUS_MESSAGES: Record<number, string> = {
   429: 'Too many requests. Please try again later.',
 };
 
+const FORMIDABLE_TOTAL_TOO_BIG = 1009;
+const FORMIDABLE_FILE_TOO_BIG = 1016;
+
 interface ClientError {
   status: number;
   message: string;
@@ -57,10 +61,16 @@ export function toClientError(err: unknown): ClientError | undefined {
     return { status: 400, message: err.issues[0]?.message ?? 'Invalid input', headers: {} };
   }
   if (typeof err !== 'object' || err === null) return undefined;
+  if (err instanceof mongoose.Error.CastError || err instanceof mongoose.Error.ValidationError) {
+    return { status: 400, message: 'Invalid input', headers: {} };
+  }
   const status = numberProp(err, 'status') ?? numberProp(err, 'statusCode');
-  const httpCode = numberProp(err, 'httpCode'); // formidable (multipart parsing)
-  if (httpCode === 413) return { status: 413, message: 'File is too large', headers: {} };
-  if (httpCode !== undefined && httpCode >= 400 && httpCode < 500) {
+  if (numberProp(err, 'httpCode') !== undefined) {
+    // formidable (multipart parsing): too large, or any other malformed upload.
+    const code = numberProp(err, 'code');
+    if (code === FORMIDABLE_FILE_TOO_BIG || code === FORMIDABLE_TOTAL_TOO_BIG) {
+      return { status: 413, message: 'File is too large', headers: {} };
+    }
     return { status: 400, message: 'Upload failed', headers: {} };
   }
   if (status === 413) return { status: 413, message: STATUS_MESSAGES[413]!, headers: {} };
@@ -81,7 +91,9 @@ export function errorMiddleware(logger: Logger): Middleware {
     try {
       await next();
       if (ctx.status >= 400 && ctx.body === undefined) {
-        ctx.body = { message: STATUS_MESSAGES[ctx.status] ?? 'Request failed' };
+        const status = ctx.status; // setting a body would otherwise turn Koa's default 404 into 200
+        ctx.body = { message: STATUS_MESSAGES[status] ?? 'Request failed' };
+        ctx.status = status;
       }
     } catch (err) {
       const clientError = toClientError(err);

@@ -16,11 +16,13 @@ const REDACT = [
 
 export type Logger = pino.Logger;
 
-export function createLogger(level: string): Logger {
+/** JSON lines on stdout (pretty-printed on a terminal), or on `destination` when given. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = { level, redact: { paths: REDACT, censor: '[redacted]' } };
+  if (destination) return pino(options, destination);
   const pretty = process.stdout.isTTY && level !== 'silent';
   return pino({
-    level,
-    redact: { paths: REDACT, censor: '[redacted]' },
+    ...options,
     ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
   });
 }

@@ -13,8 +13,26 @@ const CONTENT_TYPES: Record<string, string> = {
 
 export interface StoredFile {
   name: string;
+  /** `/uploads/<name>`: what the database keeps, independent of where the API is reachable. */
+  path: string;
   /** Absolute URL, based on PUBLIC_URL. */
   url: string;
+}
+
+const UPLOAD_PATH = /^\/uploads\/[a-f0-9]{32}\.(webp|png|jpg)$/;
+
+/** Our own upload URLs are stored as paths; any other URL is stored as given. */
+export function toStoredFileUrl(url: string, publicUrl: string): string {
+  if (url.startsWith(`${publicUrl}/uploads/`)) {
+    const pathPart = url.slice(publicUrl.length);
+    if (UPLOAD_PATH.test(pathPart)) return pathPart;
+  }
+  return url;
+}
+
+/** Stored upload paths become absolute URLs on the way out. */
+export function toPublicFileUrl(stored: string, publicUrl: string): string {
+  return UPLOAD_PATH.test(stored) ? `${publicUrl}${stored}` : stored;
 }
 
 export interface UploadStorage {
@@ -32,7 +50,7 @@ export function createUploadStorage(dir: string, publicUrl: string): UploadStora
       await fs.mkdir(dir, { recursive: true });
       const name = `${randomBytes(16).toString('hex')}.${extension}`;
       await fs.writeFile(path.join(dir, name), data, { flag: 'wx' });
-      return { name, url: `${publicUrl}/uploads/${name}` };
+      return { name, path: `/uploads/${name}`, url: `${publicUrl}/uploads/${name}` };
     },
     serve() {
       return async (ctx, next) => {

@@ -54,7 +54,7 @@ async function createDemoUser(
     email: demo.email,
     password: passwordHash,
     bio: demo.bio,
-    avatarUrl: avatar.url,
+    avatarUrl: avatar.path,
     isVerified: true,
   });
 }

@@ -24,3 +24,6 @@ export function requiredText(field: string, max: number) {
     .min(1, `${field} is required`)
     .max(max, `${field} must be at most ${max} characters`);
 }
+
+/** Calls whose payload is empty (e.g. follow): any field is refused. */
+export const emptyRequestSchema = z.strictObject({});

@@ -134,6 +134,17 @@ describe('POST /api/auth/register', () => {
     expect(await User.exists({ email: body.email })).toBeNull();
   });
 
+  test('when the verification e-mail cannot be sent, then 503 and the address stays free', async () => {
+    const client = t.withConfig({ smtpUrl: 'smtp://127.0.0.1:1' });
+    const email = uniqueEmail('nomail');
+    const res = await client
+      .post('/api/auth/register')
+      .send({ name: 'N', email, password: 'long enough' });
+    expect(res.status).toBe(503);
+    expect(res.body.message).toMatch(/could not send the verification email/);
+    expect(await User.exists({ email })).toBeNull();
+  });
+
   test('when the password is 8 characters without any composition, then it is accepted', async () => {
     await t
       .http()

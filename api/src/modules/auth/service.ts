@@ -31,6 +31,7 @@ export interface AuthServiceDeps {
   institutionDomains: string[];
   bcryptRounds: number;
   webUrl: string;
+  publicUrl: string;
   mailer: Mailer;
   tokens: TokenService;
 }
@@ -79,7 +80,7 @@ export async function register(input: RegisterRequest, deps: AuthServiceDeps): P
       err,
     );
   }
-  return toPublicUser(user);
+  return toPublicUser(user, deps.publicUrl);
 }
 
 /** Consumes a verification token: it works once. */
@@ -92,13 +93,25 @@ export async function verifyEmail(token: string): Promise<boolean> {
   return user !== null;
 }
 
-// Compared against when the e-mail is unknown, so both failures take the same time.
-const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', 10);
+// Compared against when the e-mail is unknown, so both failures take the same time: the dummy
+// hash has the same cost as real ones.
+const dummyHashes = new Map<number, Promise<string>>();
+function dummyHash(rounds: number): Promise<string> {
+  let hash = dummyHashes.get(rounds);
+  if (!hash) {
+    hash = bcrypt.hash(randomBytes(16).toString('hex'), rounds);
+    dummyHashes.set(rounds, hash);
+  }
+  return hash;
+}
 
 export async function login(input: LoginRequest, deps: AuthServiceDeps): Promise<LoginResponse> {
   const user = await User.findOne({ email: input.email }).lean();
-  const passwordMatches = await bcrypt.compare(input.password, user?.password ?? DUMMY_HASH);
+  const passwordMatches = await bcrypt.compare(
+    input.password,
+    user?.password ?? (await dummyHash(deps.bcryptRounds)),
+  );
   if (!user || !passwordMatches) throw unauthorized(INVALID_CREDENTIALS);
   if (!user.isVerified) throw forbidden(EMAIL_NOT_VERIFIED);
-  return { user: toPublicUser(user), token: deps.tokens.sign(user._id) };
+  return { user: toPublicUser(user, deps.publicUrl), token: deps.tokens.sign(user._id) };
 }

@@ -55,6 +55,7 @@ export async function listConnections(
   userId: number,
   direction: Direction,
   viewerId: number,
+  publicUrl: string,
 ): Promise<UserInList[]> {
   if (!(await User.exists({ _id: userId }))) throw notFound(USER_NOT_FOUND);
   const filter = direction === 'following' ? { followerId: userId } : { followingId: userId };
@@ -73,6 +74,6 @@ export async function listConnections(
   const followed = new Set(viewerFollows.map((f) => f.followingId));
   return ids.flatMap((id) => {
     const user = byId.get(id);
-    return user ? [toUserInList(user, followed.has(id))] : [];
+    return user ? [toUserInList(user, followed.has(id), publicUrl)] : [];
   });
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
@@ -14,7 +15,7 @@ interface UploadedFile {
 
 export function uploadRoutes(
   requireAuth: Middleware<AppState>,
-  deps: { storage: UploadStorage; maxBytes: number } & AvatarOptions,
+  deps: { storage: UploadStorage; maxBytes: number; tempDir: string } & AvatarOptions,
 ) {
   const router = new Router<AppState>({ prefix: '/api/upload' });
 
@@ -28,25 +29,30 @@ export function uploadRoutes(
     return next();
   };
 
-  // Multipart parsing exists on this route only.
-  const multipart = koaBody({
-    multipart: true,
-    json: false,
-    urlencoded: false,
-    text: false,
-    formidable: {
-      maxFiles: 1,
-      maxFields: 10,
-      maxFileSize: deps.maxBytes,
-      maxTotalFileSize: deps.maxBytes,
-      allowEmptyFiles: false,
-      filter: (part) => part.name === AVATAR_FIELD,
-    },
-  });
+  // Multipart parsing exists on this route only. Each request parses into its own temporary
+  // directory, removed afterwards whatever happened (formidable leaves partial files on errors).
+  const parseMultipart = (uploadDir: string) =>
+    koaBody({
+      multipart: true,
+      json: false,
+      urlencoded: false,
+      text: false,
+      formidable: {
+        uploadDir,
+        maxFiles: 1,
+        maxFields: 10,
+        maxFileSize: deps.maxBytes,
+        maxTotalFileSize: deps.maxBytes,
+        allowEmptyFiles: false,
+        filter: (part) => part.name === AVATAR_FIELD,
+      },
+    });
 
-  router.post('/avatar', requireAuth, requireMultipart, multipart, async (ctx) => {
-    const files = Object.values(ctx.request.files ?? {}).flat() as UploadedFile[];
+  router.post('/avatar', requireAuth, requireMultipart, async (ctx) => {
+    await fs.mkdir(deps.tempDir, { recursive: true });
+    const uploadDir = await fs.mkdtemp(path.join(deps.tempDir, 'upload-'));
     try {
+      await parseMultipart(uploadDir)(ctx, async () => {});
       const avatar = ctx.request.files?.[AVATAR_FIELD];
       if (!avatar || Array.isArray(avatar)) {
         throw new HttpError(400, `${UPLOAD_FAILED}: no image in the "${AVATAR_FIELD}" field`);
@@ -55,7 +61,7 @@ export function uploadRoutes(
       ctx.status = 201;
       ctx.body = { avatarUrl: stored.url };
     } finally {
-      await Promise.all(files.map((file) => fs.rm(file.filepath, { force: true })));
+      await fs.rm(uploadDir, { recursive: true, force: true });
     }
   });
 

@@ -22,7 +22,8 @@ export async function processAvatar(
   input: Buffer | string,
   options: AvatarOptions,
 ): Promise<Buffer> {
-  const metadata = await sharp(input, { limitInputPixels: options.maxPixels })
+  // Reads the header only; the pixel limit is checked below so that it gets its own message.
+  const metadata = await sharp(input, { limitInputPixels: false })
     .metadata()
     .catch(() => undefined);
   if (!metadata?.format || !ACCEPTED_FORMATS.has(metadata.format)) {

@@ -1,27 +1,37 @@
 import type { PublicUser, UserInList } from '@campus/contracts';
+import { toPublicFileUrl } from '../../platform/storage';
 import type { UserDoc } from './model';
 
 type UserFields = Pick<UserDoc, '_id' | 'name' | 'email' | 'avatarUrl' | 'bio' | 'createdAt'>;
 
+/** Avatars of our own uploads are stored as paths and leave the API as absolute URLs. */
+function avatarUrl(user: Pick<UserDoc, 'avatarUrl'>, publicUrl: string): string | null {
+  return user.avatarUrl ? toPublicFileUrl(user.avatarUrl, publicUrl) : null;
+}
+
 /** The only way a user leaves the API: never the hash, tokens or internal fields. */
-export function toPublicUser(user: UserFields): PublicUser {
+export function toPublicUser(user: UserFields, publicUrl: string): PublicUser {
   return {
     id: user._id,
     name: user.name,
     email: user.email,
-    avatarUrl: user.avatarUrl ?? null,
+    avatarUrl: avatarUrl(user, publicUrl),
     bio: user.bio ?? '',
     createdAt: user.createdAt.toISOString(),
   };
 }
 
-export function toUserInList(user: UserFields, isFollowing: boolean): UserInList {
+export function toUserInList(
+  user: UserFields,
+  isFollowing: boolean,
+  publicUrl: string,
+): UserInList {
   return {
     id: user._id,
     name: user.name,
     email: user.email,
     bio: user.bio ?? '',
-    avatarUrl: user.avatarUrl ?? null,
+    avatarUrl: avatarUrl(user, publicUrl),
     isFollowing,
   };
 }

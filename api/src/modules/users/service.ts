@@ -1,6 +1,7 @@
 import type { Profile, ProfileUpdate, PublicUser } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, notFound } from '../../platform/errors';
+import { toStoredFileUrl } from '../../platform/storage';
 import { Follow } from '../follows/model';
 import { listProfilePosts } from '../posts/service';
 import { User } from './model';
@@ -9,7 +10,11 @@ import { PUBLIC_USER_FIELDS, toPublicUser } from './presenters';
 
 export const USER_NOT_FOUND = 'User not found';
 
-export async function getProfile(userId: number, viewerId: number): Promise<Profile> {
+export async function getProfile(
+  userId: number,
+  viewerId: number,
+  publicUrl: string,
+): Promise<Profile> {
   const user = await User.findById(userId, PUBLIC_USER_FIELDS).lean();
   if (!user) throw notFound(USER_NOT_FOUND);
   const [followingCount, followersCount, viewerFollows, posts] = await Promise.all([
@@ -19,7 +24,7 @@ export async function getProfile(userId: number, viewerId: number): Promise<Prof
     listProfilePosts(userId, viewerId),
   ]);
   return {
-    ...toPublicUser(user),
+    ...toPublicUser(user, publicUrl),
     followingCount,
     followersCount,
     isFollowing: viewerFollows !== null,
@@ -31,20 +36,23 @@ export async function updateProfile(
   actor: AuthUser,
   userId: number,
   update: ProfileUpdate,
+  publicUrl: string,
 ): Promise<PublicUser> {
   if (!userPolicy.canEditProfile(actor, userId)) {
     throw forbidden('You can only edit your own profile');
   }
   const changes: { name: string; bio?: string; avatarUrl?: string | null } = { name: update.name };
   if (update.bio !== undefined) changes.bio = update.bio;
-  if (update.avatarUrl !== undefined) changes.avatarUrl = update.avatarUrl || null;
+  if (update.avatarUrl !== undefined) {
+    changes.avatarUrl = update.avatarUrl ? toStoredFileUrl(update.avatarUrl, publicUrl) : null;
+  }
   const user = await User.findByIdAndUpdate(
     userId,
     { $set: changes },
     { returnDocument: 'after', projection: PUBLIC_USER_FIELDS, runValidators: true },
   ).lean();
   if (!user) throw notFound(USER_NOT_FOUND);
-  return toPublicUser(user);
+  return toPublicUser(user, publicUrl);
 }
 
 /**

@@ -2,17 +2,10 @@ import useSWR from 'swr';
 import { getJson } from '@campus/kit/api';
 import { keys, type ApiKey } from './keys';
 import { keyToPath } from './swr-defaults';
+import type { Notification } from '@campus/contracts';
 
-/** A notification as the client sees it (spec §3). */
-export interface Notification {
-  id: number;
-  type: string;
-  isRead: boolean;
-  createdAt: string;
-  actor?: { id: number; name: string; avatarUrl: string | null } | null;
-  post?: { id: number; content: string } | null;
-  feedback?: { message: string } | null;
-}
+/** A notification as the client sees it (spec §3); one definition, in @campus/contracts. */
+export type { Notification } from '@campus/contracts';
 
 export function getNotifications(): Promise<Notification[] | null> {
   return getJson<Notification[]>(keyToPath(keys.notifications()));

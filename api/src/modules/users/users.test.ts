@@ -1,0 +1,254 @@
+import { createMember, lastActiveAt, storedUser, useTestApp } from '../../../test/test-app';
+import { User } from './model';
+
+const t = useTestApp({ activityThrottleMs: 60 * 60 * 1000 });
+
+describe('GET /api/users/:id', () => {
+  test('when a member opens a profile, then the §3 profile shape comes back with counts, isFollowing and an empty posts list', async () => {
+    const viewer = await createMember();
+    const target = await createMember({ name: 'Target', bio: 'Hello' });
+    const other = await createMember();
+    await t
+      .http()
+      .post(`/api/users/${target.id}/follow`)
+      .set('Authorization', viewer.auth)
+      .expect(200);
+    await t
+      .http()
+      .post(`/api/users/${target.id}/follow`)
+      .set('Authorization', other.auth)
+      .expect(200);
+    await t
+      .http()
+      .post(`/api/users/${other.id}/follow`)
+      .set('Authorization', target.auth)
+      .expect(200);
+
+    const res = await t.http().get(`/api/users/${target.id}`).set('Authorization', viewer.auth);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toEqual({
+      id: target.id,
+      name: 'Target',
+      email: target.email,
+      avatarUrl: null,
+      bio: 'Hello',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      followingCount: 1,
+      followersCount: 2,
+      isFollowing: true,
+      posts: [],
+    });
+  });
+
+  test('when the viewer does not follow the user, then isFollowing is false', async () => {
+    const viewer = await createMember();
+    const target = await createMember();
+    const res = await t.http().get(`/api/users/${target.id}`).set('Authorization', viewer.auth);
+    expect(res.body.isFollowing).toBe(false);
+  });
+
+  test.each(['999999', 'abc', '0', '-1', '1.5'])(
+    'when the id is %s, then 404 User not found',
+    async (id) => {
+      const viewer = await createMember();
+      const res = await t.http().get(`/api/users/${id}`).set('Authorization', viewer.auth);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: 'User not found' });
+    },
+  );
+
+  test('when there is no token, then 401', async () => {
+    const target = await createMember();
+    const res = await t.http().get(`/api/users/${target.id}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: 'Authentication required' });
+  });
+
+  test('when the account behind the token was deleted, then 401', async () => {
+    const member = await createMember();
+    await User.deleteOne({ _id: member.id });
+    await t.http().get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(401);
+  });
+});
+
+describe('PUT /api/users/:id', () => {
+  test('when members edit their own profile, then name, bio and avatar are stored trimmed and the updated user is returned', async () => {
+    const member = await createMember();
+    const res = await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({
+        name: '  New Name ',
+        bio: ' Bio text ',
+        avatarUrl: 'https://images.example.org/me.png',
+      });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: member.id,
+      name: 'New Name',
+      email: member.email,
+      bio: 'Bio text',
+      avatarUrl: 'https://images.example.org/me.png',
+      createdAt: expect.any(String),
+    });
+    const stored = await storedUser(member.id);
+    expect(stored).toMatchObject({
+      name: 'New Name',
+      bio: 'Bio text',
+      avatarUrl: 'https://images.example.org/me.png',
+    });
+  });
+
+  test('when the avatar is an upload URL of the API or empty, then it is accepted (empty removes it)', async () => {
+    const member = await createMember();
+    const upload = 'http://api.test/uploads/0123456789abcdef0123456789abcdef.webp';
+    const path = '/uploads/0123456789abcdef0123456789abcdef.webp';
+    const res = await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'A', avatarUrl: upload });
+    expect(res.body.avatarUrl).toBe(upload);
+    // Stored as a path, so a new PUBLIC_URL (another host or port) keeps avatars working.
+    expect((await storedUser(member.id))?.avatarUrl).toBe(path);
+    const moved = await t
+      .withConfig({ publicUrl: 'https://campus.example' })
+      .get(`/api/users/${member.id}`)
+      .set('Authorization', member.auth);
+    expect(moved.body.avatarUrl).toBe(`https://campus.example${path}`);
+
+    const relative = await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'A', avatarUrl: path });
+    expect(relative.body.avatarUrl).toBe(upload);
+    // Another site's /uploads/ URL stays as given.
+    const foreign = 'https://elsewhere.example/uploads/0123456789abcdef0123456789abcdef.webp';
+    await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'A', avatarUrl: foreign })
+      .expect(200);
+    expect((await storedUser(member.id))?.avatarUrl).toBe(foreign);
+    await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'A', avatarUrl: '' })
+      .expect(200);
+    expect((await storedUser(member.id))?.avatarUrl).toBeNull();
+  });
+
+  test('when only the name is sent, then bio and avatar stay as they were', async () => {
+    const member = await createMember({ bio: 'Keep me' });
+    await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'Only name' })
+      .expect(200);
+    expect(await storedUser(member.id)).toMatchObject({ name: 'Only name', bio: 'Keep me' });
+  });
+
+  test.each([
+    ['the name is empty', { name: '' }, 'Name is required'],
+    ['the name is blank', { name: '   ' }, 'Name is required'],
+    ['the name is missing', { bio: 'x' }, 'Name is required'],
+    [
+      'the name has 101 characters',
+      { name: 'n'.repeat(101) },
+      'Name must be less than 100 characters',
+    ],
+    [
+      'the bio has 501 characters',
+      { name: 'Ok', bio: 'b'.repeat(501) },
+      'Bio must be less than 500 characters',
+    ],
+    [
+      'the avatar is javascript:',
+      { name: 'Ok', avatarUrl: 'javascript:alert(1)' },
+      'Avatar URL must be an http(s) image URL',
+    ],
+    [
+      'the avatar is JavaScript: with spaces',
+      { name: 'Ok', avatarUrl: '  JaVaScRiPt:alert(1)' },
+      'Avatar URL must be an http(s) image URL',
+    ],
+    [
+      'the avatar is data:',
+      { name: 'Ok', avatarUrl: 'data:image/svg+xml;base64,PHN2Zy8+' },
+      'Avatar URL must be an http(s) image URL',
+    ],
+    [
+      'the avatar is ftp:',
+      { name: 'Ok', avatarUrl: 'ftp://example.org/a.png' },
+      'Avatar URL must be an http(s) image URL',
+    ],
+    [
+      'the avatar is a relative path outside uploads',
+      { name: 'Ok', avatarUrl: '/api/users/1' },
+      'Avatar URL must be an http(s) image URL',
+    ],
+  ])('when %s, then 400 with the message and nothing changes', async (_case, body, message) => {
+    const member = await createMember({ name: 'Before', bio: 'Before bio' });
+    const before = await storedUser(member.id);
+    const res = await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message });
+    expect(await storedUser(member.id)).toEqual(before);
+  });
+
+  test('when the name has exactly 100 and the bio 500 characters, then they are accepted', async () => {
+    const member = await createMember();
+    await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'n'.repeat(100), bio: 'b'.repeat(500) })
+      .expect(200);
+  });
+
+  test("when a member edits someone else's profile, then 403 and the other profile is unchanged", async () => {
+    const attacker = await createMember();
+    const victim = await createMember({ name: 'Victim' });
+    const before = await storedUser(victim.id);
+    const res = await t
+      .http()
+      .put(`/api/users/${victim.id}`)
+      .set('Authorization', attacker.auth)
+      .send({ name: 'Hacked' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: 'You can only edit your own profile' });
+    expect(await storedUser(victim.id)).toEqual(before);
+  });
+});
+
+describe('last activity', () => {
+  test('when a member makes authenticated requests, then lastActiveAt is recorded once per throttle window', async () => {
+    const member = await createMember();
+    expect(await lastActiveAt(member.id)).toBeNull();
+    await t.http().get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
+    const first = await lastActiveAt(member.id);
+    expect(first).toBeInstanceOf(Date);
+    await t.http().get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
+    expect(await lastActiveAt(member.id)).toEqual(first);
+  });
+
+  test('when the throttle window has passed, then the next request records it again', async () => {
+    const client = t.withConfig({ activityThrottleMs: 0 });
+    const member = await createMember();
+    await client.get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
+    const first = (await lastActiveAt(member.id))!;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await client.get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
+    expect((await lastActiveAt(member.id))!.getTime()).toBeGreaterThan(first.getTime());
+  });
+});

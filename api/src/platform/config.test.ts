@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { DEFAULT_INSTITUTION_DOMAINS, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  test('when the environment is empty, then the embedded single-machine defaults apply', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 4000,
+      mongodbUri: undefined,
+      jwtSecret: undefined,
+      adminUserId: 107,
+      institutionDomains: DEFAULT_INSTITUTION_DOMAINS,
+      publicUrl: 'http://localhost:4000',
+      webUrl: 'http://localhost:3000',
+      allowedOrigins: [3000, 3001, 3002, 3003, 3004].map((p) => `http://localhost:${p}`),
+      jsonBodyLimit: '100kb',
+      avatarMaxBytes: 5 * 1024 * 1024,
+      seedOnEmpty: true,
+    });
+    expect(config.dataDir).toBe(path.resolve(__dirname, '../../../.data'));
+    expect(config.rateLimits.login.max).toBeGreaterThan(0);
+  });
+
+  test('when variables are set, then they override the defaults (lists split on commas, URLs without a trailing slash)', () => {
+    const config = loadConfig({
+      PORT: '5000',
+      INSTITUTION_DOMAINS: ' Uni.ac.uk , @mail.uni.ac.uk',
+      ALLOWED_ORIGINS: 'https://app.example,https://admin.example',
+      PUBLIC_URL: 'https://api.example/',
+      ADMIN_USER_ID: '1',
+      RATE_LIMIT_LOGIN_MAX: '0',
+      RATE_LIMIT_LOGIN_WINDOW_MS: '1000',
+      SEED_ON_EMPTY: 'false',
+      DATA_DIR: '/var/campus',
+    });
+    expect(config).toMatchObject({
+      port: 5000,
+      institutionDomains: ['uni.ac.uk', 'mail.uni.ac.uk'],
+      allowedOrigins: ['https://app.example', 'https://admin.example'],
+      publicUrl: 'https://api.example',
+      adminUserId: 1,
+      seedOnEmpty: false,
+      dataDir: '/var/campus',
+    });
+    expect(config.rateLimits.login).toEqual({ max: 0, windowMs: 1000 });
+  });
+
+  test('when a number is malformed, then loading fails loudly', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow('PORT must be a non-negative integer');
+  });
+});

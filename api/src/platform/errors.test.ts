@@ -1,0 +1,66 @@
+import Koa from 'koa';
+import request from 'supertest';
+import { Writable } from 'node:stream';
+import { z } from 'zod';
+import { errorMiddleware, HttpError, toClientError } from './errors';
+import { createLogger } from './logger';
+
+describe('toClientError', () => {
+  test('when an HttpError is thrown, then its status, message and headers are kept', () => {
+    expect(toClientError(new HttpError(429, 'slow down', { 'Retry-After': '3' }))).toEqual({
+      status: 429,
+      message: 'slow down',
+      headers: { 'Retry-After': '3' },
+    });
+  });
+
+  test('when a zod error is thrown, then 400 with the first message', () => {
+    const result = z.object({ a: z.string('a must be text') }).safeParse({ a: 1 });
+    expect(toClientError(result.error)).toMatchObject({ status: 400, message: 'a must be text' });
+  });
+
+  test('when body parsing fails, then 413 or 400 with a generic message', () => {
+    expect(
+      toClientError(Object.assign(new Error('request entity too large'), { status: 413 })),
+    ).toMatchObject({ status: 413, message: 'Request body is too large' });
+    expect(
+      toClientError(
+        Object.assign(new Error('Unexpected token'), { status: 400, type: 'entity.parse.failed' }),
+      ),
+    ).toMatchObject({ status: 400, message: 'Malformed JSON body' });
+    expect(
+      toClientError(
+        Object.assign(new Error('maxFileSize exceeded'), { httpCode: 413, code: 1016 }),
+      ),
+    ).toMatchObject({ status: 413, message: 'File is too large' });
+    expect(
+      toClientError(Object.assign(new Error('parser failed'), { httpCode: 500, code: 1012 })),
+    ).toMatchObject({ status: 400, message: 'Upload failed' });
+  });
+
+  test('when an unknown error is thrown, then it is not a client error', () => {
+    expect(toClientError(new Error('database exploded'))).toBeUndefined();
+    expect(toClientError('a string')).toBeUndefined();
+  });
+});
+
+describe('errorMiddleware', () => {
+  test('when a route throws an unexpected error, then 500 with a generic message and the error is logged', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = new Koa();
+    app.use(errorMiddleware(createLogger('info', sink)));
+    app.use(() => {
+      throw new Error('secret internal detail');
+    });
+    const res = await request(app.callback()).get('/');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: 'Internal server error' });
+    expect(lines.join('')).toContain('secret internal detail');
+  });
+});

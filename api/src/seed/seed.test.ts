@@ -1,0 +1,65 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { trusted } from 'mongoose';
+import { useTestApp } from '../../test/test-app';
+import { createLogger } from '../platform/logger';
+import { createUploadStorage } from '../platform/storage';
+import { Follow } from '../modules/follows/model';
+import { User } from '../modules/users/model';
+import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD } from './demo-users';
+import { demoLogins, isDatabaseEmpty, seedDemoData } from './seed';
+
+const t = useTestApp();
+
+describe('seedDemoData', () => {
+  test('when an empty database is seeded, then the admin is user 107, 20+ verified members have avatars and follows, and the demo password signs in', async () => {
+    expect(await isDatabaseEmpty()).toBe(true);
+    const storage = createUploadStorage(path.join(t.dataDir, 'uploads'), t.config.publicUrl);
+    await seedDemoData({
+      adminUserId: 107,
+      storage,
+      logger: createLogger('silent'),
+      bcryptRounds: 4,
+    });
+
+    const admin = await User.findById(107).lean();
+    expect(admin).toMatchObject({ email: DEMO_ADMIN.email, isVerified: true });
+    const members = await User.find({ _id: trusted({ $ne: 107 }) }).lean();
+    expect(members.length).toBeGreaterThanOrEqual(20);
+    expect(members.length).toBe(DEMO_MEMBERS.length);
+    for (const member of members) {
+      expect(member).toMatchObject({
+        isVerified: true,
+        bio: expect.stringMatching(/\w/),
+        avatarUrl: expect.stringMatching(/^\/uploads\/[a-f0-9]{32}\.webp$/),
+      });
+      await fs.access(path.join(t.dataDir, 'uploads', path.basename(member.avatarUrl!)));
+    }
+    expect(await Follow.countDocuments()).toBeGreaterThan(members.length * 2);
+
+    const login = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: DEMO_MEMBERS[0]!.email, password: DEMO_PASSWORD });
+    expect(login.status).toBe(200);
+    const profile = await t
+      .http()
+      .get('/api/users/107')
+      .set('Authorization', `Bearer ${login.body.token}`);
+    expect(profile.body.followersCount).toBe(DEMO_MEMBERS.length);
+    expect(profile.body.avatarUrl).toMatch(/^http:\/\/api\.test\/uploads\/[a-f0-9]{32}\.webp$/);
+    const avatar = await t.http().get(new URL(profile.body.avatarUrl).pathname);
+    expect(avatar.status).toBe(200);
+    expect(avatar.headers['content-type']).toBe('image/webp');
+
+    // The next registration continues after the admin.
+    const registered = await t
+      .http()
+      .post('/api/auth/register')
+      .send({ name: 'New', email: 'new.student@campus.edu', password: 'long enough' });
+    expect(registered.body.user.id).toBe(108);
+
+    expect(await demoLogins(107)).toContain(`${DEMO_ADMIN.email} (admin, user 107)`);
+    expect(await isDatabaseEmpty()).toBe(false);
+  });
+});

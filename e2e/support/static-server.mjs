@@ -1,0 +1,104 @@
+// A small static file server for the production builds, composed as deployed: each app on its
+// own port, CORS on every response (remotes are fetched cross-origin), a history fallback for
+// the shell, long caching for content-hashed files and none for the files that name them.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import path from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** Names that point at other files: they must never be cached, so a redeploy shows at once. */
+const UNHASHED = new Set(['index.html', 'env.json', 'mf-manifest.json', 'remoteEntry.js']);
+
+async function fileAt(root, urlPath) {
+  const resolved = path.resolve(root, `.${decodeURIComponent(urlPath)}`);
+  if (resolved !== root && !resolved.startsWith(`${root}${path.sep}`)) return null;
+  try {
+    const info = await stat(resolved);
+    return info.isFile() ? resolved : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {object} options
+ * @param {string} options.root        the folder to serve (an app's dist/)
+ * @param {number} [options.port]      0 (default) picks a free port
+ * @param {string} [options.host]
+ * @param {boolean} [options.historyFallback]  unknown paths without an extension get index.html
+ * @param {Record<string, string>} [options.overrides]  URL path -> JSON body served instead (env.json)
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
+ */
+export async function startStaticServer({
+  root,
+  port = 0,
+  host = '127.0.0.1',
+  historyFallback = false,
+  overrides = {},
+}) {
+  const base = path.resolve(root);
+  const server = createServer(async (request, response) => {
+    response.setHeader('Access-Control-Allow-Origin', '*');
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    if (request.method === 'OPTIONS') {
+      response.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+      response.setHeader('Access-Control-Allow-Headers', '*');
+      response.writeHead(204).end();
+      return;
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405).end();
+      return;
+    }
+    const urlPath = new URL(request.url ?? '/', 'http://local').pathname;
+    if (Object.hasOwn(overrides, urlPath)) {
+      response.writeHead(200, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-store' });
+      response.end(request.method === 'HEAD' ? undefined : overrides[urlPath]);
+      return;
+    }
+    let file = await fileAt(base, urlPath === '/' ? '/index.html' : urlPath);
+    if (!file && historyFallback && !path.extname(urlPath))
+      file = await fileAt(base, '/index.html');
+    if (!file) {
+      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+      return;
+    }
+    const name = path.basename(file);
+    response.writeHead(200, {
+      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': UNHASHED.has(name) ? 'no-cache' : 'public, max-age=31536000, immutable',
+    });
+    if (request.method === 'HEAD') response.end();
+    else createReadStream(file).pipe(response);
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const address = server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${boundPort}`,
+    port: boundPort,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}

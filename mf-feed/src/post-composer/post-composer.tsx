@@ -1,0 +1,110 @@
+import { useState, type FormEvent } from 'react';
+import styled from 'styled-components';
+import { useSWRConfig } from 'swr';
+import type { CreatePostRequest } from '@campus/contracts';
+import { apiRequest } from '@campus/kit/api';
+import { emitAppEvent } from '@campus/kit/events';
+import { toast } from '@campus/kit/toast';
+import { Button, Checkbox, Dialog, TextArea } from '@campus/kit/ui';
+
+/** Spec §9: success toasts for posting last 2 seconds; active posts refetch 20 ms after. */
+const SUCCESS_TOAST_MS = 2000;
+const REFETCH_DELAY_MS = 20;
+
+const Form = styled.form`
+  display: grid;
+  gap: ${({ theme }) => theme.space(4)};
+`;
+
+const Options = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+const Footer = styled.div`
+  display: flex;
+  justify-content: flex-end;
+`;
+
+const isPostKey = (key: unknown) =>
+  (Array.isArray(key) && key[0] === '/api/posts') ||
+  (typeof key === 'string' && key.includes('/api/posts'));
+
+/** Spec §2 "Post creation dialog", opened by the shell's Post and floating buttons. */
+export default function PostComposer({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { mutate } = useSWRConfig();
+  const [content, setContent] = useState('');
+  const [syncToProfile, setSyncToProfile] = useState(true);
+  const [isJdTagged, setIsJdTagged] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const text = content.trim();
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!text || submitting) return;
+    setSubmitting(true);
+    try {
+      const payload: CreatePostRequest = { content: text, syncToProfile, isJdTagged };
+      await apiRequest('/api/posts', { method: 'POST', body: payload });
+      setContent('');
+      setSyncToProfile(true);
+      setIsJdTagged(false);
+      onOpenChange(false);
+      // Discard cached posts and refresh the feed everywhere it is shown.
+      await mutate(isPostKey, undefined, { revalidate: false });
+      emitAppEvent('postCreated', {});
+      setTimeout(() => void mutate(isPostKey), REFETCH_DELAY_MS);
+      toast({
+        title: 'Success',
+        description: 'Post created successfully!',
+        duration: SUCCESS_TOAST_MS,
+      });
+    } catch {
+      toast({
+        title: 'Error',
+        description: 'Failed to create post. Please try again.',
+        variant: 'destructive',
+      });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Create Post">
+      <Form onSubmit={onSubmit}>
+        <TextArea
+          label="What's happening on campus?"
+          hideLabel
+          placeholder="What's happening on campus?"
+          rows={5}
+          value={content}
+          onChange={(event) => setContent(event.target.value)}
+        />
+        <Options>
+          <Checkbox
+            label="Sync to profile timeline"
+            checked={syncToProfile}
+            onChange={(event) => setSyncToProfile(event.target.checked)}
+          />
+          <Checkbox
+            label="Tag as JD (Jobs/Admissions)"
+            checked={isJdTagged}
+            onChange={(event) => setIsJdTagged(event.target.checked)}
+          />
+        </Options>
+        <Footer>
+          <Button type="submit" disabled={!text || submitting}>
+            {submitting ? 'Posting...' : 'Post'}
+          </Button>
+        </Footer>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,26 @@
+import { BrowserRouter } from 'react-router-dom';
+import { DataProvider } from '@campus/kit/data';
+import { SessionProvider } from '@campus/kit/session';
+import { KitThemeProvider } from '@campus/kit/theme';
+import { Toaster } from '@campus/kit/toast';
+import type { RuntimeConfig } from './runtime-config';
+import { RuntimeConfigContext } from './runtime-config-context';
+import { AppRoutes } from './app-routes';
+
+/** The providers every app shares (one SWR cache, one session, one toaster) and the routes. */
+export function App({ config }: { config: RuntimeConfig }) {
+  return (
+    <RuntimeConfigContext.Provider value={config}>
+      <KitThemeProvider global>
+        <DataProvider>
+          <SessionProvider>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+            <Toaster />
+          </SessionProvider>
+        </DataProvider>
+      </KitThemeProvider>
+    </RuntimeConfigContext.Provider>
+  );
+}

@@ -1,0 +1,23 @@
+import { createRoot } from 'react-dom/client';
+import { configureApi } from '@campus/kit/api';
+import { App } from './app/app';
+import { loadRuntimeConfig } from './app/runtime-config';
+import { registerMemberRemotes } from './composition/remote-registry';
+
+const root = createRoot(document.getElementById('root') as HTMLElement);
+
+loadRuntimeConfig().then(
+  (config) => {
+    configureApi({ baseUrl: config.apiUrl });
+    registerMemberRemotes(config);
+    root.render(<App config={config} />);
+  },
+  (error: unknown) => {
+    console.error('Could not read /env.json', error);
+    root.render(
+      <p role="alert" style={{ fontFamily: 'system-ui', padding: 24 }}>
+        Campus could not start: its configuration is missing. Please try again later.
+      </p>,
+    );
+  },
+);

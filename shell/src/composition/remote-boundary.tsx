@@ -1,0 +1,64 @@
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import styled from 'styled-components';
+import { Button } from '@campus/kit/ui';
+
+const ErrorBox = styled.div`
+  display: grid;
+  justify-items: center;
+  gap: ${({ theme }) => theme.space(3)};
+  padding: ${({ theme }) => theme.space(12)} ${({ theme }) => theme.space(4)};
+  text-align: center;
+  color: ${({ theme }) => theme.colors.textMuted};
+
+  h2 {
+    margin: 0;
+    font-size: 1.125rem;
+    color: ${({ theme }) => theme.colors.text};
+  }
+  p {
+    margin: 0;
+  }
+`;
+
+interface Props {
+  /** What failed, for the message ("this page", "the post composer"). */
+  what: string;
+  onRetry: () => void;
+  children: ReactNode;
+  /** A compact view for small slots (the composer); the default is a page-sized message. */
+  compact?: boolean;
+}
+
+/**
+ * Catches a remote that cannot be fetched or throws while rendering, so the shell, the session
+ * and the other remotes keep working. Retry re-renders the slot without reloading the page.
+ */
+export class RemoteBoundary extends Component<Props, { error: Error | null }> {
+  override state = { error: null as Error | null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    console.error(`Could not show ${this.props.what}`, error, info.componentStack);
+  }
+
+  private retry = () => {
+    this.props.onRetry();
+    this.setState({ error: null });
+  };
+
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <ErrorBox role="alert" data-testid="remote-error">
+        {!this.props.compact && <h2>Something went wrong</h2>}
+        <p>We couldn&apos;t load {this.props.what}. Check your connection and try again.</p>
+        <Button variant="secondary" onClick={this.retry}>
+          Retry
+        </Button>
+      </ErrorBox>
+    );
+  }
+}

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import styled from 'styled-components';
+import { mediaDesktop, mediaMobile } from '@campus/kit/theme';
+import { RemoteSlot } from '../composition/remote-slot';
+import { BottomBar } from './bottom-bar';
+import { PlusIcon } from './icons';
+import { MobileHeader } from './mobile-header';
+import { Sidebar } from './sidebar';
+
+const Frame = styled.div`
+  min-height: 100vh;
+  ${mediaDesktop} {
+    padding-left: ${({ theme }) => theme.space(60)};
+  }
+  ${mediaMobile} {
+    padding-top: 56px;
+    padding-bottom: 64px;
+  }
+`;
+
+const Main = styled.main`
+  max-width: 680px;
+  margin: 0 auto;
+  min-height: 100vh;
+  background: ${({ theme }) => theme.colors.surface};
+  border-left: 1px solid ${({ theme }) => theme.colors.border};
+  border-right: 1px solid ${({ theme }) => theme.colors.border};
+`;
+
+const FloatingPostButton = styled.button`
+  position: fixed;
+  right: ${({ theme }) => theme.space(4)};
+  bottom: 80px;
+  z-index: 40;
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  width: 56px;
+  height: 56px;
+  border: 0;
+  border-radius: 50%;
+  background: ${({ theme }) => theme.colors.primary};
+  color: ${({ theme }) => theme.colors.onPrimary};
+  box-shadow: ${({ theme }) => theme.shadow.lg};
+  cursor: pointer;
+  ${mediaDesktop} {
+    display: none;
+  }
+`;
+
+/** Spec §2: no floating post button on these small-screen pages. */
+const NO_FLOATING_BUTTON = ['/search', '/opportunities'];
+
+/** The signed-in frame: sidebar (≥ 768 px) or header + bottom bar, and the post composer. */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const [composerRequested, setComposerRequested] = useState(false);
+  const [composerOpen, setComposerOpen] = useState(false);
+  const openComposer = () => {
+    setComposerRequested(true);
+    setComposerOpen(true);
+  };
+
+  return (
+    <Frame>
+      <Sidebar onPost={openComposer} />
+      <MobileHeader />
+      <Main id="main-content">
+        <Outlet />
+      </Main>
+      {!NO_FLOATING_BUTTON.includes(pathname) && (
+        <FloatingPostButton type="button" aria-label="Create post" onClick={openComposer}>
+          <PlusIcon />
+        </FloatingPostButton>
+      )}
+      <BottomBar />
+      {composerRequested && (
+        <RemoteSlot
+          remote="mf_feed"
+          exposed="PostComposer"
+          what="the post composer"
+          compact
+          fallback={null}
+          props={{ open: composerOpen, onOpenChange: setComposerOpen }}
+        />
+      )}
+    </Frame>
+  );
+}

@@ -1,0 +1,24 @@
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+
+const Box = styled.main`
+  display: grid;
+  justify-items: center;
+  gap: ${({ theme }) => theme.space(4)};
+  padding: ${({ theme }) => theme.space(16)} ${({ theme }) => theme.space(4)};
+  text-align: center;
+
+  h1 {
+    margin: 0;
+    font-size: 1.5rem;
+  }
+`;
+
+export function NotFoundPage() {
+  return (
+    <Box>
+      <h1>404 Page Not Found</h1>
+      <Link to="/">Back to Home</Link>
+    </Box>
+  );
+}
