@@ -4,9 +4,13 @@ import Koa, { type Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import helmet from 'koa-helmet';
 import { accountApplicationRoutes } from './modules/account-applications/routes';
+import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes } from './modules/auth/routes';
+import { commentRoutes } from './modules/comments/routes';
 import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
+import { notificationRoutes } from './modules/notifications/routes';
+import { postRoutes } from './modules/posts/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { userRoutes } from './modules/users/routes';
@@ -132,6 +136,10 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
       rateLimit: config.rateLimits.application,
     }),
     settingsRoutes(),
+    postRoutes(authenticated, { timezone: config.timezone }),
+    commentRoutes(authenticated),
+    notificationRoutes(authenticated),
+    analyticsRoutes(authenticated, { timezone: config.timezone }),
   ];
   for (const router of routers) {
     app.use(router.routes());

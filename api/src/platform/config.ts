@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { assertTimeZone } from './time';
 
 /** Where the repository root is, so `.data` defaults to `<repo>/.data` whatever the working directory. */
 const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -30,6 +31,8 @@ export interface Config {
   /** The web app, for links in e-mails. */
   webUrl: string;
   adminUserId: number;
+  /** IANA time zone of the campus: "today" for Top Posts and the analytics days. */
+  timezone: string;
   jsonBodyLimit: string;
   avatarMaxBytes: number;
   avatarMaxPixels: number;
@@ -115,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     webUrl: (str(env, 'WEB_URL') ?? 'http://localhost:3000').replace(/\/+$/, ''),
     adminUserId: int(env, 'ADMIN_USER_ID', 107),
+    timezone: assertTimeZone(str(env, 'APP_TIMEZONE') ?? 'UTC'),
     jsonBodyLimit: str(env, 'JSON_BODY_LIMIT') ?? '100kb',
     avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 5 * 1024 * 1024),
     avatarMaxPixels: int(env, 'AVATAR_MAX_PIXELS', 40_000_000),

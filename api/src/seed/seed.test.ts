@@ -4,7 +4,12 @@ import { trusted } from 'mongoose';
 import { useTestApp } from '../../test/test-app';
 import { createLogger } from '../platform/logger';
 import { createUploadStorage } from '../platform/storage';
+import { Comment } from '../modules/comments/model';
 import { Follow } from '../modules/follows/model';
+import { Like } from '../modules/likes/model';
+import { Notification } from '../modules/notifications/model';
+import { Post } from '../modules/posts/model';
+import { findCountMismatches } from '../modules/posts/recount';
 import { User } from '../modules/users/model';
 import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD } from './demo-users';
 import { demoLogins, isDatabaseEmpty, seedDemoData } from './seed';
@@ -58,6 +63,27 @@ describe('seedDemoData', () => {
       .post('/api/auth/register')
       .send({ name: 'New', email: 'new.student@campus.edu', password: 'long enough' });
     expect(registered.body.user.id).toBe(108);
+
+    // Content for every screen: 200+ posts over 30 days, some today, JD posts, quoted reposts,
+    // replies, likes and notifications, with counts that agree with a recount.
+    expect(await Post.countDocuments({ originalPostId: null })).toBeGreaterThanOrEqual(200);
+    expect(await Post.countDocuments({ isJdTagged: true })).toBeGreaterThan(10);
+    expect(await Post.countDocuments({ repostComment: trusted({ $ne: null }) })).toBeGreaterThan(5);
+    expect(await Comment.countDocuments({ parentId: trusted({ $ne: null }) })).toBeGreaterThan(20);
+    expect(await Like.countDocuments()).toBeGreaterThan(200);
+    expect(await Notification.countDocuments({ userId: 107 })).toBeGreaterThan(0);
+    const dayAgo = new Date(Date.now() - 86_400_000);
+    expect(
+      await Post.countDocuments({ createdAt: trusted({ $gte: dayAgo }) }),
+    ).toBeGreaterThanOrEqual(15);
+    const oldest = await Post.findOne().sort({ createdAt: 1 }).lean();
+    expect(Date.now() - oldest!.createdAt.getTime()).toBeGreaterThan(25 * 86_400_000);
+    expect(await findCountMismatches()).toEqual([]);
+    const top = await t
+      .http()
+      .get('/api/posts?topFilter=true')
+      .set('Authorization', `Bearer ${login.body.token}`);
+    expect(top.body.length).toBeGreaterThan(0);
 
     expect(await demoLogins(107)).toContain(`${DEMO_ADMIN.email} (admin, user 107)`);
     expect(await isDatabaseEmpty()).toBe(false);

@@ -3,15 +3,20 @@ import { trusted } from 'mongoose';
 import type { Logger } from '../platform/logger';
 import type { UploadStorage } from '../platform/storage';
 import { AccountApplication } from '../modules/account-applications/model';
+import { Comment } from '../modules/comments/model';
 import { Counter, nextId, reserveIdsUpTo } from '../modules/counters/model';
 import { Feedback } from '../modules/feedback/model';
 import { Follow } from '../modules/follows/model';
+import { Like } from '../modules/likes/model';
 import { Notification } from '../modules/notifications/model';
+import { Post } from '../modules/posts/model';
+import { Repost } from '../modules/reposts/model';
 import { setSetting } from '../modules/settings/service';
 import { AppSetting } from '../modules/settings/model';
 import { storeAvatar } from '../modules/uploads/service';
 import { User } from '../modules/users/model';
 import { initialsAvatar } from './avatars';
+import { seedDemoContent } from './content';
 import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD, type DemoUser } from './demo-users';
 
 export interface SeedOptions {
@@ -35,6 +40,10 @@ export async function resetDemoCollections(): Promise<void> {
     AccountApplication.deleteMany({}),
     AppSetting.deleteMany({}),
     Counter.deleteMany({}),
+    Post.deleteMany({}),
+    Comment.deleteMany({}),
+    Like.deleteMany({}),
+    Repost.deleteMany({}),
   ]);
 }
 
@@ -98,8 +107,9 @@ export async function seedDemoData(options: SeedOptions): Promise<void> {
     await Follow.create({ _id: await nextId('follows'), followerId, followingId });
   }
   await setSetting('logo_url', 'local');
+  const content = await seedDemoContent({ memberIds, adminId });
   options.logger.info(
-    { members: memberIds.length, adminId, follows: unique.size },
+    { members: memberIds.length, adminId, follows: unique.size, ...content },
     'demo data seeded',
   );
 }

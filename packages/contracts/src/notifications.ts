@@ -8,6 +8,7 @@ import { idSchema, isoDateSchema } from './common';
 export const notificationTypeSchema = z.enum([
   'like',
   'comment',
+  'reply',
   'repost',
   'follow',
   'feedback',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idSchema, isoDateSchema } from './common';
 
 export const FEED_PAGE_SIZE = 20;
+export const FEED_MAX_PAGE_SIZE = 50;
 export const REPOST_COMMENT_MAX_LENGTH = 280;
 
 export const postAuthorSchema = z.object({
@@ -27,7 +28,10 @@ const postFields = {
   repostComment: z.string().nullable().optional(),
 };
 
-/** The original of a repost has the same shape, without a further original. */
+/**
+ * The original of a repost has the same shape, without a further original. A repost whose
+ * original was deleted keeps `originalPostId` and has `originalPost: null`.
+ */
 export const originalPostSchema = z.object(postFields);
 
 /** A post in the feed and in profiles (spec §3 "Post"). */
@@ -84,7 +88,10 @@ export const createCommentSchema = z.strictObject({
 export type CreateCommentRequest = z.input<typeof createCommentSchema>;
 
 /** `POST /api/posts/:id/like` response. */
-export const likeResponseSchema = z.object({ liked: z.boolean() });
+export const likeResponseSchema = z.object({
+  liked: z.boolean(),
+  likesCount: z.number().int().nonnegative(),
+});
 export type LikeResponse = z.infer<typeof likeResponseSchema>;
 
 /** `GET /api/posts` query (spec §7). */
@@ -92,7 +99,7 @@ export const feedQuerySchema = z.object({
   tab: z.enum(['following', 'jd']).optional(),
   userId: z.coerce.number().int().positive().optional(),
   topFilter: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(FEED_PAGE_SIZE),
+  limit: z.coerce.number().int().min(1).max(FEED_MAX_PAGE_SIZE).default(FEED_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type FeedQuery = z.infer<typeof feedQuerySchema>;

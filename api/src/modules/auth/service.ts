@@ -14,6 +14,7 @@ import { nextId } from '../counters/model';
 import { User } from '../users/model';
 import { toPublicUser } from '../users/presenters';
 import { verificationEmail } from './emails';
+import { isDuplicateKey } from '../../platform/mongo-errors';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const EMAIL_NOT_VERIFIED =
@@ -38,10 +39,6 @@ export interface AuthServiceDeps {
 
 export function hashVerificationToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
 export async function register(input: RegisterRequest, deps: AuthServiceDeps): Promise<PublicUser> {

@@ -9,10 +9,7 @@ import { userPolicy } from '../users/policy';
 import { PUBLIC_USER_FIELDS, toUserInList } from '../users/presenters';
 import { USER_NOT_FOUND } from '../users/service';
 import { Follow } from './model';
-
-function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
-}
+import { isDuplicateKey } from '../../platform/mongo-errors';
 
 /** One action for follow and unfollow (spec §4). Following notifies the followed user. */
 export async function toggleFollow(

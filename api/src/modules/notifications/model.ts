@@ -13,6 +13,11 @@ export interface NotificationDoc {
   /** Set for `account_application`. */
   applicationId: number | null;
   isRead: boolean;
+  /**
+   * Set for notifications that must exist at most once (a like: once per liker and post, however
+   * often they unlike and like again); a unique sparse index enforces it.
+   */
+  dedupeKey?: string;
   createdAt: Date;
 }
 
@@ -26,12 +31,14 @@ const notificationSchema = new Schema<NotificationDoc>(
     feedbackId: { type: Number, default: null },
     applicationId: { type: Number, default: null },
     isRead: { type: Boolean, default: false },
+    dedupeKey: { type: String },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },
   { versionKey: false },
 );
 notificationSchema.index({ userId: 1, createdAt: -1 });
 notificationSchema.index({ userId: 1, isRead: 1 });
+notificationSchema.index({ dedupeKey: 1 }, { unique: true, sparse: true });
 
 export const Notification = model<NotificationDoc>(
   'Notification',

@@ -3,6 +3,7 @@ import type { AuthUser } from '../../platform/auth';
 import { forbidden, notFound } from '../../platform/errors';
 import { toStoredFileUrl } from '../../platform/storage';
 import { Follow } from '../follows/model';
+import { listProfilePosts } from '../posts/service';
 import { User } from './model';
 import { userPolicy } from './policy';
 import { PUBLIC_USER_FIELDS, toPublicUser } from './presenters';
@@ -16,18 +17,18 @@ export async function getProfile(
 ): Promise<Profile> {
   const user = await User.findById(userId, PUBLIC_USER_FIELDS).lean();
   if (!user) throw notFound(USER_NOT_FOUND);
-  const [followingCount, followersCount, viewerFollows] = await Promise.all([
+  const [followingCount, followersCount, viewerFollows, posts] = await Promise.all([
     Follow.countDocuments({ followerId: userId }),
     Follow.countDocuments({ followingId: userId }),
     Follow.exists({ followerId: viewerId, followingId: userId }),
+    listProfilePosts(userId, viewerId),
   ]);
   return {
     ...toPublicUser(user, publicUrl),
     followingCount,
     followersCount,
     isFollowing: viewerFollows !== null,
-    // The posts model arrives with the content issue; until then a user has no posts.
-    posts: [],
+    posts,
   };
 }
 

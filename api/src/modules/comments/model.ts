@@ -1,0 +1,29 @@
+import { model, Schema } from 'mongoose';
+
+export interface CommentDoc {
+  _id: number;
+  postId: number;
+  authorId: number;
+  /** The top-level comment this replies to; null for a top-level comment (one level only). */
+  parentId: number | null;
+  content: string;
+  likesCount: number;
+  createdAt: Date;
+}
+
+const commentSchema = new Schema<CommentDoc>(
+  {
+    _id: { type: Number, required: true },
+    postId: { type: Number, required: true },
+    authorId: { type: Number, required: true },
+    parentId: { type: Number, default: null },
+    content: { type: String, required: true },
+    likesCount: { type: Number, default: 0, min: 0 },
+    createdAt: { type: Date, default: () => new Date(), immutable: true },
+  },
+  { versionKey: false },
+);
+commentSchema.index({ postId: 1, createdAt: 1 });
+commentSchema.index({ createdAt: 1 });
+
+export const Comment = model<CommentDoc>('Comment', commentSchema, 'comments');

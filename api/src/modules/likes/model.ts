@@ -1,0 +1,29 @@
+import { model, Schema } from 'mongoose';
+
+/** A like of a post or of a comment (exactly one of the two ids is set). */
+export interface LikeDoc {
+  _id: number;
+  userId: number;
+  postId: number | null;
+  commentId: number | null;
+  createdAt: Date;
+}
+
+const likeSchema = new Schema<LikeDoc>(
+  {
+    _id: { type: Number, required: true },
+    userId: { type: Number, required: true },
+    postId: { type: Number, default: null },
+    commentId: { type: Number, default: null },
+    createdAt: { type: Date, default: () => new Date(), immutable: true },
+  },
+  { versionKey: false },
+);
+// One like per user and target: a post like is (user, post, null), a comment like is
+// (user, null, comment). Also serves "which of these did the viewer like".
+likeSchema.index({ userId: 1, postId: 1, commentId: 1 }, { unique: true });
+likeSchema.index({ postId: 1 });
+likeSchema.index({ commentId: 1 });
+likeSchema.index({ createdAt: 1 });
+
+export const Like = model<LikeDoc>('Like', likeSchema, 'likes');

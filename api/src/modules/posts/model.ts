@@ -1,0 +1,52 @@
+import { model, Schema } from 'mongoose';
+
+export interface PostDoc {
+  _id: number;
+  authorId: number;
+  /** The text. Empty for a plain repost (the original's content is shown instead). */
+  content: string;
+  isJdTagged: boolean;
+  /** False: the post appears in feeds but not on its author's profile. */
+  syncToProfile: boolean;
+  /** Set for reposts and for comments shared to the timeline: the post they quote. */
+  originalPostId: number | null;
+  /** A repost's optional quote. */
+  repostComment: string | null;
+  /** Set when the post is a comment shared to the commenter's timeline. */
+  sharedCommentId: number | null;
+  likesCount: number;
+  commentsCount: number;
+  repostsCount: number;
+  /** Soft delete: deleted posts never appear, reposts of them show the original as deleted. */
+  deletedAt: Date | null;
+  createdAt: Date;
+}
+
+const postSchema = new Schema<PostDoc>(
+  {
+    _id: { type: Number, required: true },
+    authorId: { type: Number, required: true },
+    content: { type: String, default: '' },
+    isJdTagged: { type: Boolean, default: false },
+    syncToProfile: { type: Boolean, default: true },
+    originalPostId: { type: Number, default: null },
+    repostComment: { type: String, default: null },
+    sharedCommentId: { type: Number, default: null },
+    likesCount: { type: Number, default: 0, min: 0 },
+    commentsCount: { type: Number, default: 0, min: 0 },
+    repostsCount: { type: Number, default: 0, min: 0 },
+    deletedAt: { type: Date, default: null },
+    createdAt: { type: Date, default: () => new Date(), immutable: true },
+  },
+  { versionKey: false },
+);
+// For You (and Top Posts' range on today): visible posts, newest first.
+postSchema.index({ deletedAt: 1, createdAt: -1, _id: -1 });
+// Following: the followed authors' visible posts, newest first.
+postSchema.index({ authorId: 1, deletedAt: 1, createdAt: -1, _id: -1 });
+// JD tab.
+postSchema.index({ isJdTagged: 1, deletedAt: 1, createdAt: -1, _id: -1 });
+// Profile: an author's visible posts that are synced to the profile.
+postSchema.index({ authorId: 1, syncToProfile: 1, deletedAt: 1, createdAt: -1, _id: -1 });
+
+export const Post = model<PostDoc>('Post', postSchema, 'posts');

@@ -1,0 +1,13 @@
+import type { AuthUser } from '../../platform/auth';
+import type { PostDoc } from './model';
+
+/** Who may do what to a post: the one place these rules live. */
+export const postPolicy = {
+  canDelete(actor: AuthUser, post: Pick<PostDoc, 'authorId'>): boolean {
+    return actor.id === post.authorId;
+  },
+  /** A post that quotes another (a repost, or a comment shared to the timeline) cannot be reposted. */
+  canRepost(post: Pick<PostDoc, 'originalPostId'>): boolean {
+    return post.originalPostId === null;
+  },
+};

@@ -1,0 +1,72 @@
+import { trusted } from 'mongoose';
+import type { Post as PostView, PostAuthor } from '@campus/contracts';
+import { Like } from '../likes/model';
+import { Repost } from '../reposts/model';
+import { User } from '../users/model';
+import { Post, type PostDoc } from './model';
+
+export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1 } as const;
+
+type AuthorDoc = { _id: number; name: string; email: string; avatarUrl: string | null };
+
+export function toAuthor(id: number, user: AuthorDoc | undefined): PostAuthor {
+  // Accounts are never deleted, so a missing author means inconsistent data: show it plainly.
+  if (!user) return { id, name: 'Unknown user', email: '', avatarUrl: null };
+  return { id: user._id, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null };
+}
+
+export async function authorsById(ids: Iterable<number>): Promise<Map<number, AuthorDoc>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const users = await User.find({ _id: trusted({ $in: unique }) }, AUTHOR_FIELDS).lean<
+    AuthorDoc[]
+  >();
+  return new Map(users.map((u) => [u._id, u]));
+}
+
+/**
+ * Turns stored posts into the client's Post shape in a fixed number of database round trips,
+ * whatever the number of posts: originals of reposts (1), then authors, the viewer's likes and
+ * the viewer's reposts (3, in parallel).
+ * A repost whose original was deleted keeps `originalPostId` and has `originalPost: null`.
+ */
+export async function presentPosts(posts: PostDoc[], viewerId: number): Promise<PostView[]> {
+  if (posts.length === 0) return [];
+  const originalIds = [
+    ...new Set(posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : []))),
+  ];
+  const originals = originalIds.length
+    ? await Post.find({ _id: trusted({ $in: originalIds }), deletedAt: null }).lean<PostDoc[]>()
+    : [];
+  const originalsById = new Map(originals.map((p) => [p._id, p]));
+  const targetIds = [...posts.map((p) => p._id), ...originals.map((p) => p._id)];
+  const [authors, likes, reposts] = await Promise.all([
+    authorsById([...posts, ...originals].map((p) => p.authorId)),
+    Like.find(
+      { userId: viewerId, postId: trusted({ $in: targetIds }), commentId: null },
+      { postId: 1 },
+    ).lean(),
+    Repost.find({ userId: viewerId, postId: trusted({ $in: targetIds }) }, { postId: 1 }).lean(),
+  ]);
+  const liked = new Set(likes.map((l) => l.postId));
+  const reposted = new Set(reposts.map((r) => r.postId));
+
+  const present = (p: PostDoc) => ({
+    id: p._id,
+    content: p.content,
+    createdAt: p.createdAt.toISOString(),
+    isJdTagged: p.isJdTagged,
+    likesCount: p.likesCount,
+    repostsCount: p.repostsCount,
+    commentsCount: p.commentsCount,
+    isLiked: liked.has(p._id),
+    isReposted: reposted.has(p._id),
+    author: toAuthor(p.authorId, authors.get(p.authorId)),
+    originalPostId: p.originalPostId ?? null,
+    repostComment: p.repostComment ?? null,
+  });
+  return posts.map((p) => {
+    const original = p.originalPostId ? originalsById.get(p.originalPostId) : undefined;
+    return { ...present(p), originalPost: original ? present(original) : null };
+  });
+}

@@ -1,0 +1,168 @@
+import { trusted } from 'mongoose';
+import type {
+  CreatePostRequest,
+  FeedQuery,
+  Post as PostView,
+  PostDetail,
+  RepostRequest,
+} from '@campus/contracts';
+import type { AuthUser } from '../../platform/auth';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
+import { isDuplicateKey } from '../../platform/mongo-errors';
+import { startOfDayIn } from '../../platform/time';
+import { listComments } from '../comments/service';
+import { nextId } from '../counters/model';
+import { Follow } from '../follows/model';
+import { notify } from '../notifications/service';
+import { Repost } from '../reposts/model';
+import { Post, type PostDoc } from './model';
+import { postPolicy } from './policy';
+import { presentPosts } from './presenters';
+
+export const POST_NOT_FOUND = 'Post not found';
+export const PROFILE_POSTS_LIMIT = 100;
+
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/** A visible (not deleted) post, or 404. */
+export async function findVisiblePost(id: number): Promise<PostDoc> {
+  const post = await Post.findOne({ _id: id, deletedAt: null }).lean<PostDoc>();
+  if (!post) throw notFound(POST_NOT_FOUND);
+  return post;
+}
+
+export async function createPost(author: AuthUser, input: CreatePostRequest): Promise<PostView> {
+  const post = await Post.create({
+    _id: await nextId('posts'),
+    authorId: author.id,
+    content: input.content,
+    syncToProfile: input.syncToProfile ?? true,
+    isJdTagged: input.isJdTagged ?? false,
+  });
+  const [view] = await presentPosts([post.toObject()], author.id);
+  return view!;
+}
+
+export async function getPostDetail(id: number, viewerId: number): Promise<PostDetail> {
+  const post = await findVisiblePost(id);
+  const [[view], comments] = await Promise.all([
+    presentPosts([post], viewerId),
+    listComments(id, viewerId),
+  ]);
+  return { ...view!, comments };
+}
+
+/** Soft-deletes the actor's own post; deleting a repost withdraws it from the original's count. */
+export async function deletePost(actor: AuthUser, id: number): Promise<void> {
+  const post = await findVisiblePost(id);
+  if (!postPolicy.canDelete(actor, post)) throw forbidden('You can only delete your own posts');
+  const marked = await Post.updateOne(
+    { _id: id, deletedAt: null },
+    { $set: { deletedAt: new Date() } },
+  );
+  if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
+  if (post.originalPostId !== null && post.sharedCommentId === null) {
+    const removed = await Repost.deleteOne({ repostPostId: id });
+    if (removed.deletedCount === 1) {
+      await Post.updateOne({ _id: post.originalPostId }, { $inc: { repostsCount: -1 } });
+    }
+  }
+}
+
+/**
+ * Reposts a post, with an optional quote. A user reposts a post at most once (409 after that,
+ * until they delete their repost); a repost cannot itself be reposted (400).
+ */
+export async function repost(actor: AuthUser, id: number, input: RepostRequest): Promise<PostView> {
+  const original = await findVisiblePost(id);
+  if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
+  const repostPostId = await nextId('posts');
+  try {
+    await Repost.create({
+      _id: await nextId('reposts'),
+      userId: actor.id,
+      postId: id,
+      repostPostId,
+    });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw conflict('You have already reposted this post');
+    throw err;
+  }
+  const comment = input.comment ? input.comment : null;
+  const created = await Post.create({
+    _id: repostPostId,
+    authorId: actor.id,
+    content: '',
+    originalPostId: id,
+    repostComment: comment,
+  });
+  await Post.updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
+  if (original.authorId !== actor.id) {
+    await notify({
+      userId: original.authorId,
+      type: 'repost',
+      actorId: actor.id,
+      postId: id,
+      dedupeKey: `repost:${id}:${actor.id}`,
+    });
+  }
+  const [view] = await presentPosts([created.toObject()], actor.id);
+  return view!;
+}
+
+export interface FeedOptions {
+  timezone: string;
+  now?: Date;
+}
+
+/** One page of a feed tab, newest first (Top Posts: today's, most engaged first). */
+export async function listFeed(
+  viewerId: number,
+  query: FeedQuery,
+  opts: FeedOptions,
+): Promise<PostView[]> {
+  const page = { skip: query.offset, limit: query.limit };
+  let posts: PostDoc[];
+  if (query.tab === 'following') {
+    // The caller's own posts appear too, so a new post shows up where its author is looking.
+    const follows = await Follow.find({ followerId: viewerId }, { followingId: 1 }).lean();
+    const authors = [viewerId, ...follows.map((f) => f.followingId)];
+    posts = await Post.find({ authorId: trusted({ $in: authors }), deletedAt: null })
+      .sort(NEWEST_FIRST)
+      .skip(page.skip)
+      .limit(page.limit)
+      .lean<PostDoc[]>();
+  } else if (query.tab === 'jd') {
+    posts = await Post.find({ isJdTagged: true, deletedAt: null })
+      .sort(NEWEST_FIRST)
+      .skip(page.skip)
+      .limit(page.limit)
+      .lean<PostDoc[]>();
+  } else if (query.topFilter === 'true') {
+    const today = startOfDayIn(opts.timezone, opts.now);
+    posts = await Post.aggregate<PostDoc>([
+      { $match: { deletedAt: null, createdAt: { $gte: today } } },
+      { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
+      { $sort: { score: -1, createdAt: -1, _id: -1 } },
+      { $skip: page.skip },
+      { $limit: page.limit },
+      { $project: { score: 0 } },
+    ]);
+  } else {
+    posts = await Post.find({ deletedAt: null })
+      .sort(NEWEST_FIRST)
+      .skip(page.skip)
+      .limit(page.limit)
+      .lean<PostDoc[]>();
+  }
+  return presentPosts(posts, viewerId);
+}
+
+/** The posts a profile lists: the user's visible posts synced to the profile, newest first. */
+export async function listProfilePosts(userId: number, viewerId: number): Promise<PostView[]> {
+  const posts = await Post.find({ authorId: userId, syncToProfile: true, deletedAt: null })
+    .sort(NEWEST_FIRST)
+    .limit(PROFILE_POSTS_LIMIT)
+    .lean<PostDoc[]>();
+  return presentPosts(posts, viewerId);
+}

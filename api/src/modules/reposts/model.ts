@@ -1,0 +1,27 @@
+import { model, Schema } from 'mongoose';
+
+/** Who reposted what; the repost itself is a post whose originalPostId is `postId`. */
+export interface RepostDoc {
+  _id: number;
+  userId: number;
+  postId: number;
+  /** The post that carries the repost on the user's timeline. */
+  repostPostId: number;
+  createdAt: Date;
+}
+
+const repostSchema = new Schema<RepostDoc>(
+  {
+    _id: { type: Number, required: true },
+    userId: { type: Number, required: true },
+    postId: { type: Number, required: true },
+    repostPostId: { type: Number, required: true },
+    createdAt: { type: Date, default: () => new Date(), immutable: true },
+  },
+  { versionKey: false },
+);
+// A user reposts a post at most once (see the API README); also "did the viewer repost these".
+repostSchema.index({ userId: 1, postId: 1 }, { unique: true });
+repostSchema.index({ postId: 1 });
+
+export const Repost = model<RepostDoc>('Repost', repostSchema, 'reposts');
