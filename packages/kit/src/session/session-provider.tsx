@@ -58,6 +58,17 @@ async function confirmSession(auth: StoredAuth): Promise<SessionUser> {
   };
 }
 
+/**
+ * Leaving or reloading the page aborts the check in flight; that is not a rejected session, so
+ * it must not log the user out.
+ */
+let pageUnloading = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeunload', () => (pageUnloading = true));
+  window.addEventListener('pagehide', () => (pageUnloading = true));
+  window.addEventListener('pageshow', () => (pageUnloading = false));
+}
+
 type State = { status: SessionStatus; auth: StoredAuth | null };
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -88,7 +99,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           setState({ status: 'authenticated', auth: { token: stored.token, user } });
         },
         () => {
-          if (readStoredAuth()?.token !== stored.token) return;
+          if (pageUnloading || readStoredAuth()?.token !== stored.token) return;
           clearStoredAuth();
           return signOutLocally();
         },

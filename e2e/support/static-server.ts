@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 
-const TYPES = {
+const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -24,7 +24,7 @@ const TYPES = {
 /** Names that point at other files: they must never be cached, so a redeploy shows at once. */
 const UNHASHED = new Set(['index.html', 'env.json', 'mf-manifest.json', 'remoteEntry.js']);
 
-async function fileAt(root, urlPath) {
+async function fileAt(root: string, urlPath: string): Promise<string | null> {
   const resolved = path.resolve(root, `.${decodeURIComponent(urlPath)}`);
   if (resolved !== root && !resolved.startsWith(`${root}${path.sep}`)) return null;
   try {
@@ -35,22 +35,31 @@ async function fileAt(root, urlPath) {
   }
 }
 
-/**
- * @param {object} options
- * @param {string} options.root        the folder to serve (an app's dist/)
- * @param {number} [options.port]      0 (default) picks a free port
- * @param {string} [options.host]
- * @param {boolean} [options.historyFallback]  unknown paths without an extension get index.html
- * @param {Record<string, string>} [options.overrides]  URL path -> JSON body served instead (env.json)
- * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
- */
+export interface StaticServerOptions {
+  /** The folder to serve (an app's dist/). */
+  root: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Unknown paths without an extension get index.html (the shell's client-side routes). */
+  historyFallback?: boolean;
+  /** URL path -> JSON body served instead of a file (the shell's env.json). */
+  overrides?: Record<string, string>;
+}
+
+export interface StaticServer {
+  url: string;
+  port: number;
+  close: () => Promise<void>;
+}
+
 export async function startStaticServer({
   root,
   port = 0,
   host = '127.0.0.1',
   historyFallback = false,
   overrides = {},
-}) {
+}: StaticServerOptions): Promise<StaticServer> {
   const base = path.resolve(root);
   const server = createServer(async (request, response) => {
     response.setHeader('Access-Control-Allow-Origin', '*');
@@ -86,9 +95,9 @@ export async function startStaticServer({
     if (request.method === 'HEAD') response.end();
     else createReadStream(file).pipe(response);
   });
-  await new Promise((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, resolve);
+    server.listen(port, host, () => resolve());
   });
   const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
@@ -96,8 +105,8 @@ export async function startStaticServer({
     url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${boundPort}`,
     port: boundPort,
     close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections?.();
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
         server.close(() => resolve());
       }),
   };

@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { chromium, defineConfig } from '@playwright/test';
+
+/** Playwright's own Chromium when it is installed, otherwise Debian's (never downloaded here). */
+function browserExecutable(): string | undefined {
+  try {
+    if (existsSync(chromium.executablePath())) return undefined;
+  } catch {
+    // no Playwright browser registered
+  }
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+export default defineConfig({
+  testDir: './specs',
+  globalSetup: './support/global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    headless: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: browserExecutable(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+});

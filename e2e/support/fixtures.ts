@@ -1,0 +1,84 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { e2eEnvironment, type E2eEnvironment } from './environment';
+
+/** Everyone in the demo data signs in with this password; the admin is user 107. */
+export const DEMO_PASSWORD = 'campus-demo';
+export const MEMBER_EMAIL = 'ada.okafor@campus.edu';
+export const ADMIN_EMAIL = 'admin@campus.edu';
+
+interface Fixtures {
+  env: E2eEnvironment;
+  /** Signs in through the API and stores the session the way the app does, then opens `path`. */
+  signInAs: (email: string, path?: string) => Promise<{ id: number; name: string; email: string }>;
+  /** Every URL the page requested during the test. */
+  requestedUrls: string[];
+}
+
+export const test = base.extend<Fixtures>({
+  // Playwright reads a fixture's dependencies from its destructuring: `{}` means none.
+  // eslint-disable-next-line no-empty-pattern
+  env: async ({}, use) => {
+    await use(e2eEnvironment());
+  },
+  // eslint-disable-next-line no-empty-pattern
+  baseURL: async ({}, use) => {
+    await use(e2eEnvironment().shellUrl);
+  },
+  requestedUrls: async ({ page }, use) => {
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(request.url()));
+    await use(urls);
+  },
+  signInAs: async ({ page, env, request }, use) => {
+    await use(async (email, path = '/') => {
+      const response = await request.post(`${env.apiUrl}/api/auth/login`, {
+        data: { email, password: DEMO_PASSWORD },
+      });
+      expect(response.ok(), await response.text()).toBe(true);
+      const { user, token } = (await response.json()) as {
+        user: { id: number; name: string; email: string; avatarUrl: string | null };
+        token: string;
+      };
+      const auth = JSON.stringify({
+        user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
+        token,
+      });
+      await page.addInitScript((stored) => {
+        if (!window.sessionStorage.getItem('e2e.signed-in')) {
+          window.localStorage.setItem('campus.auth', stored);
+          window.sessionStorage.setItem('e2e.signed-in', '1');
+        }
+      }, auth);
+      await page.goto(path);
+      return user;
+    });
+  },
+});
+
+export { expect };
+
+/** The verification link of the last e-mail sent to `email`, read from the API's outbox. */
+export async function verificationLinkFor(env: E2eEnvironment, email: string): Promise<string> {
+  const outbox = path.join(env.dataDir, 'outbox');
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const files = (await readdir(outbox).catch(() => [] as string[]))
+      .filter((file) => file.endsWith('.json'))
+      .sort();
+    for (const file of files.reverse()) {
+      const mail = JSON.parse(await readFile(path.join(outbox, file), 'utf8')) as {
+        to: string;
+        links?: Record<string, string>;
+      };
+      if (mail.to.includes(email) && mail.links?.verification) return mail.links.verification;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`No verification e-mail for ${email} in ${outbox}`);
+}
+
+/** The currently shown toast (one at a time). */
+export function toast(page: Page) {
+  return page.locator('[aria-live="polite"] [data-variant]');
+}

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { E2E_ENV_KEY, type E2eEnvironment } from './environment';
+import { APPS, serveApps } from './serve-apps';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const HOST = '127.0.0.1';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForApi(url: string, api: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (api.exitCode !== null) throw new Error(`The API exited (${api.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${url}/api/settings`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The API did not start within 90 s:\n${output()}`);
+}
+
+/**
+ * Starts the composed production build as deployed: every app's dist/ on its own free port
+ * (the shell with a runtime env.json for those ports) and the real API with the embedded
+ * database in a throw-away data folder.
+ */
+export default async function globalSetup() {
+  const missing = APPS.filter(
+    (app) => !existsSync(path.join(repoRoot, app.dir, 'dist', 'index.html')),
+  );
+  if (missing.length > 0) {
+    throw new Error(
+      `Build the apps first (missing: ${missing.map((app) => app.dir).join(', ')}): ` +
+        'npm run build -w shell -w mf-feed -w mf-profile -w mf-notifications -w mf-admin',
+    );
+  }
+
+  const apiPort = await freePort();
+  const apiUrl = `http://${HOST}:${apiPort}`;
+  const apps = await serveApps({ apiUrl, host: HOST });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'campus-e2e-'));
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: String(apiPort),
+    DATA_DIR: dataDir,
+    PUBLIC_URL: apiUrl,
+    WEB_URL: apps.shellUrl,
+    ALLOWED_ORIGINS: apps.shellUrl,
+    BCRYPT_ROUNDS: '4',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_LOGIN_MAX: '10000',
+    RATE_LIMIT_REGISTER_MAX: '10000',
+    RATE_LIMIT_VERIFY_MAX: '10000',
+    RATE_LIMIT_APPLICATION_MAX: '10000',
+    RATE_LIMIT_FEEDBACK_MAX: '10000',
+  };
+  delete env.MONGODB_URI;
+  let output = '';
+  const api = spawn(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['api/src/main.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  api.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  api.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const stop = async () => {
+    if (api.exitCode === null) {
+      const exited = new Promise((resolve) => api.once('exit', resolve));
+      api.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (api.exitCode === null) api.kill('SIGKILL');
+    }
+    await apps.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForApi(apiUrl, api, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  const environment: E2eEnvironment = {
+    shellUrl: apps.shellUrl,
+    apiUrl,
+    dataDir,
+    remotes: apps.env.remotes,
+  };
+  process.env[E2E_ENV_KEY] = JSON.stringify(environment);
+  return stop;
+}

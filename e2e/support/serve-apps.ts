@@ -1,0 +1,72 @@
+// Serves the five production builds, each on its own port, and gives the shell a runtime config
+// (env.json) naming those ports. Used by the e2e global setup and by `serve-apps-cli.mjs`.
+import path from 'node:path';
+import { startStaticServer, type StaticServer } from './static-server';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+
+export const APPS: { name: 'shell' | RemoteName; dir: string; defaultPort: number }[] = [
+  { name: 'shell', dir: 'shell', defaultPort: 3000 },
+  { name: 'mf_feed', dir: 'mf-feed', defaultPort: 3001 },
+  { name: 'mf_profile', dir: 'mf-profile', defaultPort: 3002 },
+  { name: 'mf_notifications', dir: 'mf-notifications', defaultPort: 3003 },
+  { name: 'mf_admin', dir: 'mf-admin', defaultPort: 3004 },
+];
+
+export type RemoteName = 'mf_feed' | 'mf_profile' | 'mf_notifications' | 'mf_admin';
+
+export interface ServeAppsOptions {
+  apiUrl: string;
+  /** App name -> port (0 or absent: a free port). */
+  ports?: Partial<Record<'shell' | RemoteName, number>>;
+  /** Replaces a remote's manifest URL in env.json (e.g. to point it at a dead server). */
+  remoteUrls?: Partial<Record<RemoteName, string>>;
+  adminUserId?: number;
+  host?: string;
+}
+
+export interface ServedApps {
+  shellUrl: string;
+  env: { apiUrl: string; adminUserId: number; remotes: Record<RemoteName, string> };
+  close: () => Promise<unknown>;
+}
+
+export async function serveApps({
+  apiUrl,
+  ports = {},
+  remoteUrls = {},
+  adminUserId = 107,
+  host,
+}: ServeAppsOptions): Promise<ServedApps> {
+  const remotes = {} as Record<RemoteName, string>;
+  const servers: StaticServer[] = [];
+  try {
+    for (const app of APPS) {
+      if (app.name === 'shell') continue;
+      const server = await startStaticServer({
+        root: path.join(repoRoot, app.dir, 'dist'),
+        port: ports[app.name] ?? 0,
+        host,
+      });
+      servers.push(server);
+      remotes[app.name] = remoteUrls[app.name] ?? `${server.url}/mf-manifest.json`;
+    }
+    const env = { apiUrl, adminUserId, remotes };
+    const shell = await startStaticServer({
+      root: path.join(repoRoot, 'shell', 'dist'),
+      port: ports.shell ?? 0,
+      host,
+      historyFallback: true,
+      overrides: { '/env.json': JSON.stringify(env) },
+    });
+    servers.push(shell);
+    return {
+      shellUrl: shell.url,
+      env,
+      close: () => Promise.all(servers.map((server) => server.close())),
+    };
+  } catch (error) {
+    await Promise.all(servers.map((server) => server.close()));
+    throw error;
+  }
+}
