@@ -6,5 +6,8 @@ module.exports = {
   ...base,
   testEnvironment: 'jsdom',
   setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
-  moduleNameMapper: { '\\.(svg|png)$': '<rootDir>/src/assets/test-file-stub.ts' },
+  moduleNameMapper: {
+    '\\.(svg|png)$': '<rootDir>/src/assets/test-file-stub.ts',
+    '^@module-federation/enhanced/runtime$': '<rootDir>/src/testing/module-federation-runtime.tsx',
+  },
 };

@@ -1,0 +1,105 @@
+import { screen } from '@testing-library/react';
+import { failingRemotes, registeredRemotes } from '../testing/module-federation-runtime';
+import { mockApi, renderApp, signInStored } from '../testing/render-app';
+
+const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu' };
+const admin = { id: 107, name: 'Admin', email: 'admin@campus.edu' };
+
+function apiFor(user: { id: number; name: string; email: string }) {
+  return mockApi((path) => {
+    if (path === `/api/users/${user.id}`)
+      return { status: 200, body: { ...user, avatarUrl: null } };
+    if (path === '/api/settings') return { status: 200, body: { logo_url: 'local' } };
+    if (path === '/api/notifications') return { status: 200, body: [] };
+    return undefined;
+  });
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+  registeredRemotes.length = 0;
+  failingRemotes.clear();
+});
+
+describe('signed out', () => {
+  it.each(['/', '/notifications', '/anything/else', '/login'])(
+    '%s shows the login page',
+    async (path) => {
+      mockApi(() => undefined);
+      renderApp(path);
+      expect(await screen.findByRole('heading', { name: 'Sign in to Campus' })).toBeInTheDocument();
+    },
+  );
+
+  it('has the registration page and the verification page', async () => {
+    mockApi(() => undefined);
+    renderApp('/register');
+    expect(await screen.findByRole('heading', { name: 'Create your account' })).toBeInTheDocument();
+  });
+
+  it('/verify without a token explains the link is invalid', async () => {
+    mockApi(() => undefined);
+    renderApp('/verify');
+    expect(await screen.findByText('Invalid verification link')).toBeInTheDocument();
+  });
+});
+
+describe('while the session is checked', () => {
+  it('shows a full-screen Loading... spinner', () => {
+    signInStored(ada);
+    global.fetch = jest.fn(() => new Promise(() => undefined)) as unknown as typeof fetch;
+    renderApp('/');
+    expect(screen.getByRole('status', { name: 'Loading...' })).toHaveTextContent('Loading...');
+  });
+});
+
+describe('signed in', () => {
+  it.each([
+    ['/', 'remote mf_feed/FeedPage'],
+    ['/post', 'remote mf_feed/FeedPage'],
+    ['/post/5', 'remote mf_feed/PostDetailPage'],
+    ['/opportunities', 'remote mf_feed/OpportunitiesPage'],
+    ['/profile', 'remote mf_profile/ProfilePage'],
+    ['/profile/9', 'remote mf_profile/ProfilePage'],
+    ['/profile/3/edit', 'remote mf_profile/EditProfilePage'],
+    ['/profile/9/following', 'remote mf_profile/FollowListPage (following)'],
+    ['/profile/9/followers', 'remote mf_profile/FollowListPage (followers)'],
+    ['/notifications', 'remote mf_notifications/NotificationsPage'],
+  ])('%s mounts %s', async (path, mounted) => {
+    signInStored(ada);
+    apiFor(ada);
+    renderApp(path);
+    expect(await screen.findByText(mounted)).toBeInTheDocument();
+  });
+
+  it('shows the AI search placeholder and the not-found page itself', async () => {
+    signInStored(ada);
+    apiFor(ada);
+    renderApp('/search');
+    expect(await screen.findByRole('heading', { name: 'AI Search' })).toBeInTheDocument();
+  });
+
+  it('shows 404 Page Not Found for any other path', async () => {
+    signInStored(ada);
+    apiFor(ada);
+    renderApp('/what/is/this');
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+  });
+
+  it('sends a member on /analytics home without ever registering mf_admin', async () => {
+    signInStored(ada);
+    apiFor(ada);
+    renderApp('/analytics');
+    expect(await screen.findByText('remote mf_feed/FeedPage')).toBeInTheDocument();
+    expect(screen.queryByText(/mf_admin/)).not.toBeInTheDocument();
+    expect(registeredRemotes).not.toContain('mf_admin');
+  });
+
+  it('registers mf_admin and mounts the dashboard for the admin', async () => {
+    signInStored(admin);
+    apiFor(admin);
+    renderApp('/analytics');
+    expect(await screen.findByText('remote mf_admin/AnalyticsPage')).toBeInTheDocument();
+    expect(registeredRemotes).toContain('mf_admin');
+  });
+});

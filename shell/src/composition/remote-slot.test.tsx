@@ -1,0 +1,32 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { failingRemotes } from '../testing/module-federation-runtime';
+import { mockApi, renderApp, signInStored } from '../testing/render-app';
+
+const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu' };
+
+function apiFor(user: { id: number; name: string; email: string }) {
+  return mockApi((path) => {
+    if (path === `/api/users/${user.id}`)
+      return { status: 200, body: { ...user, avatarUrl: null } };
+    if (path === '/api/notifications') return { status: 200, body: [] };
+    return undefined;
+  });
+}
+
+describe('a remote that cannot be loaded', () => {
+  it('shows a failing remote as an error with a Retry that recovers without a reload', async () => {
+    signInStored(ada);
+    apiFor(ada);
+    failingRemotes.add('mf_notifications');
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp('/notifications');
+    expect(await screen.findByText(/couldn't load your notifications/)).toBeInTheDocument();
+    expect(screen.getByRole('complementary', { name: 'Sidebar' })).toBeInTheDocument();
+    failingRemotes.clear();
+    await act(() => userEvent.click(screen.getByRole('button', { name: 'Retry' })));
+    expect(
+      await screen.findByText('remote mf_notifications/NotificationsPage'),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,22 @@
+// Test double for '@module-federation/enhanced/runtime' (mapped in jest.config.cjs): every
+// exposed module is a component that names itself, and a test can make a remote fail.
+import type { ComponentType } from 'react';
+
+export const registeredRemotes: string[] = [];
+export const failingRemotes = new Set<string>();
+
+export function registerRemotes(remotes: { name: string; entry: string }[]): void {
+  registeredRemotes.push(...remotes.map((remote) => remote.name));
+}
+
+export async function loadRemote<T>(id: string): Promise<T> {
+  const remote = id.split('/')[0] ?? '';
+  if (failingRemotes.has(remote)) throw new Error(`${remote} is down`);
+  const Exposed: ComponentType<Record<string, unknown>> = (props) => (
+    <p>
+      remote {id}
+      {typeof props.kind === 'string' ? ` (${props.kind})` : ''}
+    </p>
+  );
+  return { default: Exposed } as T;
+}
