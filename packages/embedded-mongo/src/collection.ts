@@ -186,7 +186,8 @@ export class Collection {
   constructor(
     readonly db: string,
     readonly name: string,
-    readonly options: Doc = {},
+    /** Creation options (validator, viewOn/pipeline...); replaced as a whole by collMod. */
+    public options: Doc = {},
   ) {
     this.indexes.push(new Index({ name: '_id_', key: { _id: 1 } }, this.ns));
   }

@@ -9,15 +9,18 @@ import type { Engine } from './engine';
 import { badValue, serverError, MongoServerError } from './errors';
 import { MAX_BSON_BYTES } from './wire';
 import type { FailPoints } from './failpoints';
+import { checkValidatorOptions, validateDocument } from './validation';
 import {
   applyUpdate,
   buildUpsert,
   compileFilter,
   evalLet,
   findDocs,
+  findInDocs,
   guard,
   parseSort,
   project,
+  type FindOptions,
   type SortSpec,
 } from './query';
 import { cloneDoc, isPlainObject, valueKey, type Doc } from './values';
@@ -182,13 +185,18 @@ const insert: Handler = (cmd, db, { engine }) => {
       "BSON field 'insert.documents' is missing but a required field",
     );
   const ordered = cmd.ordered !== false;
-  const coll = engine.getOrCreate(db, collName(cmd, 'insert'));
+  const name = collName(cmd, 'insert');
+  rejectView(engine, db, name);
+  const coll = engine.getOrCreate(db, name);
+  const bypass = cmd.bypassDocumentValidation === true;
   const writeErrors: WriteError[] = [];
   let n = 0;
   docs.forEach((raw, index) => {
     if (ordered && writeErrors.length) return;
     try {
-      engine.insert(coll, prepareInsert(raw));
+      const doc = prepareInsert(raw);
+      validateDocument(coll, doc, undefined, bypass);
+      engine.insert(coll, doc);
       n++;
     } catch (e) {
       writeErrors.push(toWriteError(e, index));
@@ -207,6 +215,7 @@ function updateDocuments(
   const filter = (spec.q ?? {}) as Doc;
   const multi = spec.multi === true;
   const variables = spec.let as Doc | undefined;
+  const bypass = spec.bypassDocumentValidation === true;
   const opts = {
     arrayFilters: spec.arrayFilters as Doc[] | undefined,
     variables,
@@ -232,13 +241,16 @@ function updateDocuments(
     }
     const doc = buildUpsert(filter, spec.u, opts);
     validateId(doc);
-    engine.insert(engine.getOrCreate(db, name), doc);
+    const target = engine.getOrCreate(db, name);
+    validateDocument(target, doc, undefined, bypass);
+    engine.insert(target, doc);
     return { n: 1, nModified: 0, upserted: doc._id };
   }
   let nModified = 0;
   for (const old of matches) {
     const updated = applyUpdate(old, spec.u, opts);
     if (sameDocument(old, updated)) continue;
+    validateDocument(coll as Collection, updated, old, bypass);
     engine.replace(coll as Collection, old, updated);
     nModified++;
   }
@@ -258,6 +270,7 @@ const update: Handler = (cmd, db, { engine }) => {
       "BSON field 'update.updates' is missing but a required field",
     );
   const name = collName(cmd, 'update');
+  rejectView(engine, db, name);
   const ordered = cmd.ordered !== false;
   for (const spec of updates) {
     // MongoDB 7.0 (the version this server reports) has no `sort` for update statements (8.0 does).
@@ -273,7 +286,11 @@ const update: Handler = (cmd, db, { engine }) => {
     if (ordered && writeErrors.length) return;
     try {
       if (!isPlainObject(spec)) throw badValue('update statement must be an object');
-      const r = updateDocuments(engine, db, name, { ...spec, let: variables });
+      const r = updateDocuments(engine, db, name, {
+        ...spec,
+        let: variables,
+        bypassDocumentValidation: cmd.bypassDocumentValidation,
+      });
       n += r.n;
       nModified += r.nModified;
       if (r.upserted !== undefined) upserted.push({ index, _id: r.upserted });
@@ -297,6 +314,7 @@ const del: Handler = (cmd, db, { engine }) => {
       "BSON field 'delete.deletes' is missing but a required field",
     );
   const name = collName(cmd, 'delete');
+  rejectView(engine, db, name);
   const ordered = cmd.ordered !== false;
   const variables = evalLet(cmd.let);
   const writeErrors: WriteError[] = [];
@@ -329,7 +347,7 @@ const find: Handler = (cmd, db, ctx) => {
   const skip = num(cmd.skip, 0);
   if (skip < 0) throw badValue('skip value must be non-negative');
   if (cmd.collation !== undefined) throw badValue('collation is not supported by this server');
-  const docs = findDocs(ctx.engine.collection(db, name), filter, {
+  const docs = readDocs(ctx.engine, db, name, filter, {
     sort: parseSort(cmd.sort),
     skip,
     limit,
@@ -375,7 +393,7 @@ const killCursors: Handler = (cmd, _db, ctx) => {
 
 const count: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'count');
-  const docs = findDocs(engine.collection(db, name), (cmd.query ?? {}) as Doc, {
+  const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc, {
     skip: num(cmd.skip, 0),
     limit: Math.abs(num(cmd.limit, 0)),
   });
@@ -385,7 +403,7 @@ const count: Handler = (cmd, db, { engine }) => {
 const distinct: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'distinct');
   if (typeof cmd.key !== 'string') throw badValue("'key' must be a string");
-  const docs = findDocs(engine.collection(db, name), (cmd.query ?? {}) as Doc);
+  const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc);
   const seen = new Map<string, unknown>();
   const path = cmd.key.split('.');
   const collect = (v: unknown, i: number): void => {
@@ -414,8 +432,10 @@ const findAndModify: Handler = (cmd, db, { engine }) => {
     throw serverError('FailedToParse', 'Either an update or remove=true must be specified');
   if (remove && cmd.upsert === true)
     throw serverError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
+  rejectView(engine, db, name);
   const coll = engine.collection(db, name);
   const variables = evalLet(cmd.let);
+  const bypass = cmd.bypassDocumentValidation === true;
   const [old] = findDocs(coll, filter, { sort: parseSort(cmd.sort), limit: 1, variables });
   const shape = (d: Doc | undefined) =>
     (d && cmd.fields ? project([d], {}, cmd.fields)[0] : d) ?? null;
@@ -435,7 +455,9 @@ const findAndModify: Handler = (cmd, db, { engine }) => {
     }
     const doc = buildUpsert(filter, cmd.update, opts);
     validateId(doc);
-    engine.insert(engine.getOrCreate(db, name), doc);
+    const target = engine.getOrCreate(db, name);
+    validateDocument(target, doc, undefined, bypass);
+    engine.insert(target, doc);
     return {
       lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
       value: cmd.new === true ? shape(doc) : null,
@@ -443,7 +465,10 @@ const findAndModify: Handler = (cmd, db, { engine }) => {
     };
   }
   const updated = applyUpdate(old, cmd.update, opts);
-  if (!sameDocument(old, updated)) engine.replace(coll as Collection, old, updated);
+  if (!sameDocument(old, updated)) {
+    validateDocument(coll as Collection, updated, old, bypass);
+    engine.replace(coll as Collection, old, updated);
+  }
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: shape(cmd.new === true ? updated : old),
@@ -452,7 +477,52 @@ const findAndModify: Handler = (cmd, db, { engine }) => {
 };
 
 function resolver(engine: Engine, db: string) {
-  return (name: string) => [...(engine.collection(db, name)?.docs.values() ?? [])];
+  return (name: string) => allDocs(engine, db, name);
+}
+
+/** Every document of a collection, or of a view (its pipeline run over its source). */
+function allDocs(engine: Engine, db: string, name: string, depth = 0): Doc[] {
+  const coll = engine.collection(db, name);
+  if (!coll) return [];
+  if (!isView(coll)) return [...coll.docs.values()];
+  if (depth > 20)
+    throw serverError(
+      'ViewDepthLimitExceeded',
+      'View depth too deep or view cycle detected; maximum depth is 20',
+    );
+  const input = allDocs(engine, db, String(coll.options.viewOn), depth + 1);
+  return guard(
+    () =>
+      new Aggregator(coll.options.pipeline as Doc[], {
+        collectionResolver: resolver(engine, db),
+        processingMode: 1,
+      }).run(input) as Doc[],
+  );
+}
+
+function isView(coll: Collection | undefined): boolean {
+  return coll !== undefined && typeof coll.options.viewOn === 'string';
+}
+
+/** find/count/distinct input: the planner over a collection, or a filter over a view's output. */
+function readDocs(
+  engine: Engine,
+  db: string,
+  name: string,
+  filter: Doc,
+  opts: FindOptions = {},
+): Doc[] {
+  const coll = engine.collection(db, name);
+  if (isView(coll)) return findInDocs(allDocs(engine, db, name), filter, opts);
+  return findDocs(coll, filter, opts);
+}
+
+function rejectView(engine: Engine, db: string, name: string): void {
+  if (isView(engine.collection(db, name)))
+    throw serverError(
+      'CommandNotSupportedOnView',
+      `Namespace ${db}.${name} is a view, not a collection`,
+    );
 }
 
 const aggregate: Handler = (cmd, db, ctx) => {
@@ -495,10 +565,10 @@ const aggregate: Handler = (cmd, db, ctx) => {
     if (first && '$match' in first && isPlainObject(first.$match) && !containsExpr(first.$match)) {
       const second = stages[1];
       const sort = second && '$sort' in second ? parseSort(second.$sort) : [];
-      input = findDocs(coll, first.$match, { sort, variables });
+      input = readDocs(engine, db, name, first.$match, { sort, variables });
       rest = stages.slice(sort.length ? 2 : 1);
     } else {
-      input = coll ? [...coll.docs.values()] : [];
+      input = isView(coll) ? allDocs(engine, db, name) : coll ? [...coll.docs.values()] : [];
     }
   }
   const last = rest[rest.length - 1];
@@ -715,14 +785,16 @@ const listCollections: Handler = (cmd, db, ctx) => {
   const colls = [...(ctx.engine.dbs.get(db)?.values() ?? [])];
   const infos: Doc[] = colls.map((c) =>
     cmd.nameOnly === true
-      ? { name: c.name, type: 'collection' }
-      : {
-          name: c.name,
-          type: 'collection',
-          options: c.options,
-          info: { readOnly: false },
-          idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
-        },
+      ? { name: c.name, type: isView(c) ? 'view' : 'collection' }
+      : isView(c)
+        ? { name: c.name, type: 'view', options: c.options, info: { readOnly: true } }
+        : {
+            name: c.name,
+            type: 'collection',
+            options: c.options,
+            info: { readOnly: false },
+            idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+          },
   );
   const filter = isPlainObject(cmd.filter) ? cmd.filter : {};
   const query = compileFilter(filter);
@@ -750,8 +822,58 @@ const listDatabases: Handler = (cmd, _db, { engine }) => {
 
 const create: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'create');
-  const { create: _c, $db: _d, lsid: _l, $clusterTime: _t, writeConcern: _w, ...options } = cmd;
+  const options: Doc = {};
+  for (const [k, v] of Object.entries(cmd))
+    if (!GENERIC_FIELDS.has(k) && k !== 'create') options[k] = v;
+  checkValidatorOptions(options);
+  if (options.viewOn !== undefined) {
+    if (typeof options.viewOn !== 'string' || options.viewOn === '')
+      throw serverError('TypeMismatch', "'viewOn' must be a non-empty string");
+    if (options.pipeline === undefined) options.pipeline = [];
+    if (!Array.isArray(options.pipeline))
+      throw serverError('TypeMismatch', "'pipeline' must be an array");
+  } else if (options.pipeline !== undefined) {
+    throw badValue("'pipeline' requires 'viewOn' to also be specified");
+  }
   engine.createCollection(db, name, options);
+  return { ok: 1 };
+};
+
+/** Fields every command may carry that are not options of the command itself. */
+const GENERIC_FIELDS = new Set([
+  '$db',
+  'lsid',
+  '$clusterTime',
+  'writeConcern',
+  'readConcern',
+  '$readPreference',
+  'comment',
+  'maxTimeMS',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
+]);
+
+const collMod: Handler = (cmd, db, { engine }) => {
+  const name = collName(cmd, 'collMod');
+  const coll = engine.collection(db, name);
+  if (!coll) throw serverError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
+  const next: Doc = { ...coll.options };
+  for (const [k, v] of Object.entries(cmd)) {
+    if (GENERIC_FIELDS.has(k) || k === 'collMod') continue;
+    if (
+      isView(coll)
+        ? k !== 'viewOn' && k !== 'pipeline'
+        : !['validator', 'validationLevel', 'validationAction'].includes(k)
+    )
+      throw serverError('InvalidOptions', `collMod option '${k}' is not supported by this server`);
+    next[k] = v;
+  }
+  checkValidatorOptions(next);
+  engine.setOptions(coll, next);
   return { ok: 1 };
 };
 
@@ -836,6 +958,7 @@ export const commands: Record<string, Handler> = {
   listDatabases,
   listCollections,
   create,
+  collMod,
   drop,
   dropDatabase,
   createIndexes,

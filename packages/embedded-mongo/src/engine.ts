@@ -46,6 +46,11 @@ export class Engine {
       case 'create':
         this.ensureCollection(op.db, op.coll, op.options, false);
         break;
+      case 'options': {
+        const c = this.collection(op.db, op.coll);
+        if (c) c.options = op.options;
+        break;
+      }
       case 'insert':
         this.ensureCollection(op.db, op.coll, undefined, false).insert(op.doc);
         break;
@@ -146,6 +151,12 @@ export class Engine {
       throw serverError('NamespaceExists', `Collection ${db}.${name} already exists.`);
     }
     this.ensureCollection(db, name, options, true);
+  }
+
+  /** Replaces a collection's options (collMod). */
+  setOptions(c: Collection, options: Doc): void {
+    c.options = cloneDoc(options);
+    this.log({ o: 'options', db: c.db, coll: c.name, options });
   }
 
   insert(c: Collection, doc: Doc): void {

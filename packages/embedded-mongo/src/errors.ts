@@ -33,6 +33,9 @@ export const ErrorCodes = {
   NoSuchTransaction: 251,
   Unauthorized: 13,
   Location40415: 40415,
+  DocumentValidationFailure: 121,
+  CommandNotSupportedOnView: 166,
+  ViewDepthLimitExceeded: 165,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

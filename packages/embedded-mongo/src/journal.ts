@@ -22,6 +22,7 @@ import type { Doc } from './values';
 
 export type JournalOp =
   | { o: 'create'; db: string; coll: string; options?: Doc }
+  | { o: 'options'; db: string; coll: string; options: Doc }
   | { o: 'insert'; db: string; coll: string; doc: Doc }
   | { o: 'replace'; db: string; coll: string; doc: Doc }
   | { o: 'remove'; db: string; coll: string; id: unknown }

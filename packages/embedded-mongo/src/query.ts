@@ -125,6 +125,18 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
   return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
 }
 
+/** Filters, sorts and pages documents that are not in a collection (a view's output). */
+export function findInDocs(docs: Doc[], filter: Doc, opts: FindOptions = {}): Doc[] {
+  const query = compileFilter(filter, opts.variables);
+  const skip = opts.skip ?? 0;
+  const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+  const sorted = sortDocs(
+    docs.filter((d) => query.test(d)),
+    opts.sort ?? [],
+  );
+  return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
+}
+
 /** Applies a find projection; `_id` stays the first field as in MongoDB. */
 export function project(docs: Doc[], filter: Doc, projection: unknown): Doc[] {
   if (!projection || !isPlainObject(projection) || Object.keys(projection).length === 0)
@@ -264,8 +276,22 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
   if (opts.inserting && onInsert)
     modifier.$set = { ...(modifier.$set as Doc | undefined), ...onInsert };
   const out = cloneDoc(doc);
+  if (!opts.inserting) checkIdNotTargeted(modifier, doc);
+  // mingo refuses any $set of _id; mongod allows it when inserting (upsert, $setOnInsert) and
+  // when the value is unchanged, so _id is set here and the rest goes to mingo.
+  if (isPlainObject(modifier.$set) && '_id' in modifier.$set) {
+    const { _id: id, ...set } = modifier.$set;
+    if (doc._id !== undefined && valueKey(id) !== valueKey(doc._id)) {
+      throw serverError(
+        'ImmutableField',
+        "Performing an update on the path '_id' would modify the immutable field '_id'",
+      );
+    }
+    out._id = cloneDoc(id);
+    if (Object.keys(set).length) modifier.$set = set;
+    else delete modifier.$set;
+  }
   if (Object.keys(modifier).length > 0) {
-    if (!opts.inserting) checkIdNotTargeted(modifier, doc);
     guard(() =>
       mingoUpdate(out, modifier, opts.arrayFilters, undefined, {
         cloneMode: 'deep',
