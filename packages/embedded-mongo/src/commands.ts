@@ -232,6 +232,7 @@ function updateDocuments(
     );
   }
   const coll = engine.collection(db, name);
+  checkHint(coll, spec.hint);
   const matches = findDocs(coll, filter, { limit: multi ? 0 : 1, variables });
   if (matches.length === 0) {
     compileFilter(filter, variables);
@@ -324,6 +325,7 @@ const del: Handler = (cmd, db, { engine }) => {
     try {
       if (!isPlainObject(spec)) throw badValue('delete statement must be an object');
       const coll = engine.collection(db, name);
+      checkHint(coll, spec.hint);
       const limit = num(spec.limit, 0);
       const matches = findDocs(coll, (spec.q ?? {}) as Doc, {
         limit: limit === 1 ? 1 : 0,
@@ -347,6 +349,7 @@ const find: Handler = (cmd, db, ctx) => {
   const skip = num(cmd.skip, 0);
   if (skip < 0) throw badValue('skip value must be non-negative');
   if (cmd.collation !== undefined) throw badValue('collation is not supported by this server');
+  checkHint(ctx.engine.collection(db, name), cmd.hint);
   const docs = readDocs(ctx.engine, db, name, filter, {
     sort: parseSort(cmd.sort),
     skip,
@@ -393,6 +396,7 @@ const killCursors: Handler = (cmd, _db, ctx) => {
 
 const count: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'count');
+  checkHint(engine.collection(db, name), cmd.hint);
   const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc, {
     skip: num(cmd.skip, 0),
     limit: Math.abs(num(cmd.limit, 0)),
@@ -434,6 +438,7 @@ const findAndModify: Handler = (cmd, db, { engine }) => {
     throw serverError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   rejectView(engine, db, name);
   const coll = engine.collection(db, name);
+  checkHint(coll, cmd.hint);
   const variables = evalLet(cmd.let);
   const bypass = cmd.bypassDocumentValidation === true;
   const [old] = findDocs(coll, filter, { sort: parseSort(cmd.sort), limit: 1, variables });
@@ -517,6 +522,24 @@ function readDocs(
   return findDocs(coll, filter, opts);
 }
 
+/**
+ * mongod refuses a hint naming no existing index (by name or key pattern) with BadValue;
+ * `$natural` hints and hints on a collection that does not exist are accepted.
+ */
+function checkHint(coll: Collection | undefined, hint: unknown): void {
+  if (hint === undefined || hint === null || !coll || isView(coll)) return;
+  if (typeof hint === 'string') {
+    if (coll.index(hint)) return;
+  } else if (isPlainObject(hint)) {
+    if (Object.keys(hint).length === 0 || '$natural' in hint) return;
+    const key = valueKey(hint);
+    if (coll.indexes.some((i) => valueKey(i.spec.key) === key)) return;
+  } else {
+    throw badValue('hint must be a string or an object');
+  }
+  throw badValue('hint provided does not correspond to an existing index');
+}
+
 function rejectView(engine: Engine, db: string, name: string): void {
   if (isView(engine.collection(db, name)))
     throw serverError(
@@ -541,6 +564,7 @@ const aggregate: Handler = (cmd, db, ctx) => {
   const variables = evalLet(cmd.let);
   const isDbLevel = cmd.aggregate === 1;
   const name = isDbLevel ? '$cmd.aggregate' : collName(cmd, 'aggregate');
+  if (!isDbLevel) checkHint(engine.collection(db, name), cmd.hint);
   let input: Doc[];
   let rest = stages;
   const first = stages[0];

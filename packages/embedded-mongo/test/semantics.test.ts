@@ -146,6 +146,31 @@ describe('update statements of MongoDB 7.0', () => {
   });
 });
 
+describe('hint', () => {
+  test('when a hint names an existing index, then the command runs', async () => {
+    const c = db.collection('c');
+    await c.insertOne({ _id: 1 as never, x: 1 });
+    await c.createIndex({ x: 1 });
+    expect(await c.find({}, { hint: 'x_1' }).toArray()).toHaveLength(1);
+    expect(await c.countDocuments({}, { hint: { _id: 1 } })).toBe(1);
+    await c.updateOne({ _id: 1 as never }, { $set: { y: 1 } }, { hint: { x: 1 } });
+    await c.deleteOne({ _id: 1 as never }, { hint: '_id_' });
+    expect(await c.countDocuments()).toBe(0);
+  });
+
+  test('when a hint names no existing index, then the server answers BadValue like mongod', async () => {
+    const c = db.collection('c');
+    await c.insertOne({ _id: 1 as never });
+    const find = await serverError(c.find({}, { hint: 'nope_1' }).toArray());
+    expect(find.code).toBe(2);
+    expect(find.message).toContain('hint provided does not correspond to an existing index');
+    const upd = await serverError(c.updateOne({}, { $set: { a: 1 } }, { hint: { a: 1 } }));
+    expect(upd.code).toBe(2);
+    expect((await serverError(c.findOneAndDelete({}, { hint: { nope: 1 } }))).code).toBe(2);
+    expect(await c.countDocuments()).toBe(1);
+  });
+});
+
 describe('document validation', () => {
   test('when a document fails the validator, then the write fails with 121 and errInfo', async () => {
     await db.createCollection('v', { validator: { x: { $type: 'string' } } });
