@@ -93,15 +93,18 @@ function Series({
   title,
   label,
   points,
+  failed,
 }: {
   title: string;
   label: string;
   points: { date: string; value: number }[];
+  failed: boolean;
 }) {
   const max = Math.max(1, ...points.map((point) => point.value));
   return (
     <Card aria-label={title}>
       <h2>{title}</h2>
+      {failed && <span role="alert">Failed to load this chart.</span>}
       <Bars>
         {points.map((point) => (
           <li key={point.date} title={`${label}: ${point.value}`}>
@@ -185,6 +188,7 @@ export default function AnalyticsPage() {
             title="User Growth (Last 30 Days)"
             label="New Users"
             points={(growth.data ?? []).map((point) => ({ date: point.date, value: point.users }))}
+            failed={Boolean(growth.error)}
           />
           <Series
             title="Daily Engagement (Last 7 Days)"
@@ -193,6 +197,7 @@ export default function AnalyticsPage() {
               date: point.date,
               value: point.count,
             }))}
+            failed={Boolean(engagement.error)}
           />
           <Grid>
             <Card aria-label="Platform Health">

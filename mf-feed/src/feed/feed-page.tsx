@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import useSWRInfinite from 'swr/infinite';
 import { FEED_PAGE_SIZE, type Post } from '@campus/contracts';
 import { getJson } from '@campus/kit/api';
+import { keys } from '@campus/kit/data';
 import { useAppEvent } from '@campus/kit/events';
 import { useSession } from '@campus/kit/session';
 import { Badge, Button, EmptyState, Skeleton, Tabs } from '@campus/kit/ui';
@@ -58,8 +59,8 @@ export default function FeedPage() {
   const [tab, setTab] = useState<FeedTab>(readTab);
   const { data, error, isLoading, size, setSize, mutate } = useSWRInfinite<Post[] | null>(
     (page, previous) =>
-      previous && previous.length < FEED_PAGE_SIZE ? null : ['/api/posts', tab, page],
-    ([, , page]: [string, FeedTab, number]) => getJson<Post[]>(feedPath(tab, user?.id, page)),
+      previous && previous.length < FEED_PAGE_SIZE ? null : keys.feedPage(tab, page),
+    (key: ReturnType<typeof keys.feedPage>) => getJson<Post[]>(feedPath(tab, user?.id, key[3])),
     { revalidateFirstPage: false },
   );
   useAppEvent('postCreated', () => void mutate());

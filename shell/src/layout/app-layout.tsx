@@ -49,6 +49,27 @@ const FloatingPostButton = styled.button`
   }
 `;
 
+/** Where the composer's error view appears if mf_feed cannot be reached (the dialog portals out). */
+const ComposerHost = styled.div`
+  position: fixed;
+  left: 50%;
+  bottom: 96px;
+  z-index: 50;
+  transform: translateX(-50%);
+  width: min(420px, calc(100vw - 32px));
+
+  &:has([data-testid='remote-error']) {
+    border: 1px solid ${({ theme }) => theme.colors.border};
+    border-radius: ${({ theme }) => theme.radius.lg};
+    background: ${({ theme }) => theme.colors.surface};
+    box-shadow: ${({ theme }) => theme.shadow.lg};
+  }
+
+  [data-testid='remote-error'] {
+    padding: ${({ theme }) => theme.space(4)};
+  }
+`;
+
 /** Spec §2: no floating post button on these small-screen pages. */
 const NO_FLOATING_BUTTON = ['/search', '/opportunities'];
 
@@ -76,14 +97,16 @@ export function AppLayout() {
       )}
       <BottomBar />
       {composerRequested && (
-        <RemoteSlot
-          remote="mf_feed"
-          exposed="PostComposer"
-          what="the post composer"
-          compact
-          fallback={null}
-          props={{ open: composerOpen, onOpenChange: setComposerOpen }}
-        />
+        <ComposerHost>
+          <RemoteSlot
+            remote="mf_feed"
+            exposed="PostComposer"
+            what="the post composer"
+            compact
+            fallback={null}
+            props={{ open: composerOpen, onOpenChange: setComposerOpen }}
+          />
+        </ComposerHost>
       )}
     </Frame>
   );

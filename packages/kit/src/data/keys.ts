@@ -12,6 +12,8 @@ export const keys = {
   following: (id: number) => ['/api/users', id, 'following'] as const,
   followers: (id: number) => ['/api/users', id, 'followers'] as const,
   post: (id: number) => ['/api/posts', id] as const,
+  /** One page of a feed tab; read with its own fetcher (the query string is built from it). */
+  feedPage: (tab: string, page: number) => ['/api/posts', 'feed', tab, page] as const,
   analyticsOverview: () => ['/api/analytics/overview'] as const,
   analyticsUserGrowth: () => ['/api/analytics/user-growth'] as const,
   analyticsEngagement: () => ['/api/analytics/engagement'] as const,
