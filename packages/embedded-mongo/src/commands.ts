@@ -24,6 +24,7 @@ import {
   type SortSpec,
 } from './query';
 import { cloneDoc, isPlainObject, valueKey, type Doc } from './values';
+import { normalizeTimezones } from './timezones';
 
 export const SERVER_VERSION = '7.0.0';
 /** The user digest of sessions without authentication: SHA-256 of the empty string. */
@@ -498,7 +499,7 @@ function allDocs(engine: Engine, db: string, name: string, depth = 0): Doc[] {
   const input = allDocs(engine, db, String(coll.options.viewOn), depth + 1);
   return guard(
     () =>
-      new Aggregator(coll.options.pipeline as Doc[], {
+      new Aggregator(normalizeTimezones(coll.options.pipeline as Doc[]), {
         collectionResolver: resolver(engine, db),
         processingMode: 1,
       }).run(input) as Doc[],
@@ -579,7 +580,7 @@ const aggregate: Handler = (cmd, db, ctx) => {
       throw badValue('aggregate: 1 needs a $documents or $listLocalSessions first stage');
     input = guard(
       () =>
-        new Aggregator([{ $replaceWith: { d: first.$documents } }], {
+        new Aggregator([{ $replaceWith: { d: normalizeTimezones(first.$documents) } }], {
           variables,
         }).run([{}]) as Doc[],
     ).flatMap((x) => (Array.isArray(x.d) ? (x.d as Doc[]) : []));
@@ -604,7 +605,7 @@ const aggregate: Handler = (cmd, db, ctx) => {
   }
   const results = guard(
     () =>
-      new Aggregator(body, {
+      new Aggregator(normalizeTimezones(body), {
         collectionResolver: resolver(engine, db),
         variables,
         processingMode: 1, // clone inputs: stages never mutate stored documents

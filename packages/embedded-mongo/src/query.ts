@@ -8,6 +8,7 @@ import type { Collection } from './collection';
 import { badValue, serverError, MongoServerError } from './errors';
 import { plan } from './planner';
 import { cloneDoc, compareValues, isPlainObject, valueKey, valuesAtPath, type Doc } from './values';
+import { normalizeTimezones } from './timezones';
 
 export type SortSpec = Array<[string, 1 | -1]>;
 
@@ -27,7 +28,9 @@ export function compileFilter(filter: unknown, variables?: Doc): Query {
   }
   if (filter && '$text' in filter)
     throw badValue('text search ($text) is not supported by this server');
-  return guard(() => new Query((filter ?? {}) as Doc, variables ? { variables } : {}));
+  return guard(
+    () => new Query(normalizeTimezones((filter ?? {}) as Doc), variables ? { variables } : {}),
+  );
 }
 
 /**
@@ -45,7 +48,9 @@ export function evalLet(letDoc: unknown): Doc | undefined {
         `'${name}' starts with an invalid character for a user variable name`,
       );
   }
-  const [out] = guard(() => new Aggregator([{ $replaceWith: { v: letDoc } }]).run([{}]) as Doc[]);
+  const [out] = guard(
+    () => new Aggregator([{ $replaceWith: { v: normalizeTimezones(letDoc) } }]).run([{}]) as Doc[],
+  );
   return (out?.v ?? {}) as Doc;
 }
 
@@ -141,7 +146,9 @@ export function findInDocs(docs: Doc[], filter: Doc, opts: FindOptions = {}): Do
 export function project(docs: Doc[], filter: Doc, projection: unknown): Doc[] {
   if (!projection || !isPlainObject(projection) || Object.keys(projection).length === 0)
     return docs;
-  const out = guard(() => mingoFind(docs, filter, projection as Doc).all() as Doc[]);
+  const out = guard(
+    () => mingoFind(docs, filter, normalizeTimezones(projection as Doc)).all() as Doc[],
+  );
   return out.map((d) => {
     if (!('_id' in d) || Object.keys(d)[0] === '_id') return d;
     const { _id, ...rest } = d;
@@ -244,7 +251,7 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
   if (Array.isArray(update)) {
     const [out] = guard(
       () =>
-        new Aggregator(update as Doc[], { variables: opts.variables }).run([
+        new Aggregator(normalizeTimezones(update as Doc[]), { variables: opts.variables }).run([
           cloneDoc(doc),
         ]) as Doc[],
     );

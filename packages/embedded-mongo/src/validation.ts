@@ -9,6 +9,7 @@ import type { Collection } from './collection';
 import { badValue, serverError } from './errors';
 import { guard } from './query';
 import { isPlainObject, type Doc } from './values';
+import { normalizeTimezones } from './timezones';
 
 const LEVELS = ['off', 'strict', 'moderate'];
 const ACTIONS = ['error', 'warn', 'errorAndLog'];
@@ -51,13 +52,13 @@ export function validateDocument(
   const { validator, validationLevel, validationAction } = coll.options;
   if (bypass || !isPlainObject(validator) || Object.keys(validator).length === 0) return;
   if (validationLevel === 'off' || validationAction === 'warn') return;
-  const query = guard(() => new Query(validator, {}));
+  const query = guard(() => new Query(normalizeTimezones(validator), {}));
   if (query.test(doc)) return;
   // moderate: updates to documents that already fail validation are allowed
   if (validationLevel === 'moderate' && old && !query.test(old)) return;
   const clausesNotSatisfied: Doc[] = [];
   Object.entries(validator).forEach(([field, cond], index) => {
-    if (guard(() => new Query({ [field]: cond }, {})).test(doc)) return;
+    if (guard(() => new Query(normalizeTimezones({ [field]: cond }), {})).test(doc)) return;
     const operatorName = field.startsWith('$')
       ? field
       : isPlainObject(cond) && Object.keys(cond)[0]?.startsWith('$')

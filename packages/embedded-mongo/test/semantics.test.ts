@@ -146,6 +146,41 @@ describe('update statements of MongoDB 7.0', () => {
   });
 });
 
+describe('date operator timezones', () => {
+  test('when a date operator names UTC, GMT or Etc/GMT+N, then it works as in mongod', async () => {
+    const c = db.collection('d');
+    await c.insertOne({ _id: 1 as never, at: new Date('2024-03-01T23:30:00Z') });
+    const [r] = await c
+      .aggregate([
+        {
+          $project: {
+            utc: { $dateToString: { date: '$at', format: '%Y-%m-%d %H:%M', timezone: 'UTC' } },
+            gmt: { $dateToString: { date: '$at', format: '%Y-%m-%d', timezone: 'GMT' } },
+            behind: { $hour: { date: '$at', timezone: 'Etc/GMT+5' } },
+            parts: { $dateToParts: { date: '$at', timezone: 'Etc/UTC' } },
+            paris: { $dateToString: { date: '$at', format: '%Y-%m-%d', timezone: 'Europe/Paris' } },
+          },
+        },
+      ])
+      .toArray();
+    expect(r).toMatchObject({
+      utc: '2024-03-01 23:30',
+      gmt: '2024-03-01',
+      behind: 18,
+      parts: { year: 2024, month: 3, day: 1, hour: 23 },
+      paris: '2024-03-02',
+    });
+  });
+
+  test('when a document field is named timezone, then its value is stored unchanged', async () => {
+    const c = db.collection('d');
+    await c.insertOne({ _id: 1 as never, timezone: 'UTC' });
+    await c.updateOne({ _id: 1 as never }, [{ $set: { tz2: 'GMT', copy: '$timezone' } }]);
+    const [r] = await c.aggregate([{ $addFields: { timezone2: { $literal: 'UTC' } } }]).toArray();
+    expect(r).toEqual({ _id: 1, timezone: 'UTC', tz2: 'GMT', copy: 'UTC', timezone2: 'UTC' });
+  });
+});
+
 describe('hint', () => {
   test('when a hint names an existing index, then the command runs', async () => {
     const c = db.collection('c');
