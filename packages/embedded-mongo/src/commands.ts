@@ -233,6 +233,7 @@ function updateDocuments(
     );
   }
   const coll = engine.collection(db, name);
+  rejectCollation(spec.collation);
   checkHint(coll, spec.hint);
   const matches = findDocs(coll, filter, { limit: multi ? 0 : 1, variables });
   if (matches.length === 0) {
@@ -326,6 +327,7 @@ const del: Handler = (cmd, db, { engine }) => {
     try {
       if (!isPlainObject(spec)) throw badValue('delete statement must be an object');
       const coll = engine.collection(db, name);
+      rejectCollation(spec.collation);
       checkHint(coll, spec.hint);
       const limit = num(spec.limit, 0);
       const matches = findDocs(coll, (spec.q ?? {}) as Doc, {
@@ -349,7 +351,7 @@ const find: Handler = (cmd, db, ctx) => {
   const limit = Math.abs(limitRaw);
   const skip = num(cmd.skip, 0);
   if (skip < 0) throw badValue('skip value must be non-negative');
-  if (cmd.collation !== undefined) throw badValue('collation is not supported by this server');
+  rejectCollation(cmd.collation);
   checkHint(ctx.engine.collection(db, name), cmd.hint);
   const docs = readDocs(ctx.engine, db, name, filter, {
     sort: parseSort(cmd.sort),
@@ -397,6 +399,7 @@ const killCursors: Handler = (cmd, _db, ctx) => {
 
 const count: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'count');
+  rejectCollation(cmd.collation);
   checkHint(engine.collection(db, name), cmd.hint);
   const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc, {
     skip: num(cmd.skip, 0),
@@ -407,6 +410,7 @@ const count: Handler = (cmd, db, { engine }) => {
 
 const distinct: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'distinct');
+  rejectCollation(cmd.collation);
   if (typeof cmd.key !== 'string') throw badValue("'key' must be a string");
   const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc);
   const seen = new Map<string, unknown>();
@@ -439,6 +443,7 @@ const findAndModify: Handler = (cmd, db, { engine }) => {
     throw serverError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   rejectView(engine, db, name);
   const coll = engine.collection(db, name);
+  rejectCollation(cmd.collation);
   checkHint(coll, cmd.hint);
   const variables = evalLet(cmd.let);
   const bypass = cmd.bypassDocumentValidation === true;
@@ -541,6 +546,12 @@ function checkHint(coll: Collection | undefined, hint: unknown): void {
   throw badValue('hint provided does not correspond to an existing index');
 }
 
+/** Collations are not supported (see the package README): refuse rather than compare binary. */
+function rejectCollation(collation: unknown): void {
+  if (collation !== undefined && collation !== null)
+    throw badValue('collation is not supported by this server');
+}
+
 function rejectView(engine: Engine, db: string, name: string): void {
   if (isView(engine.collection(db, name)))
     throw serverError(
@@ -560,7 +571,7 @@ const aggregate: Handler = (cmd, db, ctx) => {
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
-  if (cmd.collation !== undefined) throw badValue('collation is not supported by this server');
+  rejectCollation(cmd.collation);
   const stages = pipeline as Doc[];
   const variables = evalLet(cmd.let);
   const isDbLevel = cmd.aggregate === 1;

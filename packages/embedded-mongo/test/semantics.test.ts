@@ -181,6 +181,25 @@ describe('date operator timezones', () => {
   });
 });
 
+describe('collation', () => {
+  test('when any CRUD command asks for a collation, then it is refused instead of ignored', async () => {
+    const c = db.collection('c');
+    await c.insertOne({ _id: 1 as never, x: 'a' });
+    const collation = { locale: 'en', strength: 2 };
+    for (const p of [
+      c.find({ x: 'A' }, { collation }).toArray(),
+      c.countDocuments({ x: 'A' }, { collation }),
+      c.distinct('x', {}, { collation }),
+      c.updateOne({ x: 'A' }, { $set: { y: 1 } }, { collation }),
+      c.deleteMany({ x: 'A' }, { collation }),
+      c.findOneAndDelete({ x: 'A' }, { collation }),
+    ]) {
+      expect((await serverError(p)).message).toContain('collation is not supported');
+    }
+    expect(await c.countDocuments()).toBe(1);
+  });
+});
+
 describe('hint', () => {
   test('when a hint names an existing index, then the command runs', async () => {
     const c = db.collection('c');
