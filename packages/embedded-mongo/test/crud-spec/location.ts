@@ -9,7 +9,7 @@ export function specDir(): string {
   const dir =
     process.env.MONGO_CRUD_SPEC_DIR ??
     path.resolve(__dirname, '../../../../../shared/mongo-crud-spec');
-  if (!fs.existsSync(path.join(dir, 'unified-test-format.md')) && !fs.existsSync(dir)) {
+  if (!fs.existsSync(dir)) {
     throw new Error(
       `MongoDB CRUD conformance tests not found at ${dir}: the shared folder must be checked out beside the repository (<repo>/../shared/mongo-crud-spec), or set MONGO_CRUD_SPEC_DIR`,
     );

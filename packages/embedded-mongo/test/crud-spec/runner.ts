@@ -430,6 +430,10 @@ async function runTest(file: Doc, test: Doc, internal: MongoClient, uri: string)
       }
     }
     if (Array.isArray(test.expectEvents)) checkEvents(test.expectEvents as Doc[], entities);
+    // Unacknowledged (w: 0) writes travel on another connection than the outcome's find: give
+    // the server a moment to read them first.
+    if (JSON.stringify(file.createEntities ?? []).includes('"w":0'))
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await checkOutcome(internal, test.outcome as Doc[] | undefined);
   } finally {
     for (const fp of failPoints)
