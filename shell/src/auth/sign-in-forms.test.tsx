@@ -77,7 +77,7 @@ describe('RegisterPage', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'long-enough-password');
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('Account created successfully!')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Sign in to Campus' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Sign in to Campus' })).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledWith(
       'http://api.test/api/auth/register',
       expect.objectContaining({
