@@ -316,7 +316,7 @@ export function checkError(expected: Doc, err: unknown, entities: Entities): voi
       throw new MatchError(
         `expected server error code ${String(expected.errorCode)}, got ${e.message}`,
       );
-    const codes = [e.code, ...writeErrors.map((w) => w.code)];
+    const codes = [e.code];
     if (!codes.includes(expected.errorCode))
       throw new MatchError(
         `expected error code ${String(expected.errorCode)}, got ${String(e.code)}: ${e.message}`,
