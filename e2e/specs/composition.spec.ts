@@ -1,7 +1,8 @@
+import type { Page } from '@playwright/test';
 import { MEMBER_EMAIL, expect, test } from '../support/fixtures';
 
 /** Which app provided each loaded shared module, read from the Module Federation runtime. */
-async function loadedSharedProviders(page: import('@playwright/test').Page) {
+async function loadedSharedProviders(page: Page) {
   return page.evaluate(() => {
     type Shared = { from: string; loaded?: boolean };
     const share = (
