@@ -2,6 +2,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
+  // Integration tests talk to real servers on a 2-core machine shared with other jobs.
+  testTimeout: 30_000,
   transform: {
     '^.+\\.(t|j)sx?$': [
       '@swc/jest',
