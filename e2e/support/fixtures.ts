@@ -14,6 +14,13 @@ interface Fixtures {
   signInAs: (email: string, path?: string) => Promise<{ id: number; name: string; email: string }>;
   /** Every URL the page requested during the test. */
   requestedUrls: string[];
+  /** Calls the API directly as a demo user (to set up what another member did). */
+  apiAs: (email: string) => Promise<ApiClient>;
+}
+
+export interface ApiClient {
+  user: { id: number; name: string; email: string };
+  call: <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, data?: unknown) => Promise<T>;
 }
 
 export const test = base.extend<Fixtures>({
@@ -30,6 +37,28 @@ export const test = base.extend<Fixtures>({
     const urls: string[] = [];
     page.on('request', (request) => urls.push(request.url()));
     await use(urls);
+  },
+  apiAs: async ({ env, request }, use) => {
+    await use(async (email) => {
+      const login = await request.post(`${env.apiUrl}/api/auth/login`, {
+        data: { email, password: DEMO_PASSWORD },
+      });
+      expect(login.ok(), await login.text()).toBe(true);
+      const { user, token } = (await login.json()) as { user: ApiClient['user']; token: string };
+      return {
+        user,
+        call: async (method, path, data) => {
+          const response = await request.fetch(`${env.apiUrl}${path}`, {
+            method,
+            data,
+            headers: { Authorization: `Bearer ${token}` },
+          });
+          expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
+          const text = await response.text();
+          return (text ? JSON.parse(text) : null) as never;
+        },
+      };
+    });
   },
   signInAs: async ({ page, env, request }, use) => {
     await use(async (email, path = '/') => {
