@@ -106,6 +106,21 @@ describe('SessionProvider', () => {
   });
 });
 
+describe('leaving the page', () => {
+  it('does not log out when the check is cut short by navigation', async () => {
+    storeAuth({ user: ada, token: 'kept' });
+    global.fetch = jest.fn(async () => {
+      window.dispatchEvent(new Event('pagehide'));
+      throw new TypeError('Failed to fetch');
+    }) as unknown as typeof fetch;
+    renderSession();
+    await waitFor(() => expect(global.fetch).toHaveBeenCalled());
+    await act(async () => undefined);
+    expect(readStoredAuth()?.token).toBe('kept');
+    window.dispatchEvent(new Event('pageshow'));
+  });
+});
+
 describe('isAdmin', () => {
   it('is true only for the configured admin id (107 by default)', () => {
     expect(isAdmin({ id: 107 })).toBe(true);

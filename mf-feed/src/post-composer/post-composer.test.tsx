@@ -1,0 +1,99 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { configureApi } from '@campus/kit/api';
+import { DataProvider } from '@campus/kit/data';
+import { onAppEvent } from '@campus/kit/events';
+import { KitThemeProvider } from '@campus/kit/theme';
+import { Toaster, dismissToast } from '@campus/kit/toast';
+import PostComposer from './post-composer';
+
+function respondWith(status: number) {
+  let release: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  const fetchMock = jest.fn(async () => {
+    await answered;
+    return { status, ok: status < 400, statusText: '', text: async () => '{"id":1}' };
+  });
+  global.fetch = fetchMock as unknown as typeof fetch;
+  return { fetchMock, release };
+}
+
+function Harness() {
+  const [open, setOpen] = useState(true);
+  return (
+    <KitThemeProvider>
+      <DataProvider>
+        <button onClick={() => setOpen(true)}>open</button>
+        <PostComposer open={open} onOpenChange={setOpen} />
+        <Toaster />
+      </DataProvider>
+    </KitThemeProvider>
+  );
+}
+
+beforeEach(() => {
+  configureApi({ baseUrl: 'http://api.test' });
+  act(() => dismissToast());
+});
+
+describe('PostComposer', () => {
+  it('starts with sync on, JD off and Post disabled until there is text', async () => {
+    render(<Harness />);
+    expect(screen.getByRole('checkbox', { name: 'Sync to profile timeline' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Tag as JD (Jobs/Admissions)' })).not.toBeChecked();
+    const post = screen.getByRole('button', { name: 'Post' });
+    expect(post).toBeDisabled();
+    await userEvent.type(screen.getByRole('textbox'), '   ');
+    expect(post).toBeDisabled();
+    await userEvent.type(screen.getByRole('textbox'), 'hello');
+    expect(post).toBeEnabled();
+  });
+
+  it('sends the trimmed post, shows Posting..., then resets, closes, announces and fires postCreated', async () => {
+    const { fetchMock, release } = respondWith(201);
+    const created = jest.fn();
+    const off = onAppEvent('postCreated', created);
+    render(<Harness />);
+    await userEvent.type(screen.getByRole('textbox'), '  Internship fair on Friday  ');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Sync to profile timeline' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Tag as JD (Jobs/Admissions)' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(screen.getByRole('button', { name: 'Posting...' })).toBeDisabled();
+    await act(async () => release());
+
+    expect(await screen.findByText('Post created successfully!')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(created).toHaveBeenCalledTimes(1);
+    off();
+    expect(fetchMock).toHaveBeenCalledWith(
+      'http://api.test/api/posts',
+      expect.objectContaining({
+        method: 'POST',
+        body: JSON.stringify({
+          content: 'Internship fair on Friday',
+          syncToProfile: false,
+          isJdTagged: true,
+        }),
+      }),
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'open' }));
+    expect(screen.getByRole('textbox')).toHaveValue('');
+    expect(screen.getByRole('checkbox', { name: 'Sync to profile timeline' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Tag as JD (Jobs/Admissions)' })).not.toBeChecked();
+  });
+
+  it('keeps the text and shows the destructive toast when posting fails', async () => {
+    const { release } = respondWith(500);
+    release();
+    render(<Harness />);
+    await userEvent.type(screen.getByRole('textbox'), 'hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to create post. Please try again.',
+    );
+    expect(screen.getByRole('textbox')).toHaveValue('hello');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+});
