@@ -1,10 +1,7 @@
-import { MEMBER_EMAIL, expect, test, toast } from '../support/fixtures';
+import { MEMBER_EMAIL, expect, test, toast, type ApiClient } from '../support/fixtures';
 
-test('the unread badge and dot follow the shared notifications cache without a reload', async ({
-  page,
-  signInAs,
-  apiAs,
-}) => {
+/** Ada posts and Ben likes it: Ada has at least one unread notification. */
+async function giveAdaAnUnreadNotification(apiAs: (email: string) => Promise<ApiClient>) {
   const ada = await apiAs(MEMBER_EMAIL);
   const post = await ada.call<{ id: number }>('POST', '/api/posts', {
     content: `Badge check ${Date.now()}`,
@@ -13,19 +10,19 @@ test('the unread badge and dot follow the shared notifications cache without a r
   });
   const ben = await apiAs('ben.larsen@campus.edu');
   await ben.call('POST', `/api/posts/${post.id}/like`);
+}
 
+test('the unread badge follows the shared notifications cache without a reload', async ({
+  page,
+  signInAs,
+  apiAs,
+}) => {
+  await giveAdaAnUnreadNotification(apiAs);
   await signInAs(MEMBER_EMAIL, '/');
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
   const badge = sidebar.getByTestId('unread-badge');
   await expect(badge).toBeVisible();
   await expect(badge).toHaveText(/^[1-9][0-9]*$/);
-
-  await page.setViewportSize({ width: 375, height: 740 });
-  await expect(page.getByTestId('unread-dot')).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Bottom navigation' })).not.toContainText(
-    /[0-9]/,
-  );
-  await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.evaluate(() => {
     (window as unknown as { e2eMarker: string }).e2eMarker = 'same page';
@@ -36,6 +33,23 @@ test('the unread badge and dot follow the shared notifications cache without a r
   expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe(
     'same page',
   );
+});
+
+test.describe('small screens', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('the bottom bar shows unread notifications as a dot only', async ({
+    page,
+    signInAs,
+    apiAs,
+  }) => {
+    await giveAdaAnUnreadNotification(apiAs);
+    await signInAs(MEMBER_EMAIL, '/');
+    const bottomBar = page.getByRole('navigation', { name: 'Bottom navigation' });
+    await expect(bottomBar.getByTestId('unread-dot')).toBeVisible();
+    await expect(bottomBar).not.toContainText(/[0-9]/);
+    await expect(bottomBar.getByRole('link', { name: 'Notifications (unread)' })).toBeVisible();
+  });
 });
 
 test('the sidebar Post button publishes through the mf_feed composer and the feed refreshes', async ({

@@ -26,6 +26,10 @@ const Main = styled.main`
   background: ${({ theme }) => theme.colors.surface};
   border-left: 1px solid ${({ theme }) => theme.colors.border};
   border-right: 1px solid ${({ theme }) => theme.colors.border};
+
+  &:focus {
+    outline: none;
+  }
 `;
 
 const FloatingPostButton = styled.button`
@@ -46,6 +50,21 @@ const FloatingPostButton = styled.button`
   cursor: pointer;
   ${mediaDesktop} {
     display: none;
+  }
+`;
+
+const SkipLink = styled.a`
+  position: absolute;
+  left: ${({ theme }) => theme.space(2)};
+  top: -48px;
+  z-index: 100;
+  padding: ${({ theme }) => theme.space(2)} ${({ theme }) => theme.space(3)};
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.colors.primary};
+  color: ${({ theme }) => theme.colors.onPrimary};
+
+  &:focus {
+    top: ${({ theme }) => theme.space(2)};
   }
 `;
 
@@ -85,9 +104,10 @@ export function AppLayout() {
 
   return (
     <Frame>
+      <SkipLink href="#main-content">Skip to content</SkipLink>
       <Sidebar onPost={openComposer} />
       <MobileHeader />
-      <Main id="main-content">
+      <Main id="main-content" tabIndex={-1}>
         <Outlet />
       </Main>
       {!NO_FLOATING_BUTTON.includes(pathname) && (
