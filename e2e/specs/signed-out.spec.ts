@@ -25,6 +25,17 @@ test.describe('signed out', () => {
     await expect(toast(page)).toContainText('Login failed');
   });
 
+  test('registration refuses a non-institutional address with the server message', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Full name').fill('Outside Person');
+    await page.getByLabel('Email').fill(`outsider.${Date.now()}@gmail.com`);
+    await page.getByLabel('Password').fill('a-long-password');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(toast(page)).toContainText('Registration failed');
+    await expect(toast(page)).toContainText(/institution/i);
+    await expect(page).toHaveURL(/\/register$/);
+  });
+
   test('registration links back to sign in and offers the access application', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Sign up' }).click();
