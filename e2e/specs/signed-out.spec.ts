@@ -25,7 +25,9 @@ test.describe('signed out', () => {
     await expect(toast(page)).toContainText('Login failed');
   });
 
-  test('registration refuses a non-institutional address with the server message', async ({ page }) => {
+  test('registration refuses a non-institutional address with the server message', async ({
+    page,
+  }) => {
     await page.goto('/register');
     await page.getByLabel('Full name').fill('Outside Person');
     await page.getByLabel('Email').fill(`outsider.${Date.now()}@gmail.com`);
