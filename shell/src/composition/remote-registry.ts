@@ -12,7 +12,7 @@ export function registerMemberRemotes(config: RuntimeConfig): void {
   MEMBER_REMOTES.forEach((name) => registered.add(name));
 }
 
-/** Called only on the admin's /analytics route: nobody else ever learns where mf_admin lives. */
+/** Called only on the admin's /analytics route, so nobody else downloads any mf_admin file. */
 export function registerAdminRemote(config: RuntimeConfig): void {
   if (registered.has('mf_admin')) return;
   entries.mf_admin = config.remotes.mf_admin;
