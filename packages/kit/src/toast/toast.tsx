@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
 import styled from 'styled-components';
 import { currentToast, hideToast, showToast, subscribe, type ActiveToast } from './toast-store';
 
@@ -62,11 +63,14 @@ const Close = styled.button`
   line-height: 1;
 `;
 
-/** Where toasts appear; the shell mounts it once. */
+/**
+ * Where toasts appear; the shell mounts it once. It lives in its own layer under <body>, so a
+ * modal dialog (which makes the rest of the page inert) never silences it.
+ */
 export function Toaster() {
   const { active } = useToast();
-  return (
-    <Region aria-live="polite" aria-atomic="true">
+  return createPortal(
+    <Region aria-live="polite" aria-atomic="true" data-kit-layer="toasts">
       {active && (
         <Card
           key={active.id}
@@ -87,6 +91,7 @@ export function Toaster() {
           </Close>
         </Card>
       )}
-    </Region>
+    </Region>,
+    document.body,
   );
 }

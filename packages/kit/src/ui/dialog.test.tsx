@@ -44,6 +44,21 @@ describe('Dialog', () => {
     expect(screen.getByRole('button', { name: 'Last' })).toHaveFocus();
   });
 
+  it('makes the rest of the page inert while open, but never the toasts', async () => {
+    const user = userEvent.setup();
+    const toasts = document.createElement('div');
+    toasts.setAttribute('data-kit-layer', 'toasts');
+    document.body.appendChild(toasts);
+    const { container } = renderWithTheme(<Harness />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    expect(container).toHaveAttribute('inert');
+    expect(toasts).not.toHaveAttribute('inert');
+    expect(screen.getByTestId('dialog-backdrop')).not.toHaveAttribute('inert');
+    await user.keyboard('{Escape}');
+    expect(container).not.toHaveAttribute('inert');
+    toasts.remove();
+  });
+
   it('closes on a backdrop click but not on a click inside', async () => {
     const user = userEvent.setup();
     renderWithTheme(<Harness />);

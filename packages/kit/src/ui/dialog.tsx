@@ -72,6 +72,7 @@ export function Dialog({
 }: DialogProps) {
   const titleId = useId();
   const descriptionId = useId();
+  const backdrop = useRef<HTMLDivElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const onOpenChangeRef = useRef(onOpenChange);
   useEffect(() => {
@@ -113,7 +114,17 @@ export function Dialog({
       }
     };
     document.addEventListener('keydown', onKeyDown, true);
+    // Everything else on the page is out of reach while the dialog is open (toasts stay live).
+    const madeInert = Array.from(document.body.children).filter(
+      (element): element is HTMLElement =>
+        element instanceof HTMLElement &&
+        element !== backdrop.current &&
+        !element.hasAttribute('data-kit-layer') &&
+        !element.hasAttribute('inert'),
+    );
+    madeInert.forEach((element) => element.setAttribute('inert', ''));
     return () => {
+      madeInert.forEach((element) => element.removeAttribute('inert'));
       document.removeEventListener('keydown', onKeyDown, true);
       if (previouslyFocused?.isConnected) previouslyFocused.focus();
     };
@@ -122,6 +133,7 @@ export function Dialog({
   if (!open) return null;
   return createPortal(
     <Backdrop
+      ref={backdrop}
       data-testid="dialog-backdrop"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onOpenChange(false);
