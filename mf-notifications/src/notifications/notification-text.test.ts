@@ -12,7 +12,8 @@ const base: Notification = {
 describe('notificationText', () => {
   it('cuts a linked post preview to 100 characters plus "..."', () => {
     const content = 'x'.repeat(150);
-    const { action, preview } = notificationText({ ...base, post: { id: 9, content } });
+    const { who, action, preview } = notificationText({ ...base, post: { id: 9, content } });
+    expect(who).toBe('Ben');
     expect(action).toBe('liked your post');
     expect(preview).toBe(`${'x'.repeat(100)}...`);
   });
@@ -20,10 +21,12 @@ describe('notificationText', () => {
   it('keeps a short preview whole', () => {
     expect(
       notificationText({ ...base, type: 'comment', post: { id: 9, content: 'short' } }),
-    ).toEqual({
-      action: 'commented on your post',
-      preview: 'short',
-    });
+    ).toEqual({ who: 'Ben', action: 'commented on your post', preview: 'short' });
+  });
+
+  it('keeps a preview of exactly 100 characters whole', () => {
+    const content = 'z'.repeat(100);
+    expect(notificationText({ ...base, post: { id: 9, content } }).preview).toBe(content);
   });
 
   it('cuts feedback to 200 characters plus "..."', () => {
@@ -33,11 +36,30 @@ describe('notificationText', () => {
     );
   });
 
+  it('names the applicant of an account application, which has no actor', () => {
+    const text = notificationText({
+      ...base,
+      type: 'account_application',
+      actor: null,
+      application: { name: 'Old Alum', contactInfo: 'alum@example.com', message: 'Class of 1999' },
+    });
+    expect(text).toEqual({
+      who: 'Old Alum',
+      action: 'applied for account access',
+      preview: 'alum@example.com · Class of 1999',
+    });
+  });
+
   it.each([
     ['repost', 'reposted your post'],
+    ['reply', 'replied to your comment'],
     ['follow', 'started following you'],
     ['something-new', 'sent you a notification'],
   ])('words a %s notification', (type, action) => {
     expect(notificationText({ ...base, type }).action).toBe(action);
+  });
+
+  it('falls back to "Someone" without an actor', () => {
+    expect(notificationText({ ...base, type: 'something-new', actor: null }).who).toBe('Someone');
   });
 });

@@ -1,12 +1,14 @@
-import { Link } from 'react-router-dom';
 import styled from 'styled-components';
+import useSWR from 'swr';
 import type { Notification } from '@campus/contracts';
-import { apiRequest } from '@campus/kit/api';
-import { unreadCount, useNotifications } from '@campus/kit/data';
-import { relativeTime } from '@campus/kit/format';
+import { apiRequest, type ApiRequestOptions } from '@campus/kit/api';
+import { getNotifications, keys, unreadCount } from '@campus/kit/data';
 import { toast } from '@campus/kit/toast';
-import { Avatar, Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
-import { notificationText } from './notification-text';
+import { Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
+import { NotificationRow } from './notification-row';
+
+/** Spec §9: the loading skeleton has 5 rows. */
+export const SKELETON_ROWS = 5;
 
 const Header = styled.header`
   display: flex;
@@ -31,91 +33,43 @@ const List = styled.ul`
   list-style: none;
 `;
 
-const Item = styled.li<{ $unread: boolean }>`
-  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  background: ${({ theme, $unread }) => ($unread ? '#eff6ff' : theme.colors.surface)};
-
-  > button {
-    display: flex;
-    gap: ${({ theme }) => theme.space(3)};
-    width: 100%;
-    padding: ${({ theme }) => theme.space(4)};
-    border: 0;
-    background: none;
-    font: inherit;
-    text-align: left;
-    cursor: ${({ $unread }) => ($unread ? 'pointer' : 'default')};
-  }
-  p {
-    margin: 0;
-  }
-  small,
-  blockquote {
-    color: ${({ theme }) => theme.colors.textMuted};
-  }
-  blockquote {
-    margin: ${({ theme }) => theme.space(1)} 0;
-    font-size: 0.875rem;
-  }
+const SkeletonRow = styled.li`
+  display: flex;
+  gap: ${({ theme }) => theme.space(3)};
+  padding: ${({ theme }) => theme.space(4)};
 `;
 
-function NotificationRow({
-  notification,
-  onRead,
-}: {
-  notification: Notification;
-  onRead: (id: number) => void;
-}) {
-  const { action, preview } = notificationText(notification);
-  const actor = notification.actor?.name ?? notification.application?.name ?? 'Someone';
-  return (
-    <Item $unread={!notification.isRead} data-unread={!notification.isRead}>
-      <button
-        type="button"
-        aria-label={`${actor} ${action}${notification.isRead ? '' : ' (unread)'}`}
-        onClick={() => !notification.isRead && onRead(notification.id)}
-      >
-        <Avatar name={actor} src={notification.actor?.avatarUrl} />
-        <div>
-          <p>
-            <strong>{actor}</strong> {action}
-          </p>
-          {preview && <blockquote>{preview}</blockquote>}
-          <small>{relativeTime(notification.createdAt)}</small>
-        </div>
-      </button>
-      {notification.post && (
-        <p style={{ padding: '0 16px 12px 68px', fontSize: '0.8125rem' }}>
-          <Link to={`/post/${notification.post.id}`}>View post</Link>
-        </p>
-      )}
-    </Item>
-  );
-}
+type Notifications = Notification[] | null | undefined;
+const PUT: ApiRequestOptions = { method: 'PUT' };
 
-/** Spec §2 "Notifications". Reads the shared cache, so the shell's badge changes with it. */
+/**
+ * Spec §2 "Notifications". It reads and writes the kit's shared notifications cache entry, so the
+ * shell's unread badge and dot change together with this page, without a reload.
+ */
 export default function NotificationsPage() {
-  const { data, error, isLoading, mutate } = useNotifications();
-  const notifications = (data ?? []) as Notification[];
+  const { data, error, isLoading, mutate } = useSWR<Notifications, Error>(
+    keys.notifications(),
+    getNotifications,
+    { revalidateOnMount: true },
+  );
+  const notifications = data ?? [];
   const unread = unreadCount(notifications);
 
   const markRead = async (id: number) => {
-    await mutate(
-      (current) =>
-        current?.map((item) => (item.id === id ? { ...item, isRead: true } : item)) ?? current,
-      { revalidate: false },
-    );
+    const readOne = (current: Notifications) =>
+      current?.map((item) => (item.id === id ? { ...item, isRead: true } : item));
+    await mutate(readOne, { revalidate: false });
     try {
-      await apiRequest(`/api/notifications/${id}/read`, { method: 'PUT' });
+      await apiRequest(`/api/notifications/${id}/read`, PUT);
     } catch {
-      void mutate();
+      void mutate(); // the server did not take it: show what it holds
     }
   };
 
   const markAllRead = async () => {
     try {
-      await apiRequest('/api/notifications/read-all', { method: 'PUT' });
-      await mutate((current) => current?.map((item) => ({ ...item, isRead: true })) ?? current, {
+      await apiRequest('/api/notifications/read-all', PUT);
+      await mutate((current) => current?.map((item) => ({ ...item, isRead: true })), {
         revalidate: false,
       });
     } catch {
@@ -131,7 +85,12 @@ export default function NotificationsPage() {
     <section aria-labelledby="notifications-title">
       <Header>
         <h1 id="notifications-title">
-          Notifications {unread > 0 && <Badge $tone="danger">{unread}</Badge>}
+          Notifications
+          {unread > 0 && (
+            <Badge $tone="danger" aria-label={`${unread} unread`} data-testid="page-unread-badge">
+              {unread}
+            </Badge>
+          )}
         </h1>
         {unread > 0 && (
           <Button variant="secondary" size="sm" onClick={markAllRead}>
@@ -141,14 +100,14 @@ export default function NotificationsPage() {
       </Header>
       {isLoading ? (
         <List aria-busy="true" aria-label="Loading notifications">
-          {[0, 1, 2, 3, 4].map((row) => (
-            <li key={row} style={{ display: 'flex', gap: 12, padding: 16 }}>
+          {Array.from({ length: SKELETON_ROWS }, (_, row) => (
+            <SkeletonRow key={row} data-testid="notification-skeleton">
               <Skeleton $width="40px" $height="40px" $round />
               <Skeleton $height="40px" />
-            </li>
+            </SkeletonRow>
           ))}
         </List>
-      ) : error ? (
+      ) : error && notifications.length === 0 ? (
         <EmptyState title="Failed to fetch notifications" description="Please try again later." />
       ) : notifications.length === 0 ? (
         <EmptyState
@@ -156,7 +115,7 @@ export default function NotificationsPage() {
           description="You'll see notifications here when others interact with your posts."
         />
       ) : (
-        <List>
+        <List aria-label="Notifications">
           {notifications.map((notification) => (
             <NotificationRow key={notification.id} notification={notification} onRead={markRead} />
           ))}

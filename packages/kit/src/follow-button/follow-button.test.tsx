@@ -1,0 +1,108 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import useSWR from 'swr';
+import { configureApi, storeAuth } from '@campus/kit/api';
+import { DataProvider, keys } from '@campus/kit/data';
+import { FollowButton } from '@campus/kit/follow-button';
+import { SessionProvider } from '@campus/kit/session';
+import { KitThemeProvider } from '@campus/kit/theme';
+import { Toaster, dismissToast } from '@campus/kit/toast';
+
+type Reply = { status: number; body: unknown };
+
+function serve(routes: Record<string, Reply>) {
+  const fetchMock = jest.fn(async (url: string, init?: RequestInit) => {
+    const path = `${init?.method ?? 'GET'} ${url.replace('http://api.test', '')}`;
+    const reply = routes[path] ?? { status: 404, body: { message: 'nope' } };
+    return {
+      status: reply.status,
+      ok: reply.status < 400,
+      statusText: '',
+      text: async () => JSON.stringify(reply.body),
+    };
+  });
+  global.fetch = fetchMock as unknown as typeof fetch;
+  return fetchMock;
+}
+
+function Providers({ children }: { children: ReactNode }) {
+  return (
+    <KitThemeProvider>
+      <DataProvider>
+        <SessionProvider>
+          {children}
+          <Toaster />
+        </SessionProvider>
+      </DataProvider>
+    </KitThemeProvider>
+  );
+}
+
+function ProfileReader() {
+  const { data } = useSWR<{ followersCount: number } | null>(keys.user(9));
+  return <p>followers: {data?.followersCount ?? '-'}</p>;
+}
+
+beforeEach(() => {
+  configureApi({ baseUrl: 'http://api.test' });
+  storeAuth({ token: 't', user: { id: 1, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null } });
+  act(() => dismissToast());
+});
+
+afterEach(() => window.localStorage.clear());
+
+describe('FollowButton', () => {
+  it('follows, announces success and refetches the cached profile', async () => {
+    let followers = 3;
+    const fetchMock = jest.fn(async (url: string, init?: RequestInit) => {
+      const path = `${init?.method ?? 'GET'} ${url.replace('http://api.test', '')}`;
+      let body: unknown = { id: 1, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
+      if (path === 'POST /api/users/9/follow')
+        body = { following: true, followersCount: ++followers };
+      if (path === 'GET /api/users/9') body = { followersCount: followers };
+      return { status: 200, ok: true, statusText: '', text: async () => JSON.stringify(body) };
+    });
+    global.fetch = fetchMock as unknown as typeof fetch;
+    const onToggled = jest.fn();
+    render(
+      <Providers>
+        <ProfileReader />
+        <FollowButton userId={9} isFollowing={false} onToggled={onToggled} />
+      </Providers>,
+    );
+    expect(await screen.findByText('followers: 3')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Follow' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('SuccessFollow status updated!');
+    expect(await screen.findByText('followers: 4')).toBeInTheDocument();
+    expect(onToggled).toHaveBeenCalledWith({ following: true, followersCount: 4 });
+  });
+
+  it("reads 'Following' and turns into 'Unfollow' on hover", async () => {
+    serve({});
+    render(
+      <Providers>
+        <FollowButton userId={9} isFollowing />
+      </Providers>,
+    );
+    const button = screen.getByRole('button', { name: 'Following' });
+    await userEvent.hover(button);
+    expect(button).toHaveTextContent('Unfollow');
+    await userEvent.unhover(button);
+    expect(button).toHaveTextContent('Following');
+  });
+
+  it('shows the destructive toast when the toggle fails', async () => {
+    serve({ 'POST /api/users/9/follow': { status: 500, body: { message: 'boom' } } });
+    render(
+      <Providers>
+        <FollowButton userId={9} isFollowing={false} />
+      </Providers>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Follow' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('ErrorFailed to update follow status.'),
+    );
+    expect(screen.getByRole('button', { name: 'Follow' })).toBeEnabled();
+  });
+});

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { useSWRConfig } from 'swr';
+import type { FollowToggleResponse } from '@campus/contracts';
+import { apiRequest } from '@campus/kit/api';
+import { useSession } from '@campus/kit/session';
+import { toast } from '@campus/kit/toast';
+import { Button } from '@campus/kit/ui';
+
+export interface FollowButtonProps {
+  /** The user to follow or unfollow. */
+  userId: number;
+  isFollowing: boolean;
+  /** Called with the server's answer after a successful toggle (the cache is refreshed already). */
+  onToggled?: (result: FollowToggleResponse) => void;
+  size?: 'sm' | 'md';
+}
+
+/** Cached reads that a follow changes: both users' profiles and their following / followers lists. */
+function touchesUsers(key: unknown, ids: readonly number[]): boolean {
+  return Array.isArray(key) && key[0] === '/api/users' && ids.includes(key[1] as number);
+}
+
+/**
+ * Spec §2/§4: one toggle for follow and unfollow. While following it reads 'Following' and turns
+ * into 'Unfollow' on hover or keyboard focus. Success: toast 'Success' / 'Follow status updated!'
+ * and the affected profiles and lists are refetched; failure: 'Error' / 'Failed to update follow status.'.
+ */
+export function FollowButton({ userId, isFollowing, onToggled, size = 'sm' }: FollowButtonProps) {
+  const { mutate } = useSWRConfig();
+  const session = useSession();
+  const [busy, setBusy] = useState(false);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      const result = await apiRequest<FollowToggleResponse>(`/api/users/${userId}/follow`, {
+        method: 'POST',
+      });
+      toast({ title: 'Success', description: 'Follow status updated!' });
+      const ids = session.user ? [userId, session.user.id] : [userId];
+      void mutate((key) => touchesUsers(key, ids));
+      onToggled?.(result);
+    } catch {
+      toast({
+        title: 'Error',
+        description: 'Failed to update follow status.',
+        variant: 'destructive',
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const warnUnfollow = isFollowing && (hovered || focused);
+  return (
+    <Button
+      size={size}
+      variant={isFollowing ? (warnUnfollow ? 'destructive' : 'secondary') : 'primary'}
+      disabled={busy}
+      aria-busy={busy || undefined}
+      data-following={isFollowing}
+      onClick={toggle}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={(event) => setFocused(isKeyboardFocus(event.currentTarget))}
+      onBlur={() => setFocused(false)}
+    >
+      {isFollowing ? (warnUnfollow ? 'Unfollow' : 'Following') : 'Follow'}
+    </Button>
+  );
+}
+
+/** A mouse click focuses the button too; only keyboard focus should stand in for hover. */
+function isKeyboardFocus(element: HTMLElement): boolean {
+  try {
+    return element.matches(':focus-visible');
+  } catch {
+    return true; // engines without :focus-visible: treat focus like hover
+  }
+}

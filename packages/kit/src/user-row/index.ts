@@ -1,0 +1,1 @@
+export { UserRow } from './user-row';
