@@ -1,0 +1,72 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import styled from 'styled-components';
+
+/** Spec §9: post text is clamped to 5 lines. */
+export const POST_CLAMP_LINES = 5;
+
+const Text = styled.p<{ $clamped: boolean }>`
+  margin: 0;
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+  ${({ $clamped }) =>
+    $clamped &&
+    `
+    display: -webkit-box;
+    -webkit-line-clamp: ${POST_CLAMP_LINES};
+    -webkit-box-orient: vertical;
+    overflow: hidden;
+  `}
+`;
+
+const Toggle = styled.button`
+  justify-self: start;
+  padding: 0;
+  border: 0;
+  background: none;
+  font: inherit;
+  font-size: 0.875rem;
+  font-weight: 600;
+  color: ${({ theme }) => theme.colors.primary};
+  cursor: pointer;
+`;
+
+/**
+ * Text clamped to 5 lines with 'Show more' only when it really overflows (measured after layout
+ * and again whenever the box is resized).
+ */
+export function ClampedText({ text }: { text: string }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  const [expanded, setExpanded] = useState(false);
+  const [overflows, setOverflows] = useState(false);
+
+  useLayoutEffect(() => {
+    const node = ref.current;
+    if (!node || expanded) return;
+    const measure = () => setOverflows(node.scrollHeight > node.clientHeight + 1);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [text, expanded]);
+
+  return (
+    <>
+      <Text ref={ref} $clamped={!expanded}>
+        {text}
+      </Text>
+      {(overflows || expanded) && (
+        <Toggle
+          type="button"
+          aria-expanded={expanded}
+          onClick={(event) => {
+            event.stopPropagation();
+            setExpanded((value) => !value);
+          }}
+        >
+          {expanded ? 'Show less' : 'Show more'}
+        </Toggle>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+// The post card of spec §2, shared by the feed and the profile (a deliberate list).
+export { PostCard } from './post-card';
+export type { PostCardProps } from './post-card';
+export { PostCardSkeleton } from './post-card-skeleton';
+export { RepostDialog } from './repost-dialog';
+export type { RepostDialogProps } from './repost-dialog';
+export { PostBody, QuotedPost, ORIGINAL_DELETED_TEXT } from './quoted-post';
+export { ClampedText, POST_CLAMP_LINES } from './clamped-text';
+export { usePostLike } from './use-post-like';
+export type { LikeState, UsePostLikeOptions } from './use-post-like';
+export { isRepost, repostPost, togglePostLike } from './post-requests';

@@ -1,0 +1,289 @@
+import './jsdom-text-encoding';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import type { Post } from '@campus/contracts';
+import { configureApi, storeAuth, clearStoredAuth } from '@campus/kit/api';
+import { DataProvider } from '@campus/kit/data';
+import { SessionProvider } from '@campus/kit/session';
+import { KitThemeProvider } from '@campus/kit/theme';
+import { Toaster, dismissToast } from '@campus/kit/toast';
+import { PostCard, type PostCardProps } from '@campus/kit/post-card';
+
+const ada = { id: 1, name: 'Ada Okafor', email: 'ada.okafor@campus.edu', avatarUrl: null };
+const ben = { id: 2, name: 'Ben Larsen', email: 'ben.larsen@campus.edu', avatarUrl: null };
+
+function makePost(overrides: Partial<Post> = {}): Post {
+  return {
+    id: 10,
+    content: 'Library open late this week',
+    createdAt: new Date().toISOString(),
+    isJdTagged: false,
+    likesCount: 3,
+    repostsCount: 1,
+    commentsCount: 2,
+    isLiked: false,
+    isReposted: false,
+    author: ada,
+    originalPostId: null,
+    repostComment: null,
+    originalPost: null,
+    ...overrides,
+  };
+}
+
+function Location() {
+  return <output data-testid="location">{useLocation().pathname}</output>;
+}
+
+/** Signed in as Ben; the session check answers from the mocked fetch. */
+function renderCard(ui: ReactElement) {
+  return render(
+    <KitThemeProvider>
+      <DataProvider>
+        <SessionProvider>
+          <MemoryRouter initialEntries={['/']}>
+            <Routes>
+              <Route path="*" element={ui} />
+            </Routes>
+            <Location />
+          </MemoryRouter>
+          <Toaster />
+        </SessionProvider>
+      </DataProvider>
+    </KitThemeProvider>,
+  );
+}
+
+function mockFetch(
+  handler: (url: string, init: RequestInit) => { status: number; body?: unknown },
+) {
+  const fetchMock = jest.fn(async (url: string, init: RequestInit) => {
+    if (url.endsWith(`/api/users/${ben.id}`)) {
+      return { status: 200, ok: true, statusText: '', text: async () => JSON.stringify(ben) };
+    }
+    const { status, body } = handler(url, init);
+    return {
+      status,
+      ok: status < 400,
+      statusText: '',
+      text: async () => (body === undefined ? '' : JSON.stringify(body)),
+    };
+  });
+  global.fetch = fetchMock as unknown as typeof fetch;
+  return fetchMock;
+}
+
+async function renderSignedIn(props: PostCardProps) {
+  renderCard(<PostCard {...props} />);
+  // The repost button becomes available once the session is confirmed.
+  await waitFor(() =>
+    expect(screen.getByRole('button', { name: /^Repost/ })).not.toHaveAttribute(
+      'title',
+      'Sign in to repost',
+    ),
+  );
+}
+
+beforeEach(() => {
+  configureApi({ baseUrl: 'http://api.test' });
+  storeAuth({ token: 't', user: ben });
+  act(() => dismissToast());
+});
+afterEach(() => clearStoredAuth());
+
+describe('PostCard', () => {
+  it('shows the author linking to the profile, the content, the counts and no JD badge', async () => {
+    mockFetch(() => ({ status: 500 }));
+    await renderSignedIn({ post: makePost() });
+    const card = screen.getByRole('article', { name: 'Post by Ada Okafor' });
+    expect(within(card).getByRole('link', { name: 'Ada Okafor' })).toHaveAttribute(
+      'href',
+      '/profile/1',
+    );
+    expect(card).toHaveTextContent('@ada.okafor');
+    expect(card).toHaveTextContent('Library open late this week');
+    expect(within(card).getByRole('button', { name: 'Like (3 likes)' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Comments (2 comments)' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Repost (1 repost)' })).toBeEnabled();
+    expect(within(card).queryByText('JD')).not.toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Show more' })).not.toBeInTheDocument();
+  });
+
+  it('shows the JD badge on a JD post', async () => {
+    mockFetch(() => ({ status: 500 }));
+    await renderSignedIn({ post: makePost({ isJdTagged: true }) });
+    expect(screen.getByText('JD')).toBeInTheDocument();
+  });
+
+  it("offers 'Show more' only when the text overflows its 5 lines", async () => {
+    mockFetch(() => ({ status: 500 }));
+    const scrollHeight = jest
+      .spyOn(HTMLElement.prototype, 'scrollHeight', 'get')
+      .mockImplementation(function (this: HTMLElement) {
+        return this.textContent?.startsWith('Long') ? 400 : 0;
+      });
+    const clientHeight = jest
+      .spyOn(HTMLElement.prototype, 'clientHeight', 'get')
+      .mockReturnValue(100);
+    try {
+      await renderSignedIn({ post: makePost({ content: 'Long text '.repeat(80) }) });
+      const more = screen.getByRole('button', { name: 'Show more' });
+      await userEvent.click(more);
+      expect(screen.getByRole('button', { name: 'Show less' })).toHaveAttribute(
+        'aria-expanded',
+        'true',
+      );
+      expect(screen.getByTestId('location')).toHaveTextContent('/'); // not opened
+    } finally {
+      scrollHeight.mockRestore();
+      clientHeight.mockRestore();
+    }
+  });
+
+  it('opens /post/{id} when the card is clicked, after telling onOpen', async () => {
+    mockFetch(() => ({ status: 500 }));
+    const onOpen = jest.fn();
+    const post = makePost();
+    await renderSignedIn({ post, onOpen });
+    await userEvent.click(screen.getByText('Library open late this week'));
+    expect(onOpen).toHaveBeenCalledWith(post);
+    expect(screen.getByTestId('location')).toHaveTextContent('/post/10');
+  });
+
+  it('likes at once and settles on the server answer', async () => {
+    let answer: (value: { liked: boolean; likesCount: number }) => void = () => undefined;
+    const likeRequest = jest.fn(
+      () => new Promise<{ liked: boolean; likesCount: number }>((resolve) => (answer = resolve)),
+    );
+    mockFetch(() => ({ status: 500 }));
+    const onLikeChange = jest.fn();
+    await renderSignedIn({ post: makePost(), likeRequest, onLikeChange });
+    await userEvent.click(screen.getByRole('button', { name: 'Like (3 likes)' }));
+    const liked = screen.getByRole('button', { name: 'Like (4 likes)' });
+    expect(liked).toHaveAttribute('aria-pressed', 'true');
+    expect(likeRequest).toHaveBeenCalledWith(10);
+    await act(async () => answer({ liked: true, likesCount: 7 }));
+    expect(screen.getByRole('button', { name: 'Like (7 likes)' })).toBeInTheDocument();
+    expect(onLikeChange).toHaveBeenCalledWith(expect.objectContaining({ id: 10 }), {
+      liked: true,
+      likesCount: 7,
+    });
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+
+  it('rolls an unlike back and shows the destructive toast when the server fails', async () => {
+    const fetchMock = mockFetch(() => ({ status: 500, body: { message: 'boom' } }));
+    await renderSignedIn({ post: makePost({ isLiked: true, likesCount: 1 }) });
+    await userEvent.click(screen.getByRole('button', { name: 'Like (1 like)' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error');
+    expect(alert).toHaveTextContent('Failed to update like. Please try again.');
+    const button = screen.getByRole('button', { name: 'Like (1 like)' });
+    expect(button).toHaveAttribute('aria-pressed', 'true');
+    expect(fetchMock).toHaveBeenCalledWith(
+      'http://api.test/api/posts/10/like',
+      expect.objectContaining({ method: 'POST' }),
+    );
+  });
+
+  it('reposts with a trimmed comment and a live n/280 counter, then counts the repost', async () => {
+    const fetchMock = mockFetch(() => ({ status: 201, body: makePost({ id: 99 }) }));
+    const onReposted = jest.fn();
+    await renderSignedIn({ post: makePost(), onReposted });
+    await userEvent.click(screen.getByRole('button', { name: 'Repost (1 repost)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Repost' });
+    const field = within(dialog).getByRole('textbox', { name: 'Add a comment (optional)' });
+    expect(field).toHaveFocus();
+    expect(dialog).toHaveTextContent('0/280');
+    await userEvent.type(field, '  So useful  ');
+    expect(dialog).toHaveTextContent('13/280');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Repost' }));
+    expect(await screen.findByText('Post reposted successfully!')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith(
+      'http://api.test/api/posts/10/repost',
+      expect.objectContaining({ method: 'POST', body: JSON.stringify({ comment: 'So useful' }) }),
+    );
+    expect(onReposted).toHaveBeenCalledWith(expect.objectContaining({ id: 99 }), expect.anything());
+    expect(screen.getByRole('button', { name: 'Repost (2 reposts)' })).toBeDisabled();
+  });
+
+  it('sends no comment when it is blank and shows the failure toast', async () => {
+    const fetchMock = mockFetch(() => ({ status: 409, body: { message: 'already' } }));
+    await renderSignedIn({ post: makePost() });
+    await userEvent.click(screen.getByRole('button', { name: 'Repost (1 repost)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Repost' });
+    await userEvent.type(within(dialog).getByRole('textbox'), '   ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Repost' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to repost. Please try again.',
+    );
+    expect(fetchMock).toHaveBeenCalledWith(
+      'http://api.test/api/posts/10/repost',
+      expect.objectContaining({ body: '{}' }),
+    );
+    expect(screen.getByRole('dialog', { name: 'Repost' })).toBeInTheDocument();
+  });
+
+  it('closes the repost dialog with Escape and gives focus back to the button', async () => {
+    mockFetch(() => ({ status: 500 }));
+    await renderSignedIn({ post: makePost() });
+    const button = screen.getByRole('button', { name: 'Repost (1 repost)' });
+    await userEvent.click(button);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
+
+  it('shows a repost: who reposted, the quote, the original author and content, a link to it', async () => {
+    mockFetch(() => ({ status: 500 }));
+    const original = makePost({ id: 5, content: 'Career fair Tuesday', isJdTagged: true });
+    const { originalPost: _unused, ...originalFields } = original;
+    void _unused;
+    await renderSignedIn({
+      post: makePost({
+        id: 11,
+        author: ben,
+        content: '',
+        originalPostId: 5,
+        repostComment: 'Worth going',
+        originalPost: originalFields,
+      }),
+    });
+    const card = screen.getByRole('article', { name: 'Ben Larsen reposted Ada Okafor' });
+    expect(card).toHaveTextContent('Ben Larsen reposted');
+    expect(within(card).getByLabelText("Ben Larsen's comment")).toHaveTextContent('Worth going');
+    expect(within(card).getByRole('link', { name: 'Ada Okafor' })).toHaveAttribute(
+      'href',
+      '/profile/1',
+    );
+    expect(card).toHaveTextContent('Career fair Tuesday');
+    expect(within(card).getByText('JD')).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'View original post' })).toHaveAttribute(
+      'href',
+      '/post/5',
+    );
+    expect(within(card).getByRole('button', { name: /^Repost/ })).toBeDisabled();
+  });
+
+  it('says plainly when the original of a repost was deleted', async () => {
+    mockFetch(() => ({ status: 500 }));
+    await renderSignedIn({
+      post: makePost({ id: 12, author: ben, content: '', originalPostId: 5, originalPost: null }),
+    });
+    expect(screen.getByText('The original post has been deleted.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'View original post' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Repost/ })).toBeDisabled();
+  });
+
+  it('offers no repost dialog when signed out', async () => {
+    clearStoredAuth();
+    mockFetch(() => ({ status: 500 }));
+    renderCard(<PostCard post={makePost()} />);
+    const button = screen.getByRole('button', { name: /^Repost/ });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAttribute('title', 'Sign in to repost');
+  });
+});

@@ -1,0 +1,106 @@
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import type { Post } from '@campus/contracts';
+import { handleFromEmail, relativeTime } from '@campus/kit/format';
+import { Avatar, Badge } from '@campus/kit/ui';
+import { ClampedText } from './clamped-text';
+
+export const Meta = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(1.5)};
+  align-items: center;
+  min-width: 0;
+  font-size: 0.875rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+
+  a {
+    color: inherit;
+    text-decoration: none;
+  }
+  a:hover {
+    text-decoration: underline;
+  }
+  .author {
+    color: ${({ theme }) => theme.colors.text};
+    font-weight: 700;
+  }
+`;
+
+const Row = styled.div`
+  display: flex;
+  gap: ${({ theme }) => theme.space(3)};
+`;
+
+const Body = styled.div`
+  flex: 1;
+  min-width: 0;
+  display: grid;
+  gap: ${({ theme }) => theme.space(1.5)};
+`;
+
+const Deleted = styled.p`
+  margin: 0;
+  padding: ${({ theme }) => theme.space(3)};
+  border: 1px dashed ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-style: italic;
+`;
+
+/** Spec §3: a repost keeps `originalPostId`; `originalPost` is null once the original is deleted. */
+export const ORIGINAL_DELETED_TEXT = 'The original post has been deleted.';
+
+/**
+ * A post's author line and content: avatar, name linking to /profile/{authorId}, handle, relative
+ * time (linking to the post when `href` is given), the JD badge, then the clamped text.
+ */
+export function PostBody({
+  post,
+  href,
+  onOpen,
+  clamp = true,
+}: {
+  post: Omit<Post, 'originalPost'>;
+  /** Makes the time a link to the post (the keyboard way to open it). */
+  href?: string;
+  onOpen?: () => void;
+  clamp?: boolean;
+}) {
+  const time = relativeTime(post.createdAt);
+  return (
+    <Row>
+      <Avatar name={post.author.name} src={post.author.avatarUrl} />
+      <Body>
+        <Meta>
+          <Link className="author" to={`/profile/${post.author.id}`}>
+            {post.author.name}
+          </Link>
+          <span>{handleFromEmail(post.author.email)}</span>
+          <span aria-hidden="true">·</span>
+          {href ? (
+            <Link to={href} aria-label={`Open post, ${time}`} onClick={onOpen}>
+              <time dateTime={post.createdAt}>{time}</time>
+            </Link>
+          ) : (
+            <time dateTime={post.createdAt}>{time}</time>
+          )}
+          {post.isJdTagged && <Badge $tone="primary">JD</Badge>}
+        </Meta>
+        {clamp ? (
+          <ClampedText text={post.content} />
+        ) : (
+          <p style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {post.content}
+          </p>
+        )}
+      </Body>
+    </Row>
+  );
+}
+
+/** The original inside a repost, or a plain note when it has been deleted. */
+export function QuotedPost({ post, clamp = true }: { post: Post; clamp?: boolean }) {
+  if (!post.originalPost) return <Deleted>{ORIGINAL_DELETED_TEXT}</Deleted>;
+  return <PostBody post={post.originalPost} clamp={clamp} />;
+}
