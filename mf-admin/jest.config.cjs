@@ -1,2 +1,9 @@
-// Pure unit tests of the dashboard figures; the transform comes from the shared base.
-module.exports = require('../jest.base.cjs');
+// Component tests run in jsdom; the transform comes from the shared base.
+const base = require('../jest.base.cjs');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  testEnvironment: 'jsdom',
+  setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
+};

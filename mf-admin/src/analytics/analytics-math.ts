@@ -22,3 +22,8 @@ export function shortDate(date: string): string {
     ? date
     : parsed.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
 }
+
+/** The 'Updated: {today}' note, e.g. "Nov 22, 2026". */
+export function todayLabel(now: Date = new Date()): string {
+  return now.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}

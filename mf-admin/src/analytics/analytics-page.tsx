@@ -1,9 +1,16 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import styled from 'styled-components';
 import useSWR from 'swr';
 import type { ActiveUsers, AnalyticsOverview, Engagement, UserGrowth } from '@campus/contracts';
-import { keys } from '@campus/kit/data';
+import { keys, type ApiKey } from '@campus/kit/data';
 import { Badge, EmptyState, Skeleton } from '@campus/kit/ui';
-import { averagePostsPerUser, engagementRate, oneDecimal, shortDate } from './analytics-math';
+import { averagePostsPerUser, engagementRate, oneDecimal, todayLabel } from './analytics-math';
+
+// apexcharts is heavy: it comes in its own chunk of this remote, after the figures are shown.
+const TrendChart = lazy(() => import('./trend-chart'));
+
+/** Spec §2: while loading, 8 placeholder cards. */
+export const PLACEHOLDER_CARDS = 8;
 
 const Page = styled.section`
   display: grid;
@@ -12,6 +19,7 @@ const Page = styled.section`
 
   h1 {
     display: flex;
+    flex-wrap: wrap;
     gap: ${({ theme }) => theme.space(2)};
     align-items: center;
     margin: 0;
@@ -23,18 +31,25 @@ const Page = styled.section`
   }
 `;
 
-const Grid = styled.div`
+const Muted = styled.small`
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const Grid = styled.div<{ $min?: string }>`
   display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(180px, 1fr));
+  grid-template-columns: repeat(auto-fill, minmax(${({ $min = '180px' }) => $min}, 1fr));
   gap: ${({ theme }) => theme.space(3)};
 `;
 
 const Card = styled.article`
   display: grid;
+  align-content: start;
   gap: ${({ theme }) => theme.space(1)};
+  min-width: 0;
   padding: ${({ theme }) => theme.space(4)};
   border: 1px solid ${({ theme }) => theme.colors.border};
   border-radius: ${({ theme }) => theme.radius.lg};
+  background: ${({ theme }) => theme.colors.surface};
 
   h3 {
     margin: 0;
@@ -44,99 +59,88 @@ const Card = styled.article`
   strong {
     font-size: 1.5rem;
   }
-  span {
+  p {
+    margin: 0;
     font-size: 0.8125rem;
     color: ${({ theme }) => theme.colors.textMuted};
   }
 `;
 
-const Bars = styled.ol`
+const Facts = styled.dl`
   display: grid;
-  gap: 2px;
+  grid-template-columns: 1fr auto;
+  gap: ${({ theme }) => theme.space(2)};
   margin: 0;
-  padding: 0;
-  list-style: none;
-  font-size: 0.75rem;
+  font-size: 0.875rem;
 
-  li {
-    display: grid;
-    grid-template-columns: 56px 1fr 32px;
-    gap: ${({ theme }) => theme.space(2)};
-    align-items: center;
+  dt {
+    color: ${({ theme }) => theme.colors.textMuted};
   }
-  div {
-    height: 8px;
-    border-radius: 4px;
-    background: ${({ theme }) => theme.colors.primary};
+  dd {
+    margin: 0;
+    font-weight: 600;
+    text-align: right;
   }
 `;
 
-function Stat({
-  title,
-  value,
-  detail,
-}: {
-  title: string;
-  value: string | number;
-  detail?: string;
-}) {
+function StatCard({ title, value, detail }: { title: string; value: ReactNode; detail: string }) {
   return (
-    <Card>
+    <Card aria-label={title}>
       <h3>{title}</h3>
       <strong>{value}</strong>
-      {detail && <span>{detail}</span>}
+      <p>{detail}</p>
     </Card>
   );
 }
 
-function Series({
-  title,
-  label,
-  points,
-  failed,
-}: {
-  title: string;
-  label: string;
-  points: { date: string; value: number }[];
-  failed: boolean;
-}) {
-  const max = Math.max(1, ...points.map((point) => point.value));
+function Panel({ title, facts }: { title: string; facts: [string, ReactNode][] }) {
   return (
     <Card aria-label={title}>
       <h2>{title}</h2>
-      {failed && <span role="alert">Failed to load this chart.</span>}
-      <Bars>
-        {points.map((point) => (
-          <li key={point.date} title={`${label}: ${point.value}`}>
-            <span>{shortDate(point.date)}</span>
-            <div style={{ width: `${(point.value / max) * 100}%` }} />
-            <span>{point.value}</span>
-          </li>
+      <Facts>
+        {facts.map(([term, value]) => (
+          <div key={term} style={{ display: 'contents' }}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
         ))}
-      </Bars>
+      </Facts>
     </Card>
   );
 }
 
-/** Spec §2 "Analytics dashboard" (/analytics, loaded only for the admin). */
+function ChartCard({
+  title,
+  failed,
+  children,
+}: {
+  title: string;
+  failed: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Card aria-label={title} data-testid="chart-card">
+      <h2>{title}</h2>
+      {failed ? (
+        <p role="alert">Failed to load this chart.</p>
+      ) : (
+        <Suspense fallback={<Skeleton $height="280px" />}>{children}</Suspense>
+      )}
+    </Card>
+  );
+}
+
+/** Every dashboard read is fetched afresh when the page opens (figures change all the time). */
+function useAnalytics<T>(key: ApiKey) {
+  return useSWR<T | null, Error>(key, { revalidateOnMount: true });
+}
+
+/** Spec §2 "Analytics dashboard" (/analytics). The shell loads this remote for the admin only. */
 export default function AnalyticsPage() {
-  const overview = useSWR<AnalyticsOverview | null, Error>(keys.analyticsOverview(), {
-    revalidateOnMount: true,
-  });
-  const growth = useSWR<UserGrowth | null, Error>(keys.analyticsUserGrowth(), {
-    revalidateOnMount: true,
-  });
-  const engagement = useSWR<Engagement | null, Error>(keys.analyticsEngagement(), {
-    revalidateOnMount: true,
-  });
-  const active = useSWR<ActiveUsers | null, Error>(keys.analyticsActiveUsers(), {
-    revalidateOnMount: true,
-  });
-  const today = new Date().toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  });
+  const overview = useAnalytics<AnalyticsOverview>(keys.analyticsOverview());
+  const growth = useAnalytics<UserGrowth>(keys.analyticsUserGrowth());
+  const engagement = useAnalytics<Engagement>(keys.analyticsEngagement());
+  const active = useAnalytics<ActiveUsers>(keys.analyticsActiveUsers());
   const o = overview.data;
 
   return (
@@ -145,79 +149,97 @@ export default function AnalyticsPage() {
         <h1 id="analytics-title">
           Analytics <Badge $tone="primary">Admin Dashboard</Badge>
         </h1>
-        <small>Updated: {today}</small>
+        <Muted>Updated: {todayLabel()}</Muted>
       </div>
       {overview.isLoading ? (
         <>
-          <Badge $tone="danger">Admin Only</Badge>
+          <div>
+            <Badge $tone="danger">Admin Only</Badge>
+          </div>
           <Grid aria-busy="true" aria-label="Loading analytics">
-            {Array.from({ length: 8 }, (_, index) => (
-              <Skeleton key={index} $height="96px" />
+            {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
+              <Skeleton key={index} $height="96px" data-testid="analytics-placeholder" />
             ))}
           </Grid>
         </>
-      ) : !o || overview.error ? (
+      ) : !o ? (
         <EmptyState title="Failed to fetch analytics" description="Please try again later." />
       ) : (
         <>
           <Grid>
-            <Stat
+            <StatCard
               title="Total Users"
               value={o.totalUsers}
               detail={`${oneDecimal(o.verificationRate)}% verified`}
             />
-            <Stat title="New This Week" value={o.newUsersWeek} detail="new registrations" />
-            <Stat title="Total Posts" value={o.totalPosts} detail={`${o.postsMonth} this month`} />
-            <Stat
+            <StatCard title="New This Week" value={o.newUsersWeek} detail="New registrations" />
+            <StatCard
+              title="Total Posts"
+              value={o.totalPosts}
+              detail={`${o.postsMonth} posts this month`}
+            />
+            <StatCard
               title="Total Engagement"
               value={o.totalLikes + o.totalComments}
-              detail={`${o.totalLikes} likes · ${o.totalComments} comments`}
+              detail={`${o.totalLikes} likes, ${o.totalComments} comments`}
             />
-            <Stat
+            <StatCard
               title="Daily Active Users"
               value={active.data?.dau ?? '–'}
               detail="Users active in last 24 hours"
             />
-            <Stat
+            <StatCard
               title="Monthly Active Users"
               value={active.data?.mau ?? '–'}
               detail="Users active in last 30 days"
             />
           </Grid>
-          <Series
-            title="User Growth (Last 30 Days)"
-            label="New Users"
-            points={(growth.data ?? []).map((point) => ({ date: point.date, value: point.users }))}
-            failed={Boolean(growth.error)}
-          />
-          <Series
-            title="Daily Engagement (Last 7 Days)"
-            label="Posts"
-            points={(engagement.data?.posts ?? []).map((point) => ({
-              date: point.date,
-              value: point.count,
-            }))}
-            failed={Boolean(engagement.error)}
-          />
-          <Grid>
-            <Card aria-label="Platform Health">
-              <h2>Platform Health</h2>
-              <span>Verified Users: {o.verifiedUsers}</span>
-              <span>Verification Rate: {oneDecimal(o.verificationRate)}%</span>
-              <span>Total Follows: {o.totalFollows}</span>
-            </Card>
-            <Card aria-label="Content Stats">
-              <h2>Content Stats</h2>
-              <span>Total Posts: {o.totalPosts}</span>
-              <span>Posts This Month: {o.postsMonth}</span>
-              <span>Avg. Posts/User: {averagePostsPerUser(o)}</span>
-            </Card>
-            <Card aria-label="Engagement">
-              <h2>Engagement</h2>
-              <span>Total Likes: {o.totalLikes}</span>
-              <span>Total Comments: {o.totalComments}</span>
-              <span>Engagement Rate: {engagementRate(o)}</span>
-            </Card>
+          <Grid $min="320px">
+            <ChartCard title="User Growth (Last 30 Days)" failed={Boolean(growth.error)}>
+              <TrendChart
+                kind="line"
+                seriesName="New Users"
+                yTitle="Users"
+                points={(growth.data ?? []).map(({ date, users }) => ({ date, value: users }))}
+              />
+            </ChartCard>
+            <ChartCard title="Daily Engagement (Last 7 Days)" failed={Boolean(engagement.error)}>
+              <TrendChart
+                kind="bar"
+                seriesName="Posts"
+                yTitle="Count"
+                points={(engagement.data?.posts ?? []).map(({ date, count }) => ({
+                  date,
+                  value: count,
+                }))}
+              />
+            </ChartCard>
+          </Grid>
+          <Grid $min="240px">
+            <Panel
+              title="Platform Health"
+              facts={[
+                ['Verified Users', o.verifiedUsers],
+                ['Verification Rate', `${oneDecimal(o.verificationRate)}%`],
+                ['Total Follows', o.totalFollows],
+              ]}
+            />
+            <Panel
+              title="Content Stats"
+              facts={[
+                ['Total Posts', o.totalPosts],
+                ['Posts This Month', o.postsMonth],
+                ['Avg. Posts/User', averagePostsPerUser(o)],
+              ]}
+            />
+            <Panel
+              title="Engagement"
+              facts={[
+                ['Total Likes', o.totalLikes],
+                ['Total Comments', o.totalComments],
+                ['Engagement Rate', engagementRate(o)],
+              ]}
+            />
           </Grid>
         </>
       )}
