@@ -1,31 +1,53 @@
-import { useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import useSWRInfinite from 'swr/infinite';
-import { FEED_PAGE_SIZE, type Post } from '@campus/contracts';
-import { getJson } from '@campus/kit/api';
-import { keys } from '@campus/kit/data';
+import type { Post } from '@campus/contracts';
 import { useAppEvent } from '@campus/kit/events';
-import { useSession } from '@campus/kit/session';
-import { Badge, Button, EmptyState, Skeleton, Tabs } from '@campus/kit/ui';
-import { PostItem } from './post-item';
-
-type FeedTab = 'for-you' | 'following' | 'jd';
-
-const TAB_STORAGE_KEY = 'campus.feed.tab';
+import { PostCard, PostCardSkeleton } from '@campus/kit/post-card';
+import { Badge, Button, EmptyState, Tabs } from '@campus/kit/ui';
+import type { FeedTab } from './feed-query';
+import {
+  readRememberedTab,
+  rememberTab,
+  saveFeedPosition,
+  takeFeedPosition,
+  type SavedFeedPosition,
+} from './scroll-restoration';
+import { useFeed } from './use-feed';
 
 const EMPTY_TEXT: Record<FeedTab, string> = {
   'for-you': 'Be the first to post something!',
   following: 'Follow some users to see their posts here',
   jd: 'No job or admission posts available',
 };
+const TOP_EMPTY_TEXT =
+  'No trending posts today. Try posting something to get the conversation started!';
+
+const Toolbar = styled.div`
+  display: flex;
+  justify-content: flex-end;
+  padding: ${({ theme }) => theme.space(2)} ${({ theme }) => theme.space(4)};
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+`;
 
 const Footer = styled.div`
-  display: flex;
-  justify-content: center;
-  padding: ${({ theme }) => theme.space(4)};
+  display: grid;
+  justify-items: center;
+  gap: ${({ theme }) => theme.space(2)};
+  padding: ${({ theme }) => theme.space(6)} ${({ theme }) => theme.space(4)};
   color: ${({ theme }) => theme.colors.textMuted};
   font-size: 0.875rem;
+`;
+
+const LinkButton = styled.button`
+  padding: 0;
+  border: 0;
+  background: none;
+  font: inherit;
+  font-weight: 600;
+  color: ${({ theme }) => theme.colors.primary};
+  cursor: pointer;
+  text-decoration: underline;
 `;
 
 const Banner = styled(Link)`
@@ -37,107 +59,180 @@ const Banner = styled(Link)`
   background: ${({ theme }) => theme.colors.primary};
   color: ${({ theme }) => theme.colors.onPrimary};
   text-decoration: none;
+
+  span {
+    font-size: 0.875rem;
+  }
 `;
 
-function readTab(): FeedTab {
-  const stored = window.sessionStorage.getItem(TAB_STORAGE_KEY);
-  return stored === 'following' || stored === 'jd' ? stored : 'for-you';
-}
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
 
-function feedPath(tab: FeedTab, userId: number | undefined, page: number): string {
-  const query = new URLSearchParams();
-  if (tab !== 'for-you') query.set('tab', tab);
-  if (userId !== undefined) query.set('userId', String(userId));
-  query.set('limit', String(FEED_PAGE_SIZE));
-  query.set('offset', String(page * FEED_PAGE_SIZE));
-  return `/api/posts?${query.toString()}`;
-}
+const TAB_ITEMS = [
+  { value: 'for-you' as const, label: 'For You' },
+  { value: 'following' as const, label: 'Following' },
+  {
+    value: 'jd' as const,
+    label: (
+      <>
+        JD <Badge $tone="primary">Jobs</Badge>
+      </>
+    ),
+  },
+];
 
-/** Spec §2 "Home feed": the three tabs, the posts, their empty states and paging. */
+/**
+ * Spec §2 "Home feed": three tabs (remembered for the session), the Top Posts filter on For You,
+ * the JD banner, skeletons, empty states, paging by 20, refresh on postCreated / postDeleted, and
+ * the scroll position restored when coming back from a post within 30 minutes.
+ */
 export default function FeedPage() {
-  const { user } = useSession();
-  const [tab, setTab] = useState<FeedTab>(readTab);
-  const { data, error, isLoading, size, setSize, mutate } = useSWRInfinite<Post[] | null>(
-    (page, previous) =>
-      previous && previous.length < FEED_PAGE_SIZE ? null : keys.feedPage(tab, page),
-    (key: ReturnType<typeof keys.feedPage>) => getJson<Post[]>(feedPath(tab, user?.id, key[3])),
-    { revalidateFirstPage: false },
-  );
-  useAppEvent('postCreated', () => void mutate());
-  useAppEvent('postDeleted', () => void mutate());
+  const [restore] = useState<SavedFeedPosition | null>(() => takeFeedPosition());
+  const [tab, setTab] = useState<FeedTab>(() => restore?.tab ?? readRememberedTab());
+  const [top, setTop] = useState(() => Boolean(restore?.top && restore.tab === 'for-you'));
+  const topActive = tab === 'for-you' && top;
+  const feed = useFeed({ tab, top: topActive });
+
+  useAppEvent('postCreated', () => void feed.refresh());
+  useAppEvent('postDeleted', ({ postId }) => {
+    feed.hide(postId);
+    void feed.refresh();
+  });
+
+  // Coming back from a post: reload the extra pages, then scroll to where the reader was.
+  const pendingRestore = useRef(restore);
+  const scrollTarget = useRef<number | null>(null);
+  const [restored, setRestored] = useState(0);
+  const { loaded, loadExtraPages } = feed;
+  useEffect(() => {
+    const saved = pendingRestore.current;
+    if (!saved || !loaded) return;
+    pendingRestore.current = null;
+    const scroll = () => {
+      scrollTarget.current = saved.scrollY;
+      setRestored((count) => count + 1);
+    };
+    if (saved.extraPages > 0 && !(saved.tab === 'for-you' && saved.top)) {
+      loadExtraPages(saved.extraPages)
+        .catch((error: unknown) => console.error('Failed to restore posts', error))
+        .finally(scroll);
+    } else {
+      scroll();
+    }
+  }, [loaded, loadExtraPages]);
+  useLayoutEffect(() => {
+    if (scrollTarget.current === null) return;
+    window.scrollTo({ top: scrollTarget.current, behavior: 'instant' });
+    scrollTarget.current = null;
+  }, [restored]);
 
   const select = (next: FeedTab) => {
     if (next === tab) {
       window.scrollTo({ top: 0, behavior: 'smooth' });
       return;
     }
-    window.sessionStorage.setItem(TAB_STORAGE_KEY, next);
+    pendingRestore.current = null;
+    rememberTab(next);
     setTab(next);
+    if (next !== 'for-you') setTop(false); // spec §4: leaving For You turns Top Posts off
   };
 
-  const pages = data ?? [];
-  const posts = pages.flatMap((page) => page ?? []);
-  const lastPage = pages[pages.length - 1];
-  const reachedEnd = lastPage !== undefined && (lastPage?.length ?? 0) < FEED_PAGE_SIZE;
-  const loadingMore = size > pages.length;
+  const onOpen = (_post: Post) =>
+    saveFeedPosition({
+      tab,
+      top: topActive,
+      scrollY: window.scrollY,
+      extraPages: feed.extraPageCount,
+    });
+
+  const returnToForYou = () => setTop(false);
+
+  let body;
+  if (feed.error) {
+    body = <EmptyState title="Failed to fetch posts" />;
+  } else if (feed.loading) {
+    body = (
+      <div aria-busy="true">
+        <span style={visuallyHidden}>Loading posts</span>
+        {[0, 1, 2, 3, 4].map((row) => (
+          <PostCardSkeleton key={row} />
+        ))}
+      </div>
+    );
+  } else if (feed.posts.length === 0) {
+    body = (
+      <EmptyState
+        description={topActive ? TOP_EMPTY_TEXT : EMPTY_TEXT[tab]}
+        action={
+          topActive ? (
+            <LinkButton onClick={returnToForYou}>Return to For You feed</LinkButton>
+          ) : null
+        }
+      />
+    );
+  } else {
+    body = (
+      <>
+        {feed.posts.map((post) => (
+          <PostCard
+            key={post.id}
+            post={post}
+            onOpen={onOpen}
+            onReposted={() => void feed.refresh()}
+          />
+        ))}
+        <Footer>
+          {topActive ? (
+            <>
+              <span>Showing {feed.posts.length} trending posts</span>
+              <LinkButton onClick={returnToForYou}>Return to For You feed</LinkButton>
+            </>
+          ) : feed.reachedEnd ? (
+            <span>No more posts</span>
+          ) : (
+            <Button
+              variant="secondary"
+              disabled={feed.loadingMore}
+              aria-busy={feed.loadingMore}
+              onClick={() => void feed.loadMore()}
+            >
+              Load more posts
+            </Button>
+          )}
+        </Footer>
+      </>
+    );
+  }
 
   return (
     <section aria-label="Home feed">
-      <Tabs
-        label="Feed"
-        idPrefix="feed"
-        value={tab}
-        onSelect={select}
-        items={[
-          { value: 'for-you', label: 'For You' },
-          { value: 'following', label: 'Following' },
-          {
-            value: 'jd',
-            label: (
-              <>
-                JD <Badge $tone="primary">Jobs</Badge>
-              </>
-            ),
-          },
-        ]}
-      />
+      <Tabs label="Feed" idPrefix="feed" value={tab} onSelect={select} items={TAB_ITEMS} />
       <div id="feed-panel" role="tabpanel" aria-labelledby={`feed-${tab}`}>
+        {tab === 'for-you' && (
+          <Toolbar>
+            <Button
+              variant={topActive ? 'primary' : 'secondary'}
+              size="sm"
+              aria-pressed={topActive}
+              onClick={() => setTop((value) => !value)}
+            >
+              Top Posts
+            </Button>
+          </Toolbar>
+        )}
         {tab === 'jd' && (
           <Banner to="/opportunities">
             <strong>Explore Opportunities</strong>
             <span>Swipe through personalised job recommendations</span>
           </Banner>
         )}
-        {error ? (
-          <EmptyState title="Failed to fetch posts" />
-        ) : isLoading ? (
-          <div aria-busy="true" style={{ display: 'grid', gap: 16, padding: 16 }}>
-            {[0, 1, 2].map((row) => (
-              <Skeleton key={row} $height="88px" />
-            ))}
-          </div>
-        ) : posts.length === 0 ? (
-          <EmptyState description={EMPTY_TEXT[tab]} />
-        ) : (
-          <>
-            {posts.map((post) => (
-              <PostItem key={post.id} post={post} />
-            ))}
-            <Footer>
-              {reachedEnd ? (
-                'No more posts'
-              ) : (
-                <Button
-                  variant="secondary"
-                  disabled={loadingMore}
-                  onClick={() => void setSize(size + 1)}
-                >
-                  Load more posts
-                </Button>
-              )}
-            </Footer>
-          </>
-        )}
+        {body}
       </div>
     </section>
   );

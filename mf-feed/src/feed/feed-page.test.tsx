@@ -1,0 +1,237 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { clearStoredAuth } from '@campus/kit/api';
+import { emitAppEvent } from '@campus/kit/events';
+import { dismissToast } from '@campus/kit/toast';
+import { callsTo, mockApi, posts, renderPage } from '../testing/render-page';
+import FeedPage from './feed-page';
+
+const scrollTo = jest.fn();
+
+beforeEach(() => {
+  window.sessionStorage.clear();
+  scrollTo.mockClear();
+  window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
+  act(() => dismissToast());
+});
+afterEach(() => clearStoredAuth());
+
+/** Answers GET /api/posts with `pages[offset / 20]` for the query's tab. */
+function feedApi(byFeed: Record<string, ReturnType<typeof posts>[]>) {
+  return mockApi((url) => {
+    if (url.pathname !== '/api/posts') return { status: 404 };
+    const feed =
+      url.searchParams.get('topFilter') === 'true'
+        ? 'top'
+        : (url.searchParams.get('tab') ?? 'for-you');
+    const page = Number(url.searchParams.get('offset')) / 20;
+    return { status: 200, body: byFeed[feed]?.[page] ?? [] };
+  });
+}
+
+describe('FeedPage', () => {
+  it('shows skeletons, then For You with Load more until a short page, then No more posts', async () => {
+    const first = posts(20);
+    const second = posts(5);
+    const fetchMock = feedApi({ 'for-you': [first, second] });
+    renderPage(<FeedPage />);
+    expect(screen.getByRole('tab', { name: 'For You' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getAllByTestId('post-card-skeleton').length).toBeGreaterThan(0);
+    expect(await screen.findByText(first[0]!.content)).toBeInTheDocument();
+    expect(screen.queryByTestId('post-card-skeleton')).not.toBeInTheDocument();
+
+    const [request] = callsTo(fetchMock, '/api/posts');
+    const query = request!.url.searchParams;
+    expect(query.has('tab')).toBe(false);
+    expect(query.has('topFilter')).toBe(false);
+    expect(query.get('userId')).toBe('1');
+    expect(query.get('limit')).toBe('20');
+    expect(query.get('offset')).toBe('0');
+    expect(query.get('_')).toMatch(/^\d+$/);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load more posts' }));
+    expect(await screen.findByText(second[4]!.content)).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(25);
+    expect(screen.getByText('No more posts')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more posts' })).not.toBeInTheDocument();
+    const more = callsTo(fetchMock, '/api/posts')[1]!.url.searchParams;
+    expect(more.get('offset')).toBe('20');
+    expect(more.has('_')).toBe(false);
+  });
+
+  it('says No more posts at once when the first page is short', async () => {
+    feedApi({ 'for-you': [posts(3)] });
+    renderPage(<FeedPage />);
+    expect(await screen.findByText('No more posts')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['For You', 'Be the first to post something!'],
+    ['Following', 'Follow some users to see their posts here'],
+    ['JD', 'No job or admission posts available'],
+  ])('shows the empty state of %s', async (tab, text) => {
+    feedApi({});
+    renderPage(<FeedPage />);
+    await userEvent.click(screen.getByRole('tab', { name: new RegExp(`^${tab}`) }));
+    expect(await screen.findByText(text)).toBeInTheDocument();
+  });
+
+  it('remembers the tab for the session and asks the API for it', async () => {
+    const fetchMock = feedApi({ following: [posts(2)] });
+    const { unmount } = renderPage(<FeedPage />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Following' }));
+    await screen.findByText('No more posts');
+    expect(callsTo(fetchMock, '/api/posts').at(-1)!.url.searchParams.get('tab')).toBe('following');
+    unmount();
+    renderPage(<FeedPage />);
+    expect(screen.getByRole('tab', { name: 'Following' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('scrolls to the top when the active tab is clicked again', async () => {
+    feedApi({ 'for-you': [posts(1)] });
+    renderPage(<FeedPage />);
+    await userEvent.click(screen.getByRole('tab', { name: 'For You' }));
+    expect(scrollTo).toHaveBeenCalledWith({ top: 0, behavior: 'smooth' });
+  });
+
+  it('shows the JD badge and, on JD, the Explore Opportunities banner', async () => {
+    const fetchMock = feedApi({ jd: [posts(1)] });
+    renderPage(<FeedPage />);
+    const jd = screen.getByRole('tab', { name: /^JD/ });
+    expect(within(jd).getByText('Jobs')).toBeInTheDocument();
+    await userEvent.click(jd);
+    const banner = screen.getByRole('link', { name: /Explore Opportunities/ });
+    expect(banner).toHaveAttribute('href', '/opportunities');
+    expect(banner).toHaveTextContent('Swipe through personalised job recommendations');
+    await screen.findByText('No more posts');
+    expect(callsTo(fetchMock, '/api/posts').at(-1)!.url.searchParams.get('tab')).toBe('jd');
+  });
+
+  it('filters Top Posts with its footer, returns to For You, and leaving For You turns it off', async () => {
+    const top = posts(4);
+    const fetchMock = feedApi({ 'for-you': [posts(20)], top: [top] });
+    renderPage(<FeedPage />);
+    await screen.findByRole('button', { name: 'Load more posts' });
+    const toggle = screen.getByRole('button', { name: 'Top Posts' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await userEvent.click(toggle);
+    expect(await screen.findByText('Showing 4 trending posts')).toBeInTheDocument();
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.queryByRole('button', { name: 'Load more posts' })).not.toBeInTheDocument();
+    expect(callsTo(fetchMock, '/api/posts').at(-1)!.url.searchParams.get('topFilter')).toBe('true');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Return to For You feed' }));
+    expect(await screen.findByRole('button', { name: 'Load more posts' })).toBeInTheDocument();
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+
+    await userEvent.click(toggle);
+    await screen.findByText('Showing 4 trending posts');
+    await userEvent.click(screen.getByRole('tab', { name: 'Following' }));
+    await userEvent.click(screen.getByRole('tab', { name: 'For You' }));
+    expect(screen.getByRole('button', { name: 'Top Posts' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+  });
+
+  it('shows the top-filter empty text', async () => {
+    feedApi({ 'for-you': [posts(1)] });
+    renderPage(<FeedPage />);
+    await screen.findByText('No more posts');
+    await userEvent.click(screen.getByRole('button', { name: 'Top Posts' }));
+    expect(
+      await screen.findByText(
+        'No trending posts today. Try posting something to get the conversation started!',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('says Failed to fetch posts and does not retry', async () => {
+    const fetchMock = mockApi(() => ({ status: 500, body: { message: 'down' } }));
+    renderPage(<FeedPage />);
+    expect(
+      await screen.findByRole('heading', { name: 'Failed to fetch posts' }),
+    ).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch posts');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(callsTo(fetchMock, '/api/posts')).toHaveLength(1);
+  });
+
+  it('only logs a load-more failure', async () => {
+    const first = posts(20);
+    mockApi((url) =>
+      url.searchParams.get('offset') === '0'
+        ? { status: 200, body: first }
+        : { status: 500, body: { message: 'down' } },
+    );
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderPage(<FeedPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more posts' }));
+    await waitFor(() =>
+      expect(log).toHaveBeenCalledWith('Failed to load more posts', expect.anything()),
+    );
+    expect(screen.getAllByRole('article')).toHaveLength(20);
+    expect(screen.getByRole('button', { name: 'Load more posts' })).toBeEnabled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    log.mockRestore();
+  });
+
+  it('refreshes on postCreated and drops a deleted post on postDeleted', async () => {
+    const first = posts(2);
+    const later = posts(1);
+    let current = first;
+    mockApi(() => ({ status: 200, body: current }));
+    renderPage(<FeedPage />);
+    await screen.findByText(first[0]!.content);
+    current = [...later, ...first];
+    act(() => emitAppEvent('postCreated', {}));
+    expect(await screen.findByText(later[0]!.content)).toBeInTheDocument();
+    act(() => emitAppEvent('postDeleted', { postId: first[0]!.id }));
+    await waitFor(() => expect(screen.queryByText(first[0]!.content)).not.toBeInTheDocument());
+  });
+
+  it('saves the position on opening a post and restores it within 30 minutes', async () => {
+    const pages = [posts(20), posts(20), posts(3)];
+    const fetchMock = feedApi({ jd: pages });
+    window.sessionStorage.setItem('campus.feed.tab', 'jd');
+    const { unmount } = renderPage(<FeedPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more posts' }));
+    await screen.findByText(pages[1]![0]!.content);
+    Object.defineProperty(window, 'scrollY', { value: 1234, configurable: true });
+    await userEvent.click(screen.getByText(pages[1]![0]!.content));
+    expect(screen.getByTestId('location')).toHaveTextContent(`/post/${pages[1]![0]!.id}`);
+    const saved = JSON.parse(window.sessionStorage.getItem('campus.feed.scroll')!);
+    expect(saved).toMatchObject({ tab: 'jd', scrollY: 1234, extraPages: 1 });
+    unmount();
+
+    fetchMock.mockClear();
+    renderPage(<FeedPage />);
+    expect(await screen.findByText(pages[1]![19]!.content)).toBeInTheDocument();
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith({ top: 1234, behavior: 'instant' }));
+    const offsets = callsTo(fetchMock, '/api/posts').map(({ url }) =>
+      url.searchParams.get('offset'),
+    );
+    expect(offsets).toEqual(['0', '20']);
+    expect(window.sessionStorage.getItem('campus.feed.scroll')).toBeNull();
+  });
+
+  it('drops a saved position older than 30 minutes', async () => {
+    const fetchMock = feedApi({ 'for-you': [posts(20), posts(20)] });
+    window.sessionStorage.setItem(
+      'campus.feed.scroll',
+      JSON.stringify({
+        tab: 'for-you',
+        top: false,
+        scrollY: 900,
+        extraPages: 1,
+        savedAt: Date.now() - 31 * 60_000,
+      }),
+    );
+    renderPage(<FeedPage />);
+    await screen.findByRole('button', { name: 'Load more posts' });
+    expect(screen.getAllByRole('article')).toHaveLength(20);
+    expect(callsTo(fetchMock, '/api/posts')).toHaveLength(1);
+    expect(scrollTo).not.toHaveBeenCalled();
+    expect(window.sessionStorage.getItem('campus.feed.scroll')).toBeNull();
+  });
+});

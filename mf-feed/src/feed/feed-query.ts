@@ -1,0 +1,47 @@
+import { FEED_PAGE_SIZE, type Post } from '@campus/contracts';
+import { getJson, readStoredAuth } from '@campus/kit/api';
+
+export type FeedTab = 'for-you' | 'following' | 'jd';
+
+export const FEED_TABS: readonly FeedTab[] = ['for-you', 'following', 'jd'];
+
+export interface FeedFilter {
+  tab: FeedTab;
+  /** The trending-today filter; only on For You. */
+  top: boolean;
+}
+
+/**
+ * Spec §7 `GET /api/posts`: tab omitted for For You, userId when signed in, topFilter=true only
+ * for For You with the top filter, limit 20, offset a multiple of 20, and a cache-busting
+ * timestamp on the first page.
+ */
+export function feedPath(
+  { tab, top }: FeedFilter,
+  userId: number | undefined,
+  page: number,
+  now = Date.now(),
+): string {
+  const query = new URLSearchParams();
+  if (tab !== 'for-you') query.set('tab', tab);
+  if (userId !== undefined) query.set('userId', String(userId));
+  if (tab === 'for-you' && top) query.set('topFilter', 'true');
+  query.set('limit', String(FEED_PAGE_SIZE));
+  query.set('offset', String(page * FEED_PAGE_SIZE));
+  if (page === 0) query.set('_', String(now));
+  return `/api/posts?${query.toString()}`;
+}
+
+/**
+ * One page of the feed, as the signed-in user (the stored login the request is sent with); a
+ * 401/403 (the session is gone) reads as an empty page.
+ */
+export async function fetchFeedPage(filter: FeedFilter, page: number): Promise<Post[]> {
+  const userId = readStoredAuth()?.user.id;
+  return (await getJson<Post[]>(feedPath(filter, userId, page))) ?? [];
+}
+
+/** The SWR key part naming a feed (tab and filter). */
+export function feedName({ tab, top }: FeedFilter): string {
+  return tab === 'for-you' && top ? 'for-you-top' : tab;
+}
