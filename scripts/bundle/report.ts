@@ -1,0 +1,270 @@
+/**
+ * `npm run bench:bundle`: how many gzip bytes of JavaScript and CSS the browser downloads on a
+ * first visit (empty cache) to the signed-in feed, a profile, the notifications and the analytics
+ * page, per app and in total; the bare Module Federation floor (a host and one empty remote built
+ * with the same versions and shared singletons) and the feed's ratio to it; and the mf_admin bytes
+ * a member who is not the administrator downloads, which must be 0 (the exit code says so).
+ *
+ * Measured with Chromium against the production builds served as deployed (each app on its own
+ * port, the real API with the demo data): every script and stylesheet response is recorded and
+ * gzipped at level 6, as nginx serves them in docker-compose. Builds the apps when dist/ is missing.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from '@playwright/test';
+import globalSetup from '../../e2e/support/global-setup';
+import { e2eEnvironment } from '../../e2e/support/environment';
+import { APPS } from '../../e2e/support/serve-apps';
+import { startStaticServer } from '../../e2e/support/static-server';
+import { buildFloor } from './floor';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const DEMO_PASSWORD = 'campus-demo';
+const MEMBER_EMAIL = 'ada.okafor@campus.edu';
+const OTHER_MEMBER_EMAIL = 'ben.larsen@campus.edu';
+const ADMIN_EMAIL = 'admin@campus.edu';
+const APP_NAMES = ['shell', 'mf_feed', 'mf_profile', 'mf_notifications', 'mf_admin'] as const;
+type AppName = (typeof APP_NAMES)[number] | 'other';
+
+interface Download {
+  url: string;
+  app: AppName;
+  kind: 'js' | 'css';
+  gzipBytes: number;
+}
+
+function browserExecutable(): string | undefined {
+  try {
+    if (existsSync(chromium.executablePath())) return undefined;
+  } catch {
+    // no Playwright browser registered
+  }
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+function buildMissingApps(): Promise<void> {
+  const missing = APPS.filter((app) => !existsSync(path.join(repoRoot, app.dir, 'dist')));
+  if (missing.length === 0) return Promise.resolve();
+  console.log(`Building ${missing.map((app) => app.dir).join(', ')} for production...`);
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', 'build', ...missing.flatMap((app) => ['-w', app.dir])], {
+      cwd: repoRoot,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: 'inherit',
+    });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error('build failed'))));
+  });
+}
+
+async function login(apiUrl: string, email: string) {
+  const response = await fetch(`${apiUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as {
+    token: string;
+    user: { id: number; name: string; email: string; avatarUrl: string | null };
+  };
+}
+
+/** Opens `url` in a fresh context (empty cache) and records every script and stylesheet. */
+async function measure(
+  browser: Browser,
+  url: string,
+  appOf: (url: string) => AppName,
+  storedAuth?: string,
+  ready?: string,
+): Promise<Download[]> {
+  const context = await browser.newContext();
+  if (storedAuth) {
+    // The session the app keeps in localStorage (a string script: this workspace has no DOM types).
+    await context.addInitScript(
+      `window.localStorage.setItem('campus.auth', ${JSON.stringify(storedAuth)});`,
+    );
+  }
+  const page = await context.newPage();
+  const pending: Promise<Download | null>[] = [];
+  page.on('response', (response) => {
+    const type = response.request().resourceType();
+    const kind = type === 'script' ? 'js' : type === 'stylesheet' ? 'css' : null;
+    if (!kind || response.status() !== 200) return;
+    pending.push(
+      response.body().then(
+        (body) => ({
+          url: response.url(),
+          app: appOf(response.url()),
+          kind,
+          gzipBytes: gzipSync(body, { level: 6 }).length,
+        }),
+        () => null,
+      ),
+    );
+  });
+  await page.goto(url);
+  if (ready) await page.waitForSelector(ready, { state: 'attached', timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  const downloads = (await Promise.all(pending)).filter((d): d is Download => d !== null);
+  await context.close();
+  return downloads;
+}
+
+function kb(bytes: number): string {
+  return (bytes / 1024).toFixed(1);
+}
+
+function sum(downloads: Download[], filter: (d: Download) => boolean = () => true): number {
+  return downloads.filter(filter).reduce((total, d) => total + d.gzipBytes, 0);
+}
+
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  await buildMissingApps();
+  console.log('Building the Module Federation floor (a host and one empty remote)...');
+  const floor = await buildFloor();
+
+  console.log('Starting the API and serving the production builds...');
+  const stop = await globalSetup();
+  const browser = await chromium.launch({
+    executablePath: browserExecutable(),
+    args: ['--no-sandbox'],
+  });
+  const servers: { close: () => Promise<void> }[] = [];
+  let exitCode = 0;
+  try {
+    const env = e2eEnvironment();
+    const origins = new Map<string, AppName>([[new URL(env.shellUrl).origin, 'shell']]);
+    for (const [name, manifest] of Object.entries(env.remotes)) {
+      origins.set(new URL(manifest).origin, name as AppName);
+    }
+    const appOf = (url: string) => origins.get(new URL(url).origin) ?? 'other';
+
+    const member = await login(env.apiUrl, MEMBER_EMAIL);
+    const other = await login(env.apiUrl, OTHER_MEMBER_EMAIL);
+    const admin = await login(env.apiUrl, ADMIN_EMAIL);
+    const stored = (session: { token: string; user: object }) => JSON.stringify(session);
+    const pages: { label: string; path: string; auth: string; ready: string; member: boolean }[] = [
+      { label: 'feed', path: '/', auth: stored(member), ready: 'main', member: true },
+      {
+        label: 'profile',
+        path: `/profile/${other.user.id}`,
+        auth: stored(member),
+        ready: 'main h1',
+        member: true,
+      },
+      {
+        label: 'notifications',
+        path: '/notifications',
+        auth: stored(member),
+        ready: 'main h1',
+        member: true,
+      },
+      {
+        label: 'analytics (admin)',
+        path: '/analytics',
+        auth: stored(admin),
+        ready: 'main h1',
+        member: false,
+      },
+      {
+        label: '/analytics (member)',
+        path: '/analytics',
+        auth: stored(member),
+        ready: 'main',
+        member: true,
+      },
+    ];
+
+    const results: { label: string; downloads: Download[]; member: boolean }[] = [];
+    for (const entry of pages) {
+      const downloads = await measure(
+        browser,
+        `${env.shellUrl}${entry.path}`,
+        appOf,
+        entry.auth,
+        entry.ready,
+      );
+      results.push({ label: entry.label, downloads, member: entry.member });
+    }
+
+    const remote = await startStaticServer({ root: floor.remoteDist });
+    servers.push(remote);
+    const host = await startStaticServer({
+      root: floor.hostDist,
+      overrides: { '/env.json': JSON.stringify({ remote: `${remote.url}/mf-manifest.json` }) },
+    });
+    servers.push(host);
+    const floorDownloads = await measure(
+      browser,
+      host.url,
+      () => 'other',
+      undefined,
+      'body[data-floor="ready"]',
+    );
+    const floorBytes = sum(floorDownloads);
+
+    const columns = APP_NAMES.filter((app) =>
+      results.some((r) => sum(r.downloads, (d) => d.app === app) > 0),
+    );
+    const rows = results.map(({ label, downloads }) => [
+      label,
+      ...columns.map((app) => kb(sum(downloads, (d) => d.app === app))),
+      kb(sum(downloads, (d) => d.kind === 'css')),
+      kb(sum(downloads)),
+      String(downloads.length),
+    ]);
+    rows.push([
+      'MF floor (host + empty remote)',
+      ...columns.map(() => ''),
+      kb(sum(floorDownloads, (d) => d.kind === 'css')),
+      kb(floorBytes),
+      String(floorDownloads.length),
+    ]);
+    console.log('\nJS + CSS downloaded on a first visit, KiB gzip (level 6)\n');
+    console.log(table(['page', ...columns, 'of it CSS', 'total', 'files'], rows));
+
+    const feed = results.find((r) => r.label === 'feed')!;
+    const largest = [...feed.downloads].sort((a, b) => b.gzipBytes - a.gzipBytes).slice(0, 8);
+    console.log('\nLargest files of the feed page, KiB gzip\n');
+    console.log(
+      table(
+        ['file', 'app', 'KiB'],
+        largest.map((d) => [new URL(d.url).pathname, d.app, kb(d.gzipBytes)]),
+      ),
+    );
+    console.log(`\nfeed / floor: ${(sum(feed.downloads) / floorBytes).toFixed(2)}x`);
+    const adminBytes = sum(
+      results.filter((r) => r.member).flatMap((r) => r.downloads),
+      (d) => d.app === 'mf_admin',
+    );
+    console.log(
+      `mf_admin bytes a member downloads (feed, profile, notifications, /analytics): ${adminBytes}`,
+    );
+    if (adminBytes > 0) {
+      console.error('FAIL: a member downloaded mf_admin files');
+      exitCode = 1;
+    }
+  } finally {
+    await browser.close();
+    await Promise.all(servers.map((server) => server.close()));
+    await stop();
+  }
+  process.exit(exitCode);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
