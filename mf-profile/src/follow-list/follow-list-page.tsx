@@ -3,113 +3,91 @@ import styled from 'styled-components';
 import useSWR from 'swr';
 import type { UserInList } from '@campus/contracts';
 import { keys } from '@campus/kit/data';
-import { handleFromEmail } from '@campus/kit/format';
-import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
-import { Avatar, EmptyState, Skeleton } from '@campus/kit/ui';
-import { FollowButton } from '../follow-button/follow-button';
+import { EmptyState, Skeleton } from '@campus/kit/ui';
+import { UserRow } from '@campus/kit/user-row';
 import { useProfile } from '../profile/use-profile';
 
-const Title = styled.h1`
-  margin: 0;
+const Header = styled.header`
+  display: grid;
+  gap: ${({ theme }) => theme.space(1)};
   padding: ${({ theme }) => theme.space(4)};
-  font-size: 1.125rem;
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+
+  h1 {
+    margin: 0;
+    font-size: 1.125rem;
+  }
+  a {
+    font-size: 0.875rem;
+  }
 `;
 
 const Rows = styled.ul`
   margin: 0;
   padding: 0;
   list-style: none;
-
-  li {
-    display: flex;
-    gap: ${({ theme }) => theme.space(3)};
-    align-items: flex-start;
-    padding: ${({ theme }) => theme.space(4)};
-    border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  }
-  div {
-    flex: 1;
-    min-width: 0;
-    display: grid;
-  }
-  a {
-    font-weight: 700;
-    text-decoration: none;
-  }
-  span,
-  p {
-    margin: 0;
-    font-size: 0.875rem;
-    color: ${({ theme }) => theme.colors.textMuted};
-  }
 `;
 
-/** Spec §2 "Following and followers lists". */
-export default function FollowListPage({ kind }: { kind: 'following' | 'followers' }) {
+export type FollowListKind = 'following' | 'followers';
+
+const TEXT = {
+  following: {
+    title: (name: string, count: number) => `${name}'s Following (${count})`,
+    empty: (name: string) => `${name} isn't following anyone yet.`,
+    failed: 'Failed to fetch following',
+  },
+  followers: {
+    title: (name: string, count: number) => `${name}'s Followers (${count})`,
+    empty: (name: string) => `${name} has no followers yet.`,
+    failed: 'Failed to fetch followers',
+  },
+} as const;
+
+/** Spec §2 "Following and followers lists" (/profile/:userId/following, /followers). */
+export default function FollowListPage({ kind }: { kind: FollowListKind }) {
   const { userId } = useParams();
-  const session = useSession();
   const id = Number(userId);
   const validId = Number.isInteger(id) && id > 0 ? id : null;
+  const text = TEXT[kind];
   const { data: profile } = useProfile(validId);
-  const {
-    data: users,
-    isLoading,
-    mutate,
-  } = useSWR<UserInList[] | null, Error>(
+  const { data: users, isLoading } = useSWR<UserInList[] | null, Error>(
     validId ? (kind === 'following' ? keys.following(validId) : keys.followers(validId)) : null,
     {
       revalidateOnMount: true,
-      onError: () =>
-        toast({
-          title: 'Error',
-          description:
-            kind === 'following' ? 'Failed to fetch following' : 'Failed to fetch followers',
-          variant: 'destructive',
-        }),
+      onError: () => toast({ title: text.failed, variant: 'destructive' }),
     },
   );
   const name = profile?.name ?? '';
+  const count =
+    users?.length ??
+    (kind === 'following' ? profile?.followingCount : profile?.followersCount) ??
+    0;
   const list = users ?? [];
 
   return (
-    <section>
-      <Title>
-        {name}
-        {kind === 'following' ? `'s Following (${list.length})` : `'s Followers (${list.length})`}
-      </Title>
+    <section aria-labelledby="follow-list-title">
+      <Header>
+        <h1 id="follow-list-title">{text.title(name, count)}</h1>
+        {validId && <Link to={`/profile/${validId}`}>Back to profile</Link>}
+      </Header>
       {isLoading ? (
-        <div aria-busy="true" style={{ display: 'grid', gap: 12, padding: 16 }}>
+        <div
+          aria-busy="true"
+          aria-label="Loading"
+          style={{ display: 'grid', gap: 12, padding: 16 }}
+        >
           {[0, 1, 2].map((row) => (
             <Skeleton key={row} $height="56px" />
           ))}
         </div>
       ) : list.length === 0 ? (
-        <EmptyState
-          description={
-            kind === 'following'
-              ? `${name} isn't following anyone yet.`
-              : `${name} has no followers yet.`
-          }
-        />
+        <EmptyState description={text.empty(name)} />
       ) : (
         <Rows>
           {list.map((user) => (
             <li key={user.id}>
-              <Avatar name={user.name} src={user.avatarUrl} />
-              <div>
-                <Link to={`/profile/${user.id}`}>{user.name}</Link>
-                <span>{handleFromEmail(user.email)}</span>
-                {user.bio && <p>{user.bio}</p>}
-              </div>
-              {user.id !== session.user?.id && (
-                <FollowButton
-                  userId={user.id}
-                  isFollowing={user.isFollowing}
-                  onChanged={() => void mutate()}
-                />
-              )}
+              <UserRow user={user} />
             </li>
           ))}
         </Rows>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
+import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail, relativeTime } from '@campus/kit/format';
 import { useSession } from '@campus/kit/session';
 import { Avatar, Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { FeedbackDialog } from '../feedback/feedback-dialog';
-import { FollowButton } from '../follow-button/follow-button';
 import { ProfilePosts } from './profile-posts';
 import { useProfile } from './use-profile';
 
@@ -13,14 +13,17 @@ const StickyHeader = styled.button`
   position: sticky;
   top: 0;
   z-index: 5;
+  display: block;
   width: 100%;
   padding: ${({ theme }) => theme.space(3)} ${({ theme }) => theme.space(4)};
   border: 0;
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
   background: rgb(255 255 255 / 0.9);
   backdrop-filter: blur(6px);
+  color: inherit;
   font: inherit;
   font-weight: 700;
+  font-size: 1.0625rem;
   text-align: left;
   cursor: pointer;
 `;
@@ -37,6 +40,8 @@ const Header = styled.section`
   }
   p {
     margin: 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
   }
 `;
 
@@ -46,6 +51,12 @@ const Row = styled.div`
   gap: ${({ theme }) => theme.space(2)};
   align-items: center;
   justify-content: space-between;
+`;
+
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(2)};
 `;
 
 const Muted = styled.span`
@@ -59,46 +70,74 @@ const Counts = styled.p`
   font-size: 0.875rem;
 
   a {
+    color: ${({ theme }) => theme.colors.textMuted};
     text-decoration: none;
+    &:hover {
+      text-decoration: underline;
+    }
   }
   strong {
     margin-right: 4px;
+    color: ${({ theme }) => theme.colors.text};
   }
 `;
+
+function parseId(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const id = Number(raw);
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
+/** History back within the app, or home when the profile was opened directly (spec §2). */
+function useBack() {
+  const navigate = useNavigate();
+  return () => {
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (index > 0) void navigate(-1);
+    else void navigate('/');
+  };
+}
+
+function ProfileSkeleton() {
+  return (
+    <Header aria-busy="true" aria-label="Loading profile">
+      <Skeleton $width="80px" $height="80px" $round />
+      <Skeleton $width="40%" $height="24px" />
+      <Skeleton $width="25%" />
+      <Skeleton $width="60%" />
+    </Header>
+  );
+}
 
 /** Spec §2 "Profile" (/profile/:id?; without an id, the signed-in user's own profile). */
 export default function ProfilePage() {
   const { id } = useParams();
   const navigate = useNavigate();
+  const back = useBack();
   const session = useSession();
   const [feedbackOpen, setFeedbackOpen] = useState(false);
-  const userId = id ? Number(id) : (session.user?.id ?? null);
-  const validId = userId !== null && Number.isInteger(userId) && userId > 0 ? userId : null;
-  const { data: profile, error, isLoading, mutate } = useProfile(validId);
-  const isOwn = validId !== null && validId === session.user?.id;
+  const userId = id === undefined ? (session.user?.id ?? null) : parseId(id);
+  const { data: profile, error, isLoading, mutate } = useProfile(userId);
+  const isOwn = userId !== null && userId === session.user?.id;
 
-  if (isLoading) {
-    return (
-      <Header aria-busy="true">
-        <Skeleton $width="80px" $height="80px" $round />
-        <Skeleton $width="40%" $height="24px" />
-        <Skeleton $width="60%" />
-      </Header>
-    );
-  }
-  if (!profile || error || validId === null) {
+  if (userId !== null && isLoading && !profile) return <ProfileSkeleton />;
+  if (userId === null || !profile || error) {
     return <EmptyState title="User not found" description="This user profile doesn't exist." />;
   }
 
   return (
     <div>
-      <StickyHeader type="button" onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}>
+      <StickyHeader
+        type="button"
+        aria-label={`${profile.name}, scroll to top`}
+        onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+      >
         {profile.name}
       </StickyHeader>
-      <Header aria-label={`${profile.name}'s profile`}>
+      <Header aria-labelledby="profile-name">
         <Row>
           <Avatar name={profile.name} src={profile.avatarUrl} size={80} />
-          <Row>
+          <Actions>
             {isOwn ? (
               <>
                 <Button variant="secondary" size="sm" onClick={() => setFeedbackOpen(true)}>
@@ -117,24 +156,22 @@ export default function ProfilePage() {
               </>
             ) : (
               <>
-                <Button variant="ghost" size="sm" onClick={() => navigate(-1)}>
+                <Button variant="ghost" size="sm" onClick={back}>
                   ← Back
                 </Button>
-                <FollowButton
-                  userId={profile.id}
-                  isFollowing={profile.isFollowing}
-                  onChanged={() => void mutate()}
-                />
+                <FollowButton userId={profile.id} isFollowing={profile.isFollowing} />
               </>
             )}
-          </Row>
+          </Actions>
         </Row>
         <div>
-          <h1>{profile.name}</h1>
+          <h1 id="profile-name">{profile.name}</h1>
           <Muted>{handleFromEmail(profile.email)}</Muted>
         </div>
         {profile.bio && <p>{profile.bio}</p>}
-        <Muted>Joined {relativeTime(profile.createdAt)}</Muted>
+        <Muted>
+          Joined <time dateTime={profile.createdAt}>{relativeTime(profile.createdAt)}</time>
+        </Muted>
         <Counts>
           <Link to={`/profile/${profile.id}/following`}>
             <strong>{profile.followingCount}</strong>Following
@@ -146,6 +183,7 @@ export default function ProfilePage() {
       </Header>
       <ProfilePosts
         posts={profile.posts}
+        onChanged={() => void mutate()}
         emptyText={
           isOwn
             ? 'Share your first thought with the campus community!'

@@ -4,13 +4,18 @@ import { keys } from '@campus/kit/data';
 import { useAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
 
-/** GET /api/users/{id}: never served from cache, refetched on profileChanged (spec §7). */
+/**
+ * GET /api/users/{id} (spec §7): fetched afresh whenever a page mounts, refetched on
+ * profileChanged and when a post is created or deleted (the profile lists the user's posts).
+ */
 export function useProfile(userId: number | null) {
   const result = useSWR<Profile | null, Error>(userId ? keys.user(userId) : null, {
     revalidateOnMount: true,
-    onError: () =>
-      toast({ title: 'Error', description: 'Failed to fetch profile', variant: 'destructive' }),
+    onError: () => toast({ title: 'Failed to fetch profile', variant: 'destructive' }),
   });
-  useAppEvent('profileChanged', () => void result.mutate());
+  const refetch = () => void result.mutate();
+  useAppEvent('profileChanged', refetch);
+  useAppEvent('postCreated', refetch);
+  useAppEvent('postDeleted', refetch);
   return result;
 }

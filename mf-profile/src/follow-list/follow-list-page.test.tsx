@@ -1,0 +1,85 @@
+import { act, screen, within } from '@testing-library/react';
+import { dismissToast } from '@campus/kit/toast';
+import { ADA, profileOf, renderPage, serveApi } from '../testing/render-page';
+import FollowListPage, { type FollowListKind } from './follow-list-page';
+
+const BEN = { id: 2, name: 'Ben Larsen', email: 'ben.larsen@campus.edu', avatarUrl: null };
+const row = (user: typeof ADA, extra: Partial<{ bio: string; isFollowing: boolean }> = {}) => ({
+  ...user,
+  bio: '',
+  isFollowing: false,
+  ...extra,
+});
+
+function renderList(kind: FollowListKind, path: string) {
+  return renderPage(<FollowListPage kind={kind} />, { path, pattern: `/profile/:userId/${kind}` });
+}
+
+beforeEach(() => act(() => dismissToast()));
+afterEach(() => window.localStorage.clear());
+
+describe('FollowListPage', () => {
+  it("titles the list with the user's name and count and hides the follow button on the viewer's row", async () => {
+    serveApi((method, path) => {
+      if (path === '/api/users/2')
+        return { status: 200, body: profileOf(BEN, { followersCount: 2 }) };
+      if (path === '/api/users/2/followers')
+        return {
+          status: 200,
+          body: [
+            row(
+              { id: 3, name: 'Chiara Rossi', email: 'chiara.rossi@campus.edu', avatarUrl: null },
+              { bio: 'Design', isFollowing: true },
+            ),
+            row(ADA),
+          ],
+        };
+      return undefined;
+    });
+    renderList('followers', '/profile/2/followers');
+    expect(
+      await screen.findByRole('heading', { name: "Ben Larsen's Followers (2)" }),
+    ).toBeInTheDocument();
+    const chiara = await screen.findByRole('article', { name: 'Chiara Rossi' });
+    expect(chiara).toHaveTextContent('@chiara.rossi');
+    expect(chiara).toHaveTextContent('Design');
+    expect(await within(chiara).findByRole('button', { name: 'Following' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('article', { name: 'Ada Okafor' })).queryByRole('button'),
+    ).toBeNull();
+  });
+
+  it('says when a user follows nobody', async () => {
+    serveApi((method, path) => {
+      if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
+      if (path === '/api/users/2/following') return { status: 200, body: [] };
+      return undefined;
+    });
+    renderList('following', '/profile/2/following');
+    expect(await screen.findByText("Ben Larsen isn't following anyone yet.")).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: "Ben Larsen's Following (0)" })).toBeInTheDocument();
+  });
+
+  it('says when a user has no followers', async () => {
+    serveApi((method, path) => {
+      if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
+      if (path === '/api/users/2/followers') return { status: 200, body: [] };
+      return undefined;
+    });
+    renderList('followers', '/profile/2/followers');
+    expect(await screen.findByText('Ben Larsen has no followers yet.')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['following', 'Failed to fetch following'],
+    ['followers', 'Failed to fetch followers'],
+  ] as const)('shows %s load failures', async (kind, message) => {
+    serveApi((method, path) => {
+      if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
+      if (path === `/api/users/2/${kind}`) return { status: 500, body: { message: 'boom' } };
+      return undefined;
+    });
+    renderList(kind, `/profile/2/${kind}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  });
+});

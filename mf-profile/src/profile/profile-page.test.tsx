@@ -1,0 +1,159 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { emitAppEvent } from '@campus/kit/events';
+import { dismissToast } from '@campus/kit/toast';
+import { ADA, profileOf, renderPage, serveApi } from '../testing/render-page';
+import ProfilePage from './profile-page';
+
+const BEN = { id: 2, name: 'Ben Larsen', email: 'ben.larsen@campus.edu', avatarUrl: null };
+
+const post = {
+  id: 70,
+  content: 'Library is open late this week',
+  createdAt: new Date().toISOString(),
+  isJdTagged: false,
+  likesCount: 2,
+  repostsCount: 0,
+  commentsCount: 1,
+  isLiked: false,
+  isReposted: false,
+  author: BEN,
+  originalPostId: null,
+  originalPost: null,
+  repostComment: null,
+};
+
+const renderProfile = (path: string) =>
+  renderPage(<ProfilePage />, { path, pattern: '/profile/:id?' });
+
+beforeEach(() => act(() => dismissToast()));
+afterEach(() => window.localStorage.clear());
+
+describe('ProfilePage', () => {
+  it('shows the own profile without an id, with logout, Edit Profile and Feedback', async () => {
+    serveApi((method, path) =>
+      method === 'GET' && path === '/api/users/1'
+        ? {
+            status: 200,
+            body: profileOf(ADA, { bio: 'Physics, year 2', followingCount: 4, followersCount: 7 }),
+          }
+        : undefined,
+    );
+    renderProfile('/profile');
+    expect(
+      await screen.findByRole('heading', { name: 'Ada Okafor', level: 1 }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('@ada.okafor')).toBeInTheDocument();
+    expect(screen.getByText('Physics, year 2')).toBeInTheDocument();
+    expect(screen.getByText(/^Joined/)).toHaveTextContent('Joined 3 months ago');
+    expect(screen.getByRole('link', { name: /4\s*Following/ })).toHaveAttribute(
+      'href',
+      '/profile/1/following',
+    );
+    expect(screen.getByRole('link', { name: /7\s*Followers/ })).toHaveAttribute(
+      'href',
+      '/profile/1/followers',
+    );
+    expect(
+      screen.getByText('Share your first thought with the campus community!'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Feedback' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Follow' })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Edit Profile' }));
+    expect(screen.getByLabelText('location')).toHaveTextContent('/profile/1/edit');
+  });
+
+  it("shows someone else's profile with Back, Follow and their posts on the kit card", async () => {
+    let following = false;
+    serveApi((method, path) => {
+      if (method === 'GET' && path === '/api/users/2')
+        return {
+          status: 200,
+          body: profileOf(BEN, {
+            isFollowing: following,
+            followersCount: following ? 1 : 0,
+            posts: [post],
+          }),
+        };
+      if (method === 'POST' && path === '/api/users/2/follow') {
+        following = !following;
+        return { status: 200, body: { following, followersCount: following ? 1 : 0 } };
+      }
+      return undefined;
+    });
+    renderProfile('/profile/2');
+    expect(
+      await screen.findByRole('heading', { name: 'Ben Larsen', level: 1 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '← Back' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'Post by Ben Larsen' })).toHaveTextContent(
+      'Library is open late this week',
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Follow' }));
+    expect(await screen.findByText('Follow status updated!')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: /1\s*Followers/ })).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: /^(Following|Unfollow)$/ });
+    await userEvent.unhover(button);
+    act(() => button.blur()); // jsdom counts a click's focus as keyboard focus
+    expect(button).toHaveTextContent('Following');
+    await userEvent.hover(button);
+    expect(button).toHaveTextContent('Unfollow');
+  });
+
+  it('says when someone else has not posted, and goes home from Back without history', async () => {
+    serveApi((method, path) =>
+      path === '/api/users/2' ? { status: 200, body: profileOf(BEN) } : undefined,
+    );
+    renderProfile('/profile/2');
+    expect(await screen.findByText("Ben Larsen hasn't posted anything yet.")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '← Back' }));
+    expect(screen.getByLabelText('location')).toHaveTextContent(/^\/$/);
+  });
+
+  it('shows User not found after Failed to fetch profile', async () => {
+    serveApi((method, path) =>
+      path === '/api/users/99' ? { status: 404, body: { message: 'User not found' } } : undefined,
+    );
+    renderProfile('/profile/99');
+    expect(await screen.findByText("This user profile doesn't exist.")).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'User not found' })).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch profile');
+  });
+
+  it('shows User not found for an id that is not a number', async () => {
+    serveApi(() => undefined);
+    renderProfile('/profile/abc');
+    expect(await screen.findByRole('heading', { name: 'User not found' })).toBeInTheDocument();
+  });
+
+  it('scrolls to the top from the sticky name and refetches on profileChanged', async () => {
+    let name = 'Ada Okafor';
+    serveApi((method, path) =>
+      method === 'GET' && path === '/api/users/1'
+        ? { status: 200, body: profileOf({ ...ADA, name }) }
+        : undefined,
+    );
+    const scrollTo = jest.fn();
+    window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
+    renderProfile('/profile/1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Ada Okafor, scroll to top' }));
+    expect(scrollTo).toHaveBeenCalledWith({ top: 0, behavior: 'smooth' });
+
+    name = 'Ada O.';
+    act(() => emitAppEvent('profileChanged', { userId: 1 }));
+    expect(await screen.findByRole('heading', { name: 'Ada O.', level: 1 })).toBeInTheDocument();
+  });
+
+  it('opens the feedback dialog from the own profile', async () => {
+    serveApi(() => undefined);
+    renderProfile('/profile');
+    await userEvent.click(await screen.findByRole('button', { name: 'Feedback' }));
+    const dialog = screen.getByRole('dialog', { name: 'Send Feedback' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
