@@ -17,6 +17,10 @@ module.exports = {
       },
     ],
   },
-  testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/src/**/*.test.tsx', '<rootDir>/test/**/*.test.ts'],
+  testMatch: [
+    '<rootDir>/src/**/*.test.ts',
+    '<rootDir>/src/**/*.test.tsx',
+    '<rootDir>/test/**/*.test.ts',
+  ],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'json'],
 };
