@@ -1,0 +1,95 @@
+// Deploying one remote on its own, as a feature team does: rebuild it (here with a visible
+// change) into a fresh folder and serve that build at the remote's URL, the shell untouched.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { startStaticServer } from './static-server';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+
+/** True when the suite runs against services it did not start (playwright.compose.config.ts). */
+export function runsAgainstExternalServices(): boolean {
+  return process.env.CAMPUS_E2E_EXTERNAL === '1';
+}
+
+export interface RemoteBuild {
+  dist: string;
+  remove: () => Promise<void>;
+}
+
+/**
+ * Builds `appDir` (e.g. 'mf-feed') for production with its own rspack config into a temporary
+ * folder, replacing `search` with `replacement` in its sources: a new release with a visible
+ * change, new content hashes and a new mf-manifest.json.
+ */
+export async function rebuildRemote(
+  appDir: string,
+  change: { search: string; replacement: string },
+): Promise<RemoteBuild> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), `campus-${appDir}-release-`));
+  const dist = path.join(folder, 'dist');
+  const appPath = path.join(repoRoot, appDir);
+  const config = path.join(folder, 'rspack.config.js');
+  await writeFile(
+    config,
+    `const base = require(${JSON.stringify(path.join(appPath, 'rspack.config.js'))});
+module.exports = (env, argv) => {
+  const config = base(env, argv);
+  config.output.path = ${JSON.stringify(dist)};
+  config.module.rules.push({
+    test: /\\.(ts|tsx)$/,
+    include: ${JSON.stringify(path.join(appPath, 'src'))},
+    enforce: 'pre',
+    loader: ${JSON.stringify(path.join(__dirname, 'replace-text-loader.cjs'))},
+    options: ${JSON.stringify(change)},
+  });
+  return config;
+};
+`,
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const child = spawn(
+      path.join(repoRoot, 'node_modules', '.bin', 'rspack'),
+      ['build', '-c', config],
+      {
+        cwd: appPath,
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`rebuilding ${appDir} failed:\n${output}`)),
+    );
+  });
+  return { dist, remove: () => rm(folder, { recursive: true, force: true }) };
+}
+
+/**
+ * Serves `dist` at `origin` for this page from now on: the remote's URL stays the same (the
+ * shell's env.json is untouched), the build behind it is the new one, as after a redeploy.
+ */
+export async function deployAt(page: Page, origin: string, dist: string) {
+  const server = await startStaticServer({ root: dist });
+  await page.route(`${origin}/**`, async (route) => {
+    const url = new URL(route.request().url());
+    const response = await route.fetch({ url: `${server.url}${url.pathname}${url.search}` });
+    await route.fulfill({ response });
+  });
+  return {
+    close: async () => {
+      await page.unroute(`${origin}/**`);
+      await server.close();
+    },
+  };
+}
+
+/** Takes a remote's server down for this page: every request to it is refused. */
+export async function takeDown(page: Page, origin: string): Promise<void> {
+  await page.route(`${origin}/**`, (route) => route.abort('connectionrefused'));
+}
