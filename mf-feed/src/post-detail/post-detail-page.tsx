@@ -1,11 +1,16 @@
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import useSWR from 'swr';
-import type { Comment, PostDetail } from '@campus/contracts';
-import { ApiError } from '@campus/kit/api';
+import type { PostDetail } from '@campus/contracts';
 import { keys } from '@campus/kit/data';
-import { handleFromEmail, relativeTime } from '@campus/kit/format';
-import { Avatar, Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
+import { emitAppEvent } from '@campus/kit/events';
+import { relativeTime } from '@campus/kit/format';
+import { PostBody, QuotedPost, isRepost, usePostLike } from '@campus/kit/post-card';
+import { useSession } from '@campus/kit/session';
+import { Button, EmptyState, Skeleton } from '@campus/kit/ui';
+import { CommentForm } from './comment-form';
+import { CommentList } from './comment-list';
+import { DeletePostButton } from './delete-post-button';
 
 const Page = styled.article`
   display: grid;
@@ -13,103 +18,182 @@ const Page = styled.article`
   padding: ${({ theme }) => theme.space(4)};
 `;
 
-const Author = styled.div`
+const Header = styled.div`
   display: flex;
-  gap: ${({ theme }) => theme.space(3)};
+  justify-content: space-between;
   align-items: center;
+`;
+
+const RepostLine = styled.p`
+  margin: 0;
+  font-size: 0.875rem;
+  color: ${({ theme }) => theme.colors.textMuted};
 
   a {
-    font-weight: 700;
-    text-decoration: none;
-  }
-  span {
-    color: ${({ theme }) => theme.colors.textMuted};
-    font-size: 0.875rem;
+    color: inherit;
+    font-weight: 600;
   }
 `;
 
-const Content = styled.p`
+const Quote = styled.blockquote`
   margin: 0;
-  font-size: 1.0625rem;
+  padding-left: ${({ theme }) => theme.space(3)};
+  border-left: 3px solid ${({ theme }) => theme.colors.border};
   white-space: pre-wrap;
   overflow-wrap: anywhere;
+`;
+
+const Original = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space(2)};
+  padding: ${({ theme }) => theme.space(3)};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.lg};
+
+  > a {
+    font-size: 0.8125rem;
+    font-weight: 600;
+    color: ${({ theme }) => theme.colors.primary};
+  }
 `;
 
 const Counts = styled.p`
   display: flex;
   gap: ${({ theme }) => theme.space(4)};
   margin: 0;
+  padding: ${({ theme }) => theme.space(3)} 0;
+  border-top: 1px solid ${({ theme }) => theme.colors.border};
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
   color: ${({ theme }) => theme.colors.textMuted};
   font-size: 0.875rem;
-`;
 
-const Comments = styled.ul`
-  display: grid;
-  gap: ${({ theme }) => theme.space(3)};
-  margin: 0;
-  padding: 0;
-  list-style: none;
-
-  ul {
-    margin-top: ${({ theme }) => theme.space(3)};
-    padding-left: ${({ theme }) => theme.space(6)};
+  strong {
+    color: ${({ theme }) => theme.colors.text};
   }
 `;
 
-function CommentItem({ comment }: { comment: Comment }) {
+const Actions = styled.div`
+  display: flex;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+const CommentsSection = styled.section`
+  display: grid;
+  gap: ${({ theme }) => theme.space(4)};
+
+  h2 {
+    margin: 0;
+    font-size: 1rem;
+  }
+`;
+
+const plural = (count: number, one: string) => (count === 1 ? one : `${one}s`);
+
+function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => void }) {
+  const { user } = useSession();
+  const like = usePostLike(post);
+  const repost = isRepost(post);
+
+  const onCommentPosted = (sharedToTimeline: boolean) => {
+    onChanged();
+    if (sharedToTimeline) emitAppEvent('postCreated', {});
+  };
+
   return (
-    <li>
-      <Author>
-        <Avatar name={comment.author.name} src={comment.author.avatarUrl} size={32} />
-        <Link to={`/profile/${comment.author.id}`}>{comment.author.name}</Link>
-        <span>{relativeTime(comment.createdAt)}</span>
-      </Author>
-      <p style={{ margin: '4px 0 0 44px' }}>{comment.content}</p>
-      {comment.replies && comment.replies.length > 0 && (
-        <Comments>
-          {comment.replies.map((reply) => (
-            <CommentItem key={reply.id} comment={reply} />
-          ))}
-        </Comments>
+    <>
+      {repost ? (
+        <>
+          <RepostLine>
+            <Link to={`/profile/${post.author.id}`}>{post.author.name}</Link> reposted ·{' '}
+            <time dateTime={post.createdAt}>{relativeTime(post.createdAt)}</time>
+          </RepostLine>
+          {post.repostComment && (
+            <Quote aria-label={`${post.author.name}'s comment`}>{post.repostComment}</Quote>
+          )}
+          <Original>
+            <QuotedPost post={post} clamp={false} />
+            {post.originalPost && (
+              <Link to={`/post/${post.originalPostId}`}>View original post</Link>
+            )}
+          </Original>
+        </>
+      ) : (
+        <PostBody post={post} clamp={false} />
       )}
-    </li>
+      <Counts>
+        <span>
+          <strong>{like.likesCount}</strong> {plural(like.likesCount, 'like')}
+        </span>
+        <span>
+          <strong>{post.commentsCount}</strong> {plural(post.commentsCount, 'comment')}
+        </span>
+        <span>
+          <strong>{post.repostsCount}</strong> {plural(post.repostsCount, 'repost')}
+        </span>
+      </Counts>
+      <Actions>
+        <Button
+          variant={like.liked ? 'primary' : 'secondary'}
+          size="sm"
+          aria-pressed={like.liked}
+          onClick={() => void like.toggle()}
+        >
+          Like
+        </Button>
+        {/* Spec §2: Comment and Repost do nothing on this page. */}
+        <Button variant="secondary" size="sm">
+          Comment
+        </Button>
+        <Button variant="secondary" size="sm">
+          Repost
+        </Button>
+        {user?.id === post.author.id && <DeletePostButton postId={post.id} />}
+      </Actions>
+      <CommentsSection aria-labelledby="comments-title">
+        <h2 id="comments-title">Comments</h2>
+        <CommentForm postId={post.id} onPosted={onCommentPosted} />
+        <CommentList postId={post.id} comments={post.comments} onPosted={onCommentPosted} />
+      </CommentsSection>
+    </>
   );
 }
 
-/** Spec §2 "Post detail" (/post/:id): back, loading, not found, the post and its comments. */
+/** Spec §2 "Post detail" (/post/:id): Back, a skeleton, 'Post not found', or the post. */
 export default function PostDetailPage() {
   const { id } = useParams();
+  const location = useLocation();
   const navigate = useNavigate();
   const postId = Number(id);
+  const valid = Number.isInteger(postId) && postId > 0;
   const {
     data: post,
     error,
-    isLoading,
-  } = useSWR<PostDetail | null, Error>(
-    Number.isInteger(postId) && postId > 0 ? keys.post(postId) : null,
-  );
-  const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/'));
+    mutate,
+  } = useSWR<PostDetail | null>(valid ? keys.post(postId) : null, { revalidateOnMount: true });
+  // The first entry of this tab's history has the key 'default': there is nothing to go back to.
+  const back = () => void (location.key !== 'default' ? navigate(-1) : navigate('/'));
 
   const header = (
-    <div>
-      <Button variant="ghost" onClick={back}>
+    <Header>
+      <Button variant="ghost" size="sm" onClick={back}>
         ← Back
       </Button>
-    </div>
+    </Header>
   );
 
-  if (isLoading) {
+  if (valid && !error && post === undefined) {
     return (
-      <Page aria-busy="true">
+      <Page aria-busy="true" aria-label="Loading post">
         {header}
         <Skeleton $height="40px" $width="50%" />
         <Skeleton $height="96px" />
+        <Skeleton $height="24px" $width="70%" />
       </Page>
     );
   }
-  if (!post || (error instanceof ApiError && error.status === 404) || error) {
+  if (!post) {
     return (
-      <Page>
+      <Page aria-label="Post not found">
         {header}
         <EmptyState
           title="Post not found"
@@ -121,29 +205,7 @@ export default function PostDetailPage() {
   return (
     <Page aria-label={`Post by ${post.author.name}`}>
       {header}
-      <Author>
-        <Avatar name={post.author.name} src={post.author.avatarUrl} />
-        <div style={{ display: 'grid' }}>
-          <Link to={`/profile/${post.author.id}`}>{post.author.name}</Link>
-          <span>
-            {handleFromEmail(post.author.email)} · {relativeTime(post.createdAt)}
-          </span>
-        </div>
-        {post.isJdTagged && <Badge $tone="primary">JD</Badge>}
-      </Author>
-      <Content>{post.content}</Content>
-      <Counts>
-        <span>{post.likesCount} likes</span>
-        <span>{post.commentsCount} comments</span>
-        <span>{post.repostsCount} reposts</span>
-      </Counts>
-      <section aria-label="Comments">
-        <Comments>
-          {post.comments.map((comment) => (
-            <CommentItem key={comment.id} comment={comment} />
-          ))}
-        </Comments>
-      </section>
+      <LoadedPost post={post} onChanged={() => void mutate()} />
     </Page>
   );
 }

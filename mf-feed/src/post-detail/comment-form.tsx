@@ -1,0 +1,99 @@
+import { useState, type FormEvent } from 'react';
+import styled from 'styled-components';
+import { toast } from '@campus/kit/toast';
+import { Button, Checkbox, TextArea } from '@campus/kit/ui';
+import { createComment } from './post-detail-requests';
+
+const Form = styled.form`
+  display: grid;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+const Row = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+/**
+ * Spec §2/§5: a comment (with 'Also post to my timeline') or, with `parentId`, a reply (never sent
+ * to the timeline). Submit is disabled while the trimmed text is empty; a failure keeps the text.
+ */
+export function CommentForm({
+  postId,
+  parentId,
+  replyingTo,
+  autoFocus,
+  onPosted,
+}: {
+  postId: number;
+  parentId?: number;
+  replyingTo?: string;
+  autoFocus?: boolean;
+  onPosted: (sharedToTimeline: boolean) => void;
+}) {
+  const isReply = parentId !== undefined;
+  const [content, setContent] = useState('');
+  const [syncToTimeline, setSyncToTimeline] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const text = content.trim();
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!text || submitting) return;
+    setSubmitting(true);
+    try {
+      const shared = !isReply && syncToTimeline;
+      await createComment(
+        postId,
+        isReply
+          ? { content: text, syncToTimeline: false, parentId }
+          : { content: text, syncToTimeline: shared },
+      );
+      setContent('');
+      setSyncToTimeline(false);
+      onPosted(shared);
+    } catch {
+      toast({
+        title: 'Error',
+        description: 'Failed to post comment. Please try again.',
+        variant: 'destructive',
+      });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Form
+      onSubmit={onSubmit}
+      aria-label={isReply ? `Reply to ${replyingTo ?? 'comment'}` : 'Add a comment'}
+    >
+      <TextArea
+        label={isReply ? `Reply to ${replyingTo ?? 'comment'}` : 'Write a comment'}
+        hideLabel
+        placeholder={isReply ? 'Write a reply...' : 'Write a comment...'}
+        rows={isReply ? 2 : 3}
+        value={content}
+        autoFocus={autoFocus}
+        onChange={(event) => setContent(event.target.value)}
+      />
+      <Row>
+        {isReply ? (
+          <span />
+        ) : (
+          <Checkbox
+            label="Also post to my timeline"
+            checked={syncToTimeline}
+            onChange={(event) => setSyncToTimeline(event.target.checked)}
+          />
+        )}
+        <Button type="submit" size="sm" disabled={!text || submitting}>
+          {submitting ? 'Posting...' : isReply ? 'Post Reply' : 'Post Comment'}
+        </Button>
+      </Row>
+    </Form>
+  );
+}

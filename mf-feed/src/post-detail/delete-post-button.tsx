@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
+import { useSWRConfig } from 'swr';
+import { ApiError } from '@campus/kit/api';
+import { emitAppEvent } from '@campus/kit/events';
+import { toast } from '@campus/kit/toast';
+import { Button, Dialog } from '@campus/kit/ui';
+import { deletePost, isPostKey } from './post-detail-requests';
+
+/** Spec §9: the delete success toast lasts 2 seconds. */
+const SUCCESS_TOAST_MS = 2000;
+
+export const DELETE_CONFIRMATION =
+  'Are you sure you want to delete this post? This action cannot be undone.';
+
+const Actions = styled.div`
+  display: flex;
+  justify-content: flex-end;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+/**
+ * Spec §2/§4: the author's delete control. After confirmation the post is deleted, cached posts
+ * are discarded, 'postDeleted' fires and the reader goes back to the feed.
+ */
+export function DeletePostButton({ postId }: { postId: number }) {
+  const navigate = useNavigate();
+  const { mutate } = useSWRConfig();
+  const [open, setOpen] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const confirm = async () => {
+    setDeleting(true);
+    try {
+      await deletePost(postId);
+      setOpen(false);
+      await mutate(isPostKey, undefined, { revalidate: false });
+      emitAppEvent('postDeleted', { postId });
+      toast({
+        title: 'Success',
+        description: 'Post deleted successfully!',
+        duration: SUCCESS_TOAST_MS,
+      });
+      void navigate('/', { replace: true });
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description:
+          (error instanceof ApiError && error.serverMessage) ||
+          'Failed to delete post. Please try again.',
+        variant: 'destructive',
+      });
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <>
+      <Button variant="ghost" size="sm" onClick={() => setOpen(true)}>
+        Delete
+      </Button>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => !deleting && setOpen(next)}
+        title="Delete post"
+        description={DELETE_CONFIRMATION}
+      >
+        <Actions>
+          <Button variant="secondary" onClick={() => setOpen(false)} disabled={deleting}>
+            Cancel
+          </Button>
+          <Button variant="destructive" onClick={() => void confirm()} disabled={deleting}>
+            {deleting ? 'Deleting...' : 'Delete'}
+          </Button>
+        </Actions>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,254 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Comment, PostDetail } from '@campus/contracts';
+import { clearStoredAuth } from '@campus/kit/api';
+import { onAppEvent } from '@campus/kit/events';
+import { dismissToast } from '@campus/kit/toast';
+import { ADA, BEN, callsTo, makePost, mockApi, renderPage } from '../testing/render-page';
+import PostDetailPage from './post-detail-page';
+
+function comment(overrides: Partial<Comment> = {}): Comment {
+  return {
+    id: 50,
+    content: 'See you there',
+    createdAt: new Date().toISOString(),
+    author: BEN,
+    likesCount: 0,
+    isLiked: false,
+    replies: [],
+    ...overrides,
+  };
+}
+
+function detail(overrides: Partial<PostDetail> = {}): PostDetail {
+  return {
+    ...makePost({
+      id: 10,
+      author: ADA,
+      content: 'Hackathon this weekend',
+      isJdTagged: true,
+      likesCount: 2,
+      commentsCount: 2,
+      repostsCount: 1,
+    }),
+    comments: [
+      comment({
+        replies: [comment({ id: 51, author: ADA, content: 'Great!', likesCount: 1 })],
+      }),
+    ],
+    ...overrides,
+  };
+}
+
+function withoutOriginal({ originalPost: _none, ...post }: ReturnType<typeof makePost>) {
+  return post;
+}
+
+const openAt = (path = '/post/10', entries?: string[]) =>
+  renderPage(<PostDetailPage />, { route: '/post/:id', path, entries });
+
+beforeEach(() => act(() => dismissToast()));
+afterEach(() => clearStoredAuth());
+
+describe('PostDetailPage', () => {
+  it('shows a skeleton, then the post with its counts, buttons and comments', async () => {
+    mockApi(() => ({ status: 200, body: detail() }));
+    openAt();
+    expect(screen.getByLabelText('Loading post')).toHaveAttribute('aria-busy', 'true');
+    const page = await screen.findByRole('article', { name: 'Post by Ada Okafor' });
+    expect(within(page).getAllByRole('link', { name: 'Ada Okafor' })[0]).toHaveAttribute(
+      'href',
+      '/profile/1',
+    );
+    expect(page).toHaveTextContent('Hackathon this weekend');
+    expect(within(page).getByText('JD')).toBeInTheDocument();
+    expect(page).toHaveTextContent('just now');
+    expect(page).toHaveTextContent('2 likes');
+    expect(page).toHaveTextContent('2 comments');
+    expect(page).toHaveTextContent('1 repost');
+    for (const name of ['Like', 'Comment', 'Repost']) {
+      expect(within(page).getByRole('button', { name })).toBeEnabled();
+    }
+    const thread = screen.getByRole('listitem', { name: 'Comment by Ben Larsen' });
+    expect(thread).toHaveTextContent('See you there');
+    const replies = within(thread).getByRole('list', { name: 'Replies to Ben Larsen' });
+    expect(replies).toHaveTextContent('Great!');
+  });
+
+  it("says 'Post not found' when the post does not exist", async () => {
+    mockApi(() => ({ status: 404, body: { message: 'Post not found' } }));
+    openAt('/post/999');
+    expect(await screen.findByRole('heading', { name: 'Post not found' })).toBeInTheDocument();
+    expect(screen.getByText("This post doesn't exist or has been deleted.")).toBeInTheDocument();
+  });
+
+  it('goes back in history, or home when the post was opened directly', async () => {
+    mockApi(() => ({ status: 200, body: detail() }));
+    openAt('/post/10', ['/somewhere', '/post/10']);
+    await userEvent.click(await screen.findByRole('button', { name: '← Back' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/somewhere');
+  });
+
+  it('goes home from Back when there is no history', async () => {
+    mockApi(() => ({ status: 200, body: detail() }));
+    openAt();
+    await userEvent.click(await screen.findByRole('button', { name: '← Back' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+
+  it('likes the post optimistically', async () => {
+    mockApi((url, init) =>
+      init.method === 'POST'
+        ? { status: 200, body: { liked: true, likesCount: 3 } }
+        : { status: 200, body: detail() },
+    );
+    openAt();
+    const like = await screen.findByRole('button', { name: 'Like' });
+    await userEvent.click(like);
+    expect(like).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('article')).toHaveTextContent('3 likes');
+  });
+
+  it('posts a trimmed comment to the timeline when asked, then refetches and announces it', async () => {
+    const fetchMock = mockApi((_url, init) =>
+      init.method === 'POST' ? { status: 201, body: comment() } : { status: 200, body: detail() },
+    );
+    const created = jest.fn();
+    const off = onAppEvent('postCreated', created);
+    openAt();
+    const form = await screen.findByRole('form', { name: 'Add a comment' });
+    const submit = within(form).getByRole('button', { name: 'Post Comment' });
+    expect(submit).toBeDisabled();
+    await userEvent.type(within(form).getByRole('textbox'), '   ');
+    expect(submit).toBeDisabled();
+    await userEvent.type(within(form).getByRole('textbox'), ' Count me in ');
+    await userEvent.click(within(form).getByRole('checkbox', { name: 'Also post to my timeline' }));
+    await userEvent.click(submit);
+    await waitFor(() => expect(within(form).getByRole('textbox')).toHaveValue(''));
+    const [post] = callsTo(fetchMock, '/api/posts/10/comments', 'POST');
+    expect(JSON.parse(post!.init.body as string)).toEqual({
+      content: 'Count me in',
+      syncToTimeline: true,
+    });
+    expect(created).toHaveBeenCalled();
+    await waitFor(() => expect(callsTo(fetchMock, '/api/posts/10').length).toBeGreaterThan(1));
+    off();
+  });
+
+  it('replies to a reply on the top-level comment, never to the timeline', async () => {
+    const fetchMock = mockApi((_url, init) =>
+      init.method === 'POST' ? { status: 201, body: comment() } : { status: 200, body: detail() },
+    );
+    openAt();
+    await userEvent.click(await screen.findByRole('button', { name: 'Reply to Ada Okafor' }));
+    const form = screen.getByRole('form', { name: 'Reply to Ada Okafor' });
+    expect(within(form).queryByRole('checkbox')).not.toBeInTheDocument();
+    await userEvent.type(within(form).getByRole('textbox'), 'Thanks');
+    await userEvent.click(within(form).getByRole('button', { name: 'Post Reply' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('form', { name: 'Reply to Ada Okafor' })).not.toBeInTheDocument(),
+    );
+    const [reply] = callsTo(fetchMock, '/api/posts/10/comments', 'POST');
+    expect(JSON.parse(reply!.init.body as string)).toEqual({
+      content: 'Thanks',
+      syncToTimeline: false,
+      parentId: 50,
+    });
+  });
+
+  it('keeps the comment and says so when posting fails', async () => {
+    mockApi((_url, init) =>
+      init.method === 'POST' ? { status: 500 } : { status: 200, body: detail() },
+    );
+    openAt();
+    const form = await screen.findByRole('form', { name: 'Add a comment' });
+    await userEvent.type(within(form).getByRole('textbox'), 'Hello');
+    await userEvent.click(within(form).getByRole('button', { name: 'Post Comment' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to post comment. Please try again.',
+    );
+    expect(within(form).getByRole('textbox')).toHaveValue('Hello');
+  });
+
+  it('likes a comment', async () => {
+    const fetchMock = mockApi((_url, init) =>
+      init.method === 'POST'
+        ? { status: 200, body: { liked: true, likesCount: 1 } }
+        : { status: 200, body: detail() },
+    );
+    openAt();
+    const like = await screen.findByRole('button', {
+      name: 'Like comment by Ben Larsen (0 likes)',
+    });
+    await userEvent.click(like);
+    expect(like).toHaveAttribute('aria-pressed', 'true');
+    expect(callsTo(fetchMock, '/api/comments/50/like', 'POST')).toHaveLength(1);
+  });
+
+  it('offers delete only to the author', async () => {
+    mockApi(() => ({ status: 200, body: detail({ author: BEN }) }));
+    openAt();
+    await screen.findByRole('article', { name: 'Post by Ben Larsen' });
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+
+  it('deletes after confirmation, announces it and goes back to the feed', async () => {
+    const fetchMock = mockApi((_url, init) =>
+      init.method === 'DELETE'
+        ? { status: 200, body: { id: 10, deleted: true } }
+        : { status: 200, body: detail() },
+    );
+    const deleted = jest.fn();
+    const off = onAppEvent('postDeleted', deleted);
+    openAt('/post/10', ['/', '/post/10']);
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete post' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete this post? This action cannot be undone.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Post deleted successfully!')).toBeInTheDocument();
+    expect(deleted).toHaveBeenCalledWith({ postId: 10 });
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    expect(callsTo(fetchMock, '/api/posts/10', 'DELETE')).toHaveLength(1);
+    off();
+  });
+
+  it("shows the server's message when deleting fails", async () => {
+    mockApi((_url, init) =>
+      init.method === 'DELETE'
+        ? { status: 500, body: { message: 'Something went wrong' } }
+        : { status: 200, body: detail() },
+    );
+    openAt();
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    await userEvent.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
+    expect(screen.getByTestId('location')).toHaveTextContent('/post/10');
+  });
+
+  it('shows a repost with its quote and a link to the original', async () => {
+    const original = makePost({ id: 5, author: BEN, content: 'Original words' });
+    mockApi(() => ({
+      status: 200,
+      body: detail({
+        content: '',
+        isJdTagged: false,
+        originalPostId: 5,
+        repostComment: 'Must read',
+        originalPost: withoutOriginal(original),
+      }),
+    }));
+    openAt();
+    const page = await screen.findByRole('article', { name: 'Post by Ada Okafor' });
+    expect(page).toHaveTextContent('Ada Okafor reposted');
+    expect(within(page).getByLabelText("Ada Okafor's comment")).toHaveTextContent('Must read');
+    expect(page).toHaveTextContent('Original words');
+    expect(within(page).getByRole('link', { name: 'View original post' })).toHaveAttribute(
+      'href',
+      '/post/5',
+    );
+  });
+});
