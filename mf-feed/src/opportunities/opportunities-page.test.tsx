@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { KitThemeProvider } from '@campus/kit/theme';
 import OpportunitiesPage from './opportunities-page';
 import { SAMPLE_JOBS } from './sample-jobs';
@@ -29,5 +30,21 @@ describe('OpportunitiesPage', () => {
     for (const action of ['Interested', 'Not Interested', 'View Details']) {
       expect(screen.getByRole('button', { name: action })).toBeDisabled();
     }
+  });
+
+  it("shows 'No More Opportunities' with 'Back to Home' once the list is exhausted", async () => {
+    render(
+      <KitThemeProvider>
+        <MemoryRouter initialEntries={['/opportunities']}>
+          <Routes>
+            <Route path="/opportunities" element={<OpportunitiesPage jobs={[]} />} />
+            <Route path="/" element={<p>Home feed</p>} />
+          </Routes>
+        </MemoryRouter>
+      </KitThemeProvider>,
+    );
+    expect(screen.getByRole('heading', { name: 'No More Opportunities' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Back to Home' }));
+    expect(screen.getByText('Home feed')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
+import type { SampleJob } from '@campus/contracts';
 import { Badge, Button, EmptyState } from '@campus/kit/ui';
 import { SAMPLE_JOBS } from './sample-jobs';
 
@@ -67,10 +68,16 @@ const Actions = styled.div`
 `;
 
 /** Spec §2 "Opportunities placeholder": recommendations are not live yet, so nothing can be chosen. */
-export default function OpportunitiesPage() {
+export default function OpportunitiesPage({
+  jobs = SAMPLE_JOBS,
+}: {
+  /** The cards to go through (the one sample job; another list in tests). */
+  jobs?: readonly SampleJob[];
+}) {
   const navigate = useNavigate();
+  // Recommendations are not live: nothing moves past the first card yet.
   const [index] = useState(0);
-  const job = SAMPLE_JOBS[index];
+  const job = jobs[index];
 
   return (
     <Page aria-labelledby="opportunities-title">
@@ -120,7 +127,7 @@ export default function OpportunitiesPage() {
       ) : (
         <EmptyState
           title="No More Opportunities"
-          action={<Button onClick={() => navigate('/')}>Back to Home</Button>}
+          action={<Button onClick={() => void navigate('/')}>Back to Home</Button>}
         />
       )}
     </Page>

@@ -1,6 +1,7 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+import useSWR from 'swr';
 import { configureApi } from '@campus/kit/api';
 import { DataProvider } from '@campus/kit/data';
 import { onAppEvent } from '@campus/kit/events';
@@ -65,6 +66,7 @@ describe('PostComposer', () => {
     expect(await screen.findByText('Post created successfully!')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(created).toHaveBeenCalledTimes(1);
+    expect(created).toHaveBeenCalledWith({ postId: 1 });
     off();
     expect(fetchMock).toHaveBeenCalledWith(
       'http://api.test/api/posts',
@@ -95,5 +97,30 @@ describe('PostComposer', () => {
     );
     expect(screen.getByRole('textbox')).toHaveValue('hello');
     expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
+  it('discards cached posts and refetches the posts on screen 20 ms after posting', async () => {
+    const { release } = respondWith(201);
+    release();
+    const feedReads = jest.fn(async () => [] as unknown[]);
+    function FeedProbe() {
+      const { data } = useSWR(['/api/posts', 'feed', 'for-you', 0], feedReads);
+      return <output data-testid="probe">{data ? 'loaded' : 'empty'}</output>;
+    }
+    render(
+      <KitThemeProvider>
+        <DataProvider>
+          <FeedProbe />
+          <PostComposer open onOpenChange={() => undefined} />
+          <Toaster />
+        </DataProvider>
+      </KitThemeProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('probe')).toHaveTextContent('loaded'));
+    expect(feedReads).toHaveBeenCalledTimes(1);
+    await userEvent.type(screen.getByRole('textbox'), 'hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(await screen.findByText('Post created successfully!')).toBeInTheDocument();
+    await waitFor(() => expect(feedReads).toHaveBeenCalledTimes(2));
   });
 });

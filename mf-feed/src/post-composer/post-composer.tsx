@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
-import type { CreatePostRequest } from '@campus/contracts';
+import type { CreatePostRequest, Post } from '@campus/contracts';
 import { apiRequest } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
 import { Button, Checkbox, Dialog, TextArea } from '@campus/kit/ui';
+import { isPostKey } from '../post-cache';
 
 /** Spec §9: success toasts for posting last 2 seconds; active posts refetch 20 ms after. */
 const SUCCESS_TOAST_MS = 2000;
@@ -25,10 +26,6 @@ const Footer = styled.div`
   display: flex;
   justify-content: flex-end;
 `;
-
-const isPostKey = (key: unknown) =>
-  (Array.isArray(key) && key[0] === '/api/posts') ||
-  (typeof key === 'string' && key.includes('/api/posts'));
 
 /** Spec §2 "Post creation dialog", opened by the shell's Post and floating buttons. */
 export default function PostComposer({
@@ -51,14 +48,17 @@ export default function PostComposer({
     setSubmitting(true);
     try {
       const payload: CreatePostRequest = { content: text, syncToProfile, isJdTagged };
-      await apiRequest('/api/posts', { method: 'POST', body: payload });
+      const created = await apiRequest<Post | null>('/api/posts', {
+        method: 'POST',
+        body: payload,
+      });
       setContent('');
       setSyncToProfile(true);
       setIsJdTagged(false);
       onOpenChange(false);
       // Discard cached posts and refresh the feed everywhere it is shown.
       await mutate(isPostKey, undefined, { revalidate: false });
-      emitAppEvent('postCreated', {});
+      emitAppEvent('postCreated', created?.id ? { postId: created.id } : {});
       setTimeout(() => void mutate(isPostKey), REFETCH_DELAY_MS);
       toast({
         title: 'Success',

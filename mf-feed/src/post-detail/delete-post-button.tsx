@@ -6,7 +6,8 @@ import { ApiError } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog } from '@campus/kit/ui';
-import { deletePost, isPostKey } from './post-detail-requests';
+import { isPostKey } from '../post-cache';
+import { deletePost } from './post-detail-requests';
 
 /** Spec §9: the delete success toast lasts 2 seconds. */
 const SUCCESS_TOAST_MS = 2000;

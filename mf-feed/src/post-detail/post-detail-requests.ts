@@ -18,8 +18,3 @@ export function toggleCommentLike(commentId: number): Promise<LikeResponse> {
 export function deletePost(postId: number): Promise<unknown> {
   return apiRequest(`/api/posts/${postId}`, { method: 'DELETE' });
 }
-
-/** Every cached post read (feed pages and post details) starts with '/api/posts'. */
-export const isPostKey = (key: unknown) =>
-  (Array.isArray(key) && key[0] === '/api/posts') ||
-  (typeof key === 'string' && key.includes('/api/posts'));
