@@ -10,13 +10,15 @@ import { commentRoutes } from './modules/comments/routes';
 import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { setAuthorCacheTtl } from './modules/posts/presenters';
 import { postRoutes } from './modules/posts/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { userRoutes } from './modules/users/routes';
-import { authenticateUser } from './modules/users/service';
+import { createAuthenticator } from './modules/users/service';
 import { createTokenService, requireAuth, type AppState } from './platform/auth';
 import type { Config } from './platform/config';
+import { requireDatabase } from './platform/db';
 import { errorMiddleware, HttpError } from './platform/errors';
 import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
@@ -70,12 +72,13 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
   });
   const authenticated = requireAuth({
     tokens,
-    loadUser: (id) =>
-      authenticateUser(id, {
-        adminUserId: config.adminUserId,
-        activityThrottleMs: config.activityThrottleMs,
-      }),
+    loadUser: createAuthenticator({
+      adminUserId: config.adminUserId,
+      activityThrottleMs: config.activityThrottleMs,
+      cacheMs: config.authCacheMs,
+    }),
   });
+  setAuthorCacheTtl(config.authorCacheMs);
   const allowedOrigins = new Set(config.allowedOrigins);
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
   app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
@@ -95,6 +98,7 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
     }),
   );
   app.use(storage.serve());
+  app.use(requireDatabase);
   app.use(requireJsonBodies);
   app.use(
     koaBody({

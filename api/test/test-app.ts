@@ -34,7 +34,7 @@ export interface TestApp {
 
 const NO_LIMIT = { max: 0, windowMs: 60_000 };
 
-function testConfig(dataDir: string, overrides: Overrides): Config {
+export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
   const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
   return {
     ...base,
@@ -54,6 +54,25 @@ function testConfig(dataDir: string, overrides: Overrides): Config {
   };
 }
 
+/** The app on the current mongoose connection, with test settings and uploads under `dataDir`. */
+export function buildTestApp(dataDir: string, overrides: Overrides = {}) {
+  const cfg = testConfig(dataDir, overrides);
+  const logger = createLogger('silent');
+  const app = createApp({
+    config: cfg,
+    logger,
+    mailer: createMailer({
+      smtpUrl: cfg.smtpUrl,
+      from: cfg.mailFrom,
+      outboxDir: path.join(dataDir, 'outbox'),
+      logger,
+    }),
+    storage: createUploadStorage(path.join(dataDir, 'uploads'), cfg.publicUrl),
+    jwtSecret: TEST_JWT_SECRET,
+  });
+  return { cfg, callback: app.callback() };
+}
+
 /**
  * Registers beforeAll/afterAll hooks: a fresh embedded database (or TEST_MONGODB_URI) with a unique
  * database name, a temporary DATA_DIR, and the app built on them.
@@ -63,23 +82,7 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
   let config: Config | undefined;
   let dataDir = '';
 
-  const build = (extra: Overrides) => {
-    const cfg = testConfig(dataDir, { ...overrides, ...extra });
-    const logger = createLogger('silent');
-    const app = createApp({
-      config: cfg,
-      logger,
-      mailer: createMailer({
-        smtpUrl: cfg.smtpUrl,
-        from: cfg.mailFrom,
-        outboxDir: path.join(dataDir, 'outbox'),
-        logger,
-      }),
-      storage: createUploadStorage(path.join(dataDir, 'uploads'), cfg.publicUrl),
-      jwtSecret: TEST_JWT_SECRET,
-    });
-    return { cfg, callback: app.callback() };
-  };
+  const build = (extra: Overrides) => buildTestApp(dataDir, { ...overrides, ...extra });
   let callback: ReturnType<typeof build>['callback'] | undefined;
 
   beforeAll(async () => {

@@ -38,6 +38,10 @@ export interface Config {
   avatarMaxPixels: number;
   avatarSize: number;
   activityThrottleMs: number;
+  /** How long an authenticated caller's account lookup is reused (0: look it up every time). */
+  authCacheMs: number;
+  /** How long post authors' names and avatars are reused across requests (0: never). */
+  authorCacheMs: number;
   rateLimits: {
     login: RateLimitRule;
     register: RateLimitRule;
@@ -124,6 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     avatarMaxPixels: int(env, 'AVATAR_MAX_PIXELS', 40_000_000),
     avatarSize: int(env, 'AVATAR_SIZE', 512),
     activityThrottleMs: int(env, 'ACTIVITY_THROTTLE_MS', 5 * 60 * 1000),
+    authCacheMs: int(env, 'AUTH_CACHE_MS', 5_000),
+    authorCacheMs: int(env, 'AUTHOR_CACHE_MS', 10_000),
     rateLimits: {
       login: rule(env, 'LOGIN', 10, FIFTEEN_MINUTES),
       register: rule(env, 'REGISTER', 5, ONE_HOUR),

@@ -2,19 +2,56 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import type { Middleware } from 'koa';
 import mongoose from 'mongoose';
+import { databaseUnavailable } from './errors';
 import type { Logger } from './logger';
 
 // Untrusted objects in query filters (e.g. `{ email: { $gt: '' } }`) are wrapped in $eq.
 mongoose.set('sanitizeFilter', true);
 mongoose.set('strictQuery', true);
 
-export async function connectDatabase(uri: string, dbName?: string) {
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 15_000, ...(dbName ? { dbName } : {}) });
+export async function connectDatabase(
+  uri: string,
+  dbName?: string,
+  options: mongoose.ConnectOptions = {},
+) {
+  trackReachability();
+  await mongoose.connect(uri, {
+    serverSelectionTimeoutMS: 15_000,
+    ...(dbName ? { dbName } : {}),
+    ...options,
+  });
   // Build every declared index before serving, so uniqueness holds from the first request.
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
   return mongoose.connection;
 }
+
+/**
+ * Whether the driver can reach the database, from the connection's events: it is marked
+ * unreachable when an operation or a heartbeat fails to reach it, and reachable again on the next
+ * successful heartbeat. (Not `readyState`, which also reads "disconnected" whenever heartbeats are
+ * merely late, as they are behind a busy database's queue.)
+ */
+let reachable = false;
+let tracking = false;
+
+function trackReachability(): void {
+  if (tracking) return;
+  tracking = true;
+  for (const event of ['connected', 'reconnected'])
+    mongoose.connection.on(event, () => (reachable = true));
+  mongoose.connection.on('disconnected', () => (reachable = false));
+}
+
+/**
+ * Answers 503 at once while the database is known to be unreachable, instead of letting requests
+ * wait for it; the driver reconnects by itself and requests flow again.
+ */
+export const requireDatabase: Middleware = async (_ctx, next) => {
+  if (!reachable) throw databaseUnavailable();
+  return next();
+};
 
 export async function disconnectDatabase() {
   await mongoose.disconnect();
@@ -109,6 +146,15 @@ export async function openDatabase(options: {
     await embedded?.stop();
     throw err;
   }
+  // Requests get 503s while the driver considers the database unreachable: say when and why.
+  const { logger } = options;
+  mongoose.connection.on('disconnected', () => logger.warn('database unreachable'));
+  mongoose.connection.on('reconnected', () => logger.warn('database reachable again'));
+  mongoose.connection
+    .getClient()
+    .on('serverHeartbeatFailed', (event) =>
+      logger.warn({ err: event.failure }, 'database heartbeat failed'),
+    );
   return {
     embedded: embedded !== undefined,
     async close() {

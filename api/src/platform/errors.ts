@@ -38,6 +38,41 @@ const STATUS_MESSAGES: Record<number, string> = {
   429: 'Too many requests. Please try again later.',
 };
 
+export const DATABASE_UNAVAILABLE = 'The database is unavailable. Please try again in a moment.';
+/** Seconds a client should wait before retrying while the database is unavailable. */
+const DATABASE_RETRY_AFTER = '5';
+
+/** Errors of the driver and of mongoose that mean "the database cannot be reached right now". */
+const UNAVAILABLE_ERRORS = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoClientClosedError',
+  'MongoPoolClearedError',
+]);
+
+function isDatabaseUnavailable(err: object): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { name, message } = e as { name?: unknown; message?: unknown };
+    if (typeof name === 'string' && UNAVAILABLE_ERRORS.has(name)) return true;
+    // mongoose queues operations while disconnected and gives up after bufferTimeoutMS.
+    if (
+      name === 'MongooseError' &&
+      typeof message === 'string' &&
+      /buffering timed out/.test(message)
+    )
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export const databaseUnavailable = () =>
+  new HttpError(503, DATABASE_UNAVAILABLE, { 'Retry-After': DATABASE_RETRY_AFTER });
+
 const FORMIDABLE_TOTAL_TOO_BIG = 1009;
 const FORMIDABLE_FILE_TOO_BIG = 1016;
 
@@ -61,6 +96,13 @@ export function toClientError(err: unknown): ClientError | undefined {
     return { status: 400, message: err.issues[0]?.message ?? 'Invalid input', headers: {} };
   }
   if (typeof err !== 'object' || err === null) return undefined;
+  if (isDatabaseUnavailable(err)) {
+    return {
+      status: 503,
+      message: DATABASE_UNAVAILABLE,
+      headers: { 'Retry-After': DATABASE_RETRY_AFTER },
+    };
+  }
   if (err instanceof mongoose.Error.CastError || err instanceof mongoose.Error.ValidationError) {
     return { status: 400, message: 'Invalid input', headers: {} };
   }

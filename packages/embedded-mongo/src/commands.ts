@@ -400,8 +400,21 @@ const killCursors: Handler = (cmd, _db, ctx) => {
 const count: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'count');
   rejectCollation(cmd.collation);
-  checkHint(engine.collection(db, name), cmd.hint);
-  const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc, {
+  const coll = engine.collection(db, name);
+  checkHint(coll, cmd.hint);
+  const query = (cmd.query ?? {}) as Doc;
+  // estimatedDocumentCount(): the count of a whole collection is its size (mongod reads it from
+  // its metadata) instead of matching every document.
+  if (
+    isPlainObject(query) &&
+    Object.keys(query).length === 0 &&
+    !num(cmd.skip, 0) &&
+    !num(cmd.limit, 0) &&
+    !isView(coll)
+  ) {
+    return { n: coll?.docs.size ?? 0, ok: 1 };
+  }
+  const docs = readDocs(engine, db, name, query, {
     skip: num(cmd.skip, 0),
     limit: Math.abs(num(cmd.limit, 0)),
   });
@@ -619,7 +632,9 @@ const aggregate: Handler = (cmd, db, ctx) => {
       new Aggregator(normalizeTimezones(body), {
         collectionResolver: resolver(engine, db),
         variables,
-        processingMode: 1, // clone inputs: stages never mutate stored documents
+        // Clone inputs, so stages never mutate stored documents, unless no stage can: cloning
+        // every matched document is most of the cost of a count or a $group over many.
+        processingMode: body.every(readsOnly) ? 0 : 1,
       }).run(input) as Doc[],
   );
   if (outTarget !== undefined) {
@@ -636,6 +651,14 @@ const aggregate: Handler = (cmd, db, ctx) => {
       : undefined;
   return cursorReply(ctx, `${db}.${name}`, results, batch);
 };
+
+/** Stages that build new documents or pass their inputs on untouched, never changing them. */
+const READ_ONLY_STAGES = new Set(['$match', '$group', '$count', '$sort', '$skip', '$limit']);
+
+function readsOnly(stage: Doc): boolean {
+  const keys = Object.keys(stage);
+  return keys.length === 1 && READ_ONLY_STAGES.has(keys[0] as string);
+}
 
 function containsExpr(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(containsExpr);

@@ -15,13 +15,48 @@ export function toAuthor(id: number, user: AuthorDoc | undefined): PostAuthor {
   return { id: user._id, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null };
 }
 
+/**
+ * Authors shown on posts and comments, kept for `ttlMs` in this process: a feed page then often
+ * needs no user lookup at all. A profile edit is visible at once through this process (see
+ * `forgetAuthor`) and within `ttlMs` through any other.
+ */
+const authorCache = {
+  ttlMs: 10_000,
+  entries: new Map<number, { author: AuthorDoc; until: number }>(),
+};
+
+export function setAuthorCacheTtl(ms: number): void {
+  authorCache.ttlMs = ms;
+  authorCache.entries.clear();
+}
+
+export function forgetAuthor(id: number): void {
+  authorCache.entries.delete(id);
+}
+
 export async function authorsById(ids: Iterable<number>): Promise<Map<number, AuthorDoc>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const users = await User.find({ _id: trusted({ $in: unique }) }, AUTHOR_FIELDS).lean<
+  const now = Date.now();
+  const found = new Map<number, AuthorDoc>();
+  const missing: number[] = [];
+  for (const id of new Set(ids)) {
+    const hit = authorCache.entries.get(id);
+    if (hit && hit.until > now) found.set(id, hit.author);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return found;
+  const users = await User.find({ _id: trusted({ $in: missing }) }, AUTHOR_FIELDS).lean<
     AuthorDoc[]
   >();
-  return new Map(users.map((u) => [u._id, u]));
+  if (authorCache.ttlMs > 0 && authorCache.entries.size + users.length > 50_000) {
+    for (const [id, entry] of authorCache.entries)
+      if (entry.until <= now) authorCache.entries.delete(id);
+  }
+  for (const u of users) {
+    found.set(u._id, u);
+    if (authorCache.ttlMs > 0)
+      authorCache.entries.set(u._id, { author: u, until: now + authorCache.ttlMs });
+  }
+  return found;
 }
 
 /**

@@ -23,6 +23,7 @@ export const POST_NOT_FOUND = 'Post not found';
 export const PROFILE_POSTS_LIMIT = 100;
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A visible (not deleted) post, or 404. */
 export async function findVisiblePost(id: number): Promise<PostDoc> {
@@ -115,6 +116,34 @@ export interface FeedOptions {
   now?: Date;
 }
 
+/**
+ * The newest posts of `authors`, one page. Reading every post of every followed author to sort
+ * them costs as much as those authors ever wrote; instead the page is first looked for among
+ * recent posts (a day per 20 posts the page reaches down to: page 1 looks at the last day),
+ * which the index on (authorId, deletedAt, createdAt) reads alone. A full page found there is
+ * exactly the page (every newer post is in the window); otherwise the authors post little, and
+ * reading all their posts is cheap. One query, sometimes two.
+ */
+async function followingPage(
+  authors: number[],
+  page: { skip: number; limit: number },
+  now: Date,
+): Promise<PostDoc[]> {
+  const query = (since: Date | undefined) =>
+    Post.find({
+      authorId: trusted({ $in: authors }),
+      deletedAt: null,
+      ...(since ? { createdAt: trusted({ $gte: since }) } : {}),
+    })
+      .sort(NEWEST_FIRST)
+      .skip(page.skip)
+      .limit(page.limit)
+      .lean<PostDoc[]>();
+  const days = Math.ceil((page.skip + page.limit) / 20);
+  const recent = await query(new Date(now.getTime() - days * DAY_MS));
+  return recent.length === page.limit ? recent : query(undefined);
+}
+
 /** One page of a feed tab, newest first (Top Posts: today's, most engaged first). */
 export async function listFeed(
   viewerId: number,
@@ -127,11 +156,7 @@ export async function listFeed(
     // The caller's own posts appear too, so a new post shows up where its author is looking.
     const follows = await Follow.find({ followerId: viewerId }, { followingId: 1 }).lean();
     const authors = [viewerId, ...follows.map((f) => f.followingId)];
-    posts = await Post.find({ authorId: trusted({ $in: authors }), deletedAt: null })
-      .sort(NEWEST_FIRST)
-      .skip(page.skip)
-      .limit(page.limit)
-      .lean<PostDoc[]>();
+    posts = await followingPage(authors, page, opts.now ?? new Date());
   } else if (query.tab === 'jd') {
     posts = await Post.find({ isJdTagged: true, deletedAt: null })
       .sort(NEWEST_FIRST)

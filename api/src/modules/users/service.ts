@@ -3,6 +3,7 @@ import type { AuthUser } from '../../platform/auth';
 import { forbidden, notFound } from '../../platform/errors';
 import { toStoredFileUrl } from '../../platform/storage';
 import { Follow } from '../follows/model';
+import { forgetAuthor } from '../posts/presenters';
 import { listProfilePosts } from '../posts/service';
 import { User } from './model';
 import { userPolicy } from './policy';
@@ -52,6 +53,7 @@ export async function updateProfile(
     { returnDocument: 'after', projection: PUBLIC_USER_FIELDS, runValidators: true },
   ).lean();
   if (!user) throw notFound(USER_NOT_FOUND);
+  forgetAuthor(userId);
   return toPublicUser(user, publicUrl);
 }
 
@@ -80,5 +82,33 @@ export async function authenticateUser(
     name: user.name,
     email: user.email,
     isAdmin: user._id === options.adminUserId,
+  };
+}
+
+/**
+ * `authenticateUser` behind a short cache of this process: a caller seen in the last `cacheMs`
+ * skips the account lookup, a database round trip on every request. Only accounts that may sign
+ * in are kept (an account is never deleted nor unverified again), and never past the point where
+ * the caller's activity is due to be recorded again.
+ */
+export function createAuthenticator(options: {
+  adminUserId: number;
+  activityThrottleMs: number;
+  cacheMs: number;
+}): (id: number) => Promise<AuthUser | undefined> {
+  const ttl = Math.min(options.cacheMs, options.activityThrottleMs);
+  const recent = new Map<number, { user: AuthUser; until: number }>();
+  return async (id) => {
+    const now = Date.now();
+    const hit = recent.get(id);
+    if (hit && hit.until > now) return hit.user;
+    const user = await authenticateUser(id, options);
+    if (user && ttl > 0) {
+      if (recent.size >= 10_000) {
+        for (const [key, entry] of recent) if (entry.until <= now) recent.delete(key);
+      }
+      recent.set(id, { user, until: now + ttl });
+    }
+    return user;
   };
 }

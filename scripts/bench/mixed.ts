@@ -1,0 +1,198 @@
+/**
+ * `npm run bench:mixed`: 60 s at 50 connections of the issue's mix (70 % feed reads, 10 % like
+ * toggles, 5 % posts, 5 % comments, 5 % follows, 5 % notifications) by 500 members against the
+ * API on a copy of the bench dataset; prints the errors (must be 0), then recounts every
+ * denormalized count (must match). Exits non-zero when either is not 0.
+ *
+ * BENCH_MIXED_DURATION (seconds, default 60), BENCH_CONNECTIONS (default 50).
+ */
+import path from 'node:path';
+import { Post } from '../../api/src/modules/posts/model';
+import { findCountMismatches } from '../../api/src/modules/posts/recount';
+import { User } from '../../api/src/modules/users/model';
+import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
+import { CONNECTIONS, runLoad, signToken } from './load';
+import { startApi } from './processes';
+import { fmt, table, writeSection } from './report';
+
+const DURATION = Number(process.env.BENCH_MIXED_DURATION ?? 60);
+const MEMBERS = 500;
+
+type Kind = 'feed' | 'like' | 'post' | 'comment' | 'follow' | 'notifications';
+const MIX: Array<[Kind, number]> = [
+  ['feed', 70],
+  ['like', 10],
+  ['post', 5],
+  ['comment', 5],
+  ['follow', 5],
+  ['notifications', 5],
+];
+const FEEDS = ['', 'tab=following&', 'tab=following&', 'tab=jd&', 'topFilter=true&'];
+
+interface Tally {
+  sent: number;
+  errors: number;
+  statuses: Record<number, number>;
+}
+
+async function main() {
+  const db = await openBenchDatabase({
+    dir: path.join(BENCH_DIR, 'mixed-db'),
+    copyFrom: DATASET_DIR,
+  });
+  let api: Awaited<ReturnType<typeof startApi>> | undefined;
+  try {
+    await db.connect();
+    const members = await User.find({ isVerified: true }, { _id: 1 })
+      .sort({ lastActiveAt: -1 })
+      .limit(MEMBERS)
+      .lean();
+    const userIds = (await User.find({}, { _id: 1 }).lean()).map((u) => u._id);
+    const postIds = (
+      await Post.find({ deletedAt: null, originalPostId: null }, { _id: 1 })
+        .sort({ createdAt: -1 })
+        .limit(2000)
+        .lean()
+    ).map((p) => p._id);
+    if (members.length === 0 || postIds.length === 0)
+      throw new Error('The bench database is empty: run `npm run bench:data` first');
+    const auth = members.map((m) => ({ id: m._id, header: `Bearer ${signToken(m._id)}` }));
+
+    api = await startApi({ mongodbUri: db.uri, dataDir: BENCH_DIR });
+    const tallies = new Map<Kind, Tally>(
+      MIX.map(([k]) => [k, { sent: 0, errors: 0, statuses: {} }]),
+    );
+    const totalWeight = MIX.reduce((s, [, w]) => s + w, 0);
+    const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
+    let seq = 0;
+
+    const build = (): {
+      kind: Kind;
+      method: string;
+      path: string;
+      body?: string;
+      actor: (typeof auth)[number];
+    } => {
+      let r = Math.random() * totalWeight;
+      const kind = MIX.find(([, w]) => (r -= w) < 0)?.[0] ?? 'feed';
+      const actor = pick(auth);
+      const post = pick(postIds);
+      switch (kind) {
+        case 'feed':
+          return {
+            kind,
+            actor,
+            method: 'GET',
+            path: `/api/posts?${pick(FEEDS)}limit=20&offset=${Math.random() < 0.8 ? 0 : 20 * Math.floor(Math.random() * 10)}`,
+          };
+        case 'like':
+          return { kind, actor, method: 'POST', path: `/api/posts/${post}/like` };
+        case 'post':
+          return {
+            kind,
+            actor,
+            method: 'POST',
+            path: '/api/posts',
+            body: JSON.stringify({
+              content: `Mixed load post ${++seq}`,
+              isJdTagged: Math.random() < 0.15,
+            }),
+          };
+        case 'comment':
+          return {
+            kind,
+            actor,
+            method: 'POST',
+            path: `/api/posts/${post}/comments`,
+            body: JSON.stringify({ content: `Mixed load comment ${++seq}` }),
+          };
+        case 'follow': {
+          let target = pick(userIds);
+          while (target === actor.id) target = pick(userIds);
+          return { kind, actor, method: 'POST', path: `/api/users/${target}/follow` };
+        }
+        default:
+          return { kind, actor, method: 'GET', path: '/api/notifications' };
+      }
+    };
+
+    console.log(
+      `${CONNECTIONS} connections for ${DURATION} s, ${auth.length} members, ${fmt(postIds.length)} posts to act on`,
+    );
+    const load = await runLoad({
+      url: api.url,
+      duration: DURATION,
+      requests: [
+        {
+          setupRequest: (req, context) => {
+            const r = build();
+            (context as { kind?: Kind }).kind = r.kind;
+            tallies.get(r.kind)!.sent += 1;
+            return {
+              ...req,
+              method: r.method as 'GET',
+              path: r.path,
+              body: r.body,
+              headers: {
+                authorization: r.actor.header,
+                ...(r.body ? { 'content-type': 'application/json' } : {}),
+              },
+            };
+          },
+          onResponse: (status, _body, context) => {
+            const tally = tallies.get((context as { kind: Kind }).kind)!;
+            tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
+            if (status >= 400) tally.errors += 1;
+          },
+        },
+      ],
+    });
+    await api.stop();
+    api = undefined;
+
+    console.log(
+      `${fmt(load.total)} requests, ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms`,
+    );
+    console.log(`errors: ${load.errors} (status codes: ${JSON.stringify(load.statusCodes)})`);
+    const recountStarted = performance.now();
+    const mismatches = await findCountMismatches();
+    const recountMs = performance.now() - recountStarted;
+    console.log(`recount: ${mismatches.length} mismatches (${fmt(recountMs / 1000, 1)} s)`);
+    for (const m of mismatches.slice(0, 20)) console.log(`  ${JSON.stringify(m)}`);
+
+    const rows = MIX.map(([kind, weight]) => {
+      const t = tallies.get(kind)!;
+      return [
+        kind,
+        `${weight} %`,
+        fmt(t.sent),
+        Object.entries(t.statuses)
+          .map(([s, n]) => `${s}: ${fmt(n)}`)
+          .join(', '),
+        t.errors,
+      ];
+    });
+    writeSection(
+      'bench:mixed',
+      [
+        `${new Date().toISOString()}: ${DURATION} s at ${CONNECTIONS} connections, ${auth.length} members (the most recently active), against the API in its own process on a copy of the bench dataset; ` +
+          'feed reads spread over the tabs (For You, Following twice as often, JD, Top Posts), 80 % first pages.',
+        '',
+        `- **${fmt(load.total)} requests, ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms**`,
+        `- **errors: ${load.errors}** (non-2xx responses, connection errors and timeouts)`,
+        `- **count mismatches after the run: ${mismatches.length}** (\`findCountMismatches\`: every post's likes, comments and reposts and every comment's likes, recounted from the source collections in ${fmt(recountMs / 1000, 1)} s)`,
+        '',
+        table(['operation', 'share', 'requests', 'status codes', 'errors'], rows),
+      ].join('\n'),
+    );
+    if (load.errors > 0 || mismatches.length > 0) process.exitCode = 1;
+  } finally {
+    await api?.stop();
+    await db.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exit(1);
+});

@@ -1,0 +1,165 @@
+/**
+ * The processes a benchmark runs next to itself: the embedded database, the API and the bare Koa
+ * ceiling, each in its own process (so none shares the load generator's event loop), on loopback
+ * only. Every child is stopped when the benchmark ends, however it ends.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+export const LOOPBACK = '127.0.0.1';
+
+export interface Child {
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(130));
+}
+
+function track(child: ChildProcess): Child {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return {
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resolves with the first capture of `pattern` in the child's stdout; rejects if it exits first. */
+function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    const onExit = (code: number | null) =>
+      reject(new Error(`${what} exited (${code}) before it was ready`));
+    lines.on('line', (line) => {
+      const match = pattern.exec(line);
+      if (match) {
+        child.off('exit', onExit);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', onExit);
+  });
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, LOOPBACK, resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `@campus/embedded-mongo`'s CLI on `dbPath`; resolves with its URI once it listens. */
+export async function startEmbeddedMongo(
+  dbPath: string,
+  port = 0,
+): Promise<Child & { uri: string }> {
+  const bin = path.join(
+    path.dirname(require.resolve('@campus/embedded-mongo/package.json')),
+    'bin',
+    'embedded-mongo.cjs',
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      '--max-old-space-size=8192',
+      bin,
+      '--host',
+      LOOPBACK,
+      '--port',
+      String(port),
+      '--dbpath',
+      dbPath,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const tracked = track(child);
+  const uri = await waitForLine(child, /listening on (mongodb:\/\/\S+)/, 'embedded-mongo');
+  return { ...tracked, uri };
+}
+
+async function waitForHttp(url: string, child: ChildProcess, what: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode})`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} did not answer ${url} within 120 s`);
+}
+
+export const BENCH_JWT_SECRET = 'benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
+
+/** The API (`api/src/main.ts`) against `mongodbUri`, rate limits off, no seeding, quiet logs. */
+export async function startApi(options: {
+  mongodbUri: string;
+  dataDir: string;
+}): Promise<Child & { url: string }> {
+  const port = await freePort();
+  // The API's log (warnings and errors only) goes to <dataDir>/api.log.
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const log = fs.openSync(path.join(options.dataDir, 'api.log'), 'w');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'api/src/main.ts')],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', log, log],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        MONGODB_URI: options.mongodbUri,
+        DATA_DIR: options.dataDir,
+        JWT_SECRET: BENCH_JWT_SECRET,
+        SEED_ON_EMPTY: 'false',
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: `http://${LOOPBACK}:${port}`,
+        RATE_LIMIT_LOGIN_MAX: '0',
+        RATE_LIMIT_REGISTER_MAX: '0',
+        RATE_LIMIT_VERIFY_MAX: '0',
+        RATE_LIMIT_APPLICATION_MAX: '0',
+        RATE_LIMIT_FEEDBACK_MAX: '0',
+      },
+    },
+  );
+  const tracked = track(child);
+  const url = `http://${LOOPBACK}:${port}`;
+  await waitForHttp(`${url}/api/settings`, child, 'the API');
+  return { ...tracked, url };
+}
+
+/** The ceiling: a bare Koa hello-world in its own process. */
+export async function startKoaCeiling(): Promise<Child & { url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'hello-koa.ts')], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const tracked = track(child);
+  const url = await waitForLine(child, /listening on (http:\/\/\S+)/, 'the Koa hello-world');
+  return { ...tracked, url };
+}
