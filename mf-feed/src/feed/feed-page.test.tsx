@@ -109,9 +109,10 @@ describe('FeedPage', () => {
 
   it('filters Top Posts with its footer, returns to For You, and leaving For You turns it off', async () => {
     const top = posts(4);
-    const fetchMock = feedApi({ 'for-you': [posts(20)], top: [top] });
+    const fetchMock = feedApi({ 'for-you': [posts(20), posts(20)], top: [top] });
     renderPage(<FeedPage />);
-    await screen.findByRole('button', { name: 'Load more posts' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more posts' }));
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(40));
     const toggle = screen.getByRole('button', { name: 'Top Posts' });
     expect(toggle).toHaveAttribute('aria-pressed', 'false');
     await userEvent.click(toggle);
@@ -122,6 +123,7 @@ describe('FeedPage', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Return to For You feed' }));
     expect(await screen.findByRole('button', { name: 'Load more posts' })).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(20);
     expect(toggle).toHaveAttribute('aria-pressed', 'false');
 
     await userEvent.click(toggle);

@@ -41,6 +41,12 @@ export function useFeed(filter: FeedFilter) {
   const [extra, setExtra] = useState<ExtraPages>(NO_EXTRA);
   const [loadingMore, setLoadingMore] = useState(false);
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  // Spec §4: another tab or filter starts again from page one (coming back to it too).
+  const [shownName, setShownName] = useState(name);
+  if (shownName !== name) {
+    setShownName(name);
+    setExtra(NO_EXTRA);
+  }
 
   const extraValid =
     extra.name === name && (firstLength === undefined || extra.firstLength === firstLength);

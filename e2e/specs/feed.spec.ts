@@ -1,0 +1,167 @@
+import { MEMBER_EMAIL, expect, test, toast } from '../support/fixtures';
+
+const BEN_EMAIL = 'ben.larsen@campus.edu';
+const unique = (text: string) => `${text} ${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
+
+test('the tabs, the JD banner and the remembered tab', async ({ page, signInAs }) => {
+  await signInAs(MEMBER_EMAIL, '/');
+  const forYou = page.getByRole('tab', { name: 'For You' });
+  await expect(forYou).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('article').first()).toBeVisible();
+
+  const jd = page.getByRole('tab', { name: /^JD/ });
+  await expect(jd).toContainText('Jobs');
+  await jd.click();
+  const banner = page.getByRole('link', { name: /Explore Opportunities/ });
+  await expect(banner).toContainText('Swipe through personalised job recommendations');
+  await expect(banner).toHaveAttribute('href', '/opportunities');
+  await expect(page.getByRole('article').first()).toContainText('JD');
+
+  await page.reload();
+  await expect(page.getByRole('tab', { name: /^JD/ })).toHaveAttribute('aria-selected', 'true');
+  await banner.click();
+  await expect(page).toHaveURL(/\/opportunities$/);
+});
+
+test('For You pages by 20 with Load more; Top Posts shows the trending footer', async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs(MEMBER_EMAIL, '/');
+  const articles = page.getByRole('article');
+  await expect(articles).toHaveCount(20);
+  await page.getByRole('button', { name: 'Load more posts' }).click();
+  await expect(articles).toHaveCount(40);
+
+  const top = page.getByRole('button', { name: 'Top Posts' });
+  await top.click();
+  await expect(top).toHaveAttribute('aria-pressed', 'true');
+  const footer = page.getByText(/^Showing \d+ trending posts$/);
+  await expect(footer).toBeVisible();
+  const shown = Number((await footer.textContent())?.match(/\d+/)?.[0]);
+  await expect(articles).toHaveCount(shown);
+  await expect(page.getByRole('button', { name: 'Load more posts' })).toBeHidden();
+
+  await page.getByRole('button', { name: 'Return to For You feed' }).click();
+  await expect(top).toHaveAttribute('aria-pressed', 'false');
+  await expect(articles).toHaveCount(20);
+  await expect(page.getByRole('button', { name: 'Load more posts' })).toBeVisible();
+});
+
+test('a post from the composer tagged JD shows on the JD tab', async ({ page, signInAs }) => {
+  await signInAs(MEMBER_EMAIL, '/');
+  await page.getByRole('tab', { name: /^JD/ }).click();
+  await expect(page.getByRole('article').first()).toBeVisible();
+  const text = unique('Research assistant wanted in the robotics lab');
+  await page
+    .getByRole('complementary', { name: 'Sidebar' })
+    .getByRole('button', { name: 'Post' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Create Post' });
+  await dialog.getByRole('textbox').fill(text);
+  await dialog.getByRole('checkbox', { name: 'Tag as JD (Jobs/Admissions)' }).check();
+  await dialog.getByRole('button', { name: 'Post', exact: true }).click();
+  await expect(toast(page)).toContainText('Post created successfully!');
+  const card = page.getByRole('article').filter({ hasText: text });
+  await expect(card).toBeVisible();
+  await expect(card).toContainText('JD');
+});
+
+test('a like shows at once and is kept by the server', async ({ page, signInAs, apiAs }) => {
+  const ben = await apiAs(BEN_EMAIL);
+  const text = unique('Who is up for the chess club tonight?');
+  await ben.call('POST', '/api/posts', { content: text });
+  await signInAs(MEMBER_EMAIL, '/');
+  const card = page.getByRole('article').filter({ hasText: text });
+  const like = card.getByRole('button', { name: 'Like (0 likes)' });
+  await like.click();
+  await expect(card.getByRole('button', { name: 'Like (1 like)' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await page.reload();
+  await expect(
+    page
+      .getByRole('article')
+      .filter({ hasText: text })
+      .getByRole('button', { name: 'Like (1 like)' }),
+  ).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('reposting with a comment, and a repost cannot be reposted', async ({
+  page,
+  signInAs,
+  apiAs,
+}) => {
+  const ben = await apiAs(BEN_EMAIL);
+  const text = unique('Free tutoring sessions in the library');
+  await ben.call('POST', '/api/posts', { content: text });
+  const ada = await signInAs(MEMBER_EMAIL, '/');
+  const original = page
+    .getByRole('article', { name: 'Post by Ben Larsen' })
+    .filter({ hasText: text });
+  await original.getByRole('button', { name: 'Repost (0 reposts)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Repost' });
+  const comment = dialog.getByRole('textbox', { name: 'Add a comment (optional)' });
+  await expect(dialog).toContainText('0/280');
+  await comment.fill('Highly recommended');
+  await expect(dialog).toContainText('18/280');
+  await dialog.getByRole('button', { name: 'Repost', exact: true }).click();
+  await expect(toast(page)).toContainText('Post reposted successfully!');
+  await expect(dialog).toBeHidden();
+
+  const repost = page
+    .getByRole('article', { name: `${ada.name} reposted Ben Larsen` })
+    .filter({ hasText: text });
+  await expect(repost).toBeVisible();
+  await expect(repost).toContainText(`${ada.name} reposted`);
+  await expect(repost).toContainText('Highly recommended');
+  await expect(repost.getByRole('link', { name: 'Ben Larsen' })).toHaveAttribute(
+    'href',
+    `/profile/${ben.user.id}`,
+  );
+  await expect(repost.getByRole('button', { name: /^Repost/ })).toBeDisabled();
+  await expect(original.getByRole('button', { name: 'Repost (1 repost)' })).toBeDisabled();
+
+  await repost.getByRole('link', { name: 'View original post' }).click();
+  await expect(page).toHaveURL(/\/post\/\d+$/);
+  await expect(page.getByRole('article', { name: 'Post by Ben Larsen' })).toContainText(text);
+});
+
+test('a repost whose original was deleted says so plainly', async ({ page, signInAs, apiAs }) => {
+  const ben = await apiAs(BEN_EMAIL);
+  const text = unique('This will be withdrawn');
+  const post = await ben.call<{ id: number }>('POST', '/api/posts', { content: text });
+  const ada = await apiAs(MEMBER_EMAIL);
+  const comment = unique('Quoting before it goes');
+  await ada.call('POST', `/api/posts/${post.id}/repost`, { comment });
+  await ben.call('DELETE', `/api/posts/${post.id}`);
+  await signInAs(MEMBER_EMAIL, '/');
+  const repost = page.getByRole('article').filter({ hasText: comment });
+  await expect(repost).toContainText('The original post has been deleted.');
+  await expect(repost).not.toContainText(text);
+});
+
+test('coming back from a post restores the loaded pages and the scroll position', async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs(MEMBER_EMAIL, '/');
+  const articles = page.getByRole('article');
+  await expect(articles).toHaveCount(20);
+  await page.getByRole('button', { name: 'Load more posts' }).click();
+  await expect(articles).toHaveCount(40);
+  const target = articles.nth(30);
+  await target.scrollIntoViewIfNeeded();
+  const scrolledTo = await page.evaluate(() => window.scrollY);
+  expect(scrolledTo).toBeGreaterThan(500);
+  await target
+    .getByRole('link', { name: /^Open (post|repost),/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/post\/\d+$/);
+  await page.getByRole('button', { name: '← Back' }).click();
+  await expect(articles).toHaveCount(40);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolledTo - 100);
+  expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolledTo + 100);
+});
