@@ -165,3 +165,27 @@ test('coming back from a post restores the loaded pages and the scroll position'
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolledTo - 100);
   expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolledTo + 100);
 });
+
+test("'Show more' appears only on a post longer than 5 lines", async ({
+  page,
+  signInAs,
+  apiAs,
+}) => {
+  const ben = await apiAs(BEN_EMAIL);
+  const short = unique('Short and sweet');
+  const long = unique('Long read');
+  await ben.call('POST', '/api/posts', { content: short });
+  await ben.call('POST', '/api/posts', {
+    content: `${long}\n${Array.from({ length: 12 }, (_, line) => `Line ${line + 1}`).join('\n')}`,
+  });
+  await signInAs(MEMBER_EMAIL, '/');
+  const longCard = page.getByRole('article').filter({ hasText: long });
+  await expect(longCard.getByText('Line 12')).not.toBeInViewport();
+  const more = longCard.getByRole('button', { name: 'Show more' });
+  await more.click();
+  await expect(longCard.getByRole('button', { name: 'Show less' })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  const shortCard = page.getByRole('article').filter({ hasText: short });
+  await expect(shortCard).toBeVisible();
+  await expect(shortCard.getByRole('button', { name: 'Show more' })).toHaveCount(0);
+});
