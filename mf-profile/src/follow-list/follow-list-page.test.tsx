@@ -1,4 +1,5 @@
 import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { dismissToast } from '@campus/kit/toast';
 import { ADA, profileOf, renderPage, serveApi } from '../testing/render-page';
 import FollowListPage, { type FollowListKind } from './follow-list-page';
@@ -47,6 +48,37 @@ describe('FollowListPage', () => {
     expect(
       within(screen.getByRole('article', { name: 'Ada Okafor' })).queryByRole('button'),
     ).toBeNull();
+  });
+
+  it("follows someone from another user's list and the row turns into Following", async () => {
+    let following = false;
+    serveApi((method, path) => {
+      if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
+      if (path === '/api/users/2/following')
+        return {
+          status: 200,
+          body: [
+            row(
+              { id: 3, name: 'Chiara Rossi', email: 'chiara.rossi@campus.edu', avatarUrl: null },
+              { isFollowing: following },
+            ),
+          ],
+        };
+      if (method === 'POST' && path === '/api/users/3/follow') {
+        following = true;
+        return { status: 200, body: { following: true, followersCount: 1 } };
+      }
+      return undefined;
+    });
+    renderList('following', '/profile/2/following');
+    const chiara = await screen.findByRole('article', { name: 'Chiara Rossi' });
+    await userEvent.click(await within(chiara).findByRole('button', { name: 'Follow' }));
+    expect(await screen.findByText('Follow status updated!')).toBeInTheDocument();
+    expect(
+      await within(screen.getByRole('article', { name: 'Chiara Rossi' })).findByRole('button', {
+        name: /^(Following|Unfollow)$/,
+      }),
+    ).toBeInTheDocument();
   });
 
   it('says when a user follows nobody', async () => {

@@ -15,9 +15,13 @@ export interface FollowButtonProps {
   size?: 'sm' | 'md';
 }
 
-/** Cached reads that a follow changes: both users' profiles and their following / followers lists. */
+/**
+ * Cached reads that a follow changes: both users' profiles and lists, and every following /
+ * followers list (any of them may show this user with its isFollowing flag).
+ */
 function touchesUsers(key: unknown, ids: readonly number[]): boolean {
-  return Array.isArray(key) && key[0] === '/api/users' && ids.includes(key[1] as number);
+  if (!Array.isArray(key) || key[0] !== '/api/users') return false;
+  return ids.includes(key[1] as number) || key[2] === 'following' || key[2] === 'followers';
 }
 
 /**
