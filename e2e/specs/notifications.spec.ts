@@ -119,10 +119,12 @@ test('five skeleton rows show while the notifications load', async ({ page, sign
   await expect(page.getByTestId('notification-skeleton')).toHaveCount(0);
 });
 
-test('follow, comment, reply and feedback notifications read as such', async ({
+test('follow, comment, reply, feedback and account-application notifications read as such', async ({
   page,
   signInAs,
   apiAs,
+  env,
+  request,
 }) => {
   const ada = await apiAs(MEMBER_EMAIL);
   const ben = await apiAs(BEN);
@@ -148,6 +150,11 @@ test('follow, comment, reply and feedback notifications read as such', async ({
   });
   const feedback = `${'Please extend the gym hours during exams. '.repeat(6)}${Date.now()}`;
   await ada.call('POST', '/api/feedback', { feedback });
+  const applicant = `Alumna ${Date.now()}`;
+  const application = await request.post(`${env.apiUrl}/api/account-application`, {
+    data: { name: applicant, contactInfo: 'alumna@example.com', message: 'Class of 1999, Physics' },
+  });
+  expect(application.ok(), await application.text()).toBe(true);
 
   await signInAs(ADMIN_EMAIL, '/notifications');
   await expect(
@@ -164,6 +171,10 @@ test('follow, comment, reply and feedback notifications read as such', async ({
     .filter({ has: page.getByRole('button', { name: 'Ada Okafor sent feedback (unread)' }) })
     .first();
   await expect(feedbackItem.locator('blockquote')).toHaveText(`${feedback.slice(0, 200)}...`);
+  const applicationItem = page.getByRole('listitem').filter({
+    has: page.getByRole('button', { name: `${applicant} applied for account access (unread)` }),
+  });
+  await expect(applicationItem).toContainText('alumna@example.com · Class of 1999, Physics');
 });
 
 test('a member with no notifications sees the empty state', async ({
