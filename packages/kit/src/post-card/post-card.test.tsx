@@ -1,4 +1,3 @@
-import './jsdom-text-encoding';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';

@@ -1,4 +1,3 @@
-import './jsdom-text-encoding';
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { configureApi, storeAuth } from '@campus/kit/api';
