@@ -8,6 +8,9 @@ import { createMailer } from './platform/mailer';
 import { createUploadStorage } from './platform/storage';
 import { demoLogins, isDatabaseEmpty, printDemoLogins, seedDemoData } from './seed/seed';
 
+/** How long a shutdown waits for requests in progress before closing their connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -41,15 +44,25 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    server.close();
-    server.closeAllConnections();
-    database.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
+    // Let requests in progress finish their writes (a comment and its post's count move in two
+    // steps) before the database goes; connections that are merely idle close at once.
+    const drained = new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => {
+        server.closeAllConnections();
+        resolve();
+      }, SHUTDOWN_GRACE_MS).unref();
+    });
+    drained
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
