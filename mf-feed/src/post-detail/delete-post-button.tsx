@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
 import { ApiError } from '@campus/kit/api';
+import { keys } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog } from '@campus/kit/ui';
@@ -36,14 +37,23 @@ export function DeletePostButton({ postId }: { postId: number }) {
     try {
       await deletePost(postId);
       setOpen(false);
-      await mutate(isPostKey, undefined, { revalidate: false });
+      void navigate('/', { replace: true });
+      // Discard every cached post and refetch what is shown. Revalidating (rather than only
+      // clearing) also drops SWR's in-flight dedupe entries, whose older answers would otherwise
+      // be discarded as predating this change and leave a remounted feed loading for good.
+      const deleted = keys.post(postId);
+      await mutate(deleted, undefined, { revalidate: false });
+      await mutate(
+        (key: unknown) =>
+          isPostKey(key) && !(Array.isArray(key) && key.length === 2 && key[1] === deleted[1]),
+        undefined,
+      );
       emitAppEvent('postDeleted', { postId });
       toast({
         title: 'Success',
         description: 'Post deleted successfully!',
         duration: SUCCESS_TOAST_MS,
       });
-      void navigate('/', { replace: true });
     } catch (error) {
       toast({
         title: 'Error',
