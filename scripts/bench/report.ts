@@ -3,6 +3,7 @@
  * `<!-- <name>:start -->` and `<!-- <name>:end -->`) and the machine description, and leaves the
  * other sections as they are.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,7 @@ export function machineDescription(): string {
     `- Memory: ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
     `- OS: ${os.type()} ${os.release()} (${os.arch()})`,
     `- Node.js ${process.version}`,
-    `- Load average when the run started: ${os
+    `- Load average at the end of the run: ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(', ')} (the machine is shared)`,
@@ -65,6 +66,10 @@ export function writeSection(name: Exclude<Section, 'machine'>, body: string): v
   );
   replace(name, body);
   fs.writeFileSync(FILE, text);
+  // Formatted as the repository's lint expects (prettier --check .).
+  execFileSync(process.execPath, [require.resolve('prettier/bin/prettier.cjs'), '--write', FILE], {
+    stdio: 'ignore',
+  });
   console.log(`\nwrote the ${name} section of ${path.relative(process.cwd(), FILE) || FILE}`);
 }
 
