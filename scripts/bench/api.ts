@@ -233,7 +233,7 @@ async function main() {
         '',
         'Pages are 20 posts (page 10: `offset=180`). `GET /api/posts/:id` cycles through the 20 newest posts that have comments. ' +
           '"single request": median of 11 sequential requests on the otherwise idle API. ' +
-          '"DB round trips": database operations of one request, counted with mongoose\'s debug hook with the API running in the benchmark\'s process (the authentication lookup included).',
+          "\"DB round trips\": database operations of one request, counted with mongoose's debug hook with the API running in the benchmark's process; the caller's account lookup is reused for 5 s (`AUTH_CACHE_MS`), so it shows only on a first request.",
         '',
         'Targets:',
         '',
