@@ -140,9 +140,9 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
       rateLimit: config.rateLimits.application,
     }),
     settingsRoutes(),
-    postRoutes(authenticated, { timezone: config.timezone }),
+    postRoutes(authenticated, { timezone: config.timezone, publicUrl: config.publicUrl }),
     commentRoutes(authenticated),
-    notificationRoutes(authenticated),
+    notificationRoutes(authenticated, { publicUrl: config.publicUrl }),
     analyticsRoutes(authenticated, { timezone: config.timezone }),
   ];
   for (const router of routers) {

@@ -15,7 +15,11 @@ export const COMMENT_NOT_FOUND = 'Comment not found';
  * A post's comments, oldest first, each top-level comment with its replies (one level), in three
  * database round trips: comments, then authors and the viewer's comment likes in parallel.
  */
-export async function listComments(postId: number, viewerId: number): Promise<CommentView[]> {
+export async function listComments(
+  postId: number,
+  viewerId: number,
+  publicUrl: string,
+): Promise<CommentView[]> {
   const comments = await Comment.find({ postId })
     .sort({ createdAt: 1, _id: 1 })
     .lean<CommentDoc[]>();
@@ -32,7 +36,7 @@ export async function listComments(postId: number, viewerId: number): Promise<Co
     id: c._id,
     content: c.content,
     createdAt: c.createdAt.toISOString(),
-    author: toAuthor(c.authorId, authors.get(c.authorId)),
+    author: toAuthor(c.authorId, authors.get(c.authorId), publicUrl),
     likesCount: c.likesCount,
     isLiked: liked.has(c._id),
   });
@@ -54,6 +58,7 @@ export async function addComment(
   actor: AuthUser,
   postId: number,
   input: CreateCommentRequest,
+  publicUrl: string,
 ): Promise<CommentView> {
   const post = await Post.findOne(
     { _id: postId, deletedAt: null },
@@ -106,7 +111,7 @@ export async function addComment(
     id: comment._id,
     content: comment.content,
     createdAt: comment.createdAt.toISOString(),
-    author: toAuthor(actor.id, authors.get(actor.id)),
+    author: toAuthor(actor.id, authors.get(actor.id), publicUrl),
     likesCount: 0,
     isLiked: false,
     replies: [],

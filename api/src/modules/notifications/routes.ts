@@ -5,13 +5,13 @@ import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
 import { listNotifications, markAllRead, markRead } from './service';
 
-export function notificationRoutes(requireAuth: Middleware<AppState>) {
+export function notificationRoutes(requireAuth: Middleware<AppState>, deps: { publicUrl: string }) {
   const router = new Router<AppState>({ prefix: '/api/notifications' });
   router.use(requireAuth);
 
   router.get('/', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await listNotifications(currentUser(ctx.state).id);
+    ctx.body = await listNotifications(currentUser(ctx.state).id, deps.publicUrl);
   });
 
   router.put('/read-all', async (ctx) => {

@@ -1,6 +1,7 @@
 import { trusted } from 'mongoose';
 import type { Notification as NotificationView, NotificationType } from '@campus/contracts';
 import { notFound } from '../../platform/errors';
+import { toPublicFileUrl } from '../../platform/storage';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import { AccountApplication } from '../account-applications/model';
 import { nextId } from '../counters/model';
@@ -52,7 +53,10 @@ function ids<T>(docs: T[], pick: (d: T) => number | null | undefined): number[] 
  * The recipient's newest notifications with actor, post and feedback, in two round trips: the
  * notifications, then users, posts, feedback and applications in parallel.
  */
-export async function listNotifications(userId: number): Promise<NotificationView[]> {
+export async function listNotifications(
+  userId: number,
+  publicUrl: string,
+): Promise<NotificationView[]> {
   const items = await Notification.find({ userId })
     .sort({ createdAt: -1, _id: -1 })
     .limit(NOTIFICATIONS_LIMIT)
@@ -95,7 +99,13 @@ export async function listNotifications(userId: number): Promise<NotificationVie
       type: n.type,
       isRead: n.isRead,
       createdAt: n.createdAt.toISOString(),
-      actor: actor ? { id: actor._id, name: actor.name, avatarUrl: actor.avatarUrl ?? null } : null,
+      actor: actor
+        ? {
+            id: actor._id,
+            name: actor.name,
+            avatarUrl: actor.avatarUrl ? toPublicFileUrl(actor.avatarUrl, publicUrl) : null,
+          }
+        : null,
       post: post ? { id: post._id, content: post.content || post.repostComment || '' } : null,
       feedback: fb ? { message: fb.message } : null,
       application: app

@@ -1,5 +1,7 @@
+import { trusted } from 'mongoose';
 import { createMember, useTestApp } from '../../../test/test-app';
 import { feed, publish } from '../../../test/content';
+import { User } from '../users/model';
 import { Post } from './model';
 
 const app = useTestApp();
@@ -50,6 +52,39 @@ describe('POST /api/posts', () => {
 
   test('when no token is sent, then it is a 401', async () => {
     await app.http().post('/api/posts').send({ content: 'hi' }).expect(401);
+  });
+});
+
+describe('author avatars', () => {
+  test('when an author has an uploaded avatar, then posts, comments and notifications give its absolute URL', async () => {
+    const ada = await createMember();
+    const bob = await createMember();
+    const name = `${'a'.repeat(32)}.webp`;
+    await User.updateMany(
+      { _id: trusted({ $in: [ada.id, bob.id] }) },
+      { $set: { avatarUrl: `/uploads/${name}` } },
+    );
+    const absolute = `${app.config.publicUrl}/uploads/${name}`;
+    const post = await publish(app.http, ada, 'with avatar');
+    expect(post.author.avatarUrl).toBe(absolute);
+    await app
+      .http()
+      .post(`/api/posts/${post.id}/comments`)
+      .set('Authorization', bob.auth)
+      .send({ content: 'hi' })
+      .expect(201);
+    const detail = await app
+      .http()
+      .get(`/api/posts/${post.id}`)
+      .set('Authorization', ada.auth)
+      .expect(200);
+    expect(detail.body.comments[0].author.avatarUrl).toBe(absolute);
+    const notes = await app
+      .http()
+      .get('/api/notifications')
+      .set('Authorization', ada.auth)
+      .expect(200);
+    expect(notes.body[0].actor.avatarUrl).toBe(absolute);
   });
 });
 

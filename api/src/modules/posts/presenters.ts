@@ -2,6 +2,7 @@ import { trusted } from 'mongoose';
 import type { Post as PostView, PostAuthor } from '@campus/contracts';
 import { Like } from '../likes/model';
 import { Repost } from '../reposts/model';
+import { toPublicFileUrl } from '../../platform/storage';
 import { User } from '../users/model';
 import { Post, type PostDoc } from './model';
 
@@ -9,10 +10,16 @@ export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1 } as cons
 
 type AuthorDoc = { _id: number; name: string; email: string; avatarUrl: string | null };
 
-export function toAuthor(id: number, user: AuthorDoc | undefined): PostAuthor {
+/** An author as posts and comments show it; our own avatar uploads leave as absolute URLs. */
+export function toAuthor(id: number, user: AuthorDoc | undefined, publicUrl: string): PostAuthor {
   // Accounts are never deleted, so a missing author means inconsistent data: show it plainly.
   if (!user) return { id, name: 'Unknown user', email: '', avatarUrl: null };
-  return { id: user._id, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null };
+  return {
+    id: user._id,
+    name: user.name,
+    email: user.email,
+    avatarUrl: user.avatarUrl ? toPublicFileUrl(user.avatarUrl, publicUrl) : null,
+  };
 }
 
 /**
@@ -65,7 +72,11 @@ export async function authorsById(ids: Iterable<number>): Promise<Map<number, Au
  * the viewer's reposts (3, in parallel).
  * A repost whose original was deleted keeps `originalPostId` and has `originalPost: null`.
  */
-export async function presentPosts(posts: PostDoc[], viewerId: number): Promise<PostView[]> {
+export async function presentPosts(
+  posts: PostDoc[],
+  viewerId: number,
+  publicUrl: string,
+): Promise<PostView[]> {
   if (posts.length === 0) return [];
   const originalIds = [
     ...new Set(posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : []))),
@@ -96,7 +107,7 @@ export async function presentPosts(posts: PostDoc[], viewerId: number): Promise<
     commentsCount: p.commentsCount,
     isLiked: liked.has(p._id),
     isReposted: reposted.has(p._id),
-    author: toAuthor(p.authorId, authors.get(p.authorId)),
+    author: toAuthor(p.authorId, authors.get(p.authorId), publicUrl),
     originalPostId: p.originalPostId ?? null,
     repostComment: p.repostComment ?? null,
   });

@@ -21,7 +21,10 @@ function postIdParam(raw: string | undefined): number {
   return parsed.data;
 }
 
-export function postRoutes(requireAuth: Middleware<AppState>, options: { timezone: string }) {
+export function postRoutes(
+  requireAuth: Middleware<AppState>,
+  options: { timezone: string; publicUrl: string },
+) {
   const router = new Router<AppState>({ prefix: '/api/posts' });
   router.use(requireAuth);
 
@@ -35,12 +38,16 @@ export function postRoutes(requireAuth: Middleware<AppState>, options: { timezon
   router.post('/', async (ctx) => {
     const input = parseInput(createPostSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await createPost(currentUser(ctx.state), input);
+    ctx.body = await createPost(currentUser(ctx.state), input, options.publicUrl);
   });
 
   router.get('/:id', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await getPostDetail(postIdParam(ctx.params.id), currentUser(ctx.state).id);
+    ctx.body = await getPostDetail(
+      postIdParam(ctx.params.id),
+      currentUser(ctx.state).id,
+      options.publicUrl,
+    );
   });
 
   router.delete('/:id', async (ctx) => {
@@ -57,14 +64,14 @@ export function postRoutes(requireAuth: Middleware<AppState>, options: { timezon
     const id = postIdParam(ctx.params.id);
     const input = parseInput(repostSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await repost(currentUser(ctx.state), id, input);
+    ctx.body = await repost(currentUser(ctx.state), id, input, options.publicUrl);
   });
 
   router.post('/:id/comments', async (ctx) => {
     const id = postIdParam(ctx.params.id);
     const input = parseInput(createCommentSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await addComment(currentUser(ctx.state), id, input);
+    ctx.body = await addComment(currentUser(ctx.state), id, input, options.publicUrl);
   });
 
   return router;

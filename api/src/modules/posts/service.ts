@@ -32,7 +32,11 @@ export async function findVisiblePost(id: number): Promise<PostDoc> {
   return post;
 }
 
-export async function createPost(author: AuthUser, input: CreatePostRequest): Promise<PostView> {
+export async function createPost(
+  author: AuthUser,
+  input: CreatePostRequest,
+  publicUrl: string,
+): Promise<PostView> {
   const post = await Post.create({
     _id: await nextId('posts'),
     authorId: author.id,
@@ -40,15 +44,19 @@ export async function createPost(author: AuthUser, input: CreatePostRequest): Pr
     syncToProfile: input.syncToProfile ?? true,
     isJdTagged: input.isJdTagged ?? false,
   });
-  const [view] = await presentPosts([post.toObject()], author.id);
+  const [view] = await presentPosts([post.toObject()], author.id, publicUrl);
   return view!;
 }
 
-export async function getPostDetail(id: number, viewerId: number): Promise<PostDetail> {
+export async function getPostDetail(
+  id: number,
+  viewerId: number,
+  publicUrl: string,
+): Promise<PostDetail> {
   const post = await findVisiblePost(id);
   const [[view], comments] = await Promise.all([
-    presentPosts([post], viewerId),
-    listComments(id, viewerId),
+    presentPosts([post], viewerId, publicUrl),
+    listComments(id, viewerId, publicUrl),
   ]);
   return { ...view!, comments };
 }
@@ -74,7 +82,12 @@ export async function deletePost(actor: AuthUser, id: number): Promise<void> {
  * Reposts a post, with an optional quote. A user reposts a post at most once (409 after that,
  * until they delete their repost); a repost cannot itself be reposted (400).
  */
-export async function repost(actor: AuthUser, id: number, input: RepostRequest): Promise<PostView> {
+export async function repost(
+  actor: AuthUser,
+  id: number,
+  input: RepostRequest,
+  publicUrl: string,
+): Promise<PostView> {
   const original = await findVisiblePost(id);
   if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
   const repostPostId = await nextId('posts');
@@ -107,12 +120,14 @@ export async function repost(actor: AuthUser, id: number, input: RepostRequest):
       dedupeKey: `repost:${id}:${actor.id}`,
     });
   }
-  const [view] = await presentPosts([created.toObject()], actor.id);
+  const [view] = await presentPosts([created.toObject()], actor.id, publicUrl);
   return view!;
 }
 
 export interface FeedOptions {
   timezone: string;
+  /** Base of absolute avatar URLs. */
+  publicUrl: string;
   now?: Date;
 }
 
@@ -180,14 +195,18 @@ export async function listFeed(
       .limit(page.limit)
       .lean<PostDoc[]>();
   }
-  return presentPosts(posts, viewerId);
+  return presentPosts(posts, viewerId, opts.publicUrl);
 }
 
 /** The posts a profile lists: the user's visible posts synced to the profile, newest first. */
-export async function listProfilePosts(userId: number, viewerId: number): Promise<PostView[]> {
+export async function listProfilePosts(
+  userId: number,
+  viewerId: number,
+  publicUrl: string,
+): Promise<PostView[]> {
   const posts = await Post.find({ authorId: userId, syncToProfile: true, deletedAt: null })
     .sort(NEWEST_FIRST)
     .limit(PROFILE_POSTS_LIMIT)
     .lean<PostDoc[]>();
-  return presentPosts(posts, viewerId);
+  return presentPosts(posts, viewerId, publicUrl);
 }

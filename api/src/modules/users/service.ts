@@ -22,7 +22,7 @@ export async function getProfile(
     Follow.countDocuments({ followerId: userId }),
     Follow.countDocuments({ followingId: userId }),
     Follow.exists({ followerId: viewerId, followingId: userId }),
-    listProfilePosts(userId, viewerId),
+    listProfilePosts(userId, viewerId, publicUrl),
   ]);
   return {
     ...toPublicUser(user, publicUrl),
