@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { spawnServer, waitForExit } from './support/spawn-server';
+import { killSpawnedServers, spawnServer, waitForExit } from './support/spawn-server';
 
 jest.setTimeout(60_000);
 
@@ -10,7 +10,8 @@ let dir: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-crash-'));
 });
-afterEach(() => {
+afterEach(async () => {
+  await killSpawnedServers();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -18,7 +19,9 @@ test('when the server is killed with SIGKILL under a write load, then every ackn
   const first = await spawnServer(dir);
   const writers = 8;
   const clients = await Promise.all(
-    Array.from({ length: writers }, () => MongoClient.connect(first.uri, { maxPoolSize: 1 })),
+    Array.from({ length: writers }, () =>
+      MongoClient.connect(first.uri, { maxPoolSize: 1, serverSelectionTimeoutMS: 2000 }),
+    ),
   );
   const acknowledgedInserts = new Set<string>();
   const acknowledgedIncs = new Map<number, number>();

@@ -8,11 +8,26 @@ export interface ChildServer {
   child: ChildProcess;
 }
 
+const spawned = new Set<ChildProcess>();
+
+/** Kills every server a test started that is still running (call from afterEach). */
+export async function killSpawnedServers(): Promise<void> {
+  await Promise.all(
+    [...spawned].map((child) => {
+      spawned.delete(child);
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      child.kill('SIGKILL');
+      return waitForExit(child);
+    }),
+  );
+}
+
 /** Starts the CLI in its own process and resolves once it prints its listening line. */
 export function spawnServer(dbPath: string, extraArgs: string[] = []): Promise<ChildServer> {
   const child = spawn(process.execPath, [bin, '--port', '0', '--dbpath', dbPath, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned.add(child);
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
