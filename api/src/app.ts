@@ -10,6 +10,7 @@ import { commentRoutes } from './modules/comments/routes';
 import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { configureFeedCache } from './modules/posts/feed-cache';
 import { setAuthorCacheTtl } from './modules/posts/presenters';
 import { postRoutes } from './modules/posts/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -79,6 +80,7 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
     }),
   });
   setAuthorCacheTtl(config.authorCacheMs);
+  configureFeedCache(config.readCacheMs);
   const allowedOrigins = new Set(config.allowedOrigins);
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
   app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));

@@ -114,6 +114,14 @@ async function waitForHttp(url: string, child: ChildProcess, what: string): Prom
 
 export const BENCH_JWT_SECRET = 'benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 
+/**
+ * Extra Node.js options for the API process, from BENCH_API_NODE_ARGS (space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/api-prof` to profile the API under load.
+ */
+function apiNodeArgs(): string[] {
+  return (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+}
+
 /** The API (`api/src/main.ts`) against `mongodbUri`, rate limits off, no seeding, quiet logs. */
 export async function startApi(options: {
   mongodbUri: string;
@@ -125,7 +133,7 @@ export async function startApi(options: {
   const log = fs.openSync(path.join(options.dataDir, 'api.log'), 'w');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'api/src/main.ts')],
+    [...apiNodeArgs(), '--import', 'tsx', path.join(REPO_ROOT, 'api/src/main.ts')],
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', log, log],

@@ -42,6 +42,8 @@ export interface Config {
   authCacheMs: number;
   /** How long post authors' names and avatars are reused across requests (0: never). */
   authorCacheMs: number;
+  /** How long feed pages, posts and viewers' like/repost flags are reused (0: never). */
+  readCacheMs: number;
   rateLimits: {
     login: RateLimitRule;
     register: RateLimitRule;
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     activityThrottleMs: int(env, 'ACTIVITY_THROTTLE_MS', 5 * 60 * 1000),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 5_000),
     authorCacheMs: int(env, 'AUTHOR_CACHE_MS', 10_000),
+    readCacheMs: int(env, 'READ_CACHE_MS', 10_000),
     rateLimits: {
       login: rule(env, 'LOGIN', 10, FIFTEEN_MINUTES),
       register: rule(env, 'REGISTER', 5, ONE_HOUR),

@@ -1,4 +1,5 @@
 import { model, Schema } from 'mongoose';
+import { announceWrites } from '../../platform/write-events';
 
 export interface PostDoc {
   _id: number;
@@ -49,4 +50,6 @@ postSchema.index({ isJdTagged: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 // Profile: an author's visible posts that are synced to the profile.
 postSchema.index({ authorId: 1, syncToProfile: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 
+// The feed's read caches (posts/feed-cache.ts) forget what these writes change.
+announceWrites(postSchema, 'posts');
 export const Post = model<PostDoc>('Post', postSchema, 'posts');

@@ -1,10 +1,9 @@
 import { trusted } from 'mongoose';
 import type { Post as PostView, PostAuthor } from '@campus/contracts';
-import { Like } from '../likes/model';
-import { Repost } from '../reposts/model';
 import { toPublicFileUrl } from '../../platform/storage';
 import { User } from '../users/model';
-import { Post, type PostDoc } from './model';
+import { postsById, viewerFlags } from './feed-cache';
+import type { PostDoc } from './model';
 
 export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1 } as const;
 
@@ -68,8 +67,8 @@ export async function authorsById(ids: Iterable<number>): Promise<Map<number, Au
 
 /**
  * Turns stored posts into the client's Post shape in a fixed number of database round trips,
- * whatever the number of posts: originals of reposts (1), then authors, the viewer's likes and
- * the viewer's reposts (3, in parallel).
+ * whatever the number of posts, and often none (feed-cache.ts): originals of reposts (1), then
+ * authors, the viewer's likes and the viewer's reposts (3, in parallel).
  * A repost whose original was deleted keeps `originalPostId` and has `originalPost: null`.
  */
 export async function presentPosts(
@@ -78,24 +77,16 @@ export async function presentPosts(
   publicUrl: string,
 ): Promise<PostView[]> {
   if (posts.length === 0) return [];
-  const originalIds = [
-    ...new Set(posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : []))),
-  ];
+  const originalIds = posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : []));
   const originals = originalIds.length
-    ? await Post.find({ _id: trusted({ $in: originalIds }), deletedAt: null }).lean<PostDoc[]>()
+    ? [...(await postsById(originalIds)).values()].filter((p) => p.deletedAt === null)
     : [];
   const originalsById = new Map(originals.map((p) => [p._id, p]));
   const targetIds = [...posts.map((p) => p._id), ...originals.map((p) => p._id)];
-  const [authors, likes, reposts] = await Promise.all([
+  const [authors, { liked, reposted }] = await Promise.all([
     authorsById([...posts, ...originals].map((p) => p.authorId)),
-    Like.find(
-      { userId: viewerId, postId: trusted({ $in: targetIds }), commentId: null },
-      { postId: 1 },
-    ).lean(),
-    Repost.find({ userId: viewerId, postId: trusted({ $in: targetIds }) }, { postId: 1 }).lean(),
+    viewerFlags(viewerId, targetIds),
   ]);
-  const liked = new Set(likes.map((l) => l.postId));
-  const reposted = new Set(reposts.map((r) => r.postId));
 
   const present = (p: PostDoc) => ({
     id: p._id,

@@ -15,6 +15,7 @@ import { nextId } from '../counters/model';
 import { Follow } from '../follows/model';
 import { notify } from '../notifications/service';
 import { Repost } from '../reposts/model';
+import { cachedPage } from './feed-cache';
 import { Post, type PostDoc } from './model';
 import { postPolicy } from './policy';
 import { presentPosts } from './presenters';
@@ -166,34 +167,43 @@ export async function listFeed(
   opts: FeedOptions,
 ): Promise<PostView[]> {
   const page = { skip: query.offset, limit: query.limit };
+  const at = `${page.skip}:${page.limit}`;
   let posts: PostDoc[];
   if (query.tab === 'following') {
-    // The caller's own posts appear too, so a new post shows up where its author is looking.
-    const follows = await Follow.find({ followerId: viewerId }, { followingId: 1 }).lean();
-    const authors = [viewerId, ...follows.map((f) => f.followingId)];
-    posts = await followingPage(authors, page, opts.now ?? new Date());
+    posts = await cachedPage('following', `${viewerId}:${at}`, async () => {
+      // The caller's own posts appear too, so a new post shows up where its author is looking.
+      const follows = await Follow.find({ followerId: viewerId }, { followingId: 1 }).lean();
+      const authors = [viewerId, ...follows.map((f) => f.followingId)];
+      return followingPage(authors, page, opts.now ?? new Date());
+    });
   } else if (query.tab === 'jd') {
-    posts = await Post.find({ isJdTagged: true, deletedAt: null })
-      .sort(NEWEST_FIRST)
-      .skip(page.skip)
-      .limit(page.limit)
-      .lean<PostDoc[]>();
+    posts = await cachedPage('shared', `jd:${at}`, () =>
+      Post.find({ isJdTagged: true, deletedAt: null })
+        .sort(NEWEST_FIRST)
+        .skip(page.skip)
+        .limit(page.limit)
+        .lean<PostDoc[]>(),
+    );
   } else if (query.topFilter === 'true') {
     const today = startOfDayIn(opts.timezone, opts.now);
-    posts = await Post.aggregate<PostDoc>([
-      { $match: { deletedAt: null, createdAt: { $gte: today } } },
-      { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
-      { $sort: { score: -1, createdAt: -1, _id: -1 } },
-      { $skip: page.skip },
-      { $limit: page.limit },
-      { $project: { score: 0 } },
-    ]);
+    posts = await cachedPage('top', `${today.getTime()}:${at}`, () =>
+      Post.aggregate<PostDoc>([
+        { $match: { deletedAt: null, createdAt: { $gte: today } } },
+        { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
+        { $sort: { score: -1, createdAt: -1, _id: -1 } },
+        { $skip: page.skip },
+        { $limit: page.limit },
+        { $project: { score: 0 } },
+      ]),
+    );
   } else {
-    posts = await Post.find({ deletedAt: null })
-      .sort(NEWEST_FIRST)
-      .skip(page.skip)
-      .limit(page.limit)
-      .lean<PostDoc[]>();
+    posts = await cachedPage('shared', `all:${at}`, () =>
+      Post.find({ deletedAt: null })
+        .sort(NEWEST_FIRST)
+        .skip(page.skip)
+        .limit(page.limit)
+        .lean<PostDoc[]>(),
+    );
   }
   return presentPosts(posts, viewerId, opts.publicUrl);
 }

@@ -1,0 +1,193 @@
+/**
+ * What feed pages read again and again, kept in this process for `READ_CACHE_MS`:
+ *
+ * - the post ids of a page: For You and JD pages (shared by every viewer), Following pages (per
+ *   viewer) and Top Posts pages (apart, since every like or comment reorders them);
+ * - stored posts by id, the originals of reposts included;
+ * - which of those posts a viewer has liked and reposted.
+ *
+ * Every write through the Post, Like, Repost and Follow models forgets what it could change
+ * (`announceWrites` in those models), before and after it reaches the database, and a read that
+ * overlapped a write is not stored (see ReadCache), so this process never answers from stale
+ * data. Writes this process cannot see (another API process, a script using the driver
+ * directly) show within `READ_CACHE_MS`.
+ */
+import { trusted } from 'mongoose';
+import { ReadCache } from '../../platform/read-cache';
+import { onWrites, type WriteEvent } from '../../platform/write-events';
+import { Like } from '../likes/model';
+import { Repost } from '../reposts/model';
+import { Post, type PostDoc } from './model';
+
+const DEFAULT_TTL_MS = 10_000;
+/** A viewer's remembered flags are started afresh past this many posts. */
+const MAX_FLAGS_PER_VIEWER = 5_000;
+const COUNT_FIELDS = new Set(['likesCount', 'commentsCount', 'repostsCount']);
+
+interface ViewerFlags {
+  /** Posts whose flags are known. */
+  known: Set<number>;
+  liked: Set<number>;
+  reposted: Set<number>;
+}
+
+const pages = new ReadCache<string, number[]>(DEFAULT_TTL_MS, 10_000);
+const followingPages = new ReadCache<string, number[]>(DEFAULT_TTL_MS, 10_000);
+const topPages = new ReadCache<string, number[]>(DEFAULT_TTL_MS, 1_000);
+/** null: no such post. */
+const posts = new ReadCache<number, PostDoc | null>(DEFAULT_TTL_MS, 50_000);
+const viewers = new ReadCache<number, ViewerFlags>(DEFAULT_TTL_MS, 10_000);
+const caches = [pages, followingPages, topPages, posts, viewers];
+
+/** Sets how long entries live (0 turns every feed cache off); forgets everything. */
+export function configureFeedCache(ttlMs: number): void {
+  for (const cache of caches) cache.configure(ttlMs);
+}
+
+/** Forgets everything (after writes mongoose cannot see, e.g. a test moving dates). */
+export function resetFeedCache(): void {
+  for (const cache of caches) cache.clear();
+}
+
+/** A number the filter pins a field to (`{ f: 5 }` or `{ f: { $eq: 5 } }`), if any. */
+function pinned(filter: Record<string, unknown> | undefined, field: string): number | undefined {
+  let v = filter?.[field];
+  if (v && typeof v === 'object' && '$eq' in v) v = (v as { $eq: unknown }).$eq;
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** Whether an update only moves likesCount, commentsCount or repostsCount. */
+function onlyCounts(update: unknown): boolean {
+  if (!update || typeof update !== 'object' || Array.isArray(update)) return false;
+  const entries = Object.entries(update);
+  return (
+    entries.length > 0 &&
+    entries.every(
+      ([op, fields]) =>
+        op === '$inc' &&
+        fields !== null &&
+        typeof fields === 'object' &&
+        Object.keys(fields).every((f) => COUNT_FIELDS.has(f)),
+    )
+  );
+}
+
+function forgetPosts(event: WriteEvent): void {
+  const id = pinned(event.filter, '_id');
+  if (event.documents) {
+    for (const doc of event.documents) if (typeof doc._id === 'number') posts.delete(doc._id);
+  } else if (id !== undefined) {
+    posts.delete(id);
+  } else {
+    posts.clear();
+  }
+  // A count moves the Top Posts order only; anything else may add, hide or move posts anywhere.
+  topPages.clear();
+  if (!(event.filter && onlyCounts(event.update))) {
+    pages.clear();
+    followingPages.clear();
+  }
+}
+
+function forgetViewers(event: WriteEvent): void {
+  const userId = pinned(event.filter, 'userId');
+  if (event.documents) {
+    for (const doc of event.documents)
+      if (typeof doc.userId === 'number') viewers.delete(doc.userId);
+      else viewers.clear();
+  } else if (userId !== undefined) {
+    viewers.delete(userId);
+  } else {
+    viewers.clear();
+  }
+}
+
+onWrites('posts', forgetPosts);
+onWrites('likes', forgetViewers);
+onWrites('reposts', forgetViewers);
+// Following pages depend on whom the viewer follows.
+onWrites('follows', () => followingPages.clear());
+
+/** Stored posts by id (deleted ones too: callers decide), from the cache where it can. */
+export async function postsById(ids: Iterable<number>): Promise<Map<number, PostDoc>> {
+  const found = new Map<number, PostDoc>();
+  const missing: number[] = [];
+  for (const id of new Set(ids)) {
+    const hit = posts.get(id);
+    if (hit === undefined) missing.push(id);
+    else if (hit) found.set(id, hit);
+  }
+  if (missing.length === 0) return found;
+  const mark = posts.mark();
+  const docs = await Post.find({ _id: trusted({ $in: missing }) }).lean<PostDoc[]>();
+  for (const doc of docs) found.set(doc._id, doc);
+  for (const id of missing) posts.set(id, found.get(id) ?? null, mark);
+  return found;
+}
+
+export type PageKind = 'shared' | 'following' | 'top';
+
+const pageCaches: Record<PageKind, ReadCache<string, number[]>> = {
+  shared: pages,
+  following: followingPages,
+  top: topPages,
+};
+
+/**
+ * One feed page: its post ids from the cache (the posts themselves through `postsById`), or
+ * `load` run and remembered. Posts deleted since are left out.
+ */
+export async function cachedPage(
+  kind: PageKind,
+  key: string,
+  load: () => Promise<PostDoc[]>,
+): Promise<PostDoc[]> {
+  const cache = pageCaches[kind];
+  const ids = cache.get(key);
+  if (ids) {
+    const byId = await postsById(ids);
+    return ids.flatMap((id) => {
+      const post = byId.get(id);
+      return post && post.deletedAt === null ? [post] : [];
+    });
+  }
+  const mark = cache.mark();
+  const postsMark = posts.mark();
+  const loaded = await load();
+  cache.set(
+    key,
+    loaded.map((p) => p._id),
+    mark,
+  );
+  for (const post of loaded) posts.set(post._id, post, postsMark);
+  return loaded;
+}
+
+/** Which of `postIds` the viewer has liked and reposted (two batched lookups at most). */
+export async function viewerFlags(
+  viewerId: number,
+  postIds: number[],
+): Promise<{ liked: Set<number>; reposted: Set<number> }> {
+  const cached = viewers.get(viewerId);
+  const unknown = cached ? postIds.filter((id) => !cached.known.has(id)) : postIds;
+  if (cached && unknown.length === 0) return cached;
+  // Past the cap, start afresh with this page's posts.
+  const known =
+    cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER ? cached : undefined;
+  const missing = known ? unknown : postIds;
+  const mark = viewers.mark();
+  const [likes, reposts] = await Promise.all([
+    Like.find(
+      { userId: viewerId, postId: trusted({ $in: missing }), commentId: null },
+      { postId: 1 },
+    ).lean(),
+    Repost.find({ userId: viewerId, postId: trusted({ $in: missing }) }, { postId: 1 }).lean(),
+  ]);
+  const flags: ViewerFlags = {
+    known: new Set([...(known?.known ?? []), ...missing]),
+    liked: new Set([...(known?.liked ?? []), ...likes.map((l) => l.postId as number)]),
+    reposted: new Set([...(known?.reposted ?? []), ...reposts.map((r) => r.postId)]),
+  };
+  viewers.set(viewerId, flags, mark);
+  return flags;
+}

@@ -1,0 +1,56 @@
+/**
+ * A small in-process cache for read models: entries expire after `ttlMs`, the oldest go first
+ * past `maxEntries`, and every invalidation bumps a generation so that a read which started
+ * before a write is never stored after it (take `mark()` before reading, pass it to `set`).
+ */
+export class ReadCache<K, V> {
+  private readonly entries = new Map<K, { value: V; until: number }>();
+  private generation = 0;
+
+  constructor(
+    private ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  /** Changes the time to live (0 turns the cache off) and forgets everything. */
+  configure(ttlMs: number): void {
+    this.ttlMs = ttlMs;
+    this.clear();
+  }
+
+  mark(): number {
+    return this.generation;
+  }
+
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.until > Date.now()) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** Stores `value` unless the cache is off or something was invalidated since `mark`. */
+  set(key: K, value: V, mark: number): void {
+    if (this.ttlMs <= 0 || mark !== this.generation) return;
+    if (!this.entries.has(key) && this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, until: Date.now() + this.ttlMs });
+  }
+
+  delete(key: K): void {
+    this.generation++;
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
