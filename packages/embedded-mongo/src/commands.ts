@@ -8,6 +8,7 @@ import type { Collection, IndexSpec } from './collection';
 import type { Engine } from './engine';
 import { badValue, serverError, MongoServerError } from './errors';
 import { MAX_BSON_BYTES } from './wire';
+import { coveredCount } from './planner';
 import type { FailPoints } from './failpoints';
 import { checkValidatorOptions, validateDocument } from './validation';
 import {
@@ -414,10 +415,15 @@ const count: Handler = (cmd, db, { engine }) => {
   ) {
     return { n: coll?.docs.size ?? 0, ok: 1 };
   }
-  const docs = readDocs(engine, db, name, query, {
-    skip: num(cmd.skip, 0),
-    limit: Math.abs(num(cmd.limit, 0)),
-  });
+  const skip = num(cmd.skip, 0);
+  const limit = Math.abs(num(cmd.limit, 0));
+  // Fractional or negative values keep findDocs' handling of them.
+  const paging = Number.isInteger(skip) && skip >= 0 && Number.isInteger(limit);
+  if (coll && !isView(coll) && isPlainObject(query) && paging) {
+    const n = coveredCount(coll, query);
+    if (n !== undefined) return { n: Math.min(Math.max(n - skip, 0), limit || Infinity), ok: 1 };
+  }
+  const docs = readDocs(engine, db, name, query, { skip, limit });
   return { n: docs.length, ok: 1 };
 };
 
@@ -589,7 +595,12 @@ const aggregate: Handler = (cmd, db, ctx) => {
   const variables = evalLet(cmd.let);
   const isDbLevel = cmd.aggregate === 1;
   const name = isDbLevel ? '$cmd.aggregate' : collName(cmd, 'aggregate');
-  if (!isDbLevel) checkHint(engine.collection(db, name), cmd.hint);
+  if (!isDbLevel) {
+    const coll = engine.collection(db, name);
+    checkHint(coll, cmd.hint);
+    const counted = countFromIndex(coll, cmd);
+    if (counted) return cursorReply(ctx, `${db}.${name}`, counted, cursorBatchSize(cmd));
+  }
   let input: Doc[];
   let rest = stages;
   const first = stages[0];
@@ -645,12 +656,65 @@ const aggregate: Handler = (cmd, db, ctx) => {
     writeMerge(engine, db, mergeSpec, results);
     return cursorReply(ctx, `${db}.${name}`, [], undefined);
   }
-  const batch =
-    isPlainObject(cmd.cursor) && cmd.cursor.batchSize !== undefined
-      ? num(cmd.cursor.batchSize, DEFAULT_BATCH)
-      : undefined;
-  return cursorReply(ctx, `${db}.${name}`, results, batch);
+  return cursorReply(ctx, `${db}.${name}`, results, cursorBatchSize(cmd));
 };
+
+function cursorBatchSize(cmd: Doc): number | undefined {
+  return isPlainObject(cmd.cursor) && cmd.cursor.batchSize !== undefined
+    ? num(cmd.cursor.batchSize, DEFAULT_BATCH)
+    : undefined;
+}
+
+/** The only key of a one-stage document, with its argument. */
+function stageOf(stage: unknown): [string, unknown] | undefined {
+  const entries = isPlainObject(stage) ? Object.entries(stage) : [];
+  return entries.length === 1 ? entries[0] : undefined;
+}
+
+/** `{ $group: { _id: <constant>, <name>: { $sum: 1 } } }`: its constant and output field. */
+function countGroup(stage: unknown): { id: unknown; field: string } | undefined {
+  const [op, spec] = stageOf(stage) ?? [];
+  if (op !== '$group' || !isPlainObject(spec)) return undefined;
+  const id = spec._id;
+  const constant =
+    id === null ||
+    (typeof id === 'number' && Number.isFinite(id)) ||
+    (typeof id === 'string' && !id.startsWith('$'));
+  const fields = Object.entries(spec).filter(([k]) => k !== '_id');
+  if (!constant || fields.length !== 1) return undefined;
+  const [field, acc] = fields[0] as [string, unknown];
+  const [accOp, accArg] = stageOf(acc) ?? [];
+  if (field.startsWith('$') || field.includes('.') || accOp !== '$sum' || accArg !== 1)
+    return undefined;
+  return { id, field };
+}
+
+/**
+ * countDocuments() runs `[{ $match }, { $skip }?, { $limit }?, { $group: { _id: 1, n: { $sum: 1 } } }]`.
+ * When the planner can count the matches from index keys alone, the reply is built from that
+ * count (no document at all when it is 0, as mongod's $group returns); undefined otherwise.
+ */
+function countFromIndex(coll: Collection | undefined, cmd: Doc): Doc[] | undefined {
+  if (!coll || isView(coll) || cmd.let !== undefined || cmd.explain === true) return undefined;
+  const stages = cmd.pipeline as unknown[];
+  const group = countGroup(stages[stages.length - 1]);
+  const [op, filter] = stageOf(stages[0]) ?? [];
+  if (!group || stages.length < 2 || op !== '$match' || !isPlainObject(filter)) return undefined;
+  const paging = stages.slice(1, -1).map(stageOf);
+  // Anything but a plain count ($limit: 0, fractions...) keeps its usual handling and errors.
+  const plain = paging.every(
+    (p) =>
+      typeof p?.[1] === 'number' &&
+      Number.isInteger(p[1]) &&
+      ((p[0] === '$skip' && p[1] >= 0) || (p[0] === '$limit' && p[1] > 0)),
+  );
+  let n = plain ? coveredCount(coll, filter) : undefined;
+  if (n === undefined) return undefined;
+  for (const [pageOp, arg] of paging as Array<[string, number]>) {
+    n = pageOp === '$skip' ? Math.max(n - arg, 0) : Math.min(n, arg);
+  }
+  return n === 0 ? [] : [{ _id: group.id, [group.field]: n }];
+}
 
 /** Stages that build new documents or pass their inputs on untouched, never changing them. */
 const READ_ONLY_STAGES = new Set(['$match', '$group', '$count', '$sort', '$skip', '$limit']);

@@ -3,10 +3,12 @@
  * document must satisfy (equalities, $in lists, ranges), picks the index that narrows the
  * candidates most (or that already yields the requested sort order), and scans only that part
  * of the index. The full filter is always re-checked on each candidate, so an index only ever
- * has to return a superset of the matches.
+ * has to return a superset of the matches. The one exception is coveredCount(), which counts the
+ * matches of a simple filter from index keys alone, only when it can prove the count exact.
  */
 import type { Collection, Index } from './collection';
-import { isPlainObject, valueKey, type Doc } from './values';
+import { ObjectId } from 'bson';
+import { compareValues, isPlainObject, valueKey, type Doc } from './values';
 
 interface FieldBounds {
   eq?: unknown[]; // the value must be one of these
@@ -90,25 +92,25 @@ function* lookup(coll: Collection, ids: Iterable<string>): Generator<Doc> {
   }
 }
 
-export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]>): Plan {
-  const bounds = extractBounds(filter);
-  const idBounds = bounds.get('_id');
-  if (idBounds?.eq) {
-    const keys = idBounds.eq.map(valueKey);
-    return { candidates: lookup(coll, keys), sorted: keys.length <= 1, summary: 'IDHACK' };
-  }
+interface IndexChoice {
+  index: Index;
+  prefixes: unknown[][];
+  range?: FieldBounds;
+  dir: 'forward' | 'reverse' | null;
+  score: number;
+}
 
-  let best:
-    | {
-        index: Index;
-        prefixes: unknown[][];
-        range?: FieldBounds;
-        dir: 'forward' | 'reverse' | null;
-        score: number;
-      }
-    | undefined;
-  for (const index of coll.indexes) {
-    if (!index.complete) continue;
+/**
+ * The usable index whose equality prefix and following range narrow the scan the most (ties:
+ * the first), with the $in combinations of its prefix and whether it yields `sort`.
+ */
+function chooseIndex(
+  indexes: Index[],
+  bounds: Map<string, FieldBounds>,
+  sort: Array<[string, 1 | -1]>,
+): IndexChoice | undefined {
+  let best: IndexChoice | undefined;
+  for (const index of indexes) {
     let prefixes: unknown[][] = [[]];
     let i = 0;
     for (; i < index.fields.length; i++) {
@@ -123,10 +125,25 @@ export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]
     const range = rb && (rb.low !== undefined || rb.high !== undefined) ? rb : undefined;
     const dir = prefixes.length === 1 ? sortMatches(index, i, sort) : null;
     const score = i * 10 + (range ? 5 : 0) + (dir ? 3 : 0);
-    if (score > 0 && (!best || score > best.score)) best = { index, prefixes, range, dir, score };
+    if (!best || score > best.score) best = { index, prefixes, range, dir, score };
+  }
+  return best;
+}
+
+export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]>): Plan {
+  const bounds = extractBounds(filter);
+  const idBounds = bounds.get('_id');
+  if (idBounds?.eq) {
+    const keys = idBounds.eq.map(valueKey);
+    return { candidates: lookup(coll, keys), sorted: keys.length <= 1, summary: 'IDHACK' };
   }
 
-  if (!best) {
+  const best = chooseIndex(
+    coll.indexes.filter((ix) => ix.complete),
+    bounds,
+    sort,
+  );
+  if (!best || best.score === 0) {
     return { candidates: coll.docs.values(), sorted: sort.length === 0, summary: 'COLLSCAN' };
   }
   const { index, prefixes, range, dir } = best;
@@ -142,4 +159,156 @@ export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]
     sorted: dir !== null || sort.length === 0,
     summary: `IXSCAN ${index.name}${dir ? ' (sorted)' : ''}`,
   };
+}
+
+/*
+ * Covered counts: counting the matches of a simple filter from index keys alone, without
+ * fetching a document or running mingo (countDocuments() over a large collection).
+ */
+
+/** Value kinds whose matching below agrees with both mingo and mongod. */
+type Kind = 'null' | 'number' | 'string' | 'boolean' | 'date' | 'objectid';
+
+/**
+ * Index keys store a missing field as null. Anything else (NaN, Long, Decimal128, embedded
+ * documents...) has no kind: mingo and mongod may disagree on it, so the count gives up.
+ */
+function kindOf(v: unknown): Kind | undefined {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'number':
+      return Number.isNaN(v) ? undefined : 'number';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+  }
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? undefined : 'date';
+  if (v instanceof ObjectId) return 'objectid';
+  return undefined;
+}
+
+/** Whether a key value (of a known kind) satisfies one condition. */
+type KeyTest = (v: unknown, kind: Kind) => boolean;
+
+const RANGES: Record<string, (c: number) => boolean> = {
+  $gt: (c) => c > 0,
+  $gte: (c) => c >= 0,
+  $lt: (c) => c < 0,
+  $lte: (c) => c <= 0,
+};
+
+/**
+ * Equality and comparisons only hold between values of one type bracket (5 never equals '5',
+ * a Date range never matches a string), except that null equals null and missing. Within a
+ * bracket compareValues orders as mingo does for these kinds (numbers across int/double).
+ */
+function keyTest(op: string, arg: unknown): KeyTest | undefined {
+  if (op === '$in') {
+    if (!Array.isArray(arg)) return undefined;
+    const tests = arg.map((a) => keyTest('$eq', a)).filter((t): t is KeyTest => t !== undefined);
+    if (tests.length !== arg.length) return undefined;
+    return (v, kind) => tests.some((t) => t(v, kind));
+  }
+  const argKind = kindOf(arg);
+  if (argKind === undefined || arg === undefined) return undefined;
+  if (op === '$eq') {
+    return argKind === 'null'
+      ? (_v, kind) => kind === 'null'
+      : (v, kind) => kind === argKind && compareValues(v, arg) === 0;
+  }
+  const inRange = RANGES[op];
+  // mingo and mongod disagree on whether `$gte: null` matches a missing field.
+  if (!inRange || argKind === 'null') return undefined;
+  return (v, kind) => kind === argKind && inRange(compareValues(v, arg));
+}
+
+/**
+ * Per-field tests for a filter of plain top-level fields, each an equality or an object of
+ * $eq/$in/$gt/$gte/$lt/$lte with scalar arguments; undefined for any other filter.
+ */
+function fieldTests(filter: Doc): Map<string, KeyTest[]> | undefined {
+  const tests = new Map<string, KeyTest[]>();
+  for (const [field, cond] of Object.entries(filter)) {
+    // Dotted paths are left out: index keys flatten arrays along the path without marking
+    // the index multikey, so one document may have several keys (or none).
+    if (field === '' || field.startsWith('$') || field.includes('.')) return undefined;
+    const ops = isPlainObject(cond) ? Object.entries(cond) : [['$eq', cond] as const];
+    if (ops.length === 0) return undefined; // `{ a: {} }` is an equality to an empty document
+    const fieldTests: KeyTest[] = [];
+    for (const [op, arg] of ops) {
+      const t = keyTest(op, arg);
+      if (!t) return undefined;
+      fieldTests.push(t);
+    }
+    tests.set(field, fieldTests);
+  }
+  return tests;
+}
+
+/** An index where every document has exactly one key, holding every tested field. */
+function countsExactly(index: Index, fields: Iterable<string>): boolean {
+  if (!index.complete || index.multikey || index.fields.some((f) => f.path.length > 1))
+    return false;
+  for (const field of fields) if (!index.fields.some((f) => f.name === field)) return false;
+  return true;
+}
+
+/** $in lists without duplicates ([null, null], [5, 5.0]), so that no key range is walked twice. */
+function distinctEqualities(bounds: Map<string, FieldBounds>): Map<string, FieldBounds> {
+  for (const b of bounds.values()) {
+    if (b.eq) b.eq = [...new Map(b.eq.map((v) => [valueKey(v), v])).values()];
+  }
+  return bounds;
+}
+
+/**
+ * Whether an index key matches every field's tests; undefined when a tested value has no kind
+ * and no earlier field already rules the key out.
+ */
+function keyMatches(
+  key: unknown[],
+  checks: ReadonlyArray<readonly [number, KeyTest[]]>,
+): boolean | undefined {
+  for (const [pos, tests] of checks) {
+    const v = key[pos];
+    const kind = kindOf(v);
+    if (kind === undefined) return undefined;
+    for (const t of tests) if (!t(v, kind)) return false;
+  }
+  return true;
+}
+
+/**
+ * The exact number of documents matching `filter`, counted from the keys of one index, or
+ * undefined when that cannot be proven (unsupported filter, no suitable index, a key value of
+ * an ambiguous type); the caller then matches documents as usual.
+ */
+export function coveredCount(coll: Collection, filter: Doc): number | undefined {
+  const tests = fieldTests(filter);
+  if (!tests) return undefined;
+  if (tests.size === 0) return coll.docs.size;
+  const choice = chooseIndex(
+    coll.indexes.filter((ix) => countsExactly(ix, tests.keys())),
+    distinctEqualities(extractBounds(filter)),
+    [],
+  );
+  if (!choice) return undefined;
+  const { index, prefixes, range } = choice;
+  const checks = [...tests].map(
+    ([field, t]) => [index.fields.findIndex((f) => f.name === field), t] as const,
+  );
+  let n = 0;
+  let unsure = false;
+  for (const prefix of prefixes) {
+    const [lo, hi] = index.bounds(prefix, range);
+    index.tree.forRange(lo, hi, true, (key) => {
+      if (unsure) return;
+      const m = keyMatches(key, checks);
+      if (m === undefined) unsure = true;
+      else if (m) n++;
+    });
+    if (unsure) return undefined;
+  }
+  return n;
 }

@@ -1,6 +1,6 @@
 import { Query } from 'mingo';
 import { Engine } from '../src/engine';
-import { plan } from '../src/planner';
+import { coveredCount, plan } from '../src/planner';
 import type { Doc } from '../src/values';
 
 const N = 100_000;
@@ -83,4 +83,54 @@ test('when no index fits, then the planner falls back to a collection scan', () 
 
 test('when looking up by _id, then the document is fetched directly', () => {
   expect(page({ _id: 12345 }, []).examined).toBe(1);
+});
+
+/** coveredCount on the 100k posts, with any read of a stored document recorded. */
+function countFromKeys(filter: Doc): { n: number | undefined; read: boolean } {
+  const get = jest.spyOn(posts.docs, 'get');
+  const values = jest.spyOn(posts.docs, 'values');
+  try {
+    const n = coveredCount(posts, filter);
+    return { n, read: get.mock.calls.length + values.mock.calls.length > 0 };
+  } finally {
+    get.mockRestore();
+    values.mockRestore();
+  }
+}
+
+test('when a count only needs indexed fields, then it is read from index keys and equals a mingo count', () => {
+  const from = new Date(t0 + 30 * DAY);
+  const to = new Date(t0 + 45 * DAY);
+  const filters: Doc[] = [
+    { isJdTagged: true },
+    { isJdTagged: false, createdAt: { $gte: from } },
+    { authorId: { $in: [1, 2, 3, 3] }, createdAt: { $gte: from, $lt: to } },
+    { createdAt: { $gt: from, $lte: to } },
+    { authorId: 7, createdAt: { $lt: from } },
+    { authorId: '7' },
+  ];
+  for (const filter of filters) {
+    const q = new Query(filter);
+    let expected = 0;
+    for (const d of posts.docs.values()) if (q.test(d)) expected++;
+    expect([filter, countFromKeys(filter)]).toEqual([filter, { n: expected, read: false }]);
+  }
+});
+
+test('when a count filter is not provably covered by an index, then coveredCount declines', () => {
+  const filters: Doc[] = [
+    { deleted: true }, // no index
+    { isJdTagged: true, deleted: false }, // one field in no index
+    { $or: [{ authorId: 1 }, { authorId: 2 }] },
+    { authorId: { $ne: 1 } },
+    { authorId: { $in: [/1/] } },
+    { authorId: { $gt: NaN } },
+    { authorId: {} },
+    { authorId: { $eq: { x: 1 } } },
+    { createdAt: { $gte: null } },
+    { 'author.id': 1 },
+  ];
+  for (const filter of filters) {
+    expect([filter, coveredCount(posts, filter)]).toEqual([filter, undefined]);
+  }
 });
