@@ -21,6 +21,7 @@ import { createTokenService, requireAuth, type AppState } from './platform/auth'
 import type { Config } from './platform/config';
 import { requireDatabase } from './platform/db';
 import { errorMiddleware, HttpError } from './platform/errors';
+import type { InFlight } from './platform/in-flight';
 import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
 import type { UploadStorage } from './platform/storage';
@@ -31,6 +32,8 @@ export interface AppDeps {
   mailer: Mailer;
   storage: UploadStorage;
   jwtSecret: string;
+  /** Counts requests being handled, for a graceful shutdown (main.ts). */
+  inFlight?: InFlight;
 }
 
 const UPLOAD_PATH = '/api/upload/avatar';
@@ -64,7 +67,7 @@ const requireJsonBodies: Middleware = async (ctx, next) => {
   return next();
 };
 
-export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDeps) {
+export function createApp({ config, logger, mailer, storage, jwtSecret, inFlight }: AppDeps) {
   const app = new Koa<AppState>({ proxy: config.trustProxy });
   const tokens = createTokenService({
     secret: jwtSecret,
@@ -85,6 +88,7 @@ export function createApp({ config, logger, mailer, storage, jwtSecret }: AppDep
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
   app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
 
+  if (inFlight) app.use(inFlight.middleware);
   app.use(requestLog(logger));
   app.use(errorMiddleware(logger));
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));

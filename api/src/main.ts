@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createApp } from './app';
+import { trackInFlight } from './platform/in-flight';
 import { resolveJwtSecret } from './platform/auth';
 import { loadConfig } from './platform/config';
 import { openDatabase } from './platform/db';
@@ -23,7 +24,9 @@ async function main() {
   }
   printDemoLogins(await demoLogins(config.adminUserId));
 
+  const inFlight = trackInFlight();
   const app = createApp({
+    inFlight,
     config,
     logger,
     storage,
@@ -45,9 +48,11 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     // Let requests in progress finish their writes (a comment and its post's count move in two
-    // steps) before the database goes; connections that are merely idle close at once.
+    // steps) before the database goes, even those whose client has hung up; connections that
+    // are merely idle close at once.
     const drained = new Promise<void>((resolve) => {
-      server.close(() => resolve());
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      void Promise.all([closed, inFlight.idle()]).then(() => resolve());
       server.closeIdleConnections();
       setTimeout(() => {
         server.closeAllConnections();

@@ -1,0 +1,37 @@
+/**
+ * Requests still being handled. A client that hangs up does not stop its request's handler,
+ * which may still have writes to make (a like and its post's count move in two steps), so a
+ * shutdown waits for `idle()` as well as for connections to close before the database goes.
+ */
+import type { Middleware } from 'koa';
+
+export interface InFlight {
+  middleware: Middleware;
+  readonly count: number;
+  /** Resolves once no request is being handled. */
+  idle(): Promise<void>;
+}
+
+export function trackInFlight(): InFlight {
+  let count = 0;
+  const waiters: Array<() => void> = [];
+  return {
+    async middleware(_ctx, next) {
+      count++;
+      try {
+        await next();
+      } finally {
+        count--;
+        if (count === 0) for (const resolve of waiters.splice(0)) resolve();
+      }
+    },
+    get count() {
+      return count;
+    },
+    idle() {
+      return count === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push(resolve));
+    },
+  };
+}
