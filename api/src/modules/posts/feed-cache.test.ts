@@ -43,6 +43,7 @@ describe('feed read caches (through the API)', () => {
   const app = useTestApp();
   const ids = (posts: PostView[]) => posts.map((p) => p.id);
   const byId = (posts: PostView[], id: number) => posts.find((p) => p.id === id);
+  const TABS = ['', '?tab=following', '?tab=jd', '?topFilter=true'];
 
   afterAll(() => configureFeedCache(app.config.readCacheMs));
 
@@ -52,7 +53,7 @@ describe('feed read caches (through the API)', () => {
     await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
     const original = await publish(app.http, bob, 'an original');
     await app.http().post(`/api/posts/${original.id}/repost`).set('Authorization', ada.auth);
-    for (const query of ['', '?tab=following', '?tab=jd', '?topFilter=true']) {
+    for (const query of TABS) {
       await feed(app.http, ada, query);
       const { result, queries } = await countQueries(() => feed(app.http, ada, query));
       expect({ query, queries }).toEqual({ query, queries: [] });
@@ -98,14 +99,11 @@ describe('feed read caches (through the API)', () => {
     const ada = await createMember();
     const bob = await createMember();
     await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
-    for (const query of ['', '?tab=following', '?tab=jd', '?topFilter=true'])
-      await feed(app.http, ada, query);
+    for (const query of TABS) await feed(app.http, ada, query);
     const fresh = await publish(app.http, bob, 'hiring now', { isJdTagged: true });
-    for (const query of ['', '?tab=following', '?tab=jd', '?topFilter=true'])
-      expect(ids(await feed(app.http, ada, query))).toContain(fresh.id);
+    for (const query of TABS) expect(ids(await feed(app.http, ada, query))).toContain(fresh.id);
     await app.http().delete(`/api/posts/${fresh.id}`).set('Authorization', bob.auth).expect(200);
-    for (const query of ['', '?tab=following', '?tab=jd', '?topFilter=true'])
-      expect(ids(await feed(app.http, ada, query))).not.toContain(fresh.id);
+    for (const query of TABS) expect(ids(await feed(app.http, ada, query))).not.toContain(fresh.id);
   });
 
   test('when the viewer follows and unfollows, then Following changes at once', async () => {

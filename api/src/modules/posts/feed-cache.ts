@@ -31,13 +31,18 @@ interface ViewerFlags {
   reposted: Set<number>;
 }
 
-const pages = new ReadCache<string, number[]>(DEFAULT_TTL_MS, 10_000);
-const followingPages = new ReadCache<string, number[]>(DEFAULT_TTL_MS, 10_000);
-const topPages = new ReadCache<string, number[]>(DEFAULT_TTL_MS, 1_000);
+export type PageKind = 'shared' | 'following' | 'top';
+
+/** Post ids of pages: For You and JD (every viewer's), Following (per viewer), Top Posts. */
+const pages: Record<PageKind, ReadCache<string, number[]>> = {
+  shared: new ReadCache(DEFAULT_TTL_MS, 10_000),
+  following: new ReadCache(DEFAULT_TTL_MS, 10_000),
+  top: new ReadCache(DEFAULT_TTL_MS, 1_000),
+};
 /** null: no such post. */
 const posts = new ReadCache<number, PostDoc | null>(DEFAULT_TTL_MS, 50_000);
 const viewers = new ReadCache<number, ViewerFlags>(DEFAULT_TTL_MS, 10_000);
-const caches = [pages, followingPages, topPages, posts, viewers];
+const caches = [...Object.values(pages), posts, viewers];
 
 /** Sets how long entries live (0 turns every feed cache off); forgets everything. */
 export function configureFeedCache(ttlMs: number): void {
@@ -82,10 +87,10 @@ function forgetPosts(event: WriteEvent): void {
     posts.clear();
   }
   // A count moves the Top Posts order only; anything else may add, hide or move posts anywhere.
-  topPages.clear();
+  pages.top.clear();
   if (!(event.filter && onlyCounts(event.update))) {
-    pages.clear();
-    followingPages.clear();
+    pages.shared.clear();
+    pages.following.clear();
   }
 }
 
@@ -106,7 +111,7 @@ onWrites('posts', forgetPosts);
 onWrites('likes', forgetViewers);
 onWrites('reposts', forgetViewers);
 // Following pages depend on whom the viewer follows.
-onWrites('follows', () => followingPages.clear());
+onWrites('follows', () => pages.following.clear());
 
 /** Stored posts by id (deleted ones too: callers decide), from the cache where it can. */
 export async function postsById(ids: Iterable<number>): Promise<Map<number, PostDoc>> {
@@ -125,14 +130,6 @@ export async function postsById(ids: Iterable<number>): Promise<Map<number, Post
   return found;
 }
 
-export type PageKind = 'shared' | 'following' | 'top';
-
-const pageCaches: Record<PageKind, ReadCache<string, number[]>> = {
-  shared: pages,
-  following: followingPages,
-  top: topPages,
-};
-
 /**
  * One feed page: its post ids from the cache (the posts themselves through `postsById`), or
  * `load` run and remembered. Posts deleted since are left out.
@@ -142,7 +139,7 @@ export async function cachedPage(
   key: string,
   load: () => Promise<PostDoc[]>,
 ): Promise<PostDoc[]> {
-  const cache = pageCaches[kind];
+  const cache = pages[kind];
   const ids = cache.get(key);
   if (ids) {
     const byId = await postsById(ids);
