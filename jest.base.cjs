@@ -1,7 +1,11 @@
 // Shared jest settings: TypeScript through SWC (type checking is `tsc --noEmit`, run separately).
+const path = require('node:path');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
+  // A run that leaked an open handle fails after a grace period instead of hanging CI.
+  globalTeardown: path.join(__dirname, 'jest.exit-watchdog.cjs'),
   // Integration tests talk to real servers on a 2-core machine shared with other jobs.
   testTimeout: 30_000,
   transform: {

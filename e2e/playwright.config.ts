@@ -18,6 +18,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
+  // The whole run (about 5 min here) is cut off well inside CI's 90 min, with a report.
+  globalTimeout: 30 * 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',

@@ -127,6 +127,9 @@ export function startEmbeddedDatabase(dbPath: string, logger: Logger): Promise<E
   });
 }
 
+/** How long closing waits for the driver to disconnect before going on without it. */
+const DISCONNECT_MS = 5_000;
+
 /**
  * Connects mongoose to MONGODB_URI, or (unset) to an embedded server started in its own process
  * with data under `<dataDir>/db`. `close()` disconnects and stops the embedded server.
@@ -158,7 +161,17 @@ export async function openDatabase(options: {
   return {
     embedded: embedded !== undefined,
     async close() {
-      await disconnectDatabase();
+      // The MongoDB driver (7.8/7.9) can wait forever on a command written to a connection the
+      // database has just dropped (it awaits 'drain' on a destroyed socket), and closing sends
+      // endSessions: a database that died just before the shutdown must not hold the API up.
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), DISCONNECT_MS);
+      });
+      const outcome = await Promise.race([disconnectDatabase(), deadline]);
+      clearTimeout(timer);
+      if (outcome === 'late')
+        logger.error(`the database connection did not close within ${DISCONNECT_MS} ms`);
       await embedded?.stop();
     },
   };

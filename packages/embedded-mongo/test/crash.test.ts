@@ -1,17 +1,62 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { killSpawnedServers, spawnServer, waitForExit } from './support/spawn-server';
 
 jest.setTimeout(60_000);
 
 let dir: string;
+const openClients = new Set<MongoClient>();
+
+/** What each client's monitor last concluded about its (single) server. */
+const serverType = new Map<MongoClient, string>();
+
+/** A client closed after the test whatever happens, so a failure never leaves monitors running. */
+async function connect(uri: string, options?: MongoClientOptions): Promise<MongoClient> {
+  const client = new MongoClient(uri, options);
+  openClients.add(client);
+  client.on('serverDescriptionChanged', (e) => {
+    serverType.set(client, e.newDescription.type);
+  });
+  await client.connect();
+  return client;
+}
+
+/**
+ * Resolves once every client's monitor has marked its server unreachable.
+ *
+ * Closing a client sends endSessions while the driver still believes its server is up. The
+ * driver (mongodb 7.8/7.9) hangs forever if that write meets a socket the peer has just closed
+ * but whose 'close' event has not yet been handled: it awaits 'drain' on a destroyed socket.
+ * Once the server is known to be unreachable, close() skips endSessions altogether.
+ */
+function allSeeServerGone(clients: MongoClient[]): Promise<void> {
+  const gone = (client: MongoClient) => serverType.get(client) === 'Unknown';
+  return Promise.all(
+    clients.map(
+      (client) =>
+        new Promise<void>((resolve) => {
+          if (gone(client)) return resolve();
+          const onChange = () => {
+            if (!gone(client)) return;
+            client.off('serverDescriptionChanged', onChange);
+            resolve();
+          };
+          client.on('serverDescriptionChanged', onChange);
+        }),
+    ),
+  ).then(() => undefined);
+}
+
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-crash-'));
 });
 afterEach(async () => {
   await killSpawnedServers();
+  await Promise.all([...openClients].map((c) => c.close(true).catch(() => undefined)));
+  openClients.clear();
+  serverType.clear();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -20,7 +65,12 @@ test('when the server is killed with SIGKILL under a write load, then every ackn
   const writers = 8;
   const clients = await Promise.all(
     Array.from({ length: writers }, () =>
-      MongoClient.connect(first.uri, { maxPoolSize: 1, serverSelectionTimeoutMS: 2000 }),
+      // Frequent heartbeats: a writer whose last write succeeded learns of the crash at once.
+      connect(first.uri, {
+        maxPoolSize: 1,
+        serverSelectionTimeoutMS: 2000,
+        heartbeatFrequencyMS: 500,
+      }),
     ),
   );
   const acknowledgedInserts = new Set<string>();
@@ -48,12 +98,13 @@ test('when the server is killed with SIGKILL under a write load, then every ackn
   running = false;
   await waitForExit(first.child);
   await Promise.all(load);
+  await allSeeServerGone(clients);
   await Promise.all(clients.map((c) => c.close(true).catch(() => undefined)));
 
   expect(acknowledgedInserts.size).toBeGreaterThan(100);
 
   const second = await spawnServer(dir);
-  const client = await MongoClient.connect(second.uri);
+  const client = await connect(second.uri);
   try {
     const stored = await client
       .db('crash')
@@ -88,7 +139,7 @@ test('when the server is killed with SIGKILL under a write load, then every ackn
 
 test('when the journal ends in a torn record, then replay keeps every complete record and drops the tail', async () => {
   const first = await spawnServer(dir);
-  const client = await MongoClient.connect(first.uri);
+  const client = await connect(first.uri);
   await client
     .db('torn')
     .collection('c')
@@ -101,7 +152,7 @@ test('when the journal ends in a torn record, then replay keeps every complete r
   fs.appendFileSync(file, Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
 
   const second = await spawnServer(dir);
-  const again = await MongoClient.connect(second.uri);
+  const again = await connect(second.uri);
   try {
     expect(await again.db('torn').collection('c').countDocuments()).toBe(50);
   } finally {
@@ -113,7 +164,7 @@ test('when the journal ends in a torn record, then replay keeps every complete r
 
 test('when the server restarts after compaction, then indexes and documents are intact', async () => {
   const first = await spawnServer(dir);
-  const client = await MongoClient.connect(first.uri);
+  const client = await connect(first.uri);
   const c = client.db('compact').collection('users');
   await c.createIndex({ email: 1 }, { unique: true });
   await c.insertMany(
@@ -135,7 +186,7 @@ test('when the server restarts after compaction, then indexes and documents are 
   const before = fs.statSync(path.join(dir, 'journal.bson')).size;
   const second = await spawnServer(dir);
   const after = fs.statSync(path.join(dir, 'journal.bson')).size;
-  const again = await MongoClient.connect(second.uri);
+  const again = await connect(second.uri);
   try {
     expect(after).toBeLessThan(before);
     const users = again.db('compact').collection('users');
