@@ -1,8 +1,9 @@
+import net from 'node:net';
+import { Writable } from 'node:stream';
 import Koa from 'koa';
 import request from 'supertest';
-import { Writable } from 'node:stream';
 import { z } from 'zod';
-import { errorMiddleware, HttpError, toClientError } from './errors';
+import { DATABASE_UNAVAILABLE, errorMiddleware, HttpError, toClientError } from './errors';
 import { createLogger } from './logger';
 
 describe('toClientError', () => {
@@ -36,6 +37,39 @@ describe('toClientError', () => {
     expect(
       toClientError(Object.assign(new Error('parser failed'), { httpCode: 500, code: 1012 })),
     ).toMatchObject({ status: 400, message: 'Upload failed' });
+  });
+
+  test('when a socket error the driver did not wrap is thrown, then 503 database unavailable', async () => {
+    // The error Node gives a write to a socket whose peer has closed: what mongodb 7.8 rethrows
+    // as is when the database is killed while a command is being written.
+    const server = net.createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const socket = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('end', resolve));
+    const written = await new Promise<Error>((resolve) => {
+      socket.once('error', resolve);
+      socket.write('endSessions');
+    });
+    server.close();
+    expect(written).toMatchObject({
+      code: 'EPIPE',
+      message: 'This socket has been ended by the other party',
+    });
+    expect(toClientError(written)).toEqual({
+      status: 503,
+      message: DATABASE_UNAVAILABLE,
+      headers: { 'Retry-After': '5' },
+    });
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    expect(toClientError(new Error('wrapped', { cause: reset }))).toMatchObject({ status: 503 });
+  });
+
+  test('when the client cuts its own upload off, then it is not called a database failure', () => {
+    const aborted = Object.assign(new Error('request aborted'), {
+      code: 'ECONNRESET',
+      status: 400,
+    });
+    expect(toClientError(aborted)).not.toMatchObject({ status: 503 });
   });
 
   test('when an unknown error is thrown, then it is not a client error', () => {

@@ -54,10 +54,35 @@ const UNAVAILABLE_ERRORS = new Set([
   'MongoPoolClearedError',
 ]);
 
+/**
+ * Socket errors the driver lets through unwrapped. When a command is written to a connection the
+ * database has just closed (it was killed, say), mongodb 7.8 rethrows the socket's own error, e.g.
+ * EPIPE "This socket has been ended by the other party", instead of a MongoNetworkError. The
+ * database is the only peer a request handler talks to over a socket directly (the mailer's
+ * failures are caught where it is called), so these mean the database went away. Errors of the
+ * client's own connection (an upload cut off) carry an HTTP status from the body parser instead.
+ */
+const SOCKET_ERROR_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_STREAM_DESTROYED',
+  'ERR_STREAM_WRITE_AFTER_END',
+  'ERR_SOCKET_CLOSED',
+]);
+
+function hasHttpStatus(err: object): boolean {
+  return ['status', 'statusCode', 'httpCode'].some((key) => key in err);
+}
+
 function isDatabaseUnavailable(err: object): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const { name, message } = e as { name?: unknown; message?: unknown };
+    const { name, message, code } = e as { name?: unknown; message?: unknown; code?: unknown };
     if (typeof name === 'string' && UNAVAILABLE_ERRORS.has(name)) return true;
+    if (typeof code === 'string' && SOCKET_ERROR_CODES.has(code) && !hasHttpStatus(e)) return true;
     // mongoose queues operations while disconnected and gives up after bufferTimeoutMS.
     if (
       name === 'MongooseError' &&
