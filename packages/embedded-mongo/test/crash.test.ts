@@ -65,7 +65,7 @@ test('when the server is killed with SIGKILL under a write load, then every ackn
   const writers = 8;
   const clients = await Promise.all(
     Array.from({ length: writers }, () =>
-      // Frequent heartbeats: a writer whose last write succeeded learns of the crash at once.
+      // Frequent heartbeats: a writer whose last write succeeded learns of the crash within 0.5 s.
       connect(first.uri, {
         maxPoolSize: 1,
         serverSelectionTimeoutMS: 2000,
