@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
-import { runCommand, type CommandContext } from './commands';
+import { runCommand, type CommandContext } from './commands/dispatch';
 import { FailPoints } from './failpoints';
 import {
   encodeMsg,

@@ -1,0 +1,73 @@
+/**
+ * What every command handler shares: the per-connection context, the handler signature, and
+ * the argument checks several command families apply the same way.
+ */
+import { Long } from 'bson';
+import type { Collection } from '../collection';
+import type { Engine } from '../engine';
+import { badValue, serverError } from '../errors';
+import type { FailPoints } from '../failpoints';
+import { isPlainObject, valueKey, type Doc } from '../values';
+import { isView } from './views';
+
+export const DEFAULT_BATCH = 101;
+
+export interface Cursor {
+  ns: string;
+  docs: Doc[];
+  pos: number;
+}
+
+export interface CommandContext {
+  engine: Engine;
+  cursors: Map<number, Cursor>;
+  nextCursorId: () => number;
+  connectionId: number;
+  /** The client's application name from its handshake. */
+  appName?: string;
+  /** Logical sessions seen in commands (`lsid`), for $listLocalSessions. */
+  sessions?: Map<string, { id: unknown; lastUse: Date }>;
+  /** Present when test commands are enabled (see failpoints.ts). */
+  failPoints?: FailPoints;
+}
+
+export type Handler = (cmd: Doc, db: string, ctx: CommandContext) => Doc;
+
+export function collName(cmd: Doc, key: string): string {
+  const name = cmd[key];
+  if (typeof name !== 'string' || name.length === 0) {
+    throw serverError('InvalidNamespace', `collection name has invalid type ${typeof name}`);
+  }
+  return name;
+}
+
+export function num(v: unknown, fallback: number): number {
+  if (v === undefined || v === null) return fallback;
+  const n = Number(v instanceof Long ? v.toNumber() : v);
+  if (!Number.isFinite(n)) throw badValue(`expected a number, got ${String(v)}`);
+  return n;
+}
+
+/**
+ * mongod refuses a hint naming no existing index (by name or key pattern) with BadValue;
+ * `$natural` hints and hints on a collection that does not exist are accepted.
+ */
+export function checkHint(coll: Collection | undefined, hint: unknown): void {
+  if (hint === undefined || hint === null || !coll || isView(coll)) return;
+  if (typeof hint === 'string') {
+    if (coll.index(hint)) return;
+  } else if (isPlainObject(hint)) {
+    if (Object.keys(hint).length === 0 || '$natural' in hint) return;
+    const key = valueKey(hint);
+    if (coll.indexes.some((i) => valueKey(i.spec.key) === key)) return;
+  } else {
+    throw badValue('hint must be a string or an object');
+  }
+  throw badValue('hint provided does not correspond to an existing index');
+}
+
+/** Collations are not supported (see the package README): refuse rather than compare binary. */
+export function rejectCollation(collation: unknown): void {
+  if (collation !== undefined && collation !== null)
+    throw badValue('collation is not supported by this server');
+}

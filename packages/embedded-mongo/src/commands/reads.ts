@@ -1,0 +1,86 @@
+/** The read commands: find, count and distinct. */
+import { badValue } from '../errors';
+import { coveredCount } from '../planner';
+import { evalLet, parseSort, project } from '../query';
+import { isPlainObject, valueKey, type Doc } from '../values';
+import { checkHint, collName, DEFAULT_BATCH, num, rejectCollation, type Handler } from './context';
+import { cursorReply } from './cursors';
+import { isView, readDocs } from './views';
+
+export const find: Handler = (cmd, db, ctx) => {
+  const name = collName(cmd, 'find');
+  const filter = (cmd.filter ?? {}) as Doc;
+  const limitRaw = num(cmd.limit, 0);
+  const single = cmd.singleBatch === true || limitRaw < 0;
+  const limit = Math.abs(limitRaw);
+  const skip = num(cmd.skip, 0);
+  if (skip < 0) throw badValue('skip value must be non-negative');
+  rejectCollation(cmd.collation);
+  checkHint(ctx.engine.collection(db, name), cmd.hint);
+  const docs = readDocs(ctx.engine, db, name, filter, {
+    sort: parseSort(cmd.sort),
+    skip,
+    limit,
+    variables: evalLet(cmd.let),
+  });
+  const out = project(docs, filter, cmd.projection);
+  const batchSize = cmd.batchSize === undefined ? undefined : num(cmd.batchSize, DEFAULT_BATCH);
+  return cursorReply(
+    ctx,
+    `${db}.${name}`,
+    out,
+    limit && batchSize ? Math.min(limit, batchSize) : (batchSize ?? (limit || undefined)),
+    single,
+  );
+};
+
+export const count: Handler = (cmd, db, { engine }) => {
+  const name = collName(cmd, 'count');
+  rejectCollation(cmd.collation);
+  const coll = engine.collection(db, name);
+  checkHint(coll, cmd.hint);
+  const query = (cmd.query ?? {}) as Doc;
+  // estimatedDocumentCount(): the count of a whole collection is its size (mongod reads it from
+  // its metadata) instead of matching every document.
+  if (
+    isPlainObject(query) &&
+    Object.keys(query).length === 0 &&
+    !num(cmd.skip, 0) &&
+    !num(cmd.limit, 0) &&
+    !isView(coll)
+  ) {
+    return { n: coll?.docs.size ?? 0, ok: 1 };
+  }
+  const skip = num(cmd.skip, 0);
+  const limit = Math.abs(num(cmd.limit, 0));
+  // Fractional or negative values keep findDocs' handling of them.
+  const paging = Number.isInteger(skip) && skip >= 0 && Number.isInteger(limit);
+  if (coll && !isView(coll) && isPlainObject(query) && paging) {
+    const n = coveredCount(coll, query);
+    if (n !== undefined) return { n: Math.min(Math.max(n - skip, 0), limit || Infinity), ok: 1 };
+  }
+  const docs = readDocs(engine, db, name, query, { skip, limit });
+  return { n: docs.length, ok: 1 };
+};
+
+export const distinct: Handler = (cmd, db, { engine }) => {
+  const name = collName(cmd, 'distinct');
+  rejectCollation(cmd.collation);
+  if (typeof cmd.key !== 'string') throw badValue("'key' must be a string");
+  const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc);
+  const seen = new Map<string, unknown>();
+  const path = cmd.key.split('.');
+  const collect = (v: unknown, i: number): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) collect(x, i);
+      return;
+    }
+    if (i === path.length) {
+      if (v !== undefined && !seen.has(valueKey(v))) seen.set(valueKey(v), v);
+      return;
+    }
+    if (isPlainObject(v)) collect(v[path[i] as string], i + 1);
+  };
+  for (const d of docs) collect(d, 0);
+  return { values: [...seen.values()], ok: 1 };
+};
