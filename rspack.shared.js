@@ -50,7 +50,8 @@ function sharedModules(appDir) {
   // The kit is shared entry point by entry point (its package.json "exports"), never as a barrel.
   const kitRange = declared['@campus/kit'] ?? `^${kitPackage.version}`;
   for (const subpath of Object.keys(kitPackage.exports)) {
-    if (subpath === './package.json' || subpath === './standalone') continue; // not run-time state
+    // Not run-time state: the package manifest, the dev-only standalone mount, the test helpers.
+    if (['./package.json', './standalone', './testing'].includes(subpath)) continue;
     const request = path.posix.join('@campus/kit', subpath);
     shared[request] = {
       singleton: true,

@@ -3,12 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { clearStoredAuth } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
-import { callsTo, mockApi, posts, renderPage } from '../testing/render-page';
+import { ADA, callsTo, makePosts as posts, mockApi, renderPage, signIn } from '@campus/kit/testing';
 import FeedPage from './feed-page';
 
 const scrollTo = jest.fn();
 
 beforeEach(() => {
+  signIn(ADA);
   window.sessionStorage.clear();
   scrollTo.mockClear();
   window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
@@ -18,7 +19,7 @@ afterEach(() => clearStoredAuth());
 
 /** Answers GET /api/posts with `pages[offset / 20]` for the query's tab. */
 function feedApi(byFeed: Record<string, ReturnType<typeof posts>[]>) {
-  return mockApi((url) => {
+  return mockApi(({ url }) => {
     if (url.pathname !== '/api/posts') return { status: 404 };
     const feed =
       url.searchParams.get('topFilter') === 'true'
@@ -161,7 +162,7 @@ describe('FeedPage', () => {
 
   it('only logs a load-more failure', async () => {
     const first = posts(20);
-    mockApi((url) =>
+    mockApi(({ url }) =>
       url.searchParams.get('offset') === '0'
         ? { status: 200, body: first }
         : { status: 500, body: { message: 'down' } },

@@ -3,20 +3,21 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import useSWR from 'swr';
 import { configureApi } from '@campus/kit/api';
+import { mockApi, TEST_API_URL } from '@campus/kit/testing';
 import { DataProvider } from '@campus/kit/data';
 import { onAppEvent } from '@campus/kit/events';
 import { KitThemeProvider } from '@campus/kit/theme';
 import { Toaster, dismissToast } from '@campus/kit/toast';
 import PostComposer from './post-composer';
 
+/** Every request answers `status` with `{ id: 1 }`, once `release` is called. */
 function respondWith(status: number) {
   let release: () => void = () => undefined;
   const answered = new Promise<void>((resolve) => (release = resolve));
-  const fetchMock = jest.fn(async () => {
+  const fetchMock = mockApi(async () => {
     await answered;
-    return { status, ok: status < 400, statusText: '', text: async () => '{"id":1}' };
+    return { status, body: { id: 1 } };
   });
-  global.fetch = fetchMock as unknown as typeof fetch;
   return { fetchMock, release };
 }
 
@@ -34,7 +35,7 @@ function Harness() {
 }
 
 beforeEach(() => {
-  configureApi({ baseUrl: 'http://api.test' });
+  configureApi({ baseUrl: TEST_API_URL });
   act(() => dismissToast());
 });
 

@@ -4,7 +4,7 @@ import type { Comment, PostDetail } from '@campus/contracts';
 import { clearStoredAuth } from '@campus/kit/api';
 import { onAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, BEN, callsTo, makePost, mockApi, renderPage } from '../testing/render-page';
+import { ADA, BEN, callsTo, makePost, mockApi, renderPage, signIn } from '@campus/kit/testing';
 import PostDetailPage from './post-detail-page';
 
 function comment(overrides: Partial<Comment> = {}): Comment {
@@ -47,7 +47,10 @@ function withoutOriginal({ originalPost: _none, ...post }: ReturnType<typeof mak
 const openAt = (path = '/post/10', entries?: string[]) =>
   renderPage(<PostDetailPage />, { route: '/post/:id', path, entries });
 
-beforeEach(() => act(() => dismissToast()));
+beforeEach(() => {
+  signIn(ADA);
+  act(() => dismissToast());
+});
 afterEach(() => clearStoredAuth());
 
 describe('PostDetailPage', () => {
@@ -97,7 +100,7 @@ describe('PostDetailPage', () => {
   });
 
   it('likes the post optimistically', async () => {
-    mockApi((url, init) =>
+    mockApi(({ url, init }) =>
       init.method === 'POST'
         ? { status: 200, body: { liked: true, likesCount: 3 } }
         : { status: 200, body: detail() },
@@ -110,7 +113,7 @@ describe('PostDetailPage', () => {
   });
 
   it('posts a trimmed comment to the timeline when asked, then refetches and announces it', async () => {
-    const fetchMock = mockApi((_url, init) =>
+    const fetchMock = mockApi(({ init }) =>
       init.method === 'POST' ? { status: 201, body: comment() } : { status: 200, body: detail() },
     );
     const created = jest.fn();
@@ -136,7 +139,7 @@ describe('PostDetailPage', () => {
   });
 
   it('replies to a reply on the top-level comment, never to the timeline', async () => {
-    const fetchMock = mockApi((_url, init) =>
+    const fetchMock = mockApi(({ init }) =>
       init.method === 'POST' ? { status: 201, body: comment() } : { status: 200, body: detail() },
     );
     openAt();
@@ -157,7 +160,7 @@ describe('PostDetailPage', () => {
   });
 
   it('keeps the comment and says so when posting fails', async () => {
-    mockApi((_url, init) =>
+    mockApi(({ init }) =>
       init.method === 'POST' ? { status: 500 } : { status: 200, body: detail() },
     );
     openAt();
@@ -171,7 +174,7 @@ describe('PostDetailPage', () => {
   });
 
   it('likes a comment', async () => {
-    const fetchMock = mockApi((_url, init) =>
+    const fetchMock = mockApi(({ init }) =>
       init.method === 'POST'
         ? { status: 200, body: { liked: true, likesCount: 1 } }
         : { status: 200, body: detail() },
@@ -193,7 +196,7 @@ describe('PostDetailPage', () => {
   });
 
   it('deletes after confirmation, announces it and goes back to the feed', async () => {
-    const fetchMock = mockApi((_url, init) =>
+    const fetchMock = mockApi(({ init }) =>
       init.method === 'DELETE'
         ? { status: 200, body: { id: 10, deleted: true } }
         : { status: 200, body: detail() },
@@ -215,7 +218,7 @@ describe('PostDetailPage', () => {
   });
 
   it("shows the server's message when deleting fails", async () => {
-    mockApi((_url, init) =>
+    mockApi(({ init }) =>
       init.method === 'DELETE'
         ? { status: 500, body: { message: 'Something went wrong' } }
         : { status: 200, body: detail() },
