@@ -58,6 +58,20 @@ export const verifyResponseSchema = z.object({
 });
 export type VerifyResponse = z.infer<typeof verifyResponseSchema>;
 
+/**
+ * What a signed-in member may do beyond reading and posting. Every member has `member`; the API
+ * alone decides who also has `admin` (its `ADMIN_USER_ID`), so no client hard-codes an id.
+ */
+export const roleSchema = z.enum(['member', 'admin']);
+export type Role = z.infer<typeof roleSchema>;
+
+/** `GET /api/auth/me`: the caller behind the token and their roles. */
+export const authMeResponseSchema = z.object({
+  user: publicUserSchema,
+  roles: z.array(roleSchema),
+});
+export type AuthMeResponse = z.infer<typeof authMeResponseSchema>;
+
 /** Whether an e-mail address belongs to one of the institutional domains (exact domain match). */
 export function isInstitutionalEmail(email: string, domains: readonly string[]): boolean {
   const at = email.lastIndexOf('@');

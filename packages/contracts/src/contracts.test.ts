@@ -1,9 +1,16 @@
 import {
+  authMeResponseSchema,
   avatarUrlSchema,
+  FEED_TABS,
+  feedQuerySchema,
   isInstitutionalEmail,
   loginRequestSchema,
+  NOTIFICATION_TYPES,
+  notificationSchema,
   profileUpdateSchema,
   registerRequestSchema,
+  type Notification,
+  type NotificationType,
 } from './index';
 
 describe('isInstitutionalEmail', () => {
@@ -83,5 +90,115 @@ describe('request schemas', () => {
     expect(message({ name: 'x', bio: 'x'.repeat(501) })).toBe(
       'Bio must be less than 500 characters',
     );
+  });
+});
+
+describe('feedQuerySchema', () => {
+  test('when no tab is given, then it is the For You tab, and every listed tab is accepted', () => {
+    expect(feedQuerySchema.parse({}).tab).toBe('for-you');
+    for (const tab of FEED_TABS) expect(feedQuerySchema.parse({ tab }).tab).toBe(tab);
+  });
+
+  test('when the tab is not one of the list, then the query is refused', () => {
+    expect(feedQuerySchema.safeParse({ tab: 'trending' }).success).toBe(false);
+  });
+});
+
+describe('authMeResponseSchema', () => {
+  const user = {
+    id: 107,
+    name: 'Admin',
+    email: 'admin@campus.edu',
+    avatarUrl: null,
+    bio: '',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
+
+  test('when the roles are member and admin, then it parses', () => {
+    expect(authMeResponseSchema.parse({ user, roles: ['member', 'admin'] }).roles).toEqual([
+      'member',
+      'admin',
+    ]);
+  });
+
+  test('when a role is unknown, then it is refused', () => {
+    expect(authMeResponseSchema.safeParse({ user, roles: ['root'] }).success).toBe(false);
+  });
+});
+
+describe('notificationSchema', () => {
+  const base = { id: 1, isRead: false, createdAt: '2026-01-01T00:00:00.000Z' };
+  const actor = { id: 2, name: 'Ada', avatarUrl: null };
+
+  test('when the union is built, then it has one member per notification type', () => {
+    const types = notificationSchema.options.map((option) => option.shape.type.value);
+    expect(types).toEqual([...NOTIFICATION_TYPES]);
+    // Compile-time: the union's types are exactly NOTIFICATION_TYPES.
+    const same: [Notification['type']] extends [NotificationType]
+      ? [NotificationType] extends [Notification['type']]
+        ? true
+        : false
+      : false = true;
+    expect(same).toBe(true);
+  });
+
+  test('when a response of the previous shape (every field, null where unused) is parsed, then it is valid and keeps only the fields of its type', () => {
+    const old = {
+      ...base,
+      type: 'follow',
+      actor,
+      post: null,
+      feedback: null,
+      application: null,
+    };
+    expect(notificationSchema.parse(old)).toEqual({ ...base, type: 'follow', actor });
+    const application = {
+      ...base,
+      type: 'account_application',
+      actor: null,
+      post: null,
+      feedback: null,
+      application: { name: 'Grace', contactInfo: 'g@x.org', message: 'Alumna' },
+    };
+    expect(notificationSchema.safeParse(application).success).toBe(true);
+  });
+
+  test('when a type misses its own field or has the wrong actor, then it is refused', () => {
+    expect(notificationSchema.safeParse({ ...base, type: 'like', actor }).success).toBe(false);
+    expect(
+      notificationSchema.safeParse({
+        ...base,
+        type: 'account_application',
+        actor,
+        application: null,
+      }).success,
+    ).toBe(false);
+  });
+
+  test('when the type is unknown, then the union refuses it (clients fall back to a default)', () => {
+    expect(notificationSchema.safeParse({ ...base, type: 'mention', actor }).success).toBe(false);
+  });
+
+  test('when a switch covers every type, then each case sees exactly its fields', () => {
+    const describe = (n: Notification): string => {
+      switch (n.type) {
+        case 'like':
+        case 'comment':
+        case 'reply':
+        case 'repost':
+          return n.post?.content ?? '';
+        case 'follow':
+          return n.actor?.name ?? '';
+        case 'feedback':
+          return n.feedback?.message ?? '';
+        case 'account_application':
+          return n.application?.name ?? '';
+        default: {
+          const unknown: never = n;
+          return unknown;
+        }
+      }
+    };
+    expect(describe({ ...base, type: 'like', actor, post: { id: 3, content: 'hi' } })).toBe('hi');
   });
 });

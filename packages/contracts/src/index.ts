@@ -12,3 +12,4 @@ export * from './uploads';
 export * from './notifications';
 export * from './analytics';
 export * from './jobs';
+export * from './calls';

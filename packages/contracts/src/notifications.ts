@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { idSchema, isoDateSchema } from './common';
 
-/**
- * `account_application` has no actor (the applicant has no account): `actor` is null and
- * `application` carries the applicant's name.
- */
-export const notificationTypeSchema = z.enum([
+/** Every notification type the API creates; the API's registry has one entry per type. */
+export const NOTIFICATION_TYPES = [
   'like',
   'comment',
   'reply',
@@ -13,22 +10,73 @@ export const notificationTypeSchema = z.enum([
   'follow',
   'feedback',
   'account_application',
-]);
+] as const;
+export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationTypeSchema>;
 
-/** Client view of a notification (spec §3). Unknown types get a default rendering. */
-export const notificationSchema = z.object({
-  id: idSchema,
-  type: z.string(),
-  isRead: z.boolean(),
-  createdAt: isoDateSchema,
-  actor: z.object({ id: idSchema, name: z.string(), avatarUrl: z.string().nullable() }).nullable(),
-  post: z.object({ id: idSchema, content: z.string() }).nullable().optional(),
-  feedback: z.object({ message: z.string() }).nullable().optional(),
+/** The member who acted; null only when their account cannot be found. */
+const actor = z
+  .object({ id: idSchema, name: z.string(), avatarUrl: z.string().nullable() })
+  .nullable();
+/** The post acted on; null once it is deleted. */
+const post = z.object({ id: idSchema, content: z.string() }).nullable();
+
+function member<T extends NotificationType, F extends z.ZodRawShape>(type: T, fields: F) {
+  return z.object({
+    id: idSchema,
+    type: z.literal(type),
+    isRead: z.boolean(),
+    createdAt: isoDateSchema,
+    ...fields,
+  });
+}
+
+export const likeNotificationSchema = member('like', { actor, post });
+export const commentNotificationSchema = member('comment', { actor, post });
+/** A reply to the recipient's comment; `post` is the post commented on. */
+export const replyNotificationSchema = member('reply', { actor, post });
+export const repostNotificationSchema = member('repost', { actor, post });
+export const followNotificationSchema = member('follow', { actor });
+/** Sent to the administrator; `feedback` is null if the feedback cannot be found. */
+export const feedbackNotificationSchema = member('feedback', {
+  actor,
+  feedback: z.object({ message: z.string() }).nullable(),
+});
+/**
+ * Sent to the administrator. The applicant has no account: `actor` is always null and
+ * `application` carries who applied (null if the application cannot be found).
+ */
+export const accountApplicationNotificationSchema = member('account_application', {
+  actor: z.null(),
   application: z
     .object({ name: z.string(), contactInfo: z.string(), message: z.string() })
-    .nullable()
-    .optional(),
+    .nullable(),
 });
+
+/**
+ * Client view of a notification (spec §3): one member per type with exactly its fields, so a
+ * `switch (notification.type)` narrows each case and the compiler finds a forgotten type. A newer
+ * API may send a type this build does not know yet: clients that render notifications keep a
+ * run-time default for it (e.g. when `notificationSchema.safeParse` fails).
+ */
+export const notificationSchema = z.discriminatedUnion('type', [
+  likeNotificationSchema,
+  commentNotificationSchema,
+  replyNotificationSchema,
+  repostNotificationSchema,
+  followNotificationSchema,
+  feedbackNotificationSchema,
+  accountApplicationNotificationSchema,
+]);
 export type Notification = z.infer<typeof notificationSchema>;
+/** One type's notification, e.g. `NotificationOf<'like'>`. */
+export type NotificationOf<T extends NotificationType> = Extract<Notification, { type: T }>;
 export const notificationListSchema = z.array(notificationSchema);
+
+/** `PUT /api/notifications/:id/read` response. */
+export const notificationReadResponseSchema = z.object({ id: idSchema, isRead: z.literal(true) });
+export type NotificationReadResponse = z.infer<typeof notificationReadResponseSchema>;
+
+/** `PUT /api/notifications/read-all` response: how many were unread. */
+export const markAllReadResponseSchema = z.object({ updated: z.number().int().nonnegative() });
+export type MarkAllReadResponse = z.infer<typeof markAllReadResponseSchema>;

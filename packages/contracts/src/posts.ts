@@ -5,6 +5,15 @@ export const FEED_PAGE_SIZE = 20;
 export const FEED_MAX_PAGE_SIZE = 50;
 export const REPOST_COMMENT_MAX_LENGTH = 280;
 
+/**
+ * The tabs of the home feed (spec §2), the one list of them. `for-you` is the default: the API
+ * reads a missing `tab` as `for-you`, so clients leave it out of the query (spec §7).
+ */
+export const FEED_TABS = ['for-you', 'following', 'jd'] as const;
+export const feedTabSchema = z.enum(FEED_TABS);
+export type FeedTab = z.infer<typeof feedTabSchema>;
+export const DEFAULT_FEED_TAB: FeedTab = 'for-you';
+
 export const postAuthorSchema = z.object({
   id: idSchema,
   name: z.string(),
@@ -23,6 +32,8 @@ const postFields = {
   commentsCount: z.number().int().nonnegative(),
   isLiked: z.boolean(),
   isReposted: z.boolean(),
+  /** Whether the viewer may delete the post, decided by the API (today: its author only). */
+  canDelete: z.boolean(),
   author: postAuthorSchema,
   originalPostId: idSchema.nullable().optional(),
   repostComment: z.string().nullable().optional(),
@@ -87,16 +98,20 @@ export const createCommentSchema = z.strictObject({
 });
 export type CreateCommentRequest = z.input<typeof createCommentSchema>;
 
-/** `POST /api/posts/:id/like` response. */
+/** `DELETE /api/posts/:id` response. */
+export const deletePostResponseSchema = z.object({ id: idSchema, deleted: z.literal(true) });
+export type DeletePostResponse = z.infer<typeof deletePostResponseSchema>;
+
+/** `POST /api/posts/:id/like` and `POST /api/comments/:id/like` response. */
 export const likeResponseSchema = z.object({
   liked: z.boolean(),
   likesCount: z.number().int().nonnegative(),
 });
 export type LikeResponse = z.infer<typeof likeResponseSchema>;
 
-/** `GET /api/posts` query (spec §7). */
+/** `GET /api/posts` query (spec §7). No `tab` means For You. */
 export const feedQuerySchema = z.object({
-  tab: z.enum(['following', 'jd']).optional(),
+  tab: feedTabSchema.default(DEFAULT_FEED_TAB),
   userId: z.coerce.number().int().positive().optional(),
   topFilter: z.enum(['true', 'false']).optional(),
   limit: z.coerce.number().int().min(1).max(FEED_MAX_PAGE_SIZE).default(FEED_PAGE_SIZE),

@@ -1,0 +1,68 @@
+import { accountApplicationResponseSchema } from './account-applications';
+import {
+  activeUsersSchema,
+  analyticsOverviewSchema,
+  engagementSchema,
+  userGrowthSchema,
+} from './analytics';
+import {
+  authMeResponseSchema,
+  loginResponseSchema,
+  registerResponseSchema,
+  verifyResponseSchema,
+} from './auth';
+import { feedbackResponseSchema } from './feedback';
+import {
+  markAllReadResponseSchema,
+  notificationListSchema,
+  notificationReadResponseSchema,
+} from './notifications';
+import {
+  commentSchema,
+  deletePostResponseSchema,
+  likeResponseSchema,
+  postDetailSchema,
+  postListSchema,
+  postSchema,
+} from './posts';
+import { profileSchema } from './profile';
+import { settingsSchema } from './settings';
+import { avatarUploadResponseSchema } from './uploads';
+import { followToggleResponseSchema, publicUserSchema, userListSchema } from './users';
+
+/**
+ * The response body of every JSON call of the API (spec §7), by `METHOD path` exactly as the API
+ * routes it. Any failure answers `errorResponseSchema` instead (`verify` adds `error`). The API's
+ * tests hold every route to this table, and every entry to a real response.
+ */
+export const responseSchemas = {
+  'POST /api/auth/register': registerResponseSchema,
+  'POST /api/auth/login': loginResponseSchema,
+  'GET /api/auth/verify/:token': verifyResponseSchema,
+  'GET /api/auth/me': authMeResponseSchema,
+  'GET /api/users/:id': profileSchema,
+  'PUT /api/users/:id': publicUserSchema,
+  'POST /api/users/:id/follow': followToggleResponseSchema,
+  'GET /api/users/:id/following': userListSchema,
+  'GET /api/users/:id/followers': userListSchema,
+  'POST /api/upload/avatar': avatarUploadResponseSchema,
+  'POST /api/feedback': feedbackResponseSchema,
+  'POST /api/account-application': accountApplicationResponseSchema,
+  'GET /api/settings': settingsSchema,
+  'GET /api/posts': postListSchema,
+  'POST /api/posts': postSchema,
+  'GET /api/posts/:id': postDetailSchema,
+  'DELETE /api/posts/:id': deletePostResponseSchema,
+  'POST /api/posts/:id/like': likeResponseSchema,
+  'POST /api/posts/:id/repost': postSchema,
+  'POST /api/posts/:id/comments': commentSchema,
+  'POST /api/comments/:id/like': likeResponseSchema,
+  'GET /api/notifications': notificationListSchema,
+  'PUT /api/notifications/read-all': markAllReadResponseSchema,
+  'PUT /api/notifications/:id/read': notificationReadResponseSchema,
+  'GET /api/analytics/overview': analyticsOverviewSchema,
+  'GET /api/analytics/user-growth': userGrowthSchema,
+  'GET /api/analytics/engagement': engagementSchema,
+  'GET /api/analytics/active-users': activeUsersSchema,
+} as const;
+export type ApiCall = keyof typeof responseSchemas;
