@@ -1,17 +1,48 @@
 /**
  * embedded-mongo --port 27017 --dbpath .data/db [--host 127.0.0.1] [--fsync always|interval|never]
- * Prints `embedded-mongo listening on mongodb://HOST:PORT` once ready; SIGTERM/SIGINT stop it cleanly.
+ *   Prints `embedded-mongo listening on mongodb://HOST:PORT` once ready; SIGTERM/SIGINT stop it
+ *   cleanly. Exits with status 1 and a FATAL line when its journal is damaged (at start) or cannot
+ *   be written (while running).
+ * embedded-mongo repair --dbpath .data/db
+ *   Cuts a damaged journal at its last good record, after copying it (see repair.ts).
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { JournalCorruptError, type StorageFaults } from './journal';
+import { describeRepair, repairJournal } from './repair';
 import { startServer } from './server';
 
-async function main(): Promise<void> {
+function fatal(message: string): never {
+  process.stderr.write(`embedded-mongo: FATAL: ${message}\n`);
+  process.exit(1);
+}
+
+function repair(args: string[]): void {
+  const { values } = parseArgs({ args, options: { dbpath: { type: 'string' } } });
+  if (!values.dbpath) throw new Error('usage: embedded-mongo repair --dbpath <dir>');
+  // Through `npm run repair -w ...` the working directory is the package's: resolve a relative
+  // path from where the command was typed (INIT_CWD, set by npm and npx).
+  const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.dbpath);
+  process.stdout.write(describeRepair(repairJournal(dir)) + '\n');
+}
+
+/** `--test-faults '<json>'` (tests only): storage failures to inject, see StorageFaults. */
+function parseFaults(json: string | undefined): StorageFaults | undefined {
+  if (json === undefined) return undefined;
+  const faults = JSON.parse(json) as StorageFaults;
+  faults.onCompactionPaused = () => process.stdout.write('embedded-mongo: compaction paused\n');
+  return faults;
+}
+
+async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
+    args,
     options: {
       port: { type: 'string', default: '27017' },
       host: { type: 'string', default: '127.0.0.1' },
       dbpath: { type: 'string' },
       fsync: { type: 'string', default: 'interval' },
+      'test-faults': { type: 'string' },
     },
   });
   const fsync = values.fsync as 'always' | 'interval' | 'never';
@@ -20,7 +51,22 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`invalid --port ${values.port}`);
-  const server = await startServer({ port, host: values.host, dbPath: values.dbpath, fsync });
+  const server = await startServer({
+    port,
+    host: values.host,
+    dbPath: values.dbpath,
+    fsync,
+    faults: parseFaults(values['test-faults']),
+    onWarning: (message) => process.stderr.write(`embedded-mongo: ${message}\n`),
+    onFatal: (e) =>
+      fatal(
+        `${e.message}. The server stopped so that it never serves data that is not on disk; ` +
+          `the write that failed was not acknowledged. Free space or fix the disk, then restart.`,
+      ),
+  }).catch((e: unknown) => {
+    if (e instanceof JournalCorruptError) fatal(e.message);
+    throw e;
+  });
   process.stdout.write(
     `embedded-mongo listening on ${server.uri}${values.dbpath ? ` (data in ${values.dbpath})` : ' (in memory)'}\n`,
   );
@@ -37,6 +83,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   // Stop with the parent when it goes away (spawned with an IPC channel).
   process.on('disconnect', stop);
+}
+
+async function main(): Promise<void> {
+  const [first, ...rest] = process.argv.slice(2);
+  if (first === 'repair') repair(rest);
+  else await serve(process.argv.slice(2));
 }
 
 main().catch((e: unknown) => {

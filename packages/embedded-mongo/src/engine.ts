@@ -4,7 +4,14 @@
  * memory and journal never disagree.
  */
 import { Collection, type IndexSpec } from './collection';
-import { Journal, type FsyncMode, type JournalOp } from './journal';
+import {
+  CompactionError,
+  Journal,
+  type FsyncMode,
+  type JournalOp,
+  type JournalWriteError,
+  type StorageFaults,
+} from './journal';
 import { serverError } from './errors';
 import { cloneDoc, valueKey as keyOf, type Doc } from './values';
 
@@ -13,6 +20,15 @@ export interface EngineOptions {
   fsync?: FsyncMode;
   /** Compact when the journal grows past this many bytes and twice its size after the last compaction. */
   compactBytes?: number;
+  /**
+   * Told once when the journal cannot be written: memory is then ahead of disk, so whoever
+   * serves this engine must stop (the server does). Later commits throw the same error.
+   */
+  onJournalFailure?: (error: JournalWriteError) => void;
+  /** Recovery and compaction notes (default: ignored). */
+  onWarning?: (message: string) => void;
+  /** Injected storage failures, for tests (see StorageFaults). */
+  faults?: StorageFaults;
 }
 
 export class Engine {
@@ -20,17 +36,36 @@ export class Engine {
   private journal?: Journal;
   private compactedBytes = 0;
   private readonly compactBytes: number;
+  private readonly warn: (message: string) => void;
 
+  /**
+   * Replays the journal of `dbPath` when there is one; throws JournalCorruptError when it is
+   * damaged anywhere but at a torn tail (see journal.ts).
+   */
   constructor(options: EngineOptions = {}) {
     this.compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
+    this.warn = options.onWarning ?? (() => {});
     if (options.dbPath) {
-      this.journal = Journal.open(options.dbPath, options.fsync ?? 'interval', (op) =>
-        this.apply(op),
+      this.journal = Journal.open(
+        options.dbPath,
+        {
+          fsync: options.fsync ?? 'interval',
+          onFailure: options.onJournalFailure,
+          onWarning: this.warn,
+          faults: options.faults,
+        },
+        (op) => this.apply(op),
       );
       const live = this.liveRecordCount();
       if (this.journal.records > 2 * live + 1000) this.compact();
       this.compactedBytes = this.journal.bytes;
     }
+  }
+
+  /** Applies journal operations to a scratch in-memory engine (to check a journal replays). */
+  static replayer(): (op: JournalOp) => void {
+    const scratch = new Engine();
+    return (op) => scratch.apply(op);
   }
 
   private liveRecordCount(): number {
@@ -86,7 +121,10 @@ export class Engine {
     this.journal?.append(op);
   }
 
-  /** Makes the current command's changes durable; called before every reply. */
+  /**
+   * Makes the current command's changes durable; called before every reply. Throws
+   * JournalWriteError when they could not be written (the command must not be acknowledged).
+   */
   commit(): void {
     if (!this.journal) return;
     this.journal.commit();
@@ -95,6 +133,7 @@ export class Engine {
     }
   }
 
+  /** Rewrites the journal as the live state. A failed compaction leaves the old journal in use. */
   compact(): void {
     if (!this.journal) return;
     const dbs = this.dbs;
@@ -107,7 +146,13 @@ export class Engine {
         }
       }
     }
-    this.journal.compact(ops());
+    try {
+      this.journal.compact(ops());
+    } catch (e) {
+      if (!(e instanceof CompactionError)) throw e;
+      this.warn(`${e.message}; the journal is unchanged and stays in use`);
+    }
+    // After a failure too: try again only once the journal has doubled again.
     this.compactedBytes = this.journal.bytes;
   }
 

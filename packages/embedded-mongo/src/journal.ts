@@ -10,15 +10,27 @@
  * acknowledged, so an acknowledged write survives the process being killed (kill -9): the bytes
  * are in the kernel's page cache. `fsync: 'always'` additionally fdatasyncs before each
  * acknowledgement (survives power loss, slower); the default syncs at most once a second.
- * On start the journal is replayed; a torn record at the tail (a write cut by a crash, which
- * was therefore never acknowledged) is truncated away. Compaction rewrites the live state as a
- * fresh journal into a temporary file, fsyncs it and renames it over the old one (atomic).
+ *
+ * Recovery never loses data silently. Only a torn record that runs to the end of the file (a
+ * write cut short by a crash, so never acknowledged) is dropped, with a warning. Any other damage
+ * (a bad checksum or impossible framing followed by more data) throws `JournalCorruptError`,
+ * naming the file and the byte offset: the server refuses to start until `repair` (repair.ts)
+ * has cut the journal at the last good record, after keeping a copy.
+ *
+ * A journal that cannot be written (ENOSPC, EIO...) is failed for good: the partial bytes are cut
+ * off, `onFailure` is told (the server stops), and every later commit throws. Retrying is not
+ * safe: after a failed fsync the kernel may already have dropped the dirty pages.
+ *
+ * Compaction rewrites the live state as a fresh journal into `journal.bson.tmp`, fsyncs it and
+ * renames it over the old one, then fsyncs the directory: a crash at any point leaves either the
+ * old or the new journal, and a leftover temporary file is removed at the next start.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { deserialize, serialize } from 'bson';
 import type { Doc } from './values';
+import { MAX_BSON_BYTES } from './wire';
 
 export type JournalOp =
   | { o: 'create'; db: string; coll: string; options?: Doc }
@@ -29,18 +41,193 @@ export type JournalOp =
   | { o: 'drop'; db: string; coll: string }
   | { o: 'dropDatabase'; db: string }
   | { o: 'createIndex'; db: string; coll: string; spec: Doc }
-  | { o: 'dropIndex'; db: string; coll: string; name: string };
+  | { o: 'dropIndex'; db: string; coll: string; name: string }
+  /** A committed transaction's changes: one record, so replay applies all of them or none. */
+  | { o: 'txn'; ops: JournalOp[] };
 
 export type FsyncMode = 'always' | 'interval' | 'never';
 
-const FILE = 'journal.bson';
+export const JOURNAL_FILE = 'journal.bson';
+const HEADER = 8;
+/** A document is at most 16 MiB; the operation around it adds names and a few fields. */
+const MAX_PAYLOAD = MAX_BSON_BYTES + 64 * 1024;
+const MIN_PAYLOAD = 5; // the smallest BSON document, {}
 
-function frame(op: JournalOp): Buffer {
+/**
+ * Injected storage failures, for tests only (the CLI's `--test-faults`). The object may be
+ * changed while the server runs; the journal reads it at each write.
+ */
+export interface StorageFaults {
+  /** The next journal appends fail with this errno code, after writing `afterBytes` of them. */
+  failWrites?: { code: string; afterBytes?: number };
+  /** Writing the compacted journal fails with this errno code. */
+  failCompaction?: { code: string };
+  /** Compaction blocks for `ms` once `afterRecords` records of the new journal are on disk. */
+  pauseCompaction?: { afterRecords: number; ms: number };
+  /** Called when compaction pauses (the CLI prints a line a test can wait for). */
+  onCompactionPaused?: () => void;
+}
+
+/** The journal is damaged somewhere other than a torn tail; the server must not start on it. */
+export class JournalCorruptError extends Error {
+  constructor(
+    readonly file: string,
+    readonly offset: number,
+    readonly size: number,
+    readonly reason: string,
+  ) {
+    const dir = path.dirname(file);
+    super(
+      `the journal ${file} is damaged at byte offset ${offset} of ${size}: ${reason}. ` +
+        `Nothing after that point can be trusted, so the server refuses to start rather than ` +
+        `drop it silently. To keep every record before offset ${offset} and cut the rest ` +
+        `(a copy of the whole journal is kept first), stop anything using ${dir} and run:\n` +
+        `  npx embedded-mongo repair --dbpath ${dir}`,
+    );
+    this.name = 'JournalCorruptError';
+  }
+}
+
+/** The journal could not be written or synced; nothing written since may be durable. */
+export class JournalWriteError extends Error {
+  constructor(
+    message: string,
+    override readonly cause: unknown,
+  ) {
+    super(message);
+    this.name = 'JournalWriteError';
+  }
+}
+
+/** Compaction failed; the old journal is untouched and stays in use. */
+export class CompactionError extends Error {}
+
+export function frame(op: JournalOp): Buffer {
   const payload = serialize(op as unknown as Doc);
-  const head = Buffer.alloc(8);
+  const head = Buffer.alloc(HEADER);
   head.writeUInt32LE(payload.length, 0);
   head.writeUInt32LE(zlib.crc32(payload), 4);
   return Buffer.concat([head, payload]);
+}
+
+export interface JournalScan {
+  /** Complete, valid records read (and applied). */
+  records: number;
+  /** Byte offset just after the last valid record. */
+  end: number;
+  /** Where reading stopped early, and why; `torn` when it is a tail that may be dropped. */
+  problem?: { offset: number; reason: string; torn: boolean };
+}
+
+/**
+ * Why the bytes at `off` are not a valid record, and whether they are a torn tail: bytes that
+ * could be the start of the record being written when the process died, running to the end.
+ */
+function diagnose(buf: Buffer, off: number): { reason: string; torn: boolean } {
+  const rest = buf.length - off;
+  if (rest < HEADER) return { reason: `a record header cut short (${rest} bytes)`, torn: true };
+  const tail = buf.subarray(off);
+  if (tail.every((b) => b === 0)) {
+    // A file system can leave a crashed append as zeros (space allocated, data never written).
+    return { reason: `${rest} zero bytes where a record was being written`, torn: true };
+  }
+  const len = buf.readUInt32LE(off);
+  if (len < MIN_PAYLOAD || len > MAX_PAYLOAD)
+    return { reason: `impossible record length ${len}`, torn: false };
+  const available = Math.min(rest - HEADER, len);
+  // The BSON document repeats its own length: a corrupted header in the middle of the file
+  // (which could otherwise claim to run past the end) does not agree with it.
+  if (available >= 4) {
+    const docLen = buf.readInt32LE(off + HEADER);
+    if (docLen !== len)
+      return {
+        reason: `the record header says ${len} bytes but its document says ${docLen}`,
+        torn: false,
+      };
+  }
+  if (available < len)
+    return { reason: `a record of ${len} bytes cut short after ${available}`, torn: true };
+  const after = rest - HEADER - len;
+  if (after === 0) return { reason: 'the last record fails its checksum', torn: true };
+  return { reason: `a record fails its checksum, and ${after} more bytes follow it`, torn: false };
+}
+
+/**
+ * Reads the records of a journal image in order, handing each operation to `apply`. Stops at
+ * the first invalid record, or at one that `apply` or BSON decoding rejects (never torn).
+ */
+export function scanJournal(buf: Buffer, apply: (op: JournalOp) => void): JournalScan {
+  let off = 0;
+  let records = 0;
+  while (off < buf.length) {
+    const len = buf.length - off >= HEADER ? buf.readUInt32LE(off) : 0;
+    const whole =
+      buf.length - off >= HEADER && len >= MIN_PAYLOAD && off + HEADER + len <= buf.length;
+    const payload = whole ? buf.subarray(off + HEADER, off + HEADER + len) : undefined;
+    if (
+      !payload ||
+      zlib.crc32(payload) !== buf.readUInt32LE(off + 4) ||
+      payload.readInt32LE(0) !== len
+    ) {
+      return { records, end: off, problem: { offset: off, ...diagnose(buf, off) } };
+    }
+    try {
+      apply(deserialize(payload, { promoteLongs: true, promoteValues: true }) as JournalOp);
+    } catch (e) {
+      const reason = `a record with a valid checksum cannot be replayed (${(e as Error).message})`;
+      return { records, end: off, problem: { offset: off, reason, torn: false } };
+    }
+    records++;
+    off += HEADER + len;
+  }
+  return { records, end: off };
+}
+
+/**
+ * How many intact-looking records lie after damaged bytes: it searches for the next offset where
+ * a record's lengths and checksum agree, and follows the records from there (for repair's report).
+ */
+export function countRecordsAfter(buf: Buffer, from: number): number {
+  let n = 0;
+  let off = from + 1;
+  while (off + HEADER + MIN_PAYLOAD <= buf.length) {
+    const len = buf.readUInt32LE(off);
+    const fits =
+      len >= MIN_PAYLOAD &&
+      len <= MAX_PAYLOAD &&
+      off + HEADER + len <= buf.length &&
+      buf.readInt32LE(off + HEADER) === len;
+    if (
+      fits &&
+      zlib.crc32(buf.subarray(off + HEADER, off + HEADER + len)) === buf.readUInt32LE(off + 4)
+    ) {
+      n++;
+      off += HEADER + len;
+    } else {
+      off++;
+    }
+  }
+  return n;
+}
+
+function errnoError(code: string, what: string): NodeJS.ErrnoException {
+  const e: NodeJS.ErrnoException = new Error(`${code}: injected failure, ${what}`);
+  e.code = code;
+  return e;
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  let off = 0;
+  while (off < buf.length) off += fs.writeSync(fd, buf, off);
+}
+
+export interface JournalOptions {
+  fsync: FsyncMode;
+  /** Told once when the journal fails for good (write or sync error). */
+  onFailure?: (error: JournalWriteError) => void;
+  /** Recovery notes: a torn tail dropped, a leftover compaction file removed. */
+  onWarning?: (message: string) => void;
+  faults?: StorageFaults;
 }
 
 export class Journal {
@@ -48,48 +235,64 @@ export class Journal {
   private pending: Buffer[] = [];
   private dirty = false;
   private timer?: NodeJS.Timeout;
+  /** Set once a write or sync failed; every later commit throws it. */
+  failure?: JournalWriteError;
   bytes = 0;
   records = 0;
 
   private constructor(
     readonly dir: string,
-    private readonly fsync: FsyncMode,
+    private readonly options: JournalOptions,
   ) {
-    fs.mkdirSync(dir, { recursive: true });
     this.fd = fs.openSync(this.file, 'a');
     this.bytes = fs.fstatSync(this.fd).size;
-    if (fsync === 'interval') {
-      this.timer = setInterval(() => this.sync(), 1000);
+    if (options.fsync === 'interval') {
+      this.timer = setInterval(() => {
+        try {
+          this.sync();
+        } catch {
+          // sync() has failed the journal and told onFailure; a timer has no caller to throw to.
+        }
+      }, 1000);
       this.timer.unref();
     }
   }
 
   get file(): string {
-    return path.join(this.dir, FILE);
+    return path.join(this.dir, JOURNAL_FILE);
   }
 
-  /** Replays the journal into `apply`, truncating a torn tail, and opens it for appending. */
-  static open(dir: string, fsync: FsyncMode, apply: (op: JournalOp) => void): Journal {
-    const file = path.join(dir, FILE);
+  /**
+   * Replays the journal into `apply` and opens it for appending. A torn tail is cut off (with a
+   * warning); any other damage throws JournalCorruptError and leaves the file as it is.
+   */
+  static open(dir: string, options: JournalOptions, apply: (op: JournalOp) => void): Journal {
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, JOURNAL_FILE);
+    const tmp = file + '.tmp';
+    if (fs.existsSync(tmp)) {
+      fs.rmSync(tmp);
+      options.onWarning?.(
+        `removed ${tmp}, left by a compaction that did not finish; ${file} is complete`,
+      );
+    }
     let records = 0;
     if (fs.existsSync(file)) {
       const buf = fs.readFileSync(file);
-      let off = 0;
-      while (off + 8 <= buf.length) {
-        const len = buf.readUInt32LE(off);
-        const crc = buf.readUInt32LE(off + 4);
-        if (off + 8 + len > buf.length) break;
-        const payload = buf.subarray(off + 8, off + 8 + len);
-        if (zlib.crc32(payload) !== crc) break;
-        apply(
-          deserialize(payload, { promoteLongs: true, promoteValues: true }) as unknown as JournalOp,
-        );
-        records++;
-        off += 8 + len;
+      const scan = scanJournal(buf, apply);
+      records = scan.records;
+      if (scan.problem && !scan.problem.torn) {
+        throw new JournalCorruptError(file, scan.problem.offset, buf.length, scan.problem.reason);
       }
-      if (off < buf.length) fs.truncateSync(file, off);
+      if (scan.problem) {
+        fs.truncateSync(file, scan.end);
+        options.onWarning?.(
+          `dropped ${buf.length - scan.end} bytes at the end of ${file} (byte offset ` +
+            `${scan.end}): ${scan.problem.reason}, a write cut short by a crash and never acknowledged`,
+        );
+      }
     }
-    const j = new Journal(dir, fsync);
+    const j = new Journal(dir, options);
     j.records = records;
     return j;
   }
@@ -100,57 +303,110 @@ export class Journal {
 
   /** Writes the pending records; called before a write is acknowledged. */
   commit(): void {
+    if (this.failure) throw this.failure;
     if (this.pending.length === 0) return;
     const buf =
       this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending);
-    this.records += this.pending.length;
+    const count = this.pending.length;
     this.pending = [];
-    let off = 0;
-    while (off < buf.length) off += fs.writeSync(this.fd, buf, off);
+    try {
+      const fault = this.options.faults?.failWrites;
+      if (fault) {
+        writeAll(this.fd, buf.subarray(0, Math.min(fault.afterBytes ?? 0, buf.length)));
+        throw errnoError(fault.code, `write ${this.file}`);
+      }
+      writeAll(this.fd, buf);
+      if (this.options.fsync === 'always') fs.fdatasyncSync(this.fd);
+    } catch (e) {
+      // Part of the batch may be on disk: cut it, so that the journal still ends with the last
+      // acknowledged record (bytes followed by nothing are a torn tail, never a corruption).
+      try {
+        fs.ftruncateSync(this.fd, this.bytes);
+      } catch {
+        // The file may be unreachable (EIO); recovery will then drop the torn tail.
+      }
+      throw this.fail(e, 'write to');
+    }
+    this.records += count;
     this.bytes += buf.length;
     this.dirty = true;
-    if (this.fsync === 'always') this.sync();
   }
 
   sync(): void {
+    if (this.failure) throw this.failure;
     if (!this.dirty) return;
-    fs.fdatasyncSync(this.fd);
+    try {
+      fs.fdatasyncSync(this.fd);
+    } catch (e) {
+      throw this.fail(e, 'fdatasync of');
+    }
     this.dirty = false;
   }
 
-  /** Atomically replaces the journal by the given operations (the live state). */
+  private fail(e: unknown, what: string): JournalWriteError {
+    this.failure = new JournalWriteError(
+      `${what} the journal ${this.file} failed (${(e as Error).message})`,
+      e,
+    );
+    this.options.onFailure?.(this.failure);
+    return this.failure;
+  }
+
+  /**
+   * Atomically replaces the journal by the given operations (the live state). Throws
+   * CompactionError, with the old journal still in place and in use, when that fails.
+   */
   compact(ops: Iterable<JournalOp>): void {
     this.commit();
     const tmp = this.file + '.tmp';
-    const fd = fs.openSync(tmp, 'w');
+    const faults = this.options.faults;
     let bytes = 0;
     let records = 0;
-    let chunk: Buffer[] = [];
-    let chunkBytes = 0;
-    const flush = () => {
-      const b = Buffer.concat(chunk);
-      let off = 0;
-      while (off < b.length) off += fs.writeSync(fd, b, off);
-      chunk = [];
-      chunkBytes = 0;
-    };
-    for (const op of ops) {
-      const f = frame(op);
-      chunk.push(f);
-      chunkBytes += f.length;
-      bytes += f.length;
-      records++;
-      if (chunkBytes > 4 * 1024 * 1024) flush();
+    try {
+      const fd = fs.openSync(tmp, 'w');
+      try {
+        let chunk: Buffer[] = [];
+        let chunkBytes = 0;
+        const flush = () => {
+          if (faults?.failCompaction) throw errnoError(faults.failCompaction.code, `write ${tmp}`);
+          writeAll(fd, Buffer.concat(chunk));
+          chunk = [];
+          chunkBytes = 0;
+        };
+        for (const op of ops) {
+          const f = frame(op);
+          chunk.push(f);
+          chunkBytes += f.length;
+          bytes += f.length;
+          records++;
+          if (chunkBytes > 4 * 1024 * 1024) flush();
+          if (faults?.pauseCompaction && records === faults.pauseCompaction.afterRecords) {
+            flush();
+            fs.fsyncSync(fd);
+            faults.onCompactionPaused?.();
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, faults.pauseCompaction.ms);
+          }
+        }
+        flush();
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, this.file);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw new CompactionError(`compaction of ${this.file} failed: ${(e as Error).message}`);
     }
-    flush();
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fs.closeSync(this.fd);
-    fs.renameSync(tmp, this.file);
-    const dirFd = fs.openSync(this.dir, 'r');
-    fs.fsyncSync(dirFd);
-    fs.closeSync(dirFd);
-    this.fd = fs.openSync(this.file, 'a');
+    // The new journal is in place: from here on, a failure to reach it is a journal failure.
+    try {
+      const dirFd = fs.openSync(this.dir, 'r');
+      fs.fsyncSync(dirFd);
+      fs.closeSync(dirFd);
+      fs.closeSync(this.fd);
+      this.fd = fs.openSync(this.file, 'a');
+    } catch (e) {
+      throw this.fail(e, 'reopening');
+    }
     this.bytes = bytes;
     this.records = records;
     this.dirty = false;
@@ -158,8 +414,10 @@ export class Journal {
 
   close(): void {
     if (this.timer) clearInterval(this.timer);
-    this.commit();
-    this.sync();
+    if (!this.failure) {
+      this.commit();
+      this.sync();
+    }
     fs.closeSync(this.fd);
   }
 }

@@ -7,6 +7,7 @@ import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
 import { runCommand, type CommandContext } from './commands/dispatch';
 import { FailPoints } from './failpoints';
+import { JournalWriteError } from './journal';
 import {
   encodeMsg,
   encodeReply,
@@ -23,6 +24,11 @@ export interface ServerOptions extends EngineOptions {
   onError?: (err: Error) => void;
   /** Serve mongod's test commands (`configureFailPoint` with `failCommand`), as `--setParameter enableTestCommands=1` does. */
   enableTestCommands?: boolean;
+  /**
+   * Called once the server has stopped because its journal could not be written (ENOSPC, EIO...):
+   * serving on would answer from memory that is not on disk. The failed write got an error.
+   */
+  onFatal?: (err: Error) => void;
 }
 
 /** Thrown by a fail point to drop the connection without a reply. */
@@ -37,7 +43,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const engine = new Engine(options);
+  const engine = new Engine({ ...options, onJournalFailure: (e) => fail(e) });
   const cursors: CommandContext['cursors'] = new Map();
   const sessions: NonNullable<CommandContext['sessions']> = new Map();
   let cursorSeq = 0;
@@ -99,6 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
 
   function handle(message: Buffer, ctx: CommandContext): Buffer | undefined {
+    if (failure) throw new CloseConnection('the server is stopping: its journal failed');
     const req = parseMessage(message);
     if (req.kind === 'query') {
       const db = req.collection.split('.')[0] ?? 'admin';
@@ -127,7 +134,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     let body = action.kind === 'error' ? action.reply : runCommand(req.body, 'admin', ctx);
     if (action.kind === 'writeConcernError' && body.ok === 1)
       body = { ...body, writeConcernError: action.error };
-    engine.commit();
+    try {
+      engine.commit();
+    } catch (e) {
+      if (!(e instanceof JournalWriteError)) throw e;
+      // Not acknowledged: the change is only in memory, which fail() is about to discard.
+      body = { ok: 0, errmsg: e.message, code: 1, codeName: 'InternalError' };
+    }
     if (req.flags & FLAG_MORE_TO_COME) return undefined;
     return encodeMsg(++responseSeq, req.header.requestId, body);
   }
@@ -136,6 +149,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const client = hello.client as { application?: { name?: unknown } } | undefined;
     const name = client?.application?.name;
     if (typeof name === 'string') ctx.appName = name;
+  }
+
+  let failure: Error | undefined;
+  /** The journal failed: stop serving (after the replies already written go out), then tell. */
+  function fail(e: Error): void {
+    if (failure) return;
+    failure = e;
+    report(e);
+    setImmediate(() => {
+      for (const s of sockets) s.end();
+      setTimeout(() => {
+        for (const s of sockets) s.destroy();
+      }, 500).unref();
+      server.close(() => {
+        engine.close();
+        options.onFatal?.(e);
+      });
+    });
   }
 
   const host = options.host ?? '127.0.0.1';
@@ -153,7 +184,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     async stop() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      engine.close();
+      if (!failure) engine.close(); // after a failure, fail() closes it
     },
   };
 }
