@@ -1,11 +1,10 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import type { Post } from '@campus/contracts';
+import { FEED_TABS, type FeedTab, type Post } from '@campus/contracts';
 import { useAppEvent } from '@campus/kit/events';
 import { PostCard, PostCardSkeleton } from '@campus/kit/post-card';
 import { Badge, Button, EmptyState, Tabs } from '@campus/kit/ui';
-import type { FeedTab } from './feed-query';
 import {
   readRememberedTab,
   rememberTab,
@@ -74,18 +73,16 @@ const visuallyHidden = {
   whiteSpace: 'nowrap',
 } as const;
 
-const TAB_ITEMS = [
-  { value: 'for-you' as const, label: 'For You' },
-  { value: 'following' as const, label: 'Following' },
-  {
-    value: 'jd' as const,
-    label: (
-      <>
-        JD <Badge $tone="primary">Jobs</Badge>
-      </>
-    ),
-  },
-];
+const TAB_LABELS: Record<FeedTab, ReactNode> = {
+  'for-you': 'For You',
+  following: 'Following',
+  jd: (
+    <>
+      JD <Badge $tone="primary">Jobs</Badge>
+    </>
+  ),
+};
+const TAB_ITEMS = FEED_TABS.map((value) => ({ value, label: TAB_LABELS[value] }));
 
 /**
  * Spec §2 "Home feed": three tabs (remembered for the session), the Top Posts filter on For You,
@@ -200,7 +197,7 @@ export default function FeedPage() {
               variant="secondary"
               disabled={feed.loadingMore}
               aria-busy={feed.loadingMore}
-              onClick={() => void feed.loadMore()}
+              onClick={feed.loadMore}
             >
               Load more posts
             </Button>

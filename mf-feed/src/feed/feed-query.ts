@@ -1,15 +1,36 @@
-import { FEED_PAGE_SIZE, type Post } from '@campus/contracts';
+import {
+  DEFAULT_FEED_TAB,
+  FEED_PAGE_SIZE,
+  FEED_TABS,
+  type FeedTab,
+  type Post,
+} from '@campus/contracts';
 import { getJson, readStoredAuth } from '@campus/kit/api';
-
-export type FeedTab = 'for-you' | 'following' | 'jd';
-
-export const FEED_TABS: readonly FeedTab[] = ['for-you', 'following', 'jd'];
+import { keys } from '@campus/kit/data';
 
 export interface FeedFilter {
+  /** One of contracts' FEED_TABS. */
   tab: FeedTab;
   /** The trending-today filter; only on For You. */
   top: boolean;
 }
+
+/** The SWR key part naming a feed (tab and filter). */
+export function feedName({ tab, top }: FeedFilter): string {
+  return tab === 'for-you' && top ? 'for-you-top' : tab;
+}
+
+/** The feed a key part names (the inverse of `feedName`). */
+export function feedFilterOf(name: string): FeedFilter {
+  if (name === 'for-you-top') return { tab: 'for-you', top: true };
+  const tab = FEED_TABS.find((known) => known === name) ?? DEFAULT_FEED_TAB;
+  return { tab, top: false };
+}
+
+export type FeedPageKey = ReturnType<typeof keys.feedPage>;
+
+/** The SWR key of one page of a feed (page 0 is the first). */
+export const feedPageKey = (name: string, page: number): FeedPageKey => keys.feedPage(name, page);
 
 /**
  * Spec §7 `GET /api/posts`: tab omitted for For You, userId when signed in, topFilter=true only
@@ -39,9 +60,4 @@ export function feedPath(
 export async function fetchFeedPage(filter: FeedFilter, page: number): Promise<Post[]> {
   const userId = readStoredAuth()?.user.id;
   return (await getJson<Post[]>(feedPath(filter, userId, page))) ?? [];
-}
-
-/** The SWR key part naming a feed (tab and filter). */
-export function feedName({ tab, top }: FeedFilter): string {
-  return tab === 'for-you' && top ? 'for-you-top' : tab;
 }

@@ -1,4 +1,4 @@
-import type { FeedTab } from './feed-query';
+import { DEFAULT_FEED_TAB, FEED_TABS, type FeedTab } from '@campus/contracts';
 
 /** Spec §9: a saved feed position is restored for 30 minutes, then dropped. */
 export const SCROLL_RESTORATION_MS = 30 * 60_000;
@@ -54,9 +54,9 @@ const TAB_STORAGE_KEY = 'campus.feed.tab';
 export function readRememberedTab(): FeedTab {
   try {
     const stored = window.sessionStorage.getItem(TAB_STORAGE_KEY);
-    return stored === 'following' || stored === 'jd' ? stored : 'for-you';
+    return FEED_TABS.find((tab) => tab === stored) ?? DEFAULT_FEED_TAB;
   } catch {
-    return 'for-you';
+    return DEFAULT_FEED_TAB;
   }
 }
 

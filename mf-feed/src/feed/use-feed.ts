@@ -1,18 +1,32 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import useSWR from 'swr';
+import { unstable_serialize, useSWRConfig } from 'swr';
+import useSWRInfinite, { unstable_serialize as serializeInfinite } from 'swr/infinite';
 import { FEED_PAGE_SIZE, type Post } from '@campus/contracts';
-import { keys } from '@campus/kit/data';
 import { toast } from '@campus/kit/toast';
-import { feedName, fetchFeedPage, type FeedFilter } from './feed-query';
+import {
+  feedFilterOf,
+  feedName,
+  feedPageKey,
+  fetchFeedPage,
+  type FeedFilter,
+  type FeedPageKey,
+} from './feed-query';
 
-/** Pages beyond the first, tagged with the feed and first-page size they were loaded for. */
-interface ExtraPages {
-  name: string;
-  firstLength: number | undefined;
-  pages: Post[][];
+/** A page beyond the first failed: spec §8 only logs it. */
+class LoadMoreError extends Error {
+  constructor(cause: unknown) {
+    super('Failed to load more posts', { cause });
+  }
 }
 
-const NO_EXTRA: ExtraPages = { name: '', firstLength: undefined, pages: [] };
+async function fetchPage(key: FeedPageKey): Promise<Post[]> {
+  const [, , name, page] = key;
+  try {
+    return await fetchFeedPage(feedFilterOf(name), page);
+  } catch (error) {
+    throw page === 0 ? error : new LoadMoreError(error);
+  }
+}
 
 function uniqueVisible(pages: Post[][], hidden: ReadonlySet<number>): Post[] {
   const seen = new Set<number>();
@@ -26,100 +40,103 @@ function uniqueVisible(pages: Post[][], hidden: ReadonlySet<number>): Post[] {
 }
 
 /**
- * The home feed's data (spec §2/§4/§7/§8): the first page through the shared SWR cache (always
- * refetched on mount, never retried), then 'Load more' pages of 20 held here. Changing the tab,
- * the top filter or the first page's size drops the extra pages; a short page is the end.
+ * The home feed's data (spec §2/§4/§7/§8), paged by SWR's infinite hook: pages of 20 through the
+ * shared cache, always fetched fresh when a feed is shown, never retried; a short page is the end.
+ * Another tab or filter, or coming back to one, starts again from page one.
  */
 export function useFeed(filter: FeedFilter) {
   const name = feedName(filter);
-  const first = useSWR<Post[]>(keys.feedPage(name, 0), () => fetchFeedPage(filter, 0), {
-    revalidateOnMount: true, // spec §9: the feed cache is always stale
-    onError: () =>
-      toast({ title: 'Error', description: 'Failed to fetch posts', variant: 'destructive' }),
-  });
-  const firstLength = first.data?.length;
-  const [extra, setExtra] = useState<ExtraPages>(NO_EXTRA);
-  const [loadingMore, setLoadingMore] = useState(false);
+  const { cache, mutate: globalMutate } = useSWRConfig();
+  const feed = useSWRInfinite<
+    Post[],
+    unknown,
+    (index: number, previous: Post[] | null) => FeedPageKey | null
+  >(
+    (index, previous) =>
+      previous && previous.length < FEED_PAGE_SIZE ? null : feedPageKey(name, index),
+    fetchPage,
+    {
+      revalidateOnMount: true, // spec §9: the feed cache is always stale
+      revalidateFirstPage: false, // 'Load more' fetches only the next page
+      onError: (error) => {
+        if (error instanceof LoadMoreError) console.error(error.message, error.cause);
+        else
+          toast({ title: 'Error', description: 'Failed to fetch posts', variant: 'destructive' });
+      },
+    },
+  );
+  const { data, error, size, setSize, isValidating, mutate } = feed;
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
-  // Spec §4: another tab or filter starts again from page one (coming back to it too).
-  const [shownName, setShownName] = useState(name);
-  if (shownName !== name) {
-    setShownName(name);
-    setExtra(NO_EXTRA);
-  }
 
-  const extraValid =
-    extra.name === name && (firstLength === undefined || extra.firstLength === firstLength);
-  const extraPages = extraValid ? extra.pages : [];
-
-  // The latest values for callbacks that finish after a re-render.
-  const current = useRef({ name, filter, firstLength, extraPages });
+  // Leaving a feed (another tab, or the page unmounting) forgets its pages and its page count,
+  // so that showing it again starts from a fresh first page (spec §4). The global mutate also
+  // drops SWR's dedupe entry of the last request, whose answer would otherwise be reused and
+  // then discarded, leaving the feed loading for good when it comes back within 2 s.
+  const loadedPages = useRef(0);
   useEffect(() => {
-    current.current = { name, filter, firstLength, extraPages };
-  });
-
-  /** Loads pages 1..count of the current feed (replacing the extra pages). */
-  const loadExtraPages = useCallback(async (count: number) => {
-    const { name: loadingName, filter: loadingFilter } = current.current;
-    const pages = await Promise.all(
-      Array.from({ length: count }, (_, index) => fetchFeedPage(loadingFilter, index + 1)),
-    );
-    if (current.current.name !== loadingName) return false;
-    // Stop at the first short page: what follows it is past the end.
-    const shortAt = pages.findIndex((page) => page.length < FEED_PAGE_SIZE);
-    setExtra({
-      name: loadingName,
-      firstLength: current.current.firstLength,
-      pages: shortAt === -1 ? pages : pages.slice(0, shortAt + 1),
-    });
-    return true;
-  }, []);
-
-  const loadMore = useCallback(async () => {
-    if (loadingMore) return;
-    const { name: loadingName, filter: loadingFilter, extraPages: loaded } = current.current;
-    setLoadingMore(true);
-    try {
-      const page = await fetchFeedPage(loadingFilter, loaded.length + 1);
-      if (current.current.name !== loadingName) return;
-      setExtra({
-        name: loadingName,
-        firstLength: current.current.firstLength,
-        pages: [...loaded, page],
+    loadedPages.current = data?.length ?? 0;
+  }, [data]);
+  useEffect(
+    () => () => {
+      for (let page = 0; page <= loadedPages.current; page += 1) {
+        cache.delete(unstable_serialize(feedPageKey(name, page)));
+      }
+      const feedKey = serializeInfinite((page: number) => feedPageKey(name, page));
+      cache.delete(feedKey);
+      globalMutate(feedKey, undefined).catch(() => {
+        // The whole data provider unmounted with its cache: there is nothing left to forget.
       });
-    } catch (error) {
-      // Spec §8: a load-more failure is only logged.
-      console.error('Failed to load more posts', error);
-    } finally {
-      setLoadingMore(false);
-    }
-  }, [loadingMore]);
+    },
+    [cache, globalMutate, name],
+  );
 
-  const { mutate } = first;
-  /** Refetches the first page and the extra pages already loaded. */
-  const refresh = useCallback(async () => {
-    const loadedExtra = current.current.extraPages.length;
-    await mutate();
-    if (loadedExtra > 0) {
-      await loadExtraPages(loadedExtra).catch((error: unknown) =>
-        console.error('Failed to refresh posts', error),
-      );
+  const lastPage = data?.[data.length - 1];
+  const reachedEnd = lastPage !== undefined && lastPage.length < FEED_PAGE_SIZE;
+
+  // `loadExtraPages` resolves once the pages asked for are shown, the end is reached or a page
+  // failed (SWR's setSize resolves before the new pages are fetched).
+  const pendingPages = useRef<{ want: number; done: () => void } | null>(null);
+  useEffect(() => {
+    const pending = pendingPages.current;
+    if (!pending || !data || isValidating) return;
+    if (data.length >= pending.want || reachedEnd || error) {
+      pendingPages.current = null;
+      pending.done();
     }
-  }, [mutate, loadExtraPages]);
+  }, [data, error, isValidating, reachedEnd]);
+
+  /** Shows `count` pages beyond the first (the scroll restoration of spec §4). */
+  const loadExtraPages = useCallback(
+    (count: number) =>
+      new Promise<void>((done) => {
+        pendingPages.current = { want: count + 1, done };
+        void setSize(count + 1);
+      }),
+    [setSize],
+  );
+
+  /** 'Load more': the next page; after a failure the same page is asked for again. */
+  const loadMore = useCallback(() => {
+    if (data) void setSize(data.length + 1);
+  }, [data, setSize]);
+
+  /** Refetches every page shown. */
+  const refresh = useCallback(async () => {
+    await mutate();
+  }, [mutate]);
 
   const hide = useCallback((postId: number) => {
     setHidden((ids) => new Set([...ids, postId]));
   }, []);
 
-  const lastPage = extraPages.length > 0 ? extraPages[extraPages.length - 1] : first.data;
   return {
-    posts: first.data ? uniqueVisible([first.data, ...extraPages], hidden) : [],
-    loading: first.data === undefined && !first.error,
-    error: first.data === undefined ? first.error : undefined,
-    loaded: first.data !== undefined,
-    reachedEnd: lastPage !== undefined && lastPage.length < FEED_PAGE_SIZE,
-    extraPageCount: extraPages.length,
-    loadingMore,
+    posts: data ? uniqueVisible(data, hidden) : [],
+    loading: data === undefined && !error,
+    error: data === undefined ? error : undefined,
+    loaded: data !== undefined,
+    reachedEnd,
+    extraPageCount: Math.max((data?.length ?? 0) - 1, 0),
+    loadingMore: data !== undefined && size > data.length && isValidating,
     loadMore,
     loadExtraPages,
     refresh,

@@ -100,7 +100,7 @@ describe('PostDetailPage', () => {
   });
 
   it('likes the post optimistically', async () => {
-    mockApi(({ url, init }) =>
+    mockApi(({ init }) =>
       init.method === 'POST'
         ? { status: 200, body: { liked: true, likesCount: 3 } }
         : { status: 200, body: detail() },

@@ -16,7 +16,7 @@ export const BEN: SessionUser = {
 
 let nextPostId = 1000;
 
-/** A post by Ben with no engagement; every call gets a new id unless `overrides.id` is given. */
+/** A post by Ben with no engagement, not deletable by the viewer; every call gets a new id unless `overrides.id` is given. */
 export function makePost(overrides: Partial<Post> = {}): Post {
   const id = overrides.id ?? nextPostId++;
   return {
@@ -29,6 +29,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     commentsCount: 0,
     isLiked: false,
     isReposted: false,
+    canDelete: false,
     author: BEN,
     originalPostId: null,
     repostComment: null,
