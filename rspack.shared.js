@@ -8,6 +8,35 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/rspack')
 
 const kitPackage = require('./packages/kit/package.json');
 
+const KIT_DIR = path.join(__dirname, 'packages', 'kit');
+
+/**
+ * Kit entry points that are not shared at run time: the package manifest, the development-only
+ * standalone mount, the test helpers and the compile-time map of remote modules (types only).
+ */
+const KIT_UNSHARED_SUBPATHS = ['./package.json', './standalone', './testing', './remote-modules'];
+
+/**
+ * The kit version this build is made with: the kit's own, unless CAMPUS_KIT_VERSION_OVERRIDE
+ * names another one. Only the e2e suite sets it, to build a remote as if it had been made
+ * against a newer kit (docs/feature-teams.md).
+ */
+function kitBuildVersion() {
+  const override = process.env.CAMPUS_KIT_VERSION_OVERRIDE;
+  if (!override) return kitPackage.version;
+  if (!/^\d+\.\d+\.\d+$/.test(override)) {
+    throw new Error(`CAMPUS_KIT_VERSION_OVERRIDE must be a version like 1.2.0, not "${override}"`);
+  }
+  return override;
+}
+
+/** Every kit entry point shared at run time ('./api', './post-card', ...), from its exports map. */
+function sharedKitSubpaths() {
+  return Object.keys(kitPackage.exports).filter(
+    (subpath) => !KIT_UNSHARED_SUBPATHS.includes(subpath),
+  );
+}
+
 /** The libraries whose state must exist once per page (React, the router, the SWR cache, the kit). */
 const SINGLETON_PACKAGES = ['react', 'react-dom', 'react-router-dom', 'swr', 'styled-components'];
 
@@ -29,10 +58,18 @@ function installedVersion(packageName, fromDir) {
 }
 
 /**
- * The shared-module map: every singleton with an explicit requiredVersion (the range the app
- * declares) and the version it provides. Nothing is eager: each entry starts with import('./bootstrap').
+ * The shared-module map: every singleton with an explicit requiredVersion and the version it
+ * provides. Nothing is eager: each entry starts with import('./bootstrap').
+ *
+ * The kit is shared entry point by entry point (its package.json "exports"), never as a barrel,
+ * and each app requires `^<the kit version it was built with>`: what it was compiled and tested
+ * against, not a hand-written range. The host provides EVERY shared kit entry point, including
+ * the ones it never imports itself (the post card, the follow button, ...): a module is provided
+ * only when it is part of the build, and an `import` given as a path makes it part of the build.
+ * So a remote built against an older compatible kit always runs on the shell's copy and never
+ * falls back to its own.
  */
-function sharedModules(appDir) {
+function sharedModules(appDir, { isHost = false } = {}) {
   const appPackage = require(path.join(appDir, 'package.json'));
   const declared = { ...appPackage.devDependencies, ...appPackage.dependencies };
   const shared = {};
@@ -47,20 +84,67 @@ function sharedModules(appDir) {
       shared[subpath] = { ...entry, version: ownerVersion, requiredVersion: `^${ownerVersion}` };
     }
   }
-  // The kit is shared entry point by entry point (its package.json "exports"), never as a barrel.
-  const kitRange = declared['@campus/kit'] ?? `^${kitPackage.version}`;
-  for (const subpath of Object.keys(kitPackage.exports)) {
-    // Not run-time state: the package manifest, the dev-only standalone mount, the test helpers.
-    if (['./package.json', './standalone', './testing'].includes(subpath)) continue;
+  const kitVersion = kitBuildVersion();
+  for (const subpath of sharedKitSubpaths()) {
     const request = path.posix.join('@campus/kit', subpath);
+    const source = path.join(KIT_DIR, kitPackage.exports[subpath]);
     shared[request] = {
       singleton: true,
-      requiredVersion: kitRange,
-      version: kitPackage.version,
+      requiredVersion: `^${kitVersion}`,
+      version: kitVersion,
       eager: false,
+      // Relative to the app's folder, so no machine's absolute path ends up in the bundle.
+      ...(isHost ? { import: `./${path.relative(appDir, source).split(path.sep).join('/')}` } : {}),
     };
   }
   return shared;
+}
+
+/**
+ * A remote's exposes, read from its src/exposes.ts: the one list the compiler checks against the
+ * kit's map of remote modules (`'./FeedPage': () => import('./feed/feed-page')`). Parsed with the
+ * TypeScript parser, never evaluated; anything else in that object fails the build.
+ */
+function readExposes(appDir) {
+  const ts = require('typescript');
+  const file = path.join(appDir, 'src', 'exposes.ts');
+  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const exposes = {};
+  const fail = (node, why) => {
+    const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+    throw new Error(`${file}:${line + 1}: ${why}`);
+  };
+  const visit = (node) => {
+    if (ts.isVariableDeclaration(node) && node.name.getText(source) === 'exposes') {
+      let value = node.initializer;
+      while (value && (ts.isSatisfiesExpression(value) || ts.isAsExpression(value))) {
+        value = value.expression;
+      }
+      if (!value || !ts.isObjectLiteralExpression(value)) fail(node, 'exposes must be an object');
+      for (const property of value.properties) {
+        const name = ts.isPropertyAssignment(property) && property.name;
+        const load = ts.isPropertyAssignment(property) && property.initializer;
+        const call = load && ts.isArrowFunction(load) && load.body;
+        const isImport =
+          call && ts.isCallExpression(call) && call.expression.kind === ts.SyntaxKind.ImportKeyword;
+        const specifier = isImport && call.arguments[0];
+        if (
+          !name ||
+          !ts.isStringLiteral(name) ||
+          !name.text.startsWith('./') ||
+          !specifier ||
+          !ts.isStringLiteral(specifier)
+        ) {
+          fail(property, "each exposed module must read `'./Name': () => import('./path')`");
+        }
+        exposes[property.name.text] = `./${path.posix.join('src', specifier.text)}`;
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  if (Object.keys(exposes).length === 0) throw new Error(`${file} exposes nothing`);
+  return exposes;
 }
 
 function resolveMode(env, argv) {
@@ -134,7 +218,7 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
           ...(isHost
             ? { remotes: {} }
             : { filename: 'remoteEntry.js', exposes, manifest: { fileName: 'mf-manifest.json' } }),
-          shared: sharedModules(dir),
+          shared: sharedModules(dir, { isHost }),
           shareStrategy: 'loaded-first',
           dts: false,
         }),
@@ -180,4 +264,10 @@ function reactRefreshPlugin() {
   return new ReactRefreshRspackPlugin();
 }
 
-module.exports = { createAppConfig, sharedModules };
+module.exports = {
+  createAppConfig,
+  readExposes,
+  sharedModules,
+  sharedKitSubpaths,
+  KIT_UNSHARED_SUBPATHS,
+};

@@ -1,7 +1,9 @@
+import { registerPlugins } from '@module-federation/enhanced/runtime';
 import { createRoot } from 'react-dom/client';
 import { configureApi } from '@campus/kit/api';
 import { App } from './app/app';
 import { loadRuntimeConfig } from './app/runtime-config';
+import { kitCompatibilityPlugin } from './composition/kit-compatibility';
 import { registerMemberRemotes } from './composition/remote-registry';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
@@ -9,6 +11,8 @@ const root = createRoot(document.getElementById('root') as HTMLElement);
 loadRuntimeConfig().then(
   (config) => {
     configureApi({ baseUrl: config.apiUrl });
+    // Before any remote is registered: each one's kit is checked as its manifest arrives.
+    registerPlugins([kitCompatibilityPlugin()]);
     registerMemberRemotes(config);
     root.render(<App config={config} />);
   },

@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes, useParams } from 'react-router-dom';
+import type { ExposedModule, RemoteModuleProps, RemoteName } from '@campus/kit/remote-modules';
 import { isAdmin, useSession } from '@campus/kit/session';
 import { LoginPage } from '../auth/login-page';
 import { RegisterPage } from '../auth/register-page';
@@ -64,13 +65,21 @@ function SignedInRoutes() {
   );
 }
 
-function Page(props: {
-  remote: 'mf_feed' | 'mf_profile' | 'mf_notifications';
-  exposed: string;
-  what: string;
-}) {
+/** A member page that takes no props from the shell (kit's map of remote modules). */
+function Page(props: MemberPage & { what: string }) {
   return <RemoteSlot {...props} fallback={<PageSkeleton />} />;
 }
+
+type MemberPage = {
+  [R in 'mf_feed' | 'mf_profile' | 'mf_notifications']: {
+    remote: R;
+    exposed: PagesWithoutProps<R>;
+  };
+}['mf_feed' | 'mf_profile' | 'mf_notifications'];
+
+type PagesWithoutProps<R extends RemoteName> = {
+  [E in ExposedModule<R>]: Record<never, never> extends RemoteModuleProps<R, E> ? E : never;
+}[ExposedModule<R>];
 
 function FeedRoute() {
   return <Page remote="mf_feed" exposed="FeedPage" what="the feed" />;

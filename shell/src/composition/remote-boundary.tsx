@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button } from '@campus/kit/ui';
+import { isKitVersionMismatch } from './kit-compatibility';
 
 const ErrorBox = styled.div`
   display: grid;
@@ -17,6 +18,11 @@ const ErrorBox = styled.div`
   }
   p {
     margin: 0;
+  }
+
+  small {
+    max-width: 48ch;
+    font-size: 0.75rem;
   }
 `;
 
@@ -50,11 +56,32 @@ export class RemoteBoundary extends Component<Props, { error: Error | null }> {
   };
 
   override render() {
-    if (!this.state.error) return this.props.children;
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    // A remote built for another major version of the kit will not load until one of the two is
+    // redeployed: say so, instead of blaming the member's connection.
+    const versionMismatch = isKitVersionMismatch(error);
     return (
       <ErrorBox role="alert" data-testid="remote-error">
-        {!this.props.compact && <h2>Something went wrong</h2>}
-        <p>We couldn&apos;t load {this.props.what}. Check your connection and try again.</p>
+        {!this.props.compact && (
+          <h2>
+            {versionMismatch ? 'This part of Campus is being updated' : 'Something went wrong'}
+          </h2>
+        )}
+        {versionMismatch ? (
+          <>
+            <p>
+              We couldn&apos;t load {this.props.what}: it was built for another version of Campus.
+              Please try again later.
+            </p>
+            <small>
+              {error.remote} needs @campus/kit {error.remoteKit}; this page provides{' '}
+              {error.shellKit}.
+            </small>
+          </>
+        ) : (
+          <p>We couldn&apos;t load {this.props.what}. Check your connection and try again.</p>
+        )}
         <Button variant="secondary" onClick={this.retry}>
           Retry
         </Button>

@@ -1,4 +1,6 @@
+import type { ComponentType } from 'react';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import type { ExposedModule, RemoteModuleProps } from '@campus/kit/remote-modules';
 import type { RemoteName, RuntimeConfig } from '../app/runtime-config';
 
 const MEMBER_REMOTES = ['mf_feed', 'mf_profile', 'mf_notifications'] as const;
@@ -30,10 +32,18 @@ export function isRemoteRegistered(name: RemoteName): boolean {
   return registered.has(name);
 }
 
-/** Loads an exposed module (`mf_feed/FeedPage`) and returns its default export. */
-export async function loadRemoteDefault<T>(remote: RemoteName, exposed: string): Promise<T> {
+/**
+ * Loads an exposed module (`mf_feed/FeedPage`) and returns its default export: a component
+ * taking the props the kit's map of remote modules names for it.
+ */
+export async function loadRemoteComponent<R extends RemoteName, E extends ExposedModule<R>>(
+  remote: R,
+  exposed: E,
+): Promise<ComponentType<RemoteModuleProps<R, E>>> {
   if (!registered.has(remote)) throw new Error(`Remote ${remote} is not available`);
-  const module = await loadRemote<{ default: T }>(`${remote}/${exposed}`);
+  const module = await loadRemote<{ default: ComponentType<RemoteModuleProps<R, E>> }>(
+    `${remote}/${exposed}`,
+  );
   if (!module?.default) throw new Error(`${remote}/${exposed} could not be loaded`);
   return module.default;
 }

@@ -21,7 +21,11 @@ describe('a remote that cannot be loaded', () => {
     failingRemotes.add('mf_notifications');
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     renderApp('/notifications');
-    expect(await screen.findByText(/couldn't load your notifications/)).toBeInTheDocument();
+    // The failed load reaches the boundary after the session check and React's Suspense
+    // throttling: over a second on a busy machine, past Testing Library's 1 s default.
+    expect(
+      await screen.findByText(/couldn't load your notifications/, {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('complementary', { name: 'Sidebar' })).toBeInTheDocument();
     failingRemotes.clear();
     await act(() => userEvent.click(screen.getByRole('button', { name: 'Retry' })));

@@ -1,0 +1,10 @@
+// What mf_feed publishes: its rspack config reads these paths (readExposes in rspack.shared.js),
+// and the compiler checks each module's props against the kit's map of remote modules.
+import type { RemoteExposes } from '@campus/kit/remote-modules';
+
+export const exposes = {
+  './FeedPage': () => import('./feed/feed-page'),
+  './PostDetailPage': () => import('./post-detail/post-detail-page'),
+  './PostComposer': () => import('./post-composer/post-composer'),
+  './OpportunitiesPage': () => import('./opportunities/opportunities-page'),
+} satisfies RemoteExposes<'mf_feed'>;
