@@ -99,6 +99,8 @@ export interface FindOptions {
   limit?: number;
   /** `let` variables ($$name) for $expr in the filter. */
   variables?: Doc;
+  /** Filled in with what the read cost (explain's executionStats). */
+  stats?: { docsExamined: number; plan: string };
 }
 
 /** Matching documents (stored references, unprojected) in the requested order. */
@@ -109,11 +111,16 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
   const skip = opts.skip ?? 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
   const natural = sort.length === 1 && sort[0]?.[0] === '$natural';
-  const p = natural ? { candidates: coll.docs.values(), sorted: false } : plan(coll, filter, sort);
+  const p = natural
+    ? { candidates: coll.docs.values(), sorted: false, summary: 'COLLSCAN' }
+    : plan(coll, filter, sort);
+  const stats = opts.stats ?? { docsExamined: 0, plan: '' };
+  stats.plan = p.summary;
   if (p.sorted) {
     const out: Doc[] = [];
     let skipped = 0;
     for (const d of p.candidates) {
+      stats.docsExamined++;
       if (!query.test(d)) continue;
       if (skipped < skip) {
         skipped++;
@@ -125,7 +132,10 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
     return out;
   }
   const matched: Doc[] = [];
-  for (const d of p.candidates) if (query.test(d)) matched.push(d);
+  for (const d of p.candidates) {
+    stats.docsExamined++;
+    if (query.test(d)) matched.push(d);
+  }
   const sorted = sortDocs(matched, sort);
   return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
 }

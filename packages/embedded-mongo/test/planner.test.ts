@@ -1,17 +1,45 @@
+/**
+ * The planner on 100k documents, measured through the real read path: the official driver sends
+ * find (and its explain, which runs the same find and counts the documents it examined) and
+ * countDocuments to the server over TCP. 100k documents is the point: a scan would read them all.
+ */
+import {
+  MongoClient,
+  type Collection as DriverCollection,
+  type Document,
+  type Sort,
+} from 'mongodb';
 import { Query } from 'mingo';
-import { Engine } from '../src/engine';
-import { coveredCount, plan } from '../src/planner';
+import { start, type RunningServer } from '../src';
+import type { Collection } from '../src/collection';
 import type { Doc } from '../src/values';
 
+interface Post {
+  _id: number;
+  authorId: number;
+  isJdTagged: boolean;
+  deleted: boolean;
+  createdAt: Date;
+}
+
 const N = 100_000;
-const engine = new Engine();
-const posts = engine.getOrCreate('bench', 'posts');
 const DAY = 86_400_000;
 const t0 = Date.UTC(2026, 0, 1);
+let server: RunningServer;
+let client: MongoClient;
+let posts: DriverCollection<Post>;
+/** The server's own copy of the collection, to see which stored documents a count reads. */
+let stored: Collection;
 
-beforeAll(() => {
+beforeAll(async () => {
+  server = await start({ port: 0 });
+  client = await MongoClient.connect(server.uri);
+  posts = client.db('bench').collection<Post>('posts');
+  // Loaded straight into the engine: the data is set-up, not what is measured (~10 s over TCP).
+  const engine = server.engine;
+  stored = engine.getOrCreate('bench', 'posts');
   for (let i = 1; i <= N; i++) {
-    engine.insert(posts, {
+    engine.insert(stored, {
       _id: i,
       authorId: i % 500,
       isJdTagged: i % 10 === 0,
@@ -19,78 +47,93 @@ beforeAll(() => {
       createdAt: new Date(t0 + (i * 90 * DAY) / N),
     });
   }
-  engine.createIndex(posts, { name: 'createdAt_-1', key: { createdAt: -1 } });
-  engine.createIndex(posts, {
+  engine.createIndex(stored, { name: 'createdAt_-1', key: { createdAt: -1 } });
+  engine.createIndex(stored, {
     name: 'authorId_1_createdAt_-1',
     key: { authorId: 1, createdAt: -1 },
   });
-  engine.createIndex(posts, {
+  engine.createIndex(stored, {
     name: 'isJdTagged_1_createdAt_-1',
     key: { isJdTagged: 1, createdAt: -1 },
   });
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
 });
 
-/** Runs the plan like find does and counts the documents it had to look at for one page. */
-function page(filter: Doc, sort: Array<[string, 1 | -1]>, limit = 20) {
-  const p = plan(posts, filter, sort);
-  const q = new Query(filter);
-  let examined = 0;
-  const out: Doc[] = [];
-  for (const d of p.candidates) {
-    examined++;
-    if (q.test(d)) out.push(d);
-    if (p.sorted && out.length === limit) break;
-  }
-  return { summary: p.summary, sorted: p.sorted, examined, out };
+/** One page as the find command returns it, and the explain of that same find. */
+async function page(filter: Doc, sort: Sort, limit = 20) {
+  const out = await posts.find(filter, { sort, limit }).toArray();
+  const explained = (await posts
+    .find(filter, { sort, limit })
+    .explain('executionStats')) as Document;
+  return {
+    plan: explained.queryPlanner.winningPlan.summary as string,
+    examined: explained.executionStats.totalDocsExamined as number,
+    returned: explained.executionStats.nReturned as number,
+    out,
+  };
 }
 
-test('when a page is sorted by an indexed field, then the index yields it in order without a scan', () => {
-  const r = page({ deleted: { $ne: true } }, [['createdAt', -1]]);
-  expect(r.summary).toBe('IXSCAN createdAt_-1 (sorted)');
-  expect(r.out.map((d) => d._id)).toEqual(
-    [100_000 - 1, ...Array.from({ length: 19 }, (_, i) => 99_998 - i)].slice(0, 20),
-  );
+test('when a page is sorted by an indexed field, then the index yields it in order without a scan', async () => {
+  const r = await page({ deleted: { $ne: true } }, { createdAt: -1 });
+  expect(r.plan).toBe('IXSCAN createdAt_-1 (sorted)');
+  expect(r.out.map((d) => d._id)).toEqual([
+    99_999,
+    ...Array.from({ length: 19 }, (_, i) => 99_998 - i),
+  ]);
+  expect(r.returned).toBe(20);
   expect(r.examined).toBeLessThanOrEqual(21);
 });
 
-test('when filtering by equality and sorting by the next field of a compound index, then it reads only that page', () => {
-  const r = page({ isJdTagged: true, deleted: { $ne: true } }, [['createdAt', -1]]);
-  expect(r.summary).toBe('IXSCAN isJdTagged_1_createdAt_-1 (sorted)');
+test('when filtering by equality and sorting by the next field of a compound index, then it reads only that page', async () => {
+  const r = await page({ isJdTagged: true, deleted: { $ne: true } }, { createdAt: -1 });
+  expect(r.plan).toBe('IXSCAN isJdTagged_1_createdAt_-1 (sorted)');
   expect(r.out).toHaveLength(20);
-  expect(r.out.every((d) => d.isJdTagged === true)).toBe(true);
+  expect(r.out.every((d) => d.isJdTagged)).toBe(true);
   expect(r.examined).toBeLessThanOrEqual(30);
 });
 
-test('when filtering by $in on the compound prefix, then only those authors are read', () => {
-  const r = page({ authorId: { $in: [1, 2, 3] } }, [['createdAt', -1]]);
-  expect(r.summary).toBe('IXSCAN authorId_1_createdAt_-1');
+test('when filtering by $in on the compound prefix, then only those authors are read', async () => {
+  const r = await page({ authorId: { $in: [1, 2, 3] } }, { createdAt: -1 });
+  expect(r.plan).toBe('IXSCAN authorId_1_createdAt_-1');
   expect(r.examined).toBe(600);
+  expect(r.out.map((d) => d.createdAt.getTime())).toEqual(
+    r.out.map((d) => d.createdAt.getTime()).sort((a, b) => b - a),
+  );
 });
 
-test('when filtering by a range, then only the range is read', () => {
+test('when filtering by a range, then only the range is read', async () => {
   const from = new Date(t0 + 89 * DAY);
-  const r = page({ createdAt: { $gte: from } }, []);
-  expect(r.summary).toBe('IXSCAN createdAt_-1');
-  expect(r.out.every((d) => (d.createdAt as Date) >= from)).toBe(true);
+  const r = await page({ createdAt: { $gte: from } }, {}, 0);
+  expect(r.plan).toBe('IXSCAN createdAt_-1');
+  expect(r.out.every((d) => d.createdAt >= from)).toBe(true);
+  expect(r.examined).toBe(r.out.length);
   expect(r.examined).toBeLessThan(N / 50);
 });
 
-test('when no index fits, then the planner falls back to a collection scan', () => {
-  const r = page({ deleted: true }, [], Infinity);
-  expect(r.summary).toBe('COLLSCAN');
+test('when no index fits, then the planner falls back to a collection scan', async () => {
+  const r = await page({ deleted: true }, {}, 0);
+  expect(r.plan).toBe('COLLSCAN');
   expect(r.out).toHaveLength(N / 50);
+  expect(r.examined).toBe(N);
 });
 
-test('when looking up by _id, then the document is fetched directly', () => {
-  expect(page({ _id: 12345 }, []).examined).toBe(1);
+test('when looking up by _id, then the document is fetched directly', async () => {
+  const r = await page({ _id: 12345 }, {});
+  expect(r.plan).toBe('IDHACK');
+  expect(r.examined).toBe(1);
+  expect(r.out.map((d) => d._id)).toEqual([12345]);
 });
 
-/** coveredCount on the 100k posts, with any read of a stored document recorded. */
-function countFromKeys(filter: Doc): { n: number | undefined; read: boolean } {
-  const get = jest.spyOn(posts.docs, 'get');
-  const values = jest.spyOn(posts.docs, 'values');
+/** countDocuments() over the wire, with any read of a stored document recorded. */
+async function countFromKeys(filter: Doc): Promise<{ n: number; read: boolean }> {
+  const get = jest.spyOn(stored.docs, 'get');
+  const values = jest.spyOn(stored.docs, 'values');
   try {
-    const n = coveredCount(posts, filter);
+    const n = await posts.countDocuments(filter);
     return { n, read: get.mock.calls.length + values.mock.calls.length > 0 };
   } finally {
     get.mockRestore();
@@ -98,7 +141,14 @@ function countFromKeys(filter: Doc): { n: number | undefined; read: boolean } {
   }
 }
 
-test('when a count only needs indexed fields, then it is read from index keys and equals a mingo count', () => {
+function mingoCount(filter: Doc): number {
+  const q = new Query(filter);
+  let n = 0;
+  for (const d of stored.docs.values()) if (q.test(d)) n++;
+  return n;
+}
+
+test('when a count only needs indexed fields, then it is answered from index keys and equals a mingo count', async () => {
   const from = new Date(t0 + 30 * DAY);
   const to = new Date(t0 + 45 * DAY);
   const filters: Doc[] = [
@@ -110,27 +160,22 @@ test('when a count only needs indexed fields, then it is read from index keys an
     { authorId: '7' },
   ];
   for (const filter of filters) {
-    const q = new Query(filter);
-    let expected = 0;
-    for (const d of posts.docs.values()) if (q.test(d)) expected++;
-    expect([filter, countFromKeys(filter)]).toEqual([filter, { n: expected, read: false }]);
+    const expected = mingoCount(filter);
+    expect([filter, await countFromKeys(filter)]).toEqual([filter, { n: expected, read: false }]);
   }
 });
 
-test('when a count filter is not provably covered by an index, then coveredCount declines', () => {
+test('when a count filter is not provably covered by an index, then documents are read and the count is still right', async () => {
   const filters: Doc[] = [
     { deleted: true }, // no index
     { isJdTagged: true, deleted: false }, // one field in no index
     { $or: [{ authorId: 1 }, { authorId: 2 }] },
     { authorId: { $ne: 1 } },
-    { authorId: { $in: [/1/] } },
-    { authorId: { $gt: NaN } },
-    { authorId: {} },
-    { authorId: { $eq: { x: 1 } } },
-    { createdAt: { $gte: null } },
+    { authorId: { $in: [/^1/] } },
     { 'author.id': 1 },
   ];
   for (const filter of filters) {
-    expect([filter, coveredCount(posts, filter)]).toEqual([filter, undefined]);
+    const expected = mingoCount(filter);
+    expect([filter, await countFromKeys(filter)]).toEqual([filter, { n: expected, read: true }]);
   }
 });

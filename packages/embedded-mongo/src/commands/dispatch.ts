@@ -19,7 +19,7 @@ import {
   listDatabases,
   listIndexes,
 } from './indexes-collections';
-import { count, distinct, find } from './reads';
+import { count, distinct, explain, find } from './reads';
 import { del, findAndModify, insert, update } from './writes';
 
 export type { CommandContext };
@@ -69,6 +69,7 @@ export const commands: Record<string, Handler> = {
   count,
   distinct,
   aggregate,
+  explain,
   configureFailPoint,
 };
 

@@ -1,13 +1,34 @@
 /** The read commands: find, count and distinct. */
 import { badValue } from '../errors';
 import { coveredCount } from '../planner';
-import { evalLet, parseSort, project } from '../query';
+import { evalLet, parseSort, project, type FindOptions } from '../query';
 import { isPlainObject, valueKey, type Doc } from '../values';
-import { checkHint, collName, DEFAULT_BATCH, num, rejectCollation, type Handler } from './context';
+import {
+  checkHint,
+  collName,
+  DEFAULT_BATCH,
+  num,
+  rejectCollation,
+  type CommandContext,
+  type Handler,
+} from './context';
 import { cursorReply } from './cursors';
 import { isView, readDocs } from './views';
 
 export const find: Handler = (cmd, db, ctx) => {
+  const { name, out, limit, single } = runFind(cmd, db, ctx);
+  const batchSize = cmd.batchSize === undefined ? undefined : num(cmd.batchSize, DEFAULT_BATCH);
+  return cursorReply(
+    ctx,
+    `${db}.${name}`,
+    out,
+    limit && batchSize ? Math.min(limit, batchSize) : (batchSize ?? (limit || undefined)),
+    single,
+  );
+};
+
+/** What find reads and returns, shared by find and its explain. */
+function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions['stats']) {
   const name = collName(cmd, 'find');
   const filter = (cmd.filter ?? {}) as Doc;
   const limitRaw = num(cmd.limit, 0);
@@ -22,16 +43,41 @@ export const find: Handler = (cmd, db, ctx) => {
     skip,
     limit,
     variables: evalLet(cmd.let),
+    stats,
   });
-  const out = project(docs, filter, cmd.projection);
-  const batchSize = cmd.batchSize === undefined ? undefined : num(cmd.batchSize, DEFAULT_BATCH);
-  return cursorReply(
-    ctx,
-    `${db}.${name}`,
-    out,
-    limit && batchSize ? Math.min(limit, batchSize) : (batchSize ?? (limit || undefined)),
-    single,
-  );
+  return { name, out: project(docs, filter, cmd.projection), limit, single };
+}
+
+/**
+ * `explain` of a find (what `cursor.explain()` sends): runs the find exactly as the find command
+ * does and reports the plan and how many documents it examined. Other commands are refused.
+ */
+export const explain: Handler = (cmd, db, ctx) => {
+  const inner = cmd.explain;
+  if (!isPlainObject(inner) || Object.keys(inner)[0] !== 'find')
+    throw badValue('explain is only supported for find on this server');
+  const stats = { docsExamined: 0, plan: '' };
+  const started = Date.now();
+  const { name, out } = runFind(inner, db, ctx, stats);
+  const [stage, indexName] = (stats.plan || 'COLLSCAN').split(' ');
+  const reply: Doc = {
+    queryPlanner: {
+      namespace: `${db}.${name}`,
+      parsedQuery: inner.filter ?? {},
+      winningPlan: { stage, ...(indexName ? { indexName } : {}), summary: stats.plan },
+      rejectedPlans: [],
+    },
+  };
+  if (cmd.verbosity !== 'queryPlanner') {
+    reply.executionStats = {
+      executionSuccess: true,
+      nReturned: out.length,
+      executionTimeMillis: Date.now() - started,
+      totalDocsExamined: stats.docsExamined,
+    };
+  }
+  reply.ok = 1;
+  return reply;
 };
 
 export const count: Handler = (cmd, db, { engine }) => {
