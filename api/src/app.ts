@@ -1,30 +1,33 @@
-import path from 'node:path';
-import cors from '@koa/cors';
-import Koa, { type Middleware } from 'koa';
-import { HttpMethodEnum, koaBody } from 'koa-body';
-import helmet from 'koa-helmet';
-import { accountApplicationRoutes } from './modules/account-applications/routes';
-import { analyticsRoutes } from './modules/analytics/routes';
-import { authRoutes } from './modules/auth/routes';
-import { commentRoutes } from './modules/comments/routes';
-import { feedbackRoutes } from './modules/feedback/routes';
-import { followRoutes } from './modules/follows/routes';
-import { notificationRoutes } from './modules/notifications/routes';
-import { configureFeedCache } from './modules/posts/feed-cache';
-import { setAuthorCacheTtl } from './modules/posts/presenters';
-import { postRoutes } from './modules/posts/routes';
-import { settingsRoutes } from './modules/settings/routes';
-import { uploadRoutes } from './modules/uploads/routes';
-import { userRoutes } from './modules/users/routes';
-import { createAuthenticator } from './modules/users/service';
-import { createTokenService, requireAuth, type AppState } from './platform/auth';
-import type { Config } from './platform/config';
-import { requireDatabase } from './platform/db';
-import { errorMiddleware, HttpError } from './platform/errors';
-import type { InFlight } from './platform/in-flight';
-import { loggablePath, type Logger } from './platform/logger';
-import type { Mailer } from './platform/mailer';
-import type { UploadStorage } from './platform/storage';
+import path from "node:path";
+import cors from "@koa/cors";
+import Koa, { type Middleware } from "koa";
+import { HttpMethodEnum, koaBody } from "koa-body";
+import helmet from "koa-helmet";
+import { accountApplicationRoutes } from "./modules/account-applications/routes";
+import { analyticsRoutes } from "./modules/analytics/routes";
+import { authRoutes } from "./modules/auth/routes";
+import { commentRoutes } from "./modules/comments/routes";
+import { feedbackRoutes } from "./modules/feedback/routes";
+import { followRoutes } from "./modules/follows/routes";
+import { notificationRoutes } from "./modules/notifications/routes";
+import { postRoutes } from "./modules/posts/routes";
+import { settingsRoutes } from "./modules/settings/routes";
+import { uploadRoutes } from "./modules/uploads/routes";
+import { userRoutes } from "./modules/users/routes";
+import { createAuthenticator } from "./modules/users/service";
+import {
+  createTokenService,
+  requireAuth,
+  type AppState,
+} from "./platform/auth";
+import type { Config } from "./platform/config";
+import type { Database } from "./platform/db";
+import { errorMiddleware, HttpError } from "./platform/errors";
+import type { InFlight } from "./platform/in-flight";
+import { loggablePath, type Logger } from "./platform/logger";
+import type { Mailer } from "./platform/mailer";
+import type { UploadStorage } from "./platform/storage";
+import { createReadCaches, type ReadCaches } from "./read-caches";
 
 export interface AppDeps {
   config: Config;
@@ -32,11 +35,13 @@ export interface AppDeps {
   mailer: Mailer;
   storage: UploadStorage;
   jwtSecret: string;
+  /** The database the app works on: its reachability and its write events. */
+  database: Pick<Database, "requireReachable" | "onWrites">;
   /** Counts requests being handled, for a graceful shutdown (main.ts). */
   inFlight?: InFlight;
 }
 
-const UPLOAD_PATH = '/api/upload/avatar';
+const UPLOAD_PATH = "/api/upload/avatar";
 
 function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
@@ -52,7 +57,7 @@ function requestLog(logger: Logger): Middleware<AppState> {
           ms: Math.round(performance.now() - started),
           userId: ctx.state.user?.id,
         },
-        'request',
+        "request",
       );
     }
   };
@@ -60,51 +65,78 @@ function requestLog(logger: Logger): Middleware<AppState> {
 
 /** Bodies are JSON everywhere but on the upload route: anything else is a 415. */
 const requireJsonBodies: Middleware = async (ctx, next) => {
-  const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
-  if (hasBody && ctx.path !== UPLOAD_PATH && !ctx.is('application/json')) {
-    throw new HttpError(415, 'Request bodies must be JSON (Content-Type: application/json)');
+  const hasBody =
+    (ctx.request.length ?? 0) > 0 || ctx.get("Transfer-Encoding") !== "";
+  if (hasBody && ctx.path !== UPLOAD_PATH && !ctx.is("application/json")) {
+    throw new HttpError(
+      415,
+      "Request bodies must be JSON (Content-Type: application/json)",
+    );
   }
   return next();
 };
 
-export function createApp({ config, logger, mailer, storage, jwtSecret, inFlight }: AppDeps) {
+/** The Koa app with the state it owns: its read caches, and `close()` to let go of them. */
+export type CampusApp = Koa<AppState> & {
+  readonly caches: ReadCaches;
+  /** Stops following the database's writes; the database itself belongs to the caller. */
+  close(): void;
+};
+
+export function createApp({
+  config,
+  logger,
+  mailer,
+  storage,
+  jwtSecret,
+  database,
+  inFlight,
+}: AppDeps): CampusApp {
   const app = new Koa<AppState>({ proxy: config.trustProxy });
+  const caches = createReadCaches(config);
+  const unsubscribe = caches.subscribe(database);
   const tokens = createTokenService({
     secret: jwtSecret,
     issuer: config.jwtIssuer,
     expiresIn: config.jwtExpiresIn,
+    verified: caches.tokens,
   });
   const authenticated = requireAuth({
     tokens,
     loadUser: createAuthenticator({
       adminUserId: config.adminUserId,
       activityThrottleMs: config.activityThrottleMs,
-      cacheMs: config.authCacheMs,
+      accounts: caches.accounts,
     }),
   });
-  setAuthorCacheTtl(config.authorCacheMs);
-  configureFeedCache(config.readCacheMs);
+  // What presenting posts and comments needs, handed to the routes that present them.
+  const reads = {
+    publicUrl: config.publicUrl,
+    feed: caches.feed,
+    authors: caches.authors,
+  };
   const allowedOrigins = new Set(config.allowedOrigins);
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
-  app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
+  app.on("error", (err: unknown) => logger.warn({ err }, "response error"));
 
   if (inFlight) app.use(inFlight.middleware);
   app.use(requestLog(logger));
   app.use(errorMiddleware(logger));
-  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  app.use(helmet({ crossOriginResourcePolicy: { policy: "cross-origin" } }));
   app.use(
     cors({
       // Only the configured origins get CORS headers; any other origin is never reflected.
-      origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+      origin: (ctx) =>
+        allowedOrigins.has(ctx.get("Origin")) ? ctx.get("Origin") : "",
       credentials: true,
-      allowHeaders: ['Authorization', 'Content-Type'],
-      exposeHeaders: ['Retry-After'],
-      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowHeaders: ["Authorization", "Content-Type"],
+      exposeHeaders: ["Retry-After"],
+      allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
       maxAge: 600,
     }),
   );
   app.use(storage.serve());
-  app.use(requireDatabase);
+  app.use(database.requireReachable);
   app.use(requireJsonBodies);
   app.use(
     koaBody({
@@ -114,7 +146,11 @@ export function createApp({ config, logger, mailer, storage, jwtSecret, inFlight
       urlencoded: false,
       text: false,
       patchNode: false,
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
+      parsedMethods: [
+        HttpMethodEnum.POST,
+        HttpMethodEnum.PUT,
+        HttpMethodEnum.PATCH,
+      ],
     }),
   );
 
@@ -128,11 +164,11 @@ export function createApp({ config, logger, mailer, storage, jwtSecret, inFlight
       tokens,
       rateLimits: config.rateLimits,
     }),
-    userRoutes(authenticated, { publicUrl: config.publicUrl }),
+    userRoutes(authenticated, reads),
     followRoutes(authenticated, { publicUrl: config.publicUrl }),
     uploadRoutes(authenticated, {
       storage,
-      tempDir: path.join(config.dataDir, 'tmp'),
+      tempDir: path.join(config.dataDir, "tmp"),
       maxBytes: config.avatarMaxBytes,
       maxPixels: config.avatarMaxPixels,
       size: config.avatarSize,
@@ -146,7 +182,7 @@ export function createApp({ config, logger, mailer, storage, jwtSecret, inFlight
       rateLimit: config.rateLimits.application,
     }),
     settingsRoutes(),
-    postRoutes(authenticated, { timezone: config.timezone, publicUrl: config.publicUrl }),
+    postRoutes(authenticated, { ...reads, timezone: config.timezone }),
     commentRoutes(authenticated),
     notificationRoutes(authenticated, { publicUrl: config.publicUrl }),
     analyticsRoutes(authenticated, { timezone: config.timezone }),
@@ -155,5 +191,5 @@ export function createApp({ config, logger, mailer, storage, jwtSecret, inFlight
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
-  return app;
+  return Object.assign(app, { caches, close: unsubscribe });
 }

@@ -1,5 +1,5 @@
-import { model, Schema } from 'mongoose';
-import { announceWrites } from '../../platform/write-events';
+import { model, Schema } from "mongoose";
+import { announceWrites } from "../../platform/write-events";
 
 export interface FollowDoc {
   _id: number;
@@ -20,6 +20,6 @@ const followSchema = new Schema<FollowDoc>(
 followSchema.index({ followerId: 1, followingId: 1 }, { unique: true });
 followSchema.index({ followingId: 1, createdAt: -1 });
 
-// The feed's read caches (posts/feed-cache.ts) forget what these writes change.
-announceWrites(followSchema, 'follows');
-export const Follow = model<FollowDoc>('Follow', followSchema, 'follows');
+// The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
+announceWrites(followSchema, "follows");
+export const Follow = model<FollowDoc>("Follow", followSchema, "follows");

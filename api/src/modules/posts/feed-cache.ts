@@ -1,5 +1,5 @@
 /**
- * What feed pages read again and again, kept in this process for `READ_CACHE_MS`:
+ * What feed pages read again and again, kept by one app for `READ_CACHE_MS`:
  *
  * - the post ids of a page: For You and JD pages (shared by every viewer), Following pages (per
  *   viewer) and Top Posts pages (apart, since every like or comment reorders them);
@@ -7,22 +7,21 @@
  * - which of those posts a viewer has liked and reposted.
  *
  * Every write through the Post, Like, Repost and Follow models forgets what it could change
- * (`announceWrites` in those models), before and after it reaches the database, and a read that
- * overlapped a write is not stored (see ReadCache), so this process never answers from stale
- * data. Writes this process cannot see (another API process, a script using the driver
- * directly) show within `READ_CACHE_MS`.
+ * (`forget`, called by the app's one invalidation path in `read-caches.ts`), before and after it
+ * reaches the database, and a read that overlapped a write is not stored (see ReadCache), so the
+ * app never answers from stale data. Writes it cannot see (another API process, a script using
+ * the driver directly) show within `READ_CACHE_MS`.
  */
-import { trusted } from 'mongoose';
-import { ReadCache } from '../../platform/read-cache';
-import { onWrites, type WriteEvent } from '../../platform/write-events';
-import { Like } from '../likes/model';
-import { Repost } from '../reposts/model';
-import { Post, type PostDoc } from './model';
+import { trusted } from "mongoose";
+import { ReadCache } from "../../platform/read-cache";
+import { pinned, type WriteEvent } from "../../platform/write-events";
+import { Like } from "../likes/model";
+import { Repost } from "../reposts/model";
+import { Post, type PostDoc } from "./model";
 
-const DEFAULT_TTL_MS = 10_000;
 /** A viewer's remembered flags are started afresh past this many posts. */
 const MAX_FLAGS_PER_VIEWER = 5_000;
-const COUNT_FIELDS = new Set(['likesCount', 'commentsCount', 'repostsCount']);
+const COUNT_FIELDS = new Set(["likesCount", "commentsCount", "repostsCount"]);
 
 interface ViewerFlags {
   /** Posts whose flags are known. */
@@ -31,160 +30,184 @@ interface ViewerFlags {
   reposted: Set<number>;
 }
 
-export type PageKind = 'shared' | 'following' | 'top';
-
-/** Post ids of pages: For You and JD (every viewer's), Following (per viewer), Top Posts. */
-const pages: Record<PageKind, ReadCache<string, number[]>> = {
-  shared: new ReadCache(DEFAULT_TTL_MS, 10_000),
-  following: new ReadCache(DEFAULT_TTL_MS, 10_000),
-  top: new ReadCache(DEFAULT_TTL_MS, 1_000),
-};
-/** null: no such post. */
-const posts = new ReadCache<number, PostDoc | null>(DEFAULT_TTL_MS, 50_000);
-const viewers = new ReadCache<number, ViewerFlags>(DEFAULT_TTL_MS, 10_000);
-const caches = [...Object.values(pages), posts, viewers];
-
-/** Sets how long entries live (0 turns every feed cache off); forgets everything. */
-export function configureFeedCache(ttlMs: number): void {
-  for (const cache of caches) cache.configure(ttlMs);
-}
-
-/** Forgets everything (after writes mongoose cannot see, e.g. a test moving dates). */
-export function resetFeedCache(): void {
-  for (const cache of caches) cache.clear();
-}
-
-/** A number the filter pins a field to (`{ f: 5 }` or `{ f: { $eq: 5 } }`), if any. */
-function pinned(filter: Record<string, unknown> | undefined, field: string): number | undefined {
-  let v = filter?.[field];
-  if (v && typeof v === 'object' && '$eq' in v) v = (v as { $eq: unknown }).$eq;
-  return typeof v === 'number' ? v : undefined;
-}
+export type PageKind = "shared" | "following" | "top";
 
 /** Whether an update only moves likesCount, commentsCount or repostsCount. */
 function onlyCounts(update: unknown): boolean {
-  if (!update || typeof update !== 'object' || Array.isArray(update)) return false;
+  if (!update || typeof update !== "object" || Array.isArray(update))
+    return false;
   const entries = Object.entries(update);
   return (
     entries.length > 0 &&
     entries.every(
       ([op, fields]) =>
-        op === '$inc' &&
+        op === "$inc" &&
         fields !== null &&
-        typeof fields === 'object' &&
+        typeof fields === "object" &&
         Object.keys(fields).every((f) => COUNT_FIELDS.has(f)),
     )
   );
 }
 
-function forgetPosts(event: WriteEvent): void {
-  const id = pinned(event.filter, '_id');
-  if (event.documents) {
-    for (const doc of event.documents) if (typeof doc._id === 'number') posts.delete(doc._id);
-  } else if (id !== undefined) {
-    posts.delete(id);
-  } else {
-    posts.clear();
-  }
-  // A count moves the Top Posts order only; anything else may add, hide or move posts anywhere.
-  pages.top.clear();
-  if (!(event.filter && onlyCounts(event.update))) {
-    pages.shared.clear();
-    pages.following.clear();
-  }
-}
+export class FeedCache {
+  /** Post ids of pages: For You and JD (every viewer's), Following (per viewer), Top Posts. */
+  private readonly pages: Record<PageKind, ReadCache<string, number[]>>;
+  /** null: no such post. */
+  private readonly posts: ReadCache<number, PostDoc | null>;
+  private readonly viewers: ReadCache<number, ViewerFlags>;
 
-function forgetViewers(event: WriteEvent): void {
-  const userId = pinned(event.filter, 'userId');
-  if (event.documents) {
-    for (const doc of event.documents)
-      if (typeof doc.userId === 'number') viewers.delete(doc.userId);
-      else viewers.clear();
-  } else if (userId !== undefined) {
-    viewers.delete(userId);
-  } else {
-    viewers.clear();
+  constructor(ttlMs: number) {
+    this.pages = {
+      shared: new ReadCache(ttlMs, 10_000),
+      following: new ReadCache(ttlMs, 10_000),
+      top: new ReadCache(ttlMs, 1_000),
+    };
+    this.posts = new ReadCache(ttlMs, 50_000);
+    this.viewers = new ReadCache(ttlMs, 10_000);
   }
-}
 
-onWrites('posts', forgetPosts);
-onWrites('likes', forgetViewers);
-onWrites('reposts', forgetViewers);
-// Following pages depend on whom the viewer follows.
-onWrites('follows', () => pages.following.clear());
-
-/** Stored posts by id (deleted ones too: callers decide), from the cache where it can. */
-export async function postsById(ids: Iterable<number>): Promise<Map<number, PostDoc>> {
-  const found = new Map<number, PostDoc>();
-  const missing: number[] = [];
-  for (const id of new Set(ids)) {
-    const hit = posts.get(id);
-    if (hit === undefined) missing.push(id);
-    else if (hit) found.set(id, hit);
+  /** Forgets everything (after writes mongoose cannot see, e.g. a test moving dates). */
+  clear(): void {
+    for (const cache of [
+      ...Object.values(this.pages),
+      this.posts,
+      this.viewers,
+    ])
+      cache.clear();
   }
-  if (missing.length === 0) return found;
-  const mark = posts.mark();
-  const docs = await Post.find({ _id: trusted({ $in: missing }) }).lean<PostDoc[]>();
-  for (const doc of docs) found.set(doc._id, doc);
-  for (const id of missing) posts.set(id, found.get(id) ?? null, mark);
-  return found;
-}
 
-/**
- * One feed page: its post ids from the cache (the posts themselves through `postsById`), or
- * `load` run and remembered. Posts deleted since are left out.
- */
-export async function cachedPage(
-  kind: PageKind,
-  key: string,
-  load: () => Promise<PostDoc[]>,
-): Promise<PostDoc[]> {
-  const cache = pages[kind];
-  const ids = cache.get(key);
-  if (ids) {
-    const byId = await postsById(ids);
-    return ids.flatMap((id) => {
-      const post = byId.get(id);
-      return post && post.deletedAt === null ? [post] : [];
-    });
+  /** A write announced on one of the feed's collections: forgets exactly what it may change. */
+  forget(collection: string, event: WriteEvent): void {
+    if (collection === "posts") this.forgetPosts(event);
+    else if (collection === "likes" || collection === "reposts")
+      this.forgetViewers(event);
+    // Following pages depend on whom the viewer follows.
+    else if (collection === "follows") this.pages.following.clear();
   }
-  const mark = cache.mark();
-  const postsMark = posts.mark();
-  const loaded = await load();
-  cache.set(
-    key,
-    loaded.map((p) => p._id),
-    mark,
-  );
-  for (const post of loaded) posts.set(post._id, post, postsMark);
-  return loaded;
-}
 
-/** Which of `postIds` the viewer has liked and reposted (two batched lookups at most). */
-export async function viewerFlags(
-  viewerId: number,
-  postIds: number[],
-): Promise<{ liked: Set<number>; reposted: Set<number> }> {
-  const cached = viewers.get(viewerId);
-  const unknown = cached ? postIds.filter((id) => !cached.known.has(id)) : postIds;
-  if (cached && unknown.length === 0) return cached;
-  // Past the cap, start afresh with this page's posts.
-  const known =
-    cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER ? cached : undefined;
-  const missing = known ? unknown : postIds;
-  const mark = viewers.mark();
-  const [likes, reposts] = await Promise.all([
-    Like.find(
-      { userId: viewerId, postId: trusted({ $in: missing }), commentId: null },
-      { postId: 1 },
-    ).lean(),
-    Repost.find({ userId: viewerId, postId: trusted({ $in: missing }) }, { postId: 1 }).lean(),
-  ]);
-  const flags: ViewerFlags = {
-    known: new Set([...(known?.known ?? []), ...missing]),
-    liked: new Set([...(known?.liked ?? []), ...likes.map((l) => l.postId as number)]),
-    reposted: new Set([...(known?.reposted ?? []), ...reposts.map((r) => r.postId)]),
-  };
-  viewers.set(viewerId, flags, mark);
-  return flags;
+  private forgetPosts(event: WriteEvent): void {
+    const id = pinned(event.filter, "_id");
+    if (event.documents) {
+      for (const doc of event.documents)
+        if (typeof doc._id === "number") this.posts.delete(doc._id);
+    } else if (id !== undefined) {
+      this.posts.delete(id);
+    } else {
+      this.posts.clear();
+    }
+    // A count moves the Top Posts order only; anything else may add, hide or move posts anywhere.
+    this.pages.top.clear();
+    if (!(event.filter && onlyCounts(event.update))) {
+      this.pages.shared.clear();
+      this.pages.following.clear();
+    }
+  }
+
+  private forgetViewers(event: WriteEvent): void {
+    const userId = pinned(event.filter, "userId");
+    if (event.documents) {
+      for (const doc of event.documents)
+        if (typeof doc.userId === "number") this.viewers.delete(doc.userId);
+        else this.viewers.clear();
+    } else if (userId !== undefined) {
+      this.viewers.delete(userId);
+    } else {
+      this.viewers.clear();
+    }
+  }
+
+  /** Stored posts by id (deleted ones too: callers decide), from the cache where it can. */
+  async postsById(ids: Iterable<number>): Promise<Map<number, PostDoc>> {
+    const found = new Map<number, PostDoc>();
+    const missing: number[] = [];
+    for (const id of new Set(ids)) {
+      const hit = this.posts.get(id);
+      if (hit === undefined) missing.push(id);
+      else if (hit) found.set(id, hit);
+    }
+    if (missing.length === 0) return found;
+    const mark = this.posts.mark();
+    const docs = await Post.find({ _id: trusted({ $in: missing }) }).lean<
+      PostDoc[]
+    >();
+    for (const doc of docs) found.set(doc._id, doc);
+    for (const id of missing) this.posts.set(id, found.get(id) ?? null, mark);
+    return found;
+  }
+
+  /**
+   * One feed page: its post ids from the cache (the posts themselves through `postsById`), or
+   * `load` run and remembered. Posts deleted since are left out.
+   */
+  async cachedPage(
+    kind: PageKind,
+    key: string,
+    load: () => Promise<PostDoc[]>,
+  ): Promise<PostDoc[]> {
+    const cache = this.pages[kind];
+    const ids = cache.get(key);
+    if (ids) {
+      const byId = await this.postsById(ids);
+      return ids.flatMap((id) => {
+        const post = byId.get(id);
+        return post && post.deletedAt === null ? [post] : [];
+      });
+    }
+    const mark = cache.mark();
+    const postsMark = this.posts.mark();
+    const loaded = await load();
+    cache.set(
+      key,
+      loaded.map((p) => p._id),
+      mark,
+    );
+    for (const post of loaded) this.posts.set(post._id, post, postsMark);
+    return loaded;
+  }
+
+  /** Which of `postIds` the viewer has liked and reposted (two batched lookups at most). */
+  async viewerFlags(
+    viewerId: number,
+    postIds: number[],
+  ): Promise<{ liked: Set<number>; reposted: Set<number> }> {
+    const cached = this.viewers.get(viewerId);
+    const unknown = cached
+      ? postIds.filter((id) => !cached.known.has(id))
+      : postIds;
+    if (cached && unknown.length === 0) return cached;
+    // Past the cap, start afresh with this page's posts.
+    const known =
+      cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER
+        ? cached
+        : undefined;
+    const missing = known ? unknown : postIds;
+    const mark = this.viewers.mark();
+    const [likes, reposts] = await Promise.all([
+      Like.find(
+        {
+          userId: viewerId,
+          postId: trusted({ $in: missing }),
+          commentId: null,
+        },
+        { postId: 1 },
+      ).lean(),
+      Repost.find(
+        { userId: viewerId, postId: trusted({ $in: missing }) },
+        { postId: 1 },
+      ).lean(),
+    ]);
+    const flags: ViewerFlags = {
+      known: new Set([...(known?.known ?? []), ...missing]),
+      liked: new Set([
+        ...(known?.liked ?? []),
+        ...likes.map((l) => l.postId as number),
+      ]),
+      reposted: new Set([
+        ...(known?.reposted ?? []),
+        ...reposts.map((r) => r.postId),
+      ]),
+    };
+    this.viewers.set(viewerId, flags, mark);
+    return flags;
+  }
 }

@@ -1,26 +1,30 @@
-import { trusted } from 'mongoose';
+import { trusted } from "mongoose";
 import type {
   CreatePostRequest,
   FeedQuery,
   Post as PostView,
   PostDetail,
   RepostRequest,
-} from '@campus/contracts';
-import type { AuthUser } from '../../platform/auth';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
-import { isDuplicateKey } from '../../platform/mongo-errors';
-import { startOfDayIn } from '../../platform/time';
-import { listComments } from '../comments/service';
-import { nextId } from '../counters/model';
-import { Follow } from '../follows/model';
-import { notify } from '../notifications/service';
-import { Repost } from '../reposts/model';
-import { cachedPage } from './feed-cache';
-import { Post, type PostDoc } from './model';
-import { postPolicy } from './policy';
-import { presentPosts } from './presenters';
+} from "@campus/contracts";
+import type { AuthUser } from "../../platform/auth";
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+} from "../../platform/errors";
+import { isDuplicateKey } from "../../platform/mongo-errors";
+import { startOfDayIn } from "../../platform/time";
+import { listComments } from "../comments/service";
+import { nextId } from "../counters/model";
+import { Follow } from "../follows/model";
+import { notify } from "../notifications/service";
+import { Repost } from "../reposts/model";
+import { Post, type PostDoc } from "./model";
+import { postPolicy } from "./policy";
+import { presentPosts, type PostReads } from "./presenters";
 
-export const POST_NOT_FOUND = 'Post not found';
+export const POST_NOT_FOUND = "Post not found";
 export const PROFILE_POSTS_LIMIT = 100;
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
@@ -36,28 +40,28 @@ export async function findVisiblePost(id: number): Promise<PostDoc> {
 export async function createPost(
   author: AuthUser,
   input: CreatePostRequest,
-  publicUrl: string,
+  reads: PostReads,
 ): Promise<PostView> {
   const post = await Post.create({
-    _id: await nextId('posts'),
+    _id: await nextId("posts"),
     authorId: author.id,
     content: input.content,
     syncToProfile: input.syncToProfile ?? true,
     isJdTagged: input.isJdTagged ?? false,
   });
-  const [view] = await presentPosts([post.toObject()], author.id, publicUrl);
+  const [view] = await presentPosts([post.toObject()], author.id, reads);
   return view!;
 }
 
 export async function getPostDetail(
   id: number,
   viewerId: number,
-  publicUrl: string,
+  reads: PostReads,
 ): Promise<PostDetail> {
   const post = await findVisiblePost(id);
   const [[view], comments] = await Promise.all([
-    presentPosts([post], viewerId, publicUrl),
-    listComments(id, viewerId, publicUrl),
+    presentPosts([post], viewerId, reads),
+    listComments(id, viewerId, reads),
   ]);
   return { ...view!, comments };
 }
@@ -65,7 +69,8 @@ export async function getPostDetail(
 /** Soft-deletes the actor's own post; deleting a repost withdraws it from the original's count. */
 export async function deletePost(actor: AuthUser, id: number): Promise<void> {
   const post = await findVisiblePost(id);
-  if (!postPolicy.canDelete(actor, post)) throw forbidden('You can only delete your own posts');
+  if (!postPolicy.canDelete(actor, post))
+    throw forbidden("You can only delete your own posts");
   const marked = await Post.updateOne(
     { _id: id, deletedAt: null },
     { $set: { deletedAt: new Date() } },
@@ -74,7 +79,10 @@ export async function deletePost(actor: AuthUser, id: number): Promise<void> {
   if (post.originalPostId !== null && post.sharedCommentId === null) {
     const removed = await Repost.deleteOne({ repostPostId: id });
     if (removed.deletedCount === 1) {
-      await Post.updateOne({ _id: post.originalPostId }, { $inc: { repostsCount: -1 } });
+      await Post.updateOne(
+        { _id: post.originalPostId },
+        { $inc: { repostsCount: -1 } },
+      );
     }
   }
 }
@@ -87,27 +95,29 @@ export async function repost(
   actor: AuthUser,
   id: number,
   input: RepostRequest,
-  publicUrl: string,
+  reads: PostReads,
 ): Promise<PostView> {
   const original = await findVisiblePost(id);
-  if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
-  const repostPostId = await nextId('posts');
+  if (!postPolicy.canRepost(original))
+    throw badRequest("A repost cannot be reposted");
+  const repostPostId = await nextId("posts");
   try {
     await Repost.create({
-      _id: await nextId('reposts'),
+      _id: await nextId("reposts"),
       userId: actor.id,
       postId: id,
       repostPostId,
     });
   } catch (err) {
-    if (isDuplicateKey(err)) throw conflict('You have already reposted this post');
+    if (isDuplicateKey(err))
+      throw conflict("You have already reposted this post");
     throw err;
   }
   const comment = input.comment ? input.comment : null;
   const created = await Post.create({
     _id: repostPostId,
     authorId: actor.id,
-    content: '',
+    content: "",
     originalPostId: id,
     repostComment: comment,
   });
@@ -115,20 +125,18 @@ export async function repost(
   if (original.authorId !== actor.id) {
     await notify({
       userId: original.authorId,
-      type: 'repost',
+      type: "repost",
       actorId: actor.id,
       postId: id,
       dedupeKey: `repost:${id}:${actor.id}`,
     });
   }
-  const [view] = await presentPosts([created.toObject()], actor.id, publicUrl);
+  const [view] = await presentPosts([created.toObject()], actor.id, reads);
   return view!;
 }
 
-export interface FeedOptions {
+export interface FeedOptions extends PostReads {
   timezone: string;
-  /** Base of absolute avatar URLs. */
-  publicUrl: string;
   now?: Date;
 }
 
@@ -169,27 +177,38 @@ export async function listFeed(
   const page = { skip: query.offset, limit: query.limit };
   const at = `${page.skip}:${page.limit}`;
   let posts: PostDoc[];
-  if (query.tab === 'following') {
-    posts = await cachedPage('following', `${viewerId}:${at}`, async () => {
-      // The caller's own posts appear too, so a new post shows up where its author is looking.
-      const follows = await Follow.find({ followerId: viewerId }, { followingId: 1 }).lean();
-      const authors = [viewerId, ...follows.map((f) => f.followingId)];
-      return followingPage(authors, page, opts.now ?? new Date());
-    });
-  } else if (query.tab === 'jd') {
-    posts = await cachedPage('shared', `jd:${at}`, () =>
+  if (query.tab === "following") {
+    posts = await opts.feed.cachedPage(
+      "following",
+      `${viewerId}:${at}`,
+      async () => {
+        // The caller's own posts appear too, so a new post shows up where its author is looking.
+        const follows = await Follow.find(
+          { followerId: viewerId },
+          { followingId: 1 },
+        ).lean();
+        const authors = [viewerId, ...follows.map((f) => f.followingId)];
+        return followingPage(authors, page, opts.now ?? new Date());
+      },
+    );
+  } else if (query.tab === "jd") {
+    posts = await opts.feed.cachedPage("shared", `jd:${at}`, () =>
       Post.find({ isJdTagged: true, deletedAt: null })
         .sort(NEWEST_FIRST)
         .skip(page.skip)
         .limit(page.limit)
         .lean<PostDoc[]>(),
     );
-  } else if (query.topFilter === 'true') {
+  } else if (query.topFilter === "true") {
     const today = startOfDayIn(opts.timezone, opts.now);
-    posts = await cachedPage('top', `${today.getTime()}:${at}`, () =>
+    posts = await opts.feed.cachedPage("top", `${today.getTime()}:${at}`, () =>
       Post.aggregate<PostDoc>([
         { $match: { deletedAt: null, createdAt: { $gte: today } } },
-        { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
+        {
+          $addFields: {
+            score: { $add: ["$likesCount", "$commentsCount", "$repostsCount"] },
+          },
+        },
         { $sort: { score: -1, createdAt: -1, _id: -1 } },
         { $skip: page.skip },
         { $limit: page.limit },
@@ -197,7 +216,7 @@ export async function listFeed(
       ]),
     );
   } else {
-    posts = await cachedPage('shared', `all:${at}`, () =>
+    posts = await opts.feed.cachedPage("shared", `all:${at}`, () =>
       Post.find({ deletedAt: null })
         .sort(NEWEST_FIRST)
         .skip(page.skip)
@@ -205,18 +224,22 @@ export async function listFeed(
         .lean<PostDoc[]>(),
     );
   }
-  return presentPosts(posts, viewerId, opts.publicUrl);
+  return presentPosts(posts, viewerId, opts);
 }
 
 /** The posts a profile lists: the user's visible posts synced to the profile, newest first. */
 export async function listProfilePosts(
   userId: number,
   viewerId: number,
-  publicUrl: string,
+  reads: PostReads,
 ): Promise<PostView[]> {
-  const posts = await Post.find({ authorId: userId, syncToProfile: true, deletedAt: null })
+  const posts = await Post.find({
+    authorId: userId,
+    syncToProfile: true,
+    deletedAt: null,
+  })
     .sort(NEWEST_FIRST)
     .limit(PROFILE_POSTS_LIMIT)
     .lean<PostDoc[]>();
-  return presentPosts(posts, viewerId, publicUrl);
+  return presentPosts(posts, viewerId, reads);
 }
