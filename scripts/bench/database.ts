@@ -3,33 +3,32 @@
  * process) with data under `.data/bench/<name>`. Registers every model, so the connection builds
  * all of the API's indexes.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import mongoose from 'mongoose';
-import '../../api/src/modules/account-applications/model';
-import '../../api/src/modules/comments/model';
-import '../../api/src/modules/counters/model';
-import '../../api/src/modules/feedback/model';
-import '../../api/src/modules/follows/model';
-import '../../api/src/modules/likes/model';
-import '../../api/src/modules/notifications/model';
-import '../../api/src/modules/posts/model';
-import '../../api/src/modules/reposts/model';
-import '../../api/src/modules/settings/model';
-import '../../api/src/modules/users/model';
-import { connectDatabase, disconnectDatabase } from '../../api/src/platform/db';
-import { REPO_ROOT, startEmbeddedMongo, type Child } from './processes';
+import fs from "node:fs";
+import path from "node:path";
+import "../../api/src/modules/account-applications/model";
+import "../../api/src/modules/comments/model";
+import "../../api/src/modules/counters/model";
+import "../../api/src/modules/feedback/model";
+import "../../api/src/modules/follows/model";
+import "../../api/src/modules/likes/model";
+import "../../api/src/modules/notifications/model";
+import "../../api/src/modules/posts/model";
+import "../../api/src/modules/reposts/model";
+import "../../api/src/modules/settings/model";
+import "../../api/src/modules/users/model";
+import { connectDatabase, type Database } from "../../api/src/platform/db";
+import { REPO_ROOT, startEmbeddedMongo, type Child } from "./processes";
 
-export const BENCH_DIR = path.join(REPO_ROOT, '.data', 'bench');
-export const DATASET_DIR = path.join(BENCH_DIR, 'db');
-const DB_NAME = 'campus';
+export const BENCH_DIR = path.join(REPO_ROOT, ".data", "bench");
+export const DATASET_DIR = path.join(BENCH_DIR, "db");
+const DB_NAME = "campus";
 
 export interface BenchDatabase {
   /** The URI the API connects to (with the database name). */
   uri: string;
   embedded: boolean;
   /** Connects this process's mongoose (the API's models) to it. */
-  connect(): Promise<void>;
+  connect(): Promise<Database>;
   close(): Promise<void>;
 }
 
@@ -37,12 +36,14 @@ export interface BenchDatabase {
  * Like the API's connectDatabase, but patient: the embedded server compacts its journal in one
  * synchronous step (seconds at this size), which must not look like a dead server to the driver.
  */
-async function connect(uri: string): Promise<void> {
-  await connectDatabase(uri, undefined, {
-    serverSelectionTimeoutMS: 300_000,
-    connectTimeoutMS: 300_000,
-    socketTimeoutMS: 0,
-    heartbeatFrequencyMS: 30_000,
+function connect(uri: string): Promise<Database> {
+  return connectDatabase(uri, {
+    driver: {
+      serverSelectionTimeoutMS: 300_000,
+      connectTimeoutMS: 300_000,
+      socketTimeoutMS: 0,
+      heartbeatFrequencyMS: 30_000,
+    },
   });
 }
 
@@ -60,31 +61,34 @@ export async function openBenchDatabase(options: {
     uri = external;
   } else {
     const dir = options.dir ?? DATASET_DIR;
-    if (options.fresh || options.copyFrom) fs.rmSync(dir, { recursive: true, force: true });
+    if (options.fresh || options.copyFrom)
+      fs.rmSync(dir, { recursive: true, force: true });
     if (options.copyFrom) {
-      if (!fs.existsSync(path.join(options.copyFrom, 'journal.bson')))
-        throw new Error(`No dataset in ${options.copyFrom}: run \`npm run bench:data\` first`);
+      if (!fs.existsSync(path.join(options.copyFrom, "journal.bson")))
+        throw new Error(
+          `No dataset in ${options.copyFrom}: run \`npm run bench:data\` first`,
+        );
       fs.cpSync(options.copyFrom, dir, { recursive: true });
     }
     fs.mkdirSync(dir, { recursive: true });
     server = await startEmbeddedMongo(dir);
     uri = `${server.uri}/${DB_NAME}`;
   }
-  let connected = false;
+  let database: Database | undefined;
   return {
     uri,
     embedded: server !== undefined,
     async connect() {
-      await connect(uri);
-      connected = true;
+      database = await connect(uri);
       if (options.fresh && external) {
-        await mongoose.connection.dropDatabase();
-        await disconnectDatabase();
-        await connect(uri);
+        await database.connection.dropDatabase();
+        await database.close();
+        database = await connect(uri);
       }
+      return database;
     },
     async close() {
-      if (connected) await disconnectDatabase();
+      await database?.close();
       await server?.stop();
     },
   };

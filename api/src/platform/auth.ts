@@ -1,9 +1,10 @@
-import { createSecretKey, randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import jwt from 'jsonwebtoken';
-import type { Middleware } from 'koa';
-import { unauthorized } from './errors';
+import { createSecretKey, randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import jwt from "jsonwebtoken";
+import type { Middleware } from "koa";
+import { unauthorized } from "./errors";
+import { ReadCache } from "./read-cache";
 
 /** The signed-in caller, as routes see it in `ctx.state.user`. */
 export interface AuthUser {
@@ -17,12 +18,14 @@ export interface AppState {
   user?: AuthUser;
 }
 
-const ALGORITHM = 'HS256';
+const ALGORITHM = "HS256";
 
 export interface TokenOptions {
   secret: string;
   issuer: string;
   expiresIn: string;
+  /** The app's verified-token cache (`read-caches.ts`); none: every token is checked each time. */
+  verified?: VerifiedTokens;
 }
 
 export interface TokenService {
@@ -33,55 +36,82 @@ export interface TokenService {
 
 const MAX_VERIFIED_TOKENS = 10_000;
 
-export function createTokenService({ secret, issuer, expiresIn }: TokenOptions): TokenService {
+/**
+ * Tokens whose signature one app has checked, each until it expires: checking it again on every
+ * request (an HMAC and two base64/JSON decodes) was ~8 % of a cached feed request's CPU.
+ */
+export class VerifiedTokens {
+  private readonly tokens = new ReadCache<string, number>(
+    Number.MAX_SAFE_INTEGER,
+    MAX_VERIFIED_TOKENS,
+  );
+
+  /** The user id of a token checked before and not expired since. */
+  get(token: string): number | undefined {
+    return this.tokens.get(token);
+  }
+
+  remember(token: string, userId: number, expiresAt: number): void {
+    this.tokens.set(token, userId, this.tokens.mark(), expiresAt - Date.now());
+  }
+
+  clear(): void {
+    this.tokens.clear();
+  }
+}
+
+export function createTokenService({
+  secret,
+  issuer,
+  expiresIn,
+  verified,
+}: TokenOptions): TokenService {
   // A key object made once: given a string, jsonwebtoken first tries to parse it as a PEM public
   // key on every verification (and fails, expensively), the largest cost of a feed request.
   const key = createSecretKey(Buffer.from(secret));
-  // A signature checked once stays good until the token expires: checking it again on every
-  // request (an HMAC and two base64/JSON decodes) was ~8 % of a cached feed request's CPU.
-  const verified = new Map<string, { userId: number; until: number }>();
   return {
     sign(userId) {
       return jwt.sign({}, key, {
         algorithm: ALGORITHM,
         subject: String(userId),
         issuer,
-        expiresIn: expiresIn as jwt.SignOptions['expiresIn'],
+        expiresIn: expiresIn as jwt.SignOptions["expiresIn"],
       });
     },
     verify(token) {
-      const known = verified.get(token);
-      if (known && known.until > Date.now()) return known.userId;
+      const known = verified?.get(token);
+      if (known !== undefined) return known;
       let payload: string | jwt.JwtPayload;
       try {
         payload = jwt.verify(token, key, { algorithms: [ALGORITHM], issuer });
       } catch {
-        throw unauthorized('Invalid or expired token');
+        throw unauthorized("Invalid or expired token");
       }
-      const subject = typeof payload === 'object' ? payload.sub : undefined;
-      if (!subject || !/^[1-9][0-9]{0,15}$/.test(subject)) throw unauthorized('Invalid token');
+      const subject = typeof payload === "object" ? payload.sub : undefined;
+      if (!subject || !/^[1-9][0-9]{0,15}$/.test(subject))
+        throw unauthorized("Invalid token");
       const userId = Number(subject);
-      const exp = typeof payload === 'object' ? payload.exp : undefined;
-      if (exp !== undefined) {
-        if (verified.size >= MAX_VERIFIED_TOKENS) verified.clear();
-        verified.set(token, { userId, until: exp * 1000 });
-      }
+      const exp = typeof payload === "object" ? payload.exp : undefined;
+      if (exp !== undefined) verified?.remember(token, userId, exp * 1000);
       return userId;
     },
   };
 }
 
 /** JWT_SECRET from the environment, else one generated on first start and kept under DATA_DIR. */
-export async function resolveJwtSecret(configured: string | undefined, dataDir: string) {
+export async function resolveJwtSecret(
+  configured: string | undefined,
+  dataDir: string,
+) {
   if (configured) return configured;
-  const file = path.join(dataDir, 'jwt-secret');
+  const file = path.join(dataDir, "jwt-secret");
   try {
-    const stored = (await fs.readFile(file, 'utf8')).trim();
+    const stored = (await fs.readFile(file, "utf8")).trim();
     if (stored.length >= 32) return stored;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
-  const secret = randomBytes(48).toString('base64url');
+  const secret = randomBytes(48).toString("base64url");
   await fs.mkdir(dataDir, { recursive: true });
   await fs.writeFile(file, secret, { mode: 0o600 });
   return secret;
@@ -94,17 +124,20 @@ export interface AuthDeps {
 }
 
 function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer ([A-Za-z0-9\-_.]+)$/.exec(header ?? '');
+  const match = /^Bearer ([A-Za-z0-9\-_.]+)$/.exec(header ?? "");
   return match?.[1];
 }
 
 /** Requires `Authorization: Bearer <jwt>` of an existing account; sets `ctx.state.user`. */
-export function requireAuth({ tokens, loadUser }: AuthDeps): Middleware<AppState> {
+export function requireAuth({
+  tokens,
+  loadUser,
+}: AuthDeps): Middleware<AppState> {
   return async (ctx, next) => {
-    const token = bearerToken(ctx.get('Authorization'));
+    const token = bearerToken(ctx.get("Authorization"));
     if (!token) throw unauthorized();
     const user = await loadUser(tokens.verify(token));
-    if (!user) throw unauthorized('Invalid or expired token');
+    if (!user) throw unauthorized("Invalid or expired token");
     ctx.state.user = user;
     return next();
   };

@@ -1,22 +1,17 @@
 /**
- * A small in-process cache for read models: entries expire after `ttlMs`, the oldest go first
- * past `maxEntries`, and every invalidation bumps a generation so that a read which started
- * before a write is never stored after it (take `mark()` before reading, pass it to `set`).
+ * A small in-process cache for read models: entries expire after `ttlMs` (0 stores nothing), the
+ * oldest go first past `maxEntries`, and every invalidation bumps a generation so that a read
+ * which started before a write is never stored after it (take `mark()` before reading, pass it
+ * to `set`). Each app builds its own (see `read-caches.ts`): nothing here is process-wide.
  */
 export class ReadCache<K, V> {
   private readonly entries = new Map<K, { value: V; until: number }>();
   private generation = 0;
 
   constructor(
-    private ttlMs: number,
+    readonly ttlMs: number,
     private readonly maxEntries: number,
   ) {}
-
-  /** Changes the time to live (0 turns the cache off) and forgets everything. */
-  configure(ttlMs: number): void {
-    this.ttlMs = ttlMs;
-    this.clear();
-  }
 
   mark(): number {
     return this.generation;
@@ -31,13 +26,16 @@ export class ReadCache<K, V> {
   }
 
   /** Stores `value` unless the cache is off or something was invalidated since `mark`. */
-  set(key: K, value: V, mark: number): void {
-    if (this.ttlMs <= 0 || mark !== this.generation) return;
+  set(key: K, value: V, mark: number, ttlMs = this.ttlMs): void {
+    if (this.ttlMs <= 0 || ttlMs <= 0 || mark !== this.generation) return;
     if (!this.entries.has(key) && this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, until: Date.now() + this.ttlMs });
+    this.entries.set(key, {
+      value,
+      until: Date.now() + Math.min(ttlMs, this.ttlMs),
+    });
   }
 
   delete(key: K): void {

@@ -1,10 +1,12 @@
 /**
- * Tells in-process caches about every write mongoose makes through a model, whichever module
- * makes it: a model's schema announces its writes (`announceWrites`, before the model is
- * compiled), and a cache subscribes by collection name (`onWrites`). Writes that bypass
- * mongoose (`Model.collection`, another process) are not seen: caches bound their age instead.
+ * Tells read caches about every write mongoose makes through a model, whichever module makes it.
+ * A model's schema announces its writes (`announceWrites`, before the model is compiled) on the
+ * connection the model is bound to, so the source of write events is the database connection an
+ * app was given, not the process: an app subscribes through its Database (`db.ts`) when it is
+ * created and unsubscribes when it closes. Writes that bypass mongoose (`Model.collection`,
+ * another process) are not seen: caches bound their age instead.
  */
-import type { Schema } from 'mongoose';
+import type { Connection, Schema } from "mongoose";
 
 export interface WriteEvent {
   /** Documents being inserted or saved (create, save, insertMany). */
@@ -17,31 +19,39 @@ export interface WriteEvent {
   unknown?: true;
 }
 
-type Listener = (event: WriteEvent) => void;
+export type WriteListener = (collection: string, event: WriteEvent) => void;
+
+/** The connection event that carries announced writes (a name no mongoose event uses). */
+const WRITE_EVENT = "campus:write";
 
 const QUERY_WRITES = [
-  'updateOne',
-  'updateMany',
-  'findOneAndUpdate',
-  'replaceOne',
-  'findOneAndReplace',
-  'deleteOne',
-  'deleteMany',
-  'findOneAndDelete',
+  "updateOne",
+  "updateMany",
+  "findOneAndUpdate",
+  "replaceOne",
+  "findOneAndReplace",
+  "deleteOne",
+  "deleteMany",
+  "findOneAndDelete",
 ] as const;
 
-const listeners = new Map<string, Set<Listener>>();
-
-function emit(collection: string, event: WriteEvent): void {
-  for (const listener of listeners.get(collection) ?? []) listener(event);
+function emit(
+  connection: Connection | undefined,
+  collection: string,
+  event: WriteEvent,
+): void {
+  connection?.emit(WRITE_EVENT, collection, event);
 }
 
-/** Subscribes to the writes announced for `collection`; returns the unsubscribe function. */
-export function onWrites(collection: string, listener: Listener): () => void {
-  const set = listeners.get(collection) ?? new Set<Listener>();
-  listeners.set(collection, set);
-  set.add(listener);
-  return () => set.delete(listener);
+/** Subscribes to every write announced on `connection`; returns the unsubscribe function. */
+export function onWrites(
+  connection: Connection,
+  listener: WriteListener,
+): () => void {
+  connection.on(WRITE_EVENT, listener);
+  return () => {
+    connection.off(WRITE_EVENT, listener);
+  };
 }
 
 /**
@@ -52,34 +62,72 @@ export function onWrites(collection: string, listener: Listener): () => void {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema's documents
 export function announceWrites(schema: Schema<any>, collection: string): void {
   const fromQuery = function (this: {
+    model: { db: Connection };
     getFilter(): Record<string, unknown>;
     getUpdate(): unknown;
   }) {
-    emit(collection, { filter: this.getFilter(), update: this.getUpdate() ?? undefined });
+    emit(this.model.db, collection, {
+      filter: this.getFilter(),
+      update: this.getUpdate() ?? undefined,
+    });
   };
   for (const op of QUERY_WRITES) {
     schema.pre(op, { document: false, query: true }, fromQuery);
     schema.post(op, { document: false, query: true }, fromQuery);
   }
-  const fromDocument = function (this: Record<string, unknown>) {
-    emit(collection, { documents: [this] });
+  // A document's `db` is its model's connection.
+  const fromDocument = function (
+    this: Record<string, unknown> & { db: Connection },
+  ) {
+    emit(this.db, collection, { documents: [this] });
   };
-  schema.pre('save', fromDocument);
-  schema.post('save', fromDocument);
-  schema.pre('deleteOne', { document: true, query: false }, fromDocument);
-  schema.post('deleteOne', { document: true, query: false }, fromDocument);
-  const fromMany = (docs: unknown) => {
-    emit(collection, {
-      documents: (Array.isArray(docs) ? docs : [docs]) as WriteEvent['documents'],
+  schema.pre("save", fromDocument);
+  schema.post("save", fromDocument);
+  schema.pre("deleteOne", { document: true, query: false }, fromDocument);
+  schema.post("deleteOne", { document: true, query: false }, fromDocument);
+  // insertMany and bulkWrite hooks run with the model as `this`.
+  const fromMany = (model: { db: Connection }, docs: unknown) => {
+    emit(model.db, collection, {
+      documents: (Array.isArray(docs)
+        ? docs
+        : [docs]) as WriteEvent["documents"],
     });
   };
-  schema.pre('insertMany', function (docs: unknown) {
-    fromMany(docs);
+  schema.pre("insertMany", function (this: { db: Connection }, docs: unknown) {
+    fromMany(this, docs);
   });
-  schema.post('insertMany', function (docs: unknown) {
-    fromMany(docs);
+  schema.post("insertMany", function (this: { db: Connection }, docs: unknown) {
+    fromMany(this, docs);
   });
-  const unknown = () => emit(collection, { unknown: true });
-  schema.pre('bulkWrite', unknown);
-  schema.post('bulkWrite', unknown);
+  const unknown = function (this: { db: Connection }) {
+    emit(this.db, collection, { unknown: true });
+  };
+  schema.pre("bulkWrite", unknown);
+  schema.post("bulkWrite", unknown);
+}
+
+/** A number the filter pins a field to (`{ f: 5 }` or `{ f: { $eq: 5 } }`), if any. */
+export function pinned(
+  filter: Record<string, unknown> | undefined,
+  field: string,
+): number | undefined {
+  let v = filter?.[field];
+  if (v && typeof v === "object" && "$eq" in v) v = (v as { $eq: unknown }).$eq;
+  return typeof v === "number" ? v : undefined;
+}
+
+/**
+ * The fields an update operator document changes (`{ $set: { a }, $inc: { b } }` -> a, b), or
+ * undefined when it cannot tell (a replacement, a pipeline): treat that as "anything".
+ */
+export function updatedFields(update: unknown): Set<string> | undefined {
+  if (!update || typeof update !== "object" || Array.isArray(update))
+    return undefined;
+  const fields = new Set<string>();
+  for (const [op, value] of Object.entries(update)) {
+    if (!op.startsWith("$") || !value || typeof value !== "object")
+      return undefined;
+    for (const path of Object.keys(value)) fields.add(path.split(".")[0]!);
+  }
+  return fields;
 }

@@ -15,6 +15,20 @@ import {
 import { serverError } from './errors';
 import { cloneDoc, valueKey as keyOf, type Doc } from './values';
 
+/** One document change as the engine applied it (before: absent for an insert, after: for a remove). */
+export interface DocChange {
+  op: 'insert' | 'replace' | 'remove';
+  coll: Collection;
+  before?: Doc;
+  after?: Doc;
+}
+
+/** What observers (oplog, open transactions' snapshots) hear: document changes and drops. */
+export type EngineChange =
+  | DocChange
+  | { op: 'drop'; db: string; coll: string }
+  | { op: 'dropDatabase'; db: string; colls: string[] };
+
 export interface EngineOptions {
   dbPath?: string;
   fsync?: FsyncMode;
@@ -37,6 +51,10 @@ export class Engine {
   private compactedBytes = 0;
   private readonly compactBytes: number;
   private readonly warn: (message: string) => void;
+  /** Told of every applied change (the oplog, open transactions' snapshots). */
+  readonly observers: Array<(change: EngineChange, txn?: TxnInfo) => void> = [];
+  /** While set, document changes go here instead of the journal and observers (a transaction's writes). */
+  divert?: (change: DocChange) => void;
 
   /**
    * Replays the journal of `dbPath` when there is one; throws JournalCorruptError when it is
@@ -113,6 +131,9 @@ export class Engine {
         break;
       case 'dropIndex':
         this.collection(op.db, op.coll)?.dropIndex(op.name);
+        break;
+      case 'txn':
+        for (const inner of op.ops) this.apply(inner);
         break;
     }
   }
@@ -204,29 +225,88 @@ export class Engine {
     this.log({ o: 'options', db: c.db, coll: c.name, options });
   }
 
+  private changed(change: DocChange, op: JournalOp): void {
+    if (this.divert) return this.divert(change);
+    this.log(op);
+    for (const o of this.observers) o(change);
+  }
+
   insert(c: Collection, doc: Doc): void {
     c.insert(doc);
-    this.log({ o: 'insert', db: c.db, coll: c.name, doc });
+    this.changed(
+      { op: 'insert', coll: c, after: doc },
+      { o: 'insert', db: c.db, coll: c.name, doc },
+    );
   }
 
   replace(c: Collection, oldDoc: Doc, newDoc: Doc): void {
     c.replace(oldDoc, newDoc);
-    this.log({ o: 'replace', db: c.db, coll: c.name, doc: newDoc });
+    this.changed(
+      { op: 'replace', coll: c, before: oldDoc, after: newDoc },
+      { o: 'replace', db: c.db, coll: c.name, doc: newDoc },
+    );
   }
 
   remove(c: Collection, doc: Doc): void {
     c.delete(doc);
-    this.log({ o: 'remove', db: c.db, coll: c.name, id: doc._id });
+    this.changed(
+      { op: 'remove', coll: c, before: doc },
+      { o: 'remove', db: c.db, coll: c.name, id: doc._id },
+    );
+  }
+
+  /**
+   * Applies a committed transaction's changes (each `after` the new version, or undefined for a
+   * delete) as ONE journal record; a unique-key violation undoes the ones already applied and
+   * throws, so memory and journal keep all of it or none.
+   */
+  applyTransaction(
+    writes: Array<{ coll: Collection; id: unknown; after?: Doc }>,
+    txn: TxnInfo,
+  ): void {
+    const done: DocChange[] = [];
+    try {
+      for (const w of writes) {
+        const before = w.coll.docs.get(keyOf(w.id));
+        if (before && w.after) w.coll.replace(before, w.after);
+        else if (w.after) w.coll.insert(w.after);
+        else if (before) w.coll.delete(before);
+        else continue;
+        const op = before ? (w.after ? 'replace' : 'remove') : 'insert';
+        done.push({ op, coll: w.coll, before, after: w.after });
+      }
+    } catch (e) {
+      for (const c of done.reverse()) undoChange(c);
+      throw e;
+    }
+    if (done.length === 0) return;
+    this.log({
+      o: 'txn',
+      ops: done.map((c): JournalOp => {
+        const ns = { db: c.coll.db, coll: c.coll.name };
+        if (c.op === 'insert') return { o: 'insert', ...ns, doc: c.after as Doc };
+        if (c.op === 'replace') return { o: 'replace', ...ns, doc: c.after as Doc };
+        return { o: 'remove', ...ns, id: (c.before as Doc)._id };
+      }),
+    });
+    for (const c of done) for (const o of this.observers) o(c, txn);
   }
 
   drop(db: string, name: string): boolean {
     const existed = this.dbs.get(db)?.delete(name) ?? false;
-    if (existed) this.log({ o: 'drop', db, coll: name });
+    if (existed) {
+      this.log({ o: 'drop', db, coll: name });
+      for (const o of this.observers) o({ op: 'drop', db, coll: name });
+    }
     return existed;
   }
 
   dropDatabase(db: string): void {
-    if (this.dbs.delete(db)) this.log({ o: 'dropDatabase', db });
+    const colls = [...(this.dbs.get(db)?.keys() ?? [])];
+    if (this.dbs.delete(db)) {
+      this.log({ o: 'dropDatabase', db });
+      for (const o of this.observers) o({ op: 'dropDatabase', db, colls });
+    }
   }
 
   createIndex(c: Collection, spec: IndexSpec): void {
@@ -238,6 +318,19 @@ export class Engine {
     c.dropIndex(name);
     this.log({ o: 'dropIndex', db: c.db, coll: c.name, name });
   }
+}
+
+/** The session and number of a committing transaction, for the change events it produces. */
+export interface TxnInfo {
+  lsid: Doc;
+  txnNumber: unknown;
+}
+
+/** Reverts a change made directly on a collection (no journal, no observers). */
+export function undoChange(c: DocChange): void {
+  if (c.op === 'insert') c.coll.delete(c.after as Doc);
+  else if (c.op === 'replace') c.coll.replace(c.after as Doc, c.before as Doc);
+  else c.coll.insert(c.before as Doc);
 }
 
 function validateCollectionName(name: string): void {

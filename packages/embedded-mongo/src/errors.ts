@@ -36,6 +36,14 @@ export const ErrorCodes = {
   DocumentValidationFailure: 121,
   CommandNotSupportedOnView: 166,
   ViewDepthLimitExceeded: 165,
+  WriteConflict: 112,
+  ConflictingOperationInProgress: 117,
+  TransactionTooOld: 225,
+  TransactionCommitted: 256,
+  InvalidResumeToken: 260,
+  ChangeStreamFatalError: 280,
+  ChangeStreamHistoryLost: 286,
+  MaxTimeMSExpired: 50,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

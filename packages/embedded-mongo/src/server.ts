@@ -5,8 +5,10 @@
  */
 import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
-import { runCommand, type CommandContext } from './commands/dispatch';
+import type { CommandContext } from './commands/dispatch';
+import type { Doc } from './values';
 import { FailPoints } from './failpoints';
+import { ReplicaSet } from './replset';
 import { JournalWriteError } from './journal';
 import {
   encodeMsg,
@@ -29,10 +31,21 @@ export interface ServerOptions extends EngineOptions {
    * serving on would answer from memory that is not on disk. The failed write got an error.
    */
   onFatal?: (err: Error) => void;
+  /** The replica set this server is the one member of (default `rs0`). */
+  replSetName?: string;
+  /** How often expired documents of TTL indexes are deleted (default 60 000 ms, as mongod). */
+  ttlMonitorIntervalMs?: number;
 }
+
+/** OP_MSG flag: the client accepts a stream of replies (the driver's streaming hello). */
+const EXHAUST_ALLOWED = 1 << 16;
+
+type Reply = Buffer | undefined | Promise<Buffer | undefined>;
 
 /** Thrown by a fail point to drop the connection without a reply. */
 class CloseConnection extends Error {}
+
+const HELLO_NAMES = new Set(['hello', 'ismaster', 'isMaster']);
 
 export interface RunningServer {
   uri: string;
@@ -52,6 +65,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const sockets = new Set<net.Socket>();
   const report = options.onError ?? (() => {});
   const failPoints = options.enableTestCommands ? new FailPoints() : undefined;
+  const replset = new ReplicaSet(engine, {
+    me: '', // known once listening
+    replSetName: options.replSetName,
+    ttlMonitorIntervalMs: options.ttlMonitorIntervalMs,
+  });
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -69,12 +87,43 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     let chunks: Buffer[] = [];
     let bufferedBytes = 0;
     let needed = 4;
+    // Replies that wait (a tailing getMore, an awaitable hello) keep their order: while one is
+    // pending, later replies queue behind it.
+    let queue: Promise<void> | undefined;
+    let queued = 0;
+    const send = (reply: Reply, message?: Buffer): void => {
+      if (!queue && !(reply instanceof Promise)) {
+        if (reply && !socket.destroyed) socket.write(reply);
+        return;
+      }
+      queued++;
+      queue = (queue ?? Promise.resolve())
+        .then(() => reply)
+        .then((buf) => {
+          if (!buf || socket.destroyed) return;
+          socket.write(buf);
+          // A streamed hello: the next reply follows without a request (moreToCome).
+          if (message && buf.readUInt32LE(16) & FLAG_MORE_TO_COME)
+            send(handle(message, ctx), message);
+        })
+        .catch((e: unknown) => {
+          report(e as Error);
+          socket.destroy();
+        })
+        .finally(() => {
+          if (--queued === 0) queue = undefined;
+        });
+    };
     socket.on('data', (chunk) => {
       chunks.push(chunk);
       bufferedBytes += chunk.length;
       if (bufferedBytes < needed) return;
       let buffered = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       const replies: Buffer[] = [];
+      const flush = () => {
+        if (replies.length) send(replies.length === 1 ? replies[0] : Buffer.concat(replies));
+        replies.length = 0;
+      };
       try {
         while (buffered.length >= 4) {
           const length = buffered.readInt32LE(0);
@@ -85,7 +134,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           const message = buffered.subarray(0, length);
           buffered = buffered.subarray(length);
           const reply = handle(message, ctx);
-          if (reply) replies.push(reply);
+          if (reply instanceof Promise) {
+            flush();
+            send(reply, Buffer.from(message));
+          } else if (reply) replies.push(reply);
         }
         chunks = buffered.length ? [buffered] : [];
         bufferedBytes = buffered.length;
@@ -95,16 +147,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         socket.destroy();
         return;
       } finally {
-        if (replies.length && !socket.destroyed) {
-          socket.write(replies.length === 1 ? (replies[0] as Buffer) : Buffer.concat(replies));
-        }
+        if (!socket.destroyed) flush();
       }
     });
     socket.on('error', (e) => report(e));
     socket.on('close', () => sockets.delete(socket));
   });
 
-  function handle(message: Buffer, ctx: CommandContext): Buffer | undefined {
+  function handle(message: Buffer, ctx: CommandContext): Reply {
     if (failure) throw new CloseConnection('the server is stopping: its journal failed');
     const req = parseMessage(message);
     if (req.kind === 'query') {
@@ -114,7 +164,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const legacyHello = ['ismaster', 'isMaster', 'hello'].includes(cmdName);
       if (legacyHello) rememberAppName(req.query, ctx);
       const body = legacyHello
-        ? runCommand({ ...req.query }, db, ctx)
+        ? (replset.run({ ...req.query }, db, ctx) as Doc)
         : {
             ok: 0,
             errmsg: 'Unsupported OP_QUERY command: ' + cmdName,
@@ -131,7 +181,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       engine.commit();
       throw new CloseConnection('closed by the failCommand fail point');
     }
-    let body = action.kind === 'error' ? action.reply : runCommand(req.body, 'admin', ctx);
+    const result = action.kind === 'error' ? action.reply : replset.run(req.body, 'admin', ctx);
+    if (result instanceof Promise) {
+      // Waiting replies (see ReplicaSet.run) write nothing: there is nothing to commit.
+      const streamed = (req.flags & EXHAUST_ALLOWED) !== 0 && HELLO_NAMES.has(cmdName);
+      return result.then((body) => {
+        const buf = encodeMsg(++responseSeq, req.header.requestId, body);
+        if (streamed) buf.writeUInt32LE(FLAG_MORE_TO_COME, 16);
+        return buf;
+      });
+    }
+    let body = result;
     if (action.kind === 'writeConcernError' && body.ok === 1)
       body = { ...body, writeConcernError: action.error };
     try {
@@ -175,6 +235,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     server.listen(options.port ?? 27017, host, () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
+  replset.me = `${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
 
   return {
     uri: `mongodb://${host}:${port}`,
@@ -182,6 +243,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     engine,
     async stop() {
+      replset.close();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!failure) engine.close(); // after a failure, fail() closes it

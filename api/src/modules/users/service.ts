@@ -1,29 +1,32 @@
-import type { Profile, ProfileUpdate, PublicUser } from '@campus/contracts';
-import type { AuthUser } from '../../platform/auth';
-import { forbidden, notFound } from '../../platform/errors';
-import { toStoredFileUrl } from '../../platform/storage';
-import { Follow } from '../follows/model';
-import { forgetAuthor } from '../posts/presenters';
-import { listProfilePosts } from '../posts/service';
-import { User } from './model';
-import { userPolicy } from './policy';
-import { PUBLIC_USER_FIELDS, toPublicUser } from './presenters';
+import type { Profile, ProfileUpdate, PublicUser } from "@campus/contracts";
+import type { AuthUser } from "../../platform/auth";
+import { forbidden, notFound } from "../../platform/errors";
+import { toStoredFileUrl } from "../../platform/storage";
+import { Follow } from "../follows/model";
+import type { PostReads } from "../posts/presenters";
+import { listProfilePosts } from "../posts/service";
+import type { AccountCache } from "./account-cache";
+import { User } from "./model";
+import { userPolicy } from "./policy";
+import { PUBLIC_USER_FIELDS, toPublicUser } from "./presenters";
 
-export const USER_NOT_FOUND = 'User not found';
+export const USER_NOT_FOUND = "User not found";
 
 export async function getProfile(
   userId: number,
   viewerId: number,
-  publicUrl: string,
+  reads: PostReads,
 ): Promise<Profile> {
+  const { publicUrl } = reads;
   const user = await User.findById(userId, PUBLIC_USER_FIELDS).lean();
   if (!user) throw notFound(USER_NOT_FOUND);
-  const [followingCount, followersCount, viewerFollows, posts] = await Promise.all([
-    Follow.countDocuments({ followerId: userId }),
-    Follow.countDocuments({ followingId: userId }),
-    Follow.exists({ followerId: viewerId, followingId: userId }),
-    listProfilePosts(userId, viewerId, publicUrl),
-  ]);
+  const [followingCount, followersCount, viewerFollows, posts] =
+    await Promise.all([
+      Follow.countDocuments({ followerId: userId }),
+      Follow.countDocuments({ followingId: userId }),
+      Follow.exists({ followerId: viewerId, followingId: userId }),
+      listProfilePosts(userId, viewerId, reads),
+    ]);
   return {
     ...toPublicUser(user, publicUrl),
     followingCount,
@@ -40,20 +43,27 @@ export async function updateProfile(
   publicUrl: string,
 ): Promise<PublicUser> {
   if (!userPolicy.canEditProfile(actor, userId)) {
-    throw forbidden('You can only edit your own profile');
+    throw forbidden("You can only edit your own profile");
   }
-  const changes: { name: string; bio?: string; avatarUrl?: string | null } = { name: update.name };
+  const changes: { name: string; bio?: string; avatarUrl?: string | null } = {
+    name: update.name,
+  };
   if (update.bio !== undefined) changes.bio = update.bio;
   if (update.avatarUrl !== undefined) {
-    changes.avatarUrl = update.avatarUrl ? toStoredFileUrl(update.avatarUrl, publicUrl) : null;
+    changes.avatarUrl = update.avatarUrl
+      ? toStoredFileUrl(update.avatarUrl, publicUrl)
+      : null;
   }
   const user = await User.findByIdAndUpdate(
     userId,
     { $set: changes },
-    { returnDocument: 'after', projection: PUBLIC_USER_FIELDS, runValidators: true },
+    {
+      returnDocument: "after",
+      projection: PUBLIC_USER_FIELDS,
+      runValidators: true,
+    },
   ).lean();
   if (!user) throw notFound(USER_NOT_FOUND);
-  forgetAuthor(userId);
   return toPublicUser(user, publicUrl);
 }
 
@@ -86,29 +96,21 @@ export async function authenticateUser(
 }
 
 /**
- * `authenticateUser` behind a short cache of this process: a caller seen in the last `cacheMs`
- * skips the account lookup, a database round trip on every request. Only accounts that may sign
- * in are kept (an account is never deleted nor unverified again), and never past the point where
- * the caller's activity is due to be recorded again.
+ * `authenticateUser` behind the app's account cache: a caller seen recently skips the account
+ * lookup, a database round trip on every request (see AccountCache for how long and what forgets).
  */
 export function createAuthenticator(options: {
   adminUserId: number;
   activityThrottleMs: number;
-  cacheMs: number;
+  accounts: AccountCache;
 }): (id: number) => Promise<AuthUser | undefined> {
-  const ttl = Math.min(options.cacheMs, options.activityThrottleMs);
-  const recent = new Map<number, { user: AuthUser; until: number }>();
+  const { accounts } = options;
   return async (id) => {
-    const now = Date.now();
-    const hit = recent.get(id);
-    if (hit && hit.until > now) return hit.user;
+    const hit = accounts.get(id);
+    if (hit) return hit;
+    const mark = accounts.mark();
     const user = await authenticateUser(id, options);
-    if (user && ttl > 0) {
-      if (recent.size >= 10_000) {
-        for (const [key, entry] of recent) if (entry.until <= now) recent.delete(key);
-      }
-      recent.set(id, { user, until: now + ttl });
-    }
+    if (user) accounts.set(user, mark);
     return user;
   };
 }

@@ -1,0 +1,374 @@
+/**
+ * Logical sessions: retryable writes and multi-document transactions.
+ *
+ * Retryable writes: a session remembers the reply of its latest write (`lsid` + `txnNumber`);
+ * the same statement sent again gets that reply and is not applied twice.
+ *
+ * Transactions, with snapshot isolation, built on the fact that every command runs to completion
+ * on one thread:
+ * - Snapshot: when a transaction starts, later committed changes by anyone else record, in that
+ *   transaction, the version of each document they change as it was at the snapshot (copy on
+ *   write, per document; `null` when the document did not exist yet).
+ * - A statement runs on the live collections with the transaction's view swapped in (the snapshot
+ *   versions, then its own writes), its document changes diverted from the journal and the change
+ *   streams into the transaction, then everything is put back before the reply. Nobody else can
+ *   see the swapped state: nothing else runs until the statement is done.
+ * - Write conflicts (code 112, label `TransientTransactionError`, which makes the driver's
+ *   `withTransaction` retry): writing a document that someone else changed after the snapshot, or
+ *   that another open transaction has written. A write outside any transaction never waits: it
+ *   goes ahead, and the transaction that holds the document fails at its next write of it or at
+ *   commit.
+ * - Commit applies the writes as one journal record (engine.applyTransaction): all or nothing,
+ *   also across a kill -9; the change events follow only then.
+ */
+import type { Collection } from './collection';
+import { undoChange, type DocChange, type Engine, type EngineChange } from './engine';
+import { MongoServerError, serverError } from './errors';
+import { isPlainObject, valueKey, type Doc } from './values';
+
+const TRANSIENT = ['TransientTransactionError'];
+const MAX_SESSIONS = 10_000;
+/** Commands a transaction may run (mongod refuses the others with code 263). */
+const ALLOWED_IN_TRANSACTION = new Set([
+  'find',
+  'getMore',
+  'killCursors',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'aggregate',
+  'distinct',
+  'create',
+  'createIndexes',
+  'bulkWrite',
+]);
+
+interface Write {
+  coll: Collection;
+  id: unknown;
+  /** The document's version after the transaction; undefined when it deletes it. */
+  after?: Doc;
+}
+
+interface NsState<T> {
+  coll: Collection;
+  docs: Map<string, T>;
+}
+
+class Transaction {
+  state: 'inProgress' | 'committed' | 'aborted' = 'inProgress';
+  readonly startedAt = Date.now();
+  /** Documents others changed after the snapshot: their version at the snapshot (null: absent). */
+  readonly snapshot = new Map<string, NsState<Doc | null>>();
+  readonly writes = new Map<string, NsState<Write>>();
+
+  constructor(
+    readonly lsid: Doc,
+    readonly txnNumber: number,
+  ) {}
+
+  holds(ns: string, key: string): boolean {
+    return this.writes.get(ns)?.docs.has(key) ?? false;
+  }
+}
+
+interface Session {
+  lsid: Doc;
+  /** The highest transaction number the session has used. */
+  txnNumber: number;
+  txn?: Transaction;
+  /** The reply of the session's latest retryable write. */
+  retried?: { txnNumber: number; reply: Doc };
+}
+
+export type Execute = (cmd: Doc) => Doc;
+
+export class Transactions {
+  private readonly sessions = new Map<string, Session>();
+  private readonly open = new Set<Transaction>();
+
+  constructor(
+    private readonly engine: Engine,
+    /** Transactions open longer than this are aborted (mongod's transactionLifetimeLimitSeconds). */
+    private readonly lifetimeMs = 60_000,
+  ) {
+    engine.observers.push((change) => this.remember(change));
+  }
+
+  /** Copy on write: open transactions keep the version a committed change replaces. */
+  private remember(change: EngineChange): void {
+    if (this.open.size === 0 || change.op === 'drop' || change.op === 'dropDatabase') return;
+    const key = valueKey(((change.after ?? change.before) as Doc)._id);
+    for (const t of this.open) {
+      let ns = t.snapshot.get(change.coll.ns);
+      if (!ns) t.snapshot.set(change.coll.ns, (ns = { coll: change.coll, docs: new Map() }));
+      if (!ns.docs.has(key)) ns.docs.set(key, change.before ?? null);
+    }
+  }
+
+  private session(lsid: Doc): Session {
+    const key = valueKey(lsid.id);
+    let s = this.sessions.get(key);
+    if (s) this.sessions.delete(key);
+    else s = { lsid, txnNumber: -1 };
+    this.sessions.set(key, s); // most recently used last
+    if (this.sessions.size > MAX_SESSIONS) {
+      const [oldestKey, oldest] = this.sessions.entries().next().value as [string, Session];
+      if (oldest.txn) this.end(oldest.txn, 'aborted');
+      this.sessions.delete(oldestKey);
+    }
+    return s;
+  }
+
+  private end(t: Transaction, state: 'committed' | 'aborted'): void {
+    t.state = state;
+    this.open.delete(t);
+  }
+
+  private expired(t: Transaction): boolean {
+    return t.state === 'inProgress' && Date.now() - t.startedAt > this.lifetimeMs;
+  }
+
+  /** Forgets sessions the client ended, aborting their open transactions. */
+  endSessions(ids: unknown[]): void {
+    for (const lsid of ids) {
+      if (!isPlainObject(lsid)) continue;
+      const key = valueKey(lsid.id);
+      const s = this.sessions.get(key);
+      if (s?.txn?.state === 'inProgress') this.end(s.txn, 'aborted');
+      this.sessions.delete(key);
+    }
+  }
+
+  /** A write with `lsid` + `txnNumber` outside a transaction. */
+  retryable(body: Doc, exec: Execute): Doc {
+    const s = this.session(body.lsid as Doc);
+    const n = Number(body.txnNumber);
+    if (s.retried?.txnNumber === n) return s.retried.reply;
+    if (n < s.txnNumber)
+      throw serverError(
+        'TransactionTooOld',
+        `Cannot start transaction ${n} on session because a newer transaction ${s.txnNumber} has already started`,
+      );
+    if (s.txn?.state === 'inProgress') this.end(s.txn, 'aborted');
+    s.txnNumber = n;
+    const reply = exec(withoutSessionFields(body));
+    if (reply.ok === 1) s.retried = { txnNumber: n, reply };
+    return reply;
+  }
+
+  /** A statement of a transaction, or commitTransaction / abortTransaction. */
+  inTransaction(body: Doc, name: string, exec: Execute): Doc {
+    if (!isPlainObject(body.lsid))
+      throw serverError('InvalidOptions', 'Transactions need a logical session (lsid)');
+    const s = this.session(body.lsid);
+    const n = Number(body.txnNumber);
+    if (body.txnNumber === undefined)
+      throw serverError('InvalidOptions', `${name} needs a txnNumber`);
+    if (name === 'commitTransaction') return this.commit(s, n);
+    if (name === 'abortTransaction') return this.abort(s, n);
+    if (n < s.txnNumber)
+      throw serverError(
+        'TransactionTooOld',
+        `Cannot start transaction ${n} on session because a newer transaction ${s.txnNumber} has already started`,
+      );
+    let t = s.txn;
+    if (body.startTransaction === true) {
+      if (t && t.txnNumber === n)
+        throw serverError(
+          'ConflictingOperationInProgress',
+          `Cannot start transaction ${n} on session because it has already started`,
+        );
+      if (t?.state === 'inProgress') this.end(t, 'aborted');
+      s.txnNumber = n;
+      s.retried = undefined;
+      t = s.txn = new Transaction(s.lsid, n);
+      this.open.add(t);
+    } else if (!t || t.txnNumber !== n || t.state === 'aborted' || this.expired(t)) {
+      if (t && this.expired(t)) this.end(t, 'aborted');
+      throw noSuchTransaction(n, t?.txnNumber === n);
+    } else if (t.state === 'committed') {
+      throw serverError('TransactionCommitted', `Transaction ${n} has been committed.`);
+    }
+    if (!ALLOWED_IN_TRANSACTION.has(name)) {
+      this.end(t, 'aborted');
+      throw serverError(
+        'OperationNotSupportedInTransaction',
+        `Cannot run '${name}' in a multi-document transaction.`,
+      );
+    }
+    let reply: Doc;
+    try {
+      reply = this.statement(t, () => exec(withoutSessionFields(body)));
+    } catch (e) {
+      this.end(t, 'aborted');
+      throw e;
+    }
+    // As in mongod, a failed statement aborts its transaction.
+    const writeErrors = Array.isArray(reply.writeErrors) ? (reply.writeErrors as Doc[]) : [];
+    if (reply.ok !== 1 || writeErrors.length) {
+      this.end(t, 'aborted');
+      const conflict = writeErrors.find((w) => w.code === 112);
+      if (conflict) return errorReply(writeConflict());
+      if (reply.code === 112) return { ...reply, errorLabels: TRANSIENT };
+    }
+    return reply;
+  }
+
+  /** Runs one statement against the transaction's view (see the module comment). */
+  private statement(t: Transaction, run: () => Doc): Doc {
+    const engine = this.engine;
+    const undo: DocChange[] = [];
+    const touched = new Map<string, { ns: string; key: string; coll: Collection; id: unknown }>();
+    const live = (s: NsState<unknown>) => engine.collection(s.coll.db, s.coll.name) === s.coll;
+    try {
+      // Deletions first, so restoring a version never meets a unique key still held.
+      for (const pass of [true, false]) {
+        for (const [ns, s] of t.snapshot) {
+          if (!live(s)) continue;
+          for (const [key, version] of s.docs)
+            if (!t.holds(ns, key) && (version === null) === pass)
+              setDoc(s.coll, key, version ?? undefined, undo);
+        }
+        for (const s of t.writes.values()) {
+          if (!live(s)) continue;
+          for (const [key, w] of s.docs)
+            if ((w.after === undefined) === pass) setDoc(s.coll, key, w.after, undo);
+        }
+      }
+    } catch {
+      revert(undo);
+      throw writeConflict();
+    }
+    engine.divert = (change) => {
+      undo.push(change);
+      const doc = (change.after ?? change.before) as Doc;
+      const ns = change.coll.ns;
+      const key = valueKey(doc._id);
+      touched.set(`${ns}\u0000${key}`, { ns, key, coll: change.coll, id: doc._id });
+      if (t.snapshot.get(ns)?.docs.has(key)) throw writeConflict();
+      for (const other of this.open) {
+        if (other === t || !other.holds(ns, key)) continue;
+        if (this.expired(other)) this.end(other, 'aborted');
+        else throw writeConflict();
+      }
+    };
+    try {
+      const reply = run();
+      for (const { ns, key, coll, id } of touched.values()) {
+        let s = t.writes.get(ns);
+        if (!s || s.coll !== coll) t.writes.set(ns, (s = { coll, docs: new Map() }));
+        s.docs.set(key, { coll, id, after: coll.docs.get(key) });
+      }
+      return reply;
+    } finally {
+      engine.divert = undefined;
+      revert(undo);
+    }
+  }
+
+  private commit(s: Session, n: number): Doc {
+    const t = s.txn;
+    if (!t || t.txnNumber !== n) {
+      if (n < s.txnNumber)
+        throw serverError('TransactionTooOld', `Transaction ${n} is older than ${s.txnNumber}`);
+      throw noSuchTransaction(n, false);
+    }
+    if (t.state === 'committed') return { ok: 1 }; // the driver retrying an acknowledged commit
+    if (t.state === 'aborted' || this.expired(t)) {
+      this.end(t, 'aborted');
+      throw noSuchTransaction(n, true);
+    }
+    const writes: Array<{ coll: Collection; id: unknown; after?: Doc }> = [];
+    for (const [ns, w] of t.writes) {
+      const changed = t.snapshot.get(ns)?.docs;
+      for (const [key, write] of w.docs) {
+        if (changed?.has(key)) {
+          this.end(t, 'aborted');
+          throw writeConflict();
+        }
+        writes.push(write);
+      }
+    }
+    this.end(t, 'committed');
+    try {
+      this.engine.applyTransaction(writes, { lsid: t.lsid, txnNumber: t.txnNumber });
+    } catch (e) {
+      t.state = 'aborted';
+      throw e;
+    }
+    return { ok: 1 };
+  }
+
+  private abort(s: Session, n: number): Doc {
+    const t = s.txn;
+    if (!t || t.txnNumber !== n || t.state === 'aborted') throw noSuchTransaction(n, false);
+    if (t.state === 'committed')
+      throw serverError('TransactionCommitted', `Transaction ${n} has been committed.`);
+    this.end(t, 'aborted');
+    return { ok: 1 };
+  }
+}
+
+function setDoc(coll: Collection, key: string, target: Doc | undefined, undo: DocChange[]): void {
+  const current = coll.docs.get(key);
+  if (current === target) return;
+  if (current && target) {
+    coll.replace(current, target);
+    undo.push({ op: 'replace', coll, before: current, after: target });
+  } else if (current) {
+    coll.delete(current);
+    undo.push({ op: 'remove', coll, before: current });
+  } else if (target) {
+    coll.insert(target);
+    undo.push({ op: 'insert', coll, after: target });
+  }
+}
+
+function revert(undo: DocChange[]): void {
+  for (let i = undo.length - 1; i >= 0; i--) undoChange(undo[i] as DocChange);
+  undo.length = 0;
+}
+
+function writeConflict(): MongoServerError {
+  return serverError(
+    'WriteConflict',
+    'Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.',
+    { errorLabels: TRANSIENT },
+  );
+}
+
+function noSuchTransaction(n: number, aborted: boolean): MongoServerError {
+  return new MongoServerError(
+    251,
+    'NoSuchTransaction',
+    aborted
+      ? `Transaction with { txnNumber: ${n} } has been aborted.`
+      : `Given transaction number ${n} does not match any in-progress transactions.`,
+    { errorLabels: TRANSIENT },
+  );
+}
+
+/** The command without the session fields the command handlers do not know. */
+export function withoutSessionFields(body: Doc): Doc {
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(body))
+    if (k !== 'txnNumber' && k !== 'autocommit' && k !== 'startTransaction') out[k] = v;
+  return out;
+}
+
+export function errorReply(e: unknown, labels?: string[]): Doc {
+  const reply: Doc =
+    e instanceof MongoServerError
+      ? { ok: 0, errmsg: e.message, code: e.code, codeName: e.codeName, ...e.extra }
+      : {
+          ok: 0,
+          errmsg: e instanceof Error ? e.message : String(e),
+          code: 1,
+          codeName: 'InternalError',
+        };
+  if (labels) reply.errorLabels = labels;
+  return reply;
+}
