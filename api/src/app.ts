@@ -1,33 +1,32 @@
-import path from "node:path";
-import cors from "@koa/cors";
-import Koa, { type Middleware } from "koa";
-import { HttpMethodEnum, koaBody } from "koa-body";
-import helmet from "koa-helmet";
-import { accountApplicationRoutes } from "./modules/account-applications/routes";
-import { analyticsRoutes } from "./modules/analytics/routes";
-import { authRoutes } from "./modules/auth/routes";
-import { commentRoutes } from "./modules/comments/routes";
-import { feedbackRoutes } from "./modules/feedback/routes";
-import { followRoutes } from "./modules/follows/routes";
-import { notificationRoutes } from "./modules/notifications/routes";
-import { postRoutes } from "./modules/posts/routes";
-import { settingsRoutes } from "./modules/settings/routes";
-import { uploadRoutes } from "./modules/uploads/routes";
-import { userRoutes } from "./modules/users/routes";
-import { createAuthenticator } from "./modules/users/service";
-import {
-  createTokenService,
-  requireAuth,
-  type AppState,
-} from "./platform/auth";
-import type { Config } from "./platform/config";
-import type { Database } from "./platform/db";
-import { errorMiddleware, HttpError } from "./platform/errors";
-import type { InFlight } from "./platform/in-flight";
-import { loggablePath, type Logger } from "./platform/logger";
-import type { Mailer } from "./platform/mailer";
-import type { UploadStorage } from "./platform/storage";
-import { createReadCaches, type ReadCaches } from "./read-caches";
+import path from 'node:path';
+import cors from '@koa/cors';
+import Koa, { type Middleware } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import helmet from 'koa-helmet';
+import { accountApplicationRoutes } from './modules/account-applications/routes';
+import { analyticsRoutes } from './modules/analytics/routes';
+import { authRoutes } from './modules/auth/routes';
+import { commentRoutes } from './modules/comments/routes';
+import { feedbackRoutes } from './modules/feedback/routes';
+import { followRoutes } from './modules/follows/routes';
+import { notificationRoutes } from './modules/notifications/routes';
+import { postRoutes } from './modules/posts/routes';
+import { isPostVisible } from './modules/posts/service';
+import { profileRoutes } from './modules/profiles/routes';
+import { settingsRoutes } from './modules/settings/routes';
+import { uploadRoutes } from './modules/uploads/routes';
+import { userRoutes } from './modules/users/routes';
+import { createAuthenticator } from './modules/users/service';
+import { createTokenService, requireAuth, type AppState } from './platform/auth';
+import type { Config } from './platform/config';
+import type { Database } from './platform/db';
+import { errorMiddleware, HttpError } from './platform/errors';
+import type { InFlight } from './platform/in-flight';
+import { loggablePath, type Logger } from './platform/logger';
+import type { Mailer } from './platform/mailer';
+import type { UploadStorage } from './platform/storage';
+import { notificationSources } from './notification-sources';
+import { createReadCaches, type ReadCaches } from './read-caches';
 
 export interface AppDeps {
   config: Config;
@@ -36,12 +35,12 @@ export interface AppDeps {
   storage: UploadStorage;
   jwtSecret: string;
   /** The database the app works on: its reachability and its write events. */
-  database: Pick<Database, "requireReachable" | "onWrites">;
+  database: Pick<Database, 'requireReachable' | 'onWrites'>;
   /** Counts requests being handled, for a graceful shutdown (main.ts). */
   inFlight?: InFlight;
 }
 
-const UPLOAD_PATH = "/api/upload/avatar";
+const UPLOAD_PATH = '/api/upload/avatar';
 
 function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
@@ -57,7 +56,7 @@ function requestLog(logger: Logger): Middleware<AppState> {
           ms: Math.round(performance.now() - started),
           userId: ctx.state.user?.id,
         },
-        "request",
+        'request',
       );
     }
   };
@@ -65,13 +64,9 @@ function requestLog(logger: Logger): Middleware<AppState> {
 
 /** Bodies are JSON everywhere but on the upload route: anything else is a 415. */
 const requireJsonBodies: Middleware = async (ctx, next) => {
-  const hasBody =
-    (ctx.request.length ?? 0) > 0 || ctx.get("Transfer-Encoding") !== "";
-  if (hasBody && ctx.path !== UPLOAD_PATH && !ctx.is("application/json")) {
-    throw new HttpError(
-      415,
-      "Request bodies must be JSON (Content-Type: application/json)",
-    );
+  const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (hasBody && ctx.path !== UPLOAD_PATH && !ctx.is('application/json')) {
+    throw new HttpError(415, 'Request bodies must be JSON (Content-Type: application/json)');
   }
   return next();
 };
@@ -110,28 +105,23 @@ export function createApp({
     }),
   });
   // What presenting posts and comments needs, handed to the routes that present them.
-  const reads = {
-    publicUrl: config.publicUrl,
-    feed: caches.feed,
-    authors: caches.authors,
-  };
+  const reads = { publicUrl: config.publicUrl, feed: caches.feed, authors: caches.authors };
   const allowedOrigins = new Set(config.allowedOrigins);
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
-  app.on("error", (err: unknown) => logger.warn({ err }, "response error"));
+  app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
 
   if (inFlight) app.use(inFlight.middleware);
   app.use(requestLog(logger));
   app.use(errorMiddleware(logger));
-  app.use(helmet({ crossOriginResourcePolicy: { policy: "cross-origin" } }));
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   app.use(
     cors({
       // Only the configured origins get CORS headers; any other origin is never reflected.
-      origin: (ctx) =>
-        allowedOrigins.has(ctx.get("Origin")) ? ctx.get("Origin") : "",
+      origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
       credentials: true,
-      allowHeaders: ["Authorization", "Content-Type"],
-      exposeHeaders: ["Retry-After"],
-      allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
+      allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: ['Retry-After'],
+      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       maxAge: 600,
     }),
   );
@@ -146,16 +136,12 @@ export function createApp({
       urlencoded: false,
       text: false,
       patchNode: false,
-      parsedMethods: [
-        HttpMethodEnum.POST,
-        HttpMethodEnum.PUT,
-        HttpMethodEnum.PATCH,
-      ],
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
     }),
   );
 
   const routers = [
-    authRoutes({
+    authRoutes(authenticated, {
       institutionDomains: config.institutionDomains,
       bcryptRounds: config.bcryptRounds,
       webUrl: config.webUrl,
@@ -164,11 +150,12 @@ export function createApp({
       tokens,
       rateLimits: config.rateLimits,
     }),
-    userRoutes(authenticated, reads),
+    userRoutes(authenticated, { publicUrl: config.publicUrl }),
+    profileRoutes(authenticated, reads),
     followRoutes(authenticated, { publicUrl: config.publicUrl }),
     uploadRoutes(authenticated, {
       storage,
-      tempDir: path.join(config.dataDir, "tmp"),
+      tempDir: path.join(config.dataDir, 'tmp'),
       maxBytes: config.avatarMaxBytes,
       maxPixels: config.avatarMaxPixels,
       size: config.avatarSize,
@@ -183,8 +170,8 @@ export function createApp({
     }),
     settingsRoutes(),
     postRoutes(authenticated, { ...reads, timezone: config.timezone }),
-    commentRoutes(authenticated),
-    notificationRoutes(authenticated, { publicUrl: config.publicUrl }),
+    commentRoutes(authenticated, { isPostVisible }),
+    notificationRoutes(authenticated, notificationSources(config.publicUrl)),
     analyticsRoutes(authenticated, { timezone: config.timezone }),
   ];
   for (const router of routers) {

@@ -1,26 +1,25 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import bcrypt from "bcrypt";
-import request from "supertest";
-import { start } from "@campus/embedded-mongo";
-import { createApp, type CampusApp } from "../src/app";
-import { createTokenService } from "../src/platform/auth";
-import { loadConfig, type Config } from "../src/platform/config";
-import { connectDatabase, type Database } from "../src/platform/db";
-import { createLogger } from "../src/platform/logger";
-import { createMailer } from "../src/platform/mailer";
-import { createUploadStorage } from "../src/platform/storage";
-import { nextId } from "../src/modules/counters/model";
-import { User } from "../src/modules/users/model";
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcrypt';
+import request from 'supertest';
+import { start } from '@campus/embedded-mongo';
+import { createApp, type CampusApp } from '../src/app';
+import { createTokenService } from '../src/platform/auth';
+import { loadConfig, type Config } from '../src/platform/config';
+import { connectDatabase, type Database } from '../src/platform/db';
+import { createLogger } from '../src/platform/logger';
+import { createMailer } from '../src/platform/mailer';
+import { createUploadStorage } from '../src/platform/storage';
+import { nextId } from '../src/modules/counters/service';
+import { User } from '../src/modules/users/model';
 
-export const TEST_JWT_SECRET =
-  "test-secret-that-is-long-enough-for-hs256-0123456789";
-export const TEST_PASSWORD = "correct horse battery";
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+export const TEST_PASSWORD = 'correct horse battery';
 
-type Overrides = Partial<Omit<Config, "rateLimits">> & {
-  rateLimits?: Partial<Config["rateLimits"]>;
+type Overrides = Partial<Omit<Config, 'rateLimits'>> & {
+  rateLimits?: Partial<Config['rateLimits']>;
 };
 
 export interface TestApp {
@@ -28,14 +27,11 @@ export interface TestApp {
   /** A supertest client on the app's callback (no port is opened for the app). */
   http(): ReturnType<typeof request>;
   /** The app's read caches (e.g. to forget what a write behind mongoose's back changed). */
-  caches: CampusApp["caches"];
+  caches: CampusApp['caches'];
   /** The database the app works on. */
   database: Database;
   /** Builds another app on the same database (e.g. with other limits), closed after the file. */
-  another(overrides: Overrides): {
-    http(): ReturnType<typeof request>;
-    app: CampusApp;
-  };
+  another(overrides: Overrides): { http(): ReturnType<typeof request>; app: CampusApp };
   /** A client on `another(overrides)`. */
   withConfig(overrides: Overrides): ReturnType<typeof request>;
   dataDir: string;
@@ -44,16 +40,12 @@ export interface TestApp {
 const NO_LIMIT = { max: 0, windowMs: 60_000 };
 
 export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
-  const base = loadConfig({
-    NODE_ENV: "test",
-    LOG_LEVEL: "silent",
-    BCRYPT_ROUNDS: "4",
-  });
+  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
   return {
     ...base,
     dataDir,
-    publicUrl: "http://api.test",
-    webUrl: "http://web.test",
+    publicUrl: 'http://api.test',
+    webUrl: 'http://web.test',
     jwtSecret: TEST_JWT_SECRET,
     ...overrides,
     rateLimits: {
@@ -71,23 +63,19 @@ export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
  * The app on `database`, with test settings and uploads under `dataDir`. It follows the
  * database's writes until `app.close()`.
  */
-export function buildTestApp(
-  database: Database,
-  dataDir: string,
-  overrides: Overrides = {},
-) {
+export function buildTestApp(database: Database, dataDir: string, overrides: Overrides = {}) {
   const cfg = testConfig(dataDir, overrides);
-  const logger = createLogger("silent");
+  const logger = createLogger('silent');
   const app = createApp({
     config: cfg,
     logger,
     mailer: createMailer({
       smtpUrl: cfg.smtpUrl,
       from: cfg.mailFrom,
-      outboxDir: path.join(dataDir, "outbox"),
+      outboxDir: path.join(dataDir, 'outbox'),
       logger,
     }),
-    storage: createUploadStorage(path.join(dataDir, "uploads"), cfg.publicUrl),
+    storage: createUploadStorage(path.join(dataDir, 'uploads'), cfg.publicUrl),
     jwtSecret: TEST_JWT_SECRET,
     database,
   });
@@ -102,29 +90,27 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
   let server: Awaited<ReturnType<typeof start>> | undefined;
   let database: Database | undefined;
   let config: Config | undefined;
-  let dataDir = "";
+  let dataDir = '';
   const apps: CampusApp[] = [];
 
   const build = (extra: Overrides) => {
-    if (!database) throw new Error("useTestApp: used before beforeAll");
+    if (!database) throw new Error('useTestApp: used before beforeAll');
     const built = buildTestApp(database, dataDir, { ...overrides, ...extra });
     apps.push(built.app);
     return built;
   };
   let main: ReturnType<typeof build> | undefined;
   const used = () => {
-    if (!main) throw new Error("useTestApp: used before beforeAll");
+    if (!main) throw new Error('useTestApp: used before beforeAll');
     return main;
   };
 
   beforeAll(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "campus-api-test-"));
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'campus-api-test-'));
     const external = process.env.TEST_MONGODB_URI;
     if (!external) server = await start({ port: 0 });
     const uri = external ?? server!.uri;
-    database = await connectDatabase(uri, {
-      dbName: `test_${randomBytes(6).toString("hex")}`,
-    });
+    database = await connectDatabase(uri, { dbName: `test_${randomBytes(6).toString('hex')}` });
     main = build({});
     config = main.cfg;
   });
@@ -139,7 +125,7 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
 
   return {
     get config() {
-      if (!config) throw new Error("useTestApp: used before beforeAll");
+      if (!config) throw new Error('useTestApp: used before beforeAll');
       return config;
     },
     get dataDir() {
@@ -149,7 +135,7 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
       return used().app.caches;
     },
     get database() {
-      if (!database) throw new Error("useTestApp: used before beforeAll");
+      if (!database) throw new Error('useTestApp: used before beforeAll');
       return database;
     },
     http() {
@@ -166,45 +152,33 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
 }
 
 let emailSeq = 0;
-export function uniqueEmail(prefix = "member", domain = "campus.edu"): string {
+export function uniqueEmail(prefix = 'member', domain = 'campus.edu'): string {
   emailSeq += 1;
-  return `${prefix}.${emailSeq}.${randomBytes(3).toString("hex")}@${domain}`;
+  return `${prefix}.${emailSeq}.${randomBytes(3).toString('hex')}@${domain}`;
 }
 
 const passwordHash = bcrypt.hashSync(TEST_PASSWORD, 4);
 
 /** A verified member created directly in the database, with a valid token for it. */
 export async function createMember(
-  fields: {
-    name?: string;
-    email?: string;
-    bio?: string;
-    isVerified?: boolean;
-    id?: number;
-  } = {},
+  fields: { name?: string; email?: string; bio?: string; isVerified?: boolean; id?: number } = {},
 ) {
-  const id = fields.id ?? (await nextId("users"));
+  const id = fields.id ?? (await nextId('users'));
   const user = await User.create({
     _id: id,
     name: fields.name ?? `Member ${id}`,
     email: fields.email ?? uniqueEmail(),
     password: passwordHash,
-    bio: fields.bio ?? "",
+    bio: fields.bio ?? '',
     isVerified: fields.isVerified ?? true,
   });
   const tokens = createTokenService({
     secret: TEST_JWT_SECRET,
-    issuer: "campus-api",
-    expiresIn: "1h",
+    issuer: 'campus-api',
+    expiresIn: '1h',
   });
   const token = tokens.sign(id);
-  return {
-    id,
-    email: user.email,
-    name: user.name,
-    token,
-    auth: `Bearer ${token}`,
-  };
+  return { id, email: user.email, name: user.name, token, auth: `Bearer ${token}` };
 }
 
 /**

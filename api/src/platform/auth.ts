@@ -1,24 +1,26 @@
-import { createSecretKey, randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
-import jwt from "jsonwebtoken";
-import type { Middleware } from "koa";
-import { unauthorized } from "./errors";
-import { ReadCache } from "./read-cache";
+import { createSecretKey, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import jwt from 'jsonwebtoken';
+import type { Middleware } from 'koa';
+import type { Role } from '@campus/contracts';
+import { unauthorized } from './errors';
+import { ReadCache } from './read-cache';
 
 /** The signed-in caller, as routes see it in `ctx.state.user`. */
 export interface AuthUser {
   id: number;
   name: string;
   email: string;
-  isAdmin: boolean;
+  /** Decided once, when the caller is authenticated (users/policy.ts `rolesOf`). */
+  roles: readonly Role[];
 }
 
 export interface AppState {
   user?: AuthUser;
 }
 
-const ALGORITHM = "HS256";
+const ALGORITHM = 'HS256';
 
 export interface TokenOptions {
   secret: string;
@@ -75,7 +77,7 @@ export function createTokenService({
         algorithm: ALGORITHM,
         subject: String(userId),
         issuer,
-        expiresIn: expiresIn as jwt.SignOptions["expiresIn"],
+        expiresIn: expiresIn as jwt.SignOptions['expiresIn'],
       });
     },
     verify(token) {
@@ -85,13 +87,12 @@ export function createTokenService({
       try {
         payload = jwt.verify(token, key, { algorithms: [ALGORITHM], issuer });
       } catch {
-        throw unauthorized("Invalid or expired token");
+        throw unauthorized('Invalid or expired token');
       }
-      const subject = typeof payload === "object" ? payload.sub : undefined;
-      if (!subject || !/^[1-9][0-9]{0,15}$/.test(subject))
-        throw unauthorized("Invalid token");
+      const subject = typeof payload === 'object' ? payload.sub : undefined;
+      if (!subject || !/^[1-9][0-9]{0,15}$/.test(subject)) throw unauthorized('Invalid token');
       const userId = Number(subject);
-      const exp = typeof payload === "object" ? payload.exp : undefined;
+      const exp = typeof payload === 'object' ? payload.exp : undefined;
       if (exp !== undefined) verified?.remember(token, userId, exp * 1000);
       return userId;
     },
@@ -99,19 +100,16 @@ export function createTokenService({
 }
 
 /** JWT_SECRET from the environment, else one generated on first start and kept under DATA_DIR. */
-export async function resolveJwtSecret(
-  configured: string | undefined,
-  dataDir: string,
-) {
+export async function resolveJwtSecret(configured: string | undefined, dataDir: string) {
   if (configured) return configured;
-  const file = path.join(dataDir, "jwt-secret");
+  const file = path.join(dataDir, 'jwt-secret');
   try {
-    const stored = (await fs.readFile(file, "utf8")).trim();
+    const stored = (await fs.readFile(file, 'utf8')).trim();
     if (stored.length >= 32) return stored;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const secret = randomBytes(48).toString("base64url");
+  const secret = randomBytes(48).toString('base64url');
   await fs.mkdir(dataDir, { recursive: true });
   await fs.writeFile(file, secret, { mode: 0o600 });
   return secret;
@@ -124,20 +122,17 @@ export interface AuthDeps {
 }
 
 function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer ([A-Za-z0-9\-_.]+)$/.exec(header ?? "");
+  const match = /^Bearer ([A-Za-z0-9\-_.]+)$/.exec(header ?? '');
   return match?.[1];
 }
 
 /** Requires `Authorization: Bearer <jwt>` of an existing account; sets `ctx.state.user`. */
-export function requireAuth({
-  tokens,
-  loadUser,
-}: AuthDeps): Middleware<AppState> {
+export function requireAuth({ tokens, loadUser }: AuthDeps): Middleware<AppState> {
   return async (ctx, next) => {
-    const token = bearerToken(ctx.get("Authorization"));
+    const token = bearerToken(ctx.get('Authorization'));
     if (!token) throw unauthorized();
     const user = await loadUser(tokens.verify(token));
-    if (!user) throw unauthorized("Invalid or expired token");
+    if (!user) throw unauthorized('Invalid or expired token');
     ctx.state.user = user;
     return next();
   };

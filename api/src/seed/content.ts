@@ -5,7 +5,7 @@
  * computed from the generated likes, comments and reposts, so they agree with a recount.
  */
 import { Comment, type CommentDoc } from '../modules/comments/model';
-import { reserveIdBlock } from '../modules/counters/model';
+import { reserveIdBlock } from '../modules/counters/service';
 import { Like, type LikeDoc } from '../modules/likes/model';
 import { Notification, type NotificationDoc } from '../modules/notifications/model';
 import { Post, type PostDoc } from '../modules/posts/model';

@@ -1,21 +1,8 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { currentUser, type AppState, type AuthUser } from '../../platform/auth';
-import { forbidden } from '../../platform/errors';
+import type { AppState } from '../../platform/auth';
+import { requireAdmin } from '../auth/policy';
 import { activeUsers, engagement, overview, userGrowth } from './service';
-
-/** Who may read analytics: the administrator only. */
-export const analyticsPolicy = {
-  canRead(user: AuthUser): boolean {
-    return user.isAdmin;
-  },
-};
-
-const requireAdmin: Middleware<AppState> = async (ctx, next) => {
-  if (!analyticsPolicy.canRead(currentUser(ctx.state))) throw forbidden('Admin access required');
-  ctx.set('Cache-Control', 'no-store');
-  return next();
-};
 
 export function analyticsRoutes(requireAuth: Middleware<AppState>, options: { timezone: string }) {
   const router = new Router<AppState>({ prefix: '/api/analytics' });

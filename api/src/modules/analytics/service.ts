@@ -1,12 +1,10 @@
-import { trusted } from 'mongoose';
 import type { ActiveUsers, AnalyticsOverview, Engagement, UserGrowth } from '@campus/contracts';
-import type { Model } from 'mongoose';
 import { lastDays, startOfMonthIn } from '../../platform/time';
-import { Comment } from '../comments/model';
-import { Follow } from '../follows/model';
-import { Like } from '../likes/model';
-import { Post } from '../posts/model';
-import { User } from '../users/model';
+import { countAllComments } from '../comments/service';
+import { countAllFollows } from '../follows/service';
+import { countAllLikes } from '../likes/service';
+import { postCounts } from '../posts/service';
+import { userCounts } from '../users/service';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -35,17 +33,14 @@ export async function overview({
     totalComments,
     totalFollows,
   ] = await Promise.all([
-    User.estimatedDocumentCount(),
-    User.countDocuments({ isVerified: true }),
-    User.countDocuments({ createdAt: trusted({ $gte: new Date(now.getTime() - 7 * DAY) }) }),
-    Post.countDocuments({ deletedAt: null }),
-    Post.countDocuments({
-      deletedAt: null,
-      createdAt: trusted({ $gte: startOfMonthIn(timezone, now) }),
-    }),
-    Like.estimatedDocumentCount(),
-    Comment.estimatedDocumentCount(),
-    Follow.estimatedDocumentCount(),
+    userCounts.all(),
+    userCounts.verified(),
+    userCounts.createdSince(new Date(now.getTime() - 7 * DAY)),
+    postCounts.visible(),
+    postCounts.visibleSince(startOfMonthIn(timezone, now)),
+    countAllLikes(),
+    countAllComments(),
+    countAllFollows(),
   ]);
   return {
     totalUsers,
@@ -60,40 +55,30 @@ export async function overview({
   };
 }
 
-/** Documents created per calendar day (in `timezone`) over the last `days` days, zero-filled. */
+/** Zero-filled counts per calendar day (in `timezone`) over the last `days` days. */
 async function perDay(
-  model: Model<never>,
-  match: Record<string, unknown>,
+  count: (since: Date, timezone: string) => Promise<Map<string, number>>,
   days: number,
   { timezone, now = new Date() }: AnalyticsOptions,
 ): Promise<Array<{ date: string; count: number }>> {
   const { keys, since } = lastDays(timezone, days, now);
-  const rows = await model.aggregate<{ _id: string; count: number }>([
-    { $match: { ...match, createdAt: { $gte: since } } },
-    {
-      $group: {
-        _id: { $dateToString: { format: '%Y-%m-%d', date: '$createdAt', timezone } },
-        count: { $sum: 1 },
-      },
-    },
-  ]);
-  const byDay = new Map(rows.map((r) => [r._id, r.count]));
+  const byDay = await count(since, timezone);
   return keys.map((date) => ({ date, count: byDay.get(date) ?? 0 }));
 }
 
 export async function userGrowth(opts: AnalyticsOptions): Promise<UserGrowth> {
-  const days = await perDay(User as unknown as Model<never>, {}, 30, opts);
+  const days = await perDay(userCounts.createdPerDay, 30, opts);
   return days.map(({ date, count }) => ({ date, users: count }));
 }
 
 export async function engagement(opts: AnalyticsOptions): Promise<Engagement> {
-  return { posts: await perDay(Post as unknown as Model<never>, { deletedAt: null }, 7, opts) };
+  return { posts: await perDay(postCounts.visiblePerDay, 7, opts) };
 }
 
 export async function activeUsers({ now = new Date() }: AnalyticsOptions): Promise<ActiveUsers> {
   const [dau, mau] = await Promise.all([
-    User.countDocuments({ lastActiveAt: trusted({ $gte: new Date(now.getTime() - DAY) }) }),
-    User.countDocuments({ lastActiveAt: trusted({ $gte: new Date(now.getTime() - 30 * DAY) }) }),
+    userCounts.activeSince(new Date(now.getTime() - DAY)),
+    userCounts.activeSince(new Date(now.getTime() - 30 * DAY)),
   ]);
   return { dau, mau };
 }

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { loginRequestSchema, registerRequestSchema } from '@campus/contracts';
-import type { AppState } from '../../platform/auth';
+import { currentUser, type AppState } from '../../platform/auth';
 import type { RateLimitRule } from '../../platform/config';
 import { rateLimit } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
@@ -8,12 +9,14 @@ import {
   EMAIL_VERIFIED,
   INVALID_VERIFICATION_LINK,
   login,
+  me,
   register,
   verifyEmail,
   type AuthServiceDeps,
 } from './service';
 
 export function authRoutes(
+  requireAuth: Middleware<AppState>,
   deps: AuthServiceDeps & {
     rateLimits: { login: RateLimitRule; register: RateLimitRule; verify: RateLimitRule };
   },
@@ -41,6 +44,12 @@ export function authRoutes(
       ctx.status = 400;
       ctx.body = { error: INVALID_VERIFICATION_LINK, message: INVALID_VERIFICATION_LINK };
     }
+  });
+
+  // Who the caller is and what they may do: clients start their session with it.
+  router.get('/me', requireAuth, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await me(currentUser(ctx.state), deps.publicUrl);
   });
 
   return router;

@@ -2,17 +2,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import {
   isInstitutionalEmail,
+  type AuthMeResponse,
   type LoginRequest,
   type LoginResponse,
   type PublicUser,
   type RegisterRequest,
 } from '@campus/contracts';
-import type { TokenService } from '../../platform/auth';
+import type { AuthUser, TokenService } from '../../platform/auth';
 import { conflict, forbidden, HttpError, unauthorized } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
-import { nextId } from '../counters/model';
-import { User } from '../users/model';
+import { nextId } from '../counters/service';
 import { toPublicUser } from '../users/presenters';
+import { accounts, findPublicUser } from '../users/service';
 import { verificationEmail } from './emails';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 
@@ -45,13 +46,13 @@ export async function register(input: RegisterRequest, deps: AuthServiceDeps): P
   if (!isInstitutionalEmail(input.email, deps.institutionDomains)) {
     throw new HttpError(400, institutionalOnlyMessage(deps.institutionDomains));
   }
-  if (await User.exists({ email: input.email })) throw conflict(EMAIL_TAKEN);
+  if (await accounts.emailTaken(input.email)) throw conflict(EMAIL_TAKEN);
 
   const token = randomBytes(32).toString('base64url');
   const passwordHash = await bcrypt.hash(input.password, deps.bcryptRounds);
   let user;
   try {
-    user = await User.create({
+    user = await accounts.create({
       _id: await nextId('users'),
       name: input.name,
       email: input.email,
@@ -69,7 +70,7 @@ export async function register(input: RegisterRequest, deps: AuthServiceDeps): P
     );
   } catch (err) {
     // Without the e-mail the account could never be verified: undo it so the address stays free.
-    await User.deleteOne({ _id: user._id });
+    await accounts.remove(user._id);
     throw new HttpError(
       503,
       'We could not send the verification email. Please try again later.',
@@ -83,11 +84,7 @@ export async function register(input: RegisterRequest, deps: AuthServiceDeps): P
 /** Consumes a verification token: it works once. */
 export async function verifyEmail(token: string): Promise<boolean> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
-  const user = await User.findOneAndUpdate(
-    { verificationToken: hashVerificationToken(token) },
-    { $set: { isVerified: true, verificationToken: null } },
-  ).lean();
-  return user !== null;
+  return accounts.verifyByToken(hashVerificationToken(token));
 }
 
 // Compared against when the e-mail is unknown, so both failures take the same time: the dummy
@@ -103,7 +100,7 @@ function dummyHash(rounds: number): Promise<string> {
 }
 
 export async function login(input: LoginRequest, deps: AuthServiceDeps): Promise<LoginResponse> {
-  const user = await User.findOne({ email: input.email }).lean();
+  const user = await accounts.findByEmail(input.email);
   const passwordMatches = await bcrypt.compare(
     input.password,
     user?.password ?? (await dummyHash(deps.bcryptRounds)),
@@ -111,4 +108,12 @@ export async function login(input: LoginRequest, deps: AuthServiceDeps): Promise
   if (!user || !passwordMatches) throw unauthorized(INVALID_CREDENTIALS);
   if (!user.isVerified) throw forbidden(EMAIL_NOT_VERIFIED);
   return { user: toPublicUser(user, deps.publicUrl), token: deps.tokens.sign(user._id) };
+}
+
+/** `GET /api/auth/me`: the caller's public fields and the roles decided when they were authenticated. */
+export async function me(caller: AuthUser, publicUrl: string): Promise<AuthMeResponse> {
+  return {
+    user: toPublicUser(await findPublicUser(caller.id), publicUrl),
+    roles: [...caller.roles],
+  };
 }

@@ -3,17 +3,19 @@ import type { Middleware } from 'koa';
 import { idParamSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
-import { toggleCommentLike } from '../likes/service';
-import { COMMENT_NOT_FOUND } from './service';
+import { COMMENT_NOT_FOUND, toggleCommentLike } from './service';
 
-export function commentRoutes(requireAuth: Middleware<AppState>) {
+export function commentRoutes(
+  requireAuth: Middleware<AppState>,
+  deps: { isPostVisible: (postId: number) => Promise<boolean> },
+) {
   const router = new Router<AppState>({ prefix: '/api/comments' });
   router.use(requireAuth);
 
   router.post('/:id/like', async (ctx) => {
     const id = idParamSchema.safeParse(ctx.params.id);
     if (!id.success) throw notFound(COMMENT_NOT_FOUND);
-    ctx.body = await toggleCommentLike(currentUser(ctx.state).id, id.data);
+    ctx.body = await toggleCommentLike(currentUser(ctx.state).id, id.data, deps.isPostVisible);
   });
 
   return router;

@@ -1,6 +1,6 @@
 import { model, Schema } from 'mongoose';
 
-interface CounterDoc {
+export interface CounterDoc {
   _id: string;
   seq: number;
 }
@@ -8,30 +8,3 @@ interface CounterDoc {
 const counterSchema = new Schema<CounterDoc>({ _id: String, seq: Number }, { versionKey: false });
 
 export const Counter = model<CounterDoc>('Counter', counterSchema, 'counters');
-
-/** The next numeric id of a collection: 1, 2, 3, ... (atomic, so concurrent inserts never clash). */
-export async function nextId(name: string): Promise<number> {
-  const counter = await Counter.findOneAndUpdate(
-    { _id: name },
-    { $inc: { seq: 1 } },
-    { upsert: true, returnDocument: 'after' },
-  ).lean();
-  if (!counter) throw new Error(`counter ${name} was not created`);
-  return counter.seq;
-}
-
-/** Makes the next id of `name` at least `value + 1`. */
-export async function reserveIdsUpTo(name: string, value: number): Promise<void> {
-  await Counter.updateOne({ _id: name }, { $max: { seq: value } }, { upsert: true });
-}
-
-/** Reserves `count` consecutive ids of `name` at once; returns the first. */
-export async function reserveIdBlock(name: string, count: number): Promise<number> {
-  const counter = await Counter.findOneAndUpdate(
-    { _id: name },
-    { $inc: { seq: count } },
-    { upsert: true, returnDocument: 'after' },
-  ).lean();
-  if (!counter) throw new Error(`counter ${name} was not created`);
-  return counter.seq - count + 1;
-}

@@ -1,5 +1,6 @@
+import { trusted } from 'mongoose';
 import type { FeedbackResponse } from '@campus/contracts';
-import { nextId } from '../counters/model';
+import { nextId } from '../counters/service';
 import { notify } from '../notifications/service';
 import { Feedback } from './model';
 
@@ -10,16 +11,17 @@ export async function submitFeedback(
   adminUserId: number,
 ): Promise<FeedbackResponse> {
   const feedback = await Feedback.create({ _id: await nextId('feedback'), userId, message });
-  await notify({
-    userId: adminUserId,
-    type: 'feedback',
-    actorId: userId,
-    feedbackId: feedback._id,
-  });
+  await notify('feedback', adminUserId, { actorId: userId, feedbackId: feedback._id });
   return {
     id: feedback._id,
     message: feedback.message,
     status: feedback.status,
     createdAt: feedback.createdAt.toISOString(),
   };
+}
+
+/** Feedback messages by id (for the administrator's notifications). */
+export async function feedbackMessages(ids: number[]): Promise<Map<number, { message: string }>> {
+  const found = await Feedback.find({ _id: trusted({ $in: ids }) }, { message: 1 }).lean();
+  return new Map(found.map((f) => [f._id, { message: f.message }]));
 }

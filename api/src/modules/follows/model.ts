@@ -1,5 +1,5 @@
-import { model, Schema } from "mongoose";
-import { announceWrites } from "../../platform/write-events";
+import { model, Schema } from 'mongoose';
+import { announceWrites } from '../../platform/write-events';
 
 export interface FollowDoc {
   _id: number;
@@ -21,5 +21,5 @@ followSchema.index({ followerId: 1, followingId: 1 }, { unique: true });
 followSchema.index({ followingId: 1, createdAt: -1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
-announceWrites(followSchema, "follows");
-export const Follow = model<FollowDoc>("Follow", followSchema, "follows");
+announceWrites(followSchema, 'follows');
+export const Follow = model<FollowDoc>('Follow', followSchema, 'follows');

@@ -2,14 +2,13 @@ import { trusted } from 'mongoose';
 import type { FollowToggleResponse, UserInList } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
-import { nextId } from '../counters/model';
-import { notify, withdrawNotifications } from '../notifications/service';
-import { User } from '../users/model';
-import { userPolicy } from '../users/policy';
-import { PUBLIC_USER_FIELDS, toUserInList } from '../users/presenters';
-import { USER_NOT_FOUND } from '../users/service';
-import { Follow } from './model';
 import { isDuplicateKey } from '../../platform/mongo-errors';
+import { nextId } from '../counters/service';
+import { notify, withdrawNotifications } from '../notifications/service';
+import { userPolicy } from '../users/policy';
+import { toUserInList } from '../users/presenters';
+import { publicUsersById, USER_NOT_FOUND, userExists } from '../users/service';
+import { Follow } from './model';
 
 /** One action for follow and unfollow (spec §4). Following notifies the followed user. */
 export async function toggleFollow(
@@ -17,13 +16,13 @@ export async function toggleFollow(
   targetId: number,
 ): Promise<FollowToggleResponse> {
   if (!userPolicy.canFollow(actor, targetId)) throw badRequest('You cannot follow yourself');
-  if (!(await User.exists({ _id: targetId }))) throw notFound(USER_NOT_FOUND);
+  if (!(await userExists(targetId))) throw notFound(USER_NOT_FOUND);
 
   const removed = await Follow.deleteOne({ followerId: actor.id, followingId: targetId });
   let following: boolean;
   if (removed.deletedCount > 0) {
     following = false;
-    await withdrawNotifications({ userId: targetId, type: 'follow', actorId: actor.id });
+    await withdrawNotifications('follow', targetId, actor.id);
   } else {
     following = true;
     try {
@@ -32,7 +31,7 @@ export async function toggleFollow(
         followerId: actor.id,
         followingId: targetId,
       });
-      await notify({ userId: targetId, type: 'follow', actorId: actor.id });
+      await notify('follow', targetId, { actorId: actor.id });
     } catch (err) {
       // A concurrent request of the same user created the pair first: the outcome is the same.
       if (!isDuplicateKey(err)) throw err;
@@ -54,23 +53,45 @@ export async function listConnections(
   viewerId: number,
   publicUrl: string,
 ): Promise<UserInList[]> {
-  if (!(await User.exists({ _id: userId }))) throw notFound(USER_NOT_FOUND);
+  if (!(await userExists(userId))) throw notFound(USER_NOT_FOUND);
   const filter = direction === 'following' ? { followerId: userId } : { followingId: userId };
   const follows = await Follow.find(filter).sort({ createdAt: -1, _id: -1 }).lean();
   const ids = follows.map((f) => (direction === 'following' ? f.followingId : f.followerId));
   if (ids.length === 0) return [];
 
   const [users, viewerFollows] = await Promise.all([
-    User.find({ _id: trusted({ $in: ids }) }, PUBLIC_USER_FIELDS).lean(),
+    publicUsersById(ids),
     Follow.find(
       { followerId: viewerId, followingId: trusted({ $in: ids }) },
       { followingId: 1 },
     ).lean(),
   ]);
-  const byId = new Map(users.map((u) => [u._id, u]));
   const followed = new Set(viewerFollows.map((f) => f.followingId));
   return ids.flatMap((id) => {
-    const user = byId.get(id);
+    const user = users.get(id);
     return user ? [toUserInList(user, followed.has(id), publicUrl)] : [];
   });
+}
+
+/** How many members `userId` follows and how many follow them, and whether the viewer does. */
+export async function followSummary(
+  userId: number,
+  viewerId: number,
+): Promise<{ followingCount: number; followersCount: number; isFollowing: boolean }> {
+  const [followingCount, followersCount, viewerFollows] = await Promise.all([
+    Follow.countDocuments({ followerId: userId }),
+    Follow.countDocuments({ followingId: userId }),
+    Follow.exists({ followerId: viewerId, followingId: userId }),
+  ]);
+  return { followingCount, followersCount, isFollowing: viewerFollows !== null };
+}
+
+/** The members `userId` follows. */
+export async function followedIds(userId: number): Promise<number[]> {
+  const follows = await Follow.find({ followerId: userId }, { followingId: 1 }).lean();
+  return follows.map((f) => f.followingId);
+}
+
+export function countAllFollows(): Promise<number> {
+  return Follow.estimatedDocumentCount();
 }

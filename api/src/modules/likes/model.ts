@@ -1,5 +1,5 @@
-import { model, Schema } from "mongoose";
-import { announceWrites } from "../../platform/write-events";
+import { model, Schema } from 'mongoose';
+import { announceWrites } from '../../platform/write-events';
 
 /** A like of a post or of a comment (exactly one of the two ids is set). */
 export interface LikeDoc {
@@ -28,5 +28,5 @@ likeSchema.index({ commentId: 1 });
 likeSchema.index({ createdAt: 1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
-announceWrites(likeSchema, "likes");
-export const Like = model<LikeDoc>("Like", likeSchema, "likes");
+announceWrites(likeSchema, 'likes');
+export const Like = model<LikeDoc>('Like', likeSchema, 'likes');

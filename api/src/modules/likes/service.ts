@@ -1,11 +1,6 @@
-import type { Model } from 'mongoose';
-import { notFound } from '../../platform/errors';
+import { trusted } from 'mongoose';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { Comment } from '../comments/model';
-import { nextId } from '../counters/model';
-import { notify } from '../notifications/service';
-import { Post } from '../posts/model';
-import { POST_NOT_FOUND } from '../posts/service';
+import { nextId } from '../counters/service';
 import { Like } from './model';
 
 export interface LikeResult {
@@ -13,9 +8,19 @@ export interface LikeResult {
   likesCount: number;
 }
 
-type Target = { kind: 'post'; id: number } | { kind: 'comment'; id: number };
+export type LikeTarget = { kind: 'post'; id: number } | { kind: 'comment'; id: number };
 
-function likeKey(userId: number, target: Target) {
+/**
+ * The liked document's `likesCount`. The document belongs to another module (posts, comments),
+ * which moves its own count: this module only keeps who liked what.
+ */
+export interface LikeCounter {
+  /** Moves the count by `delta` with `$inc`; returns the new count. */
+  add(delta: 1 | -1): Promise<number>;
+  current(): Promise<number>;
+}
+
+function likeKey(userId: number, target: LikeTarget) {
   return target.kind === 'post'
     ? { userId, postId: target.id, commentId: null }
     : { userId, postId: null, commentId: target.id };
@@ -23,65 +28,57 @@ function likeKey(userId: number, target: Target) {
 
 /**
  * Likes or unlikes. The like document's unique index decides races (a second like by the same
- * user loses with E11000 and changes nothing); the target's likesCount moves with `$inc`, so it
- * stays exact under any number of concurrent toggles.
+ * user loses with E11000 and changes nothing); the target's count moves with `$inc`, so it stays
+ * exact under any number of concurrent toggles. `changed`: whether this call changed anything.
  */
-async function toggle(
+export async function toggleLike(
   userId: number,
-  target: Target,
-  counter: Model<{ _id: number; likesCount: number }>,
-): Promise<{ liked: boolean; likesCount: number; changed: boolean }> {
+  target: LikeTarget,
+  counter: LikeCounter,
+): Promise<LikeResult & { changed: boolean }> {
   const key = likeKey(userId, target);
   const removed = await Like.deleteOne(key);
   if (removed.deletedCount === 1) {
-    const after = await counter
-      .findOneAndUpdate(
-        { _id: target.id },
-        { $inc: { likesCount: -1 } },
-        { returnDocument: 'after', projection: { likesCount: 1 } },
-      )
-      .lean();
-    return { liked: false, likesCount: after?.likesCount ?? 0, changed: true };
+    return { liked: false, likesCount: await counter.add(-1), changed: true };
   }
   try {
     await Like.create({ _id: await nextId('likes'), ...key });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    const current = await counter.findById(target.id, { likesCount: 1 }).lean();
-    return { liked: true, likesCount: current?.likesCount ?? 0, changed: false };
+    return { liked: true, likesCount: await counter.current(), changed: false };
   }
-  const after = await counter
-    .findOneAndUpdate(
-      { _id: target.id },
-      { $inc: { likesCount: 1 } },
-      { returnDocument: 'after', projection: { likesCount: 1 } },
-    )
-    .lean();
-  return { liked: true, likesCount: after?.likesCount ?? 0, changed: true };
+  return { liked: true, likesCount: await counter.add(1), changed: true };
 }
 
-export async function togglePostLike(userId: number, postId: number): Promise<LikeResult> {
-  const post = await Post.findOne({ _id: postId, deletedAt: null }, { authorId: 1 }).lean();
-  if (!post) throw notFound(POST_NOT_FOUND);
-  const result = await toggle(userId, { kind: 'post', id: postId }, Post as never);
-  if (result.liked && result.changed && post.authorId !== userId) {
-    // One notification per liker and post, however often they unlike and like again.
-    await notify({
-      userId: post.authorId,
-      type: 'like',
-      actorId: userId,
-      postId,
-      dedupeKey: `like:${postId}:${userId}`,
-    });
-  }
-  return { liked: result.liked, likesCount: result.likesCount };
+/** Which of `postIds` the user has liked. */
+export async function likedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
+  const likes = await Like.find(
+    { userId, postId: trusted({ $in: postIds }), commentId: null },
+    { postId: 1 },
+  ).lean();
+  return new Set(likes.map((l) => l.postId as number));
 }
 
-export async function toggleCommentLike(userId: number, commentId: number): Promise<LikeResult> {
-  const comment = await Comment.findById(commentId, { postId: 1 }).lean();
-  if (!comment) throw notFound('Comment not found');
-  const post = await Post.exists({ _id: comment.postId, deletedAt: null });
-  if (!post) throw notFound('Comment not found');
-  const result = await toggle(userId, { kind: 'comment', id: commentId }, Comment as never);
-  return { liked: result.liked, likesCount: result.likesCount };
+/** Which of `commentIds` the user has liked. */
+export async function likedComments(userId: number, commentIds: number[]): Promise<Set<number>> {
+  const likes = await Like.find(
+    { userId, postId: null, commentId: trusted({ $in: commentIds }) },
+    { commentId: 1 },
+  ).lean();
+  return new Set(likes.map((l) => l.commentId as number));
+}
+
+/** How many likes each post (or comment) has, counted from the likes themselves. */
+export async function countLikesPer(kind: LikeTarget['kind']): Promise<Map<number, number>> {
+  const [field, other] = kind === 'post' ? ['postId', 'commentId'] : ['commentId', 'postId'];
+  const rows = await Like.aggregate<{ _id: number | null; n: number }>([
+    { $match: { [other]: null } },
+    { $group: { _id: `$${field}`, n: { $sum: 1 } } },
+  ]);
+  return new Map(rows.filter((r) => r._id !== null).map((r) => [r._id as number, r.n]));
+}
+
+/** All likes, of posts and comments (analytics). */
+export function countAllLikes(): Promise<number> {
+  return Like.estimatedDocumentCount();
 }

@@ -33,7 +33,14 @@ describe('GET /api/notifications', () => {
       actor: { id: bob.id, name: 'Bob', avatarUrl: null },
       post: { id: post.id, content: post.content },
     });
-    expect(res.body[1].post).toBeNull();
+    // Each type carries exactly its own fields: a follow has no post.
+    expect(res.body[1]).toEqual({
+      id: res.body[1].id,
+      type: 'follow',
+      isRead: false,
+      createdAt: res.body[1].createdAt,
+      actor: { id: bob.id, name: 'Bob', avatarUrl: null },
+    });
     // Bob sees none of Ada's notifications.
     const asBob = await app
       .http()

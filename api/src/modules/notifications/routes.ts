@@ -3,15 +3,18 @@ import type { Middleware } from 'koa';
 import { idParamSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
-import { listNotifications, markAllRead, markRead } from './service';
+import { listNotifications, markAllRead, markRead, type NotificationSources } from './service';
 
-export function notificationRoutes(requireAuth: Middleware<AppState>, deps: { publicUrl: string }) {
+export function notificationRoutes(
+  requireAuth: Middleware<AppState>,
+  sources: NotificationSources,
+) {
   const router = new Router<AppState>({ prefix: '/api/notifications' });
   router.use(requireAuth);
 
   router.get('/', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await listNotifications(currentUser(ctx.state).id, deps.publicUrl);
+    ctx.body = await listNotifications(currentUser(ctx.state).id, sources);
   });
 
   router.put('/read-all', async (ctx) => {

@@ -1,118 +1,106 @@
-import { trusted } from 'mongoose';
 import type { Notification as NotificationView, NotificationType } from '@campus/contracts';
 import { notFound } from '../../platform/errors';
-import { toPublicFileUrl } from '../../platform/storage';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { AccountApplication } from '../account-applications/model';
-import { nextId } from '../counters/model';
-import { Feedback } from '../feedback/model';
-import { Post } from '../posts/model';
-import { User } from '../users/model';
+import { nextId } from '../counters/service';
 import { Notification, type NotificationDoc } from './model';
+import { notificationKinds, presentNotification, type NotificationInputs } from './registry';
 
 /** How many notifications the list returns (the newest). */
 export const NOTIFICATIONS_LIMIT = 100;
 
-export interface NewNotification {
-  userId: number;
-  type: NotificationType;
-  actorId?: number | null;
-  postId?: number | null;
-  feedbackId?: number | null;
-  applicationId?: number | null;
-  /** Makes the notification unique: a second one with the same key is not created. */
-  dedupeKey?: string;
-}
-
-/** Creates a notification; returns its id, or null when its dedupeKey already exists. */
-export async function notify(input: NewNotification): Promise<number | null> {
+/**
+ * Notifies `userId` (see the registry for what each type is made of); returns the new id, or null
+ * when a notification that exists at most once already exists.
+ */
+export async function notify<T extends NotificationType>(
+  type: T,
+  userId: number,
+  input: NotificationInputs[T],
+): Promise<number | null> {
+  const references = notificationKinds[type].store(input);
   const id = await nextId('notifications');
   try {
-    await Notification.create({ _id: id, ...input });
+    await Notification.create({ _id: id, userId, type, ...references });
   } catch (err) {
-    if (input.dedupeKey && isDuplicateKey(err)) return null;
+    if (references.dedupeKey && isDuplicateKey(err)) return null;
     throw err;
   }
   return id;
 }
 
-/** Withdraws unread-or-read notifications of one kind from one actor (e.g. after an unfollow). */
-export async function withdrawNotifications(filter: {
-  userId: number;
-  type: NotificationType;
-  actorId: number;
-}): Promise<void> {
-  await Notification.deleteMany(filter);
+/** Withdraws the notifications of one type that `actorId` caused `userId` (e.g. an unfollow). */
+export async function withdrawNotifications(
+  type: NotificationType,
+  userId: number,
+  actorId: number,
+): Promise<void> {
+  await Notification.deleteMany({ userId, type, actorId });
 }
 
-function ids<T>(docs: T[], pick: (d: T) => number | null | undefined): number[] {
-  return [...new Set(docs.map(pick).filter((v): v is number => typeof v === 'number'))];
+type ById<T> = (ids: number[]) => Promise<Map<number, T>>;
+
+/**
+ * Where the things notifications point at are read from. Those modules create notifications, so
+ * this one cannot import them: the app hands their services in (notification-sources.ts).
+ */
+export interface NotificationSources {
+  /** Members as notifications show them (absolute avatar URLs). */
+  actors: ById<{ id: number; name: string; avatarUrl: string | null }>;
+  /** Previews of visible posts only. */
+  posts: ById<{ id: number; content: string }>;
+  feedback: ById<{ message: string }>;
+  applications: ById<{ name: string; contactInfo: string; message: string }>;
+}
+
+function ids(docs: NotificationDoc[], pick: (d: NotificationDoc) => number | null): number[] {
+  return [...new Set(docs.map(pick).filter((v): v is number => v !== null))];
+}
+
+async function load<T>(byId: ById<T>, wanted: number[]): Promise<Map<number, T>> {
+  return wanted.length ? byId(wanted) : new Map();
 }
 
 /**
- * The recipient's newest notifications with actor, post and feedback, in two round trips: the
- * notifications, then users, posts, feedback and applications in parallel.
+ * The recipient's newest notifications, in two round trips: the notifications, then their
+ * actors, posts, feedback and applications in parallel.
  */
 export async function listNotifications(
   userId: number,
-  publicUrl: string,
+  sources: NotificationSources,
 ): Promise<NotificationView[]> {
   const items = await Notification.find({ userId })
     .sort({ createdAt: -1, _id: -1 })
     .limit(NOTIFICATIONS_LIMIT)
     .lean<NotificationDoc[]>();
-  const actorIds = ids(items, (n) => n.actorId);
-  const postIds = ids(items, (n) => n.postId);
-  const feedbackIds = ids(items, (n) => n.feedbackId);
-  const applicationIds = ids(items, (n) => n.applicationId);
   const [actors, posts, feedback, applications] = await Promise.all([
-    actorIds.length
-      ? User.find({ _id: trusted({ $in: actorIds }) }, { name: 1, avatarUrl: 1 }).lean()
-      : [],
-    postIds.length
-      ? Post.find(
-          { _id: trusted({ $in: postIds }), deletedAt: null },
-          { content: 1, repostComment: 1 },
-        ).lean()
-      : [],
-    feedbackIds.length
-      ? Feedback.find({ _id: trusted({ $in: feedbackIds }) }, { message: 1 }).lean()
-      : [],
-    applicationIds.length
-      ? AccountApplication.find(
-          { _id: trusted({ $in: applicationIds }) },
-          { name: 1, contactInfo: 1, message: 1 },
-        ).lean()
-      : [],
+    load(
+      sources.actors,
+      ids(items, (n) => n.actorId),
+    ),
+    load(
+      sources.posts,
+      ids(items, (n) => n.postId),
+    ),
+    load(
+      sources.feedback,
+      ids(items, (n) => n.feedbackId),
+    ),
+    load(
+      sources.applications,
+      ids(items, (n) => n.applicationId),
+    ),
   ]);
-  const actorById = new Map(actors.map((a) => [a._id, a]));
-  const postById = new Map(posts.map((p) => [p._id, p]));
-  const feedbackById = new Map(feedback.map((f) => [f._id, f]));
-  const applicationById = new Map(applications.map((a) => [a._id, a]));
-  return items.map((n) => {
-    const actor = n.actorId === null ? undefined : actorById.get(n.actorId);
-    const post = n.postId === null ? undefined : postById.get(n.postId);
-    const fb = n.feedbackId === null ? undefined : feedbackById.get(n.feedbackId);
-    const app = n.applicationId === null ? undefined : applicationById.get(n.applicationId);
-    return {
-      id: n._id,
-      type: n.type,
-      isRead: n.isRead,
-      createdAt: n.createdAt.toISOString(),
-      actor: actor
-        ? {
-            id: actor._id,
-            name: actor.name,
-            avatarUrl: actor.avatarUrl ? toPublicFileUrl(actor.avatarUrl, publicUrl) : null,
-          }
-        : null,
-      post: post ? { id: post._id, content: post.content || post.repostComment || '' } : null,
-      feedback: fb ? { message: fb.message } : null,
-      application: app
-        ? { name: app.name, contactInfo: app.contactInfo, message: app.message }
-        : null,
-    };
-  });
+  const from =
+    <T>(map: Map<number, T>) =>
+    (id: number | null): T | null =>
+      (id === null ? undefined : map.get(id)) ?? null;
+  const refs = {
+    actor: from(actors),
+    post: from(posts),
+    feedback: from(feedback),
+    application: from(applications),
+  };
+  return items.flatMap((n) => presentNotification(n, refs) ?? []);
 }
 
 /** Marks one of the recipient's own notifications read; anyone else's is "not found". */

@@ -1,89 +1,72 @@
-import type { Post as PostView } from "@campus/contracts";
-import { ReadCache } from "../../platform/read-cache";
-import { feed, publish } from "../../../test/content";
-import { countQueries } from "../../../test/query-counter";
-import { createMember, useTestApp } from "../../../test/test-app";
-import { Post } from "./model";
+import type { Post as PostView } from '@campus/contracts';
+import { ReadCache } from '../../platform/read-cache';
+import { feed, publish } from '../../../test/content';
+import { countQueries } from '../../../test/query-counter';
+import { createMember, useTestApp } from '../../../test/test-app';
+import { Post } from './model';
 
-describe("ReadCache", () => {
+describe('ReadCache', () => {
   afterEach(() => jest.useRealTimers());
 
-  test("when a write lands while a read is under way, then that read is not stored", () => {
+  test('when a write lands while a read is under way, then that read is not stored', () => {
     const cache = new ReadCache<string, number>(1_000, 10);
     const mark = cache.mark();
-    cache.delete("other key"); // any invalidation, e.g. a write's hook
-    cache.set("page", 1, mark);
-    expect(cache.get("page")).toBeUndefined();
-    cache.set("page", 2, cache.mark());
-    expect(cache.get("page")).toBe(2);
+    cache.delete('other key'); // any invalidation, e.g. a write's hook
+    cache.set('page', 1, mark);
+    expect(cache.get('page')).toBeUndefined();
+    cache.set('page', 2, cache.mark());
+    expect(cache.get('page')).toBe(2);
   });
 
-  test("when an entry outlives its time to live, then it is gone", () => {
+  test('when an entry outlives its time to live, then it is gone', () => {
     jest.useFakeTimers({ now: 0 });
     const cache = new ReadCache<string, number>(1_000, 10);
-    cache.set("a", 1, cache.mark());
+    cache.set('a', 1, cache.mark());
     jest.setSystemTime(999);
-    expect(cache.get("a")).toBe(1);
+    expect(cache.get('a')).toBe(1);
     jest.setSystemTime(1_000);
-    expect(cache.get("a")).toBeUndefined();
+    expect(cache.get('a')).toBeUndefined();
   });
 
-  test("when it is full, then the oldest entry goes first; a time to live of 0 stores nothing", () => {
+  test('when it is full, then the oldest entry goes first; a time to live of 0 stores nothing', () => {
     const cache = new ReadCache<number, number>(1_000, 2);
     for (const n of [1, 2, 3]) cache.set(n, n, cache.mark());
-    expect([cache.get(1), cache.get(2), cache.get(3)]).toEqual([
-      undefined,
-      2,
-      3,
-    ]);
+    expect([cache.get(1), cache.get(2), cache.get(3)]).toEqual([undefined, 2, 3]);
     const off = new ReadCache<number, number>(0, 2);
     off.set(4, 4, off.mark());
     expect(off.size).toBe(0);
   });
 });
 
-describe("feed read caches (through the API)", () => {
+describe('feed read caches (through the API)', () => {
   const app = useTestApp();
   const ids = (posts: PostView[]) => posts.map((p) => p.id);
-  const byId = (posts: PostView[], id: number) =>
-    posts.find((p) => p.id === id);
-  const TABS = ["", "?tab=following", "?tab=jd", "?topFilter=true"];
+  const byId = (posts: PostView[], id: number) => posts.find((p) => p.id === id);
+  const TABS = ['', '?tab=following', '?tab=jd', '?topFilter=true'];
 
-  test("when the same pages are read again, then they come without a database round trip", async () => {
+  test('when the same pages are read again, then they come without a database round trip', async () => {
     const ada = await createMember();
     const bob = await createMember();
-    await app
-      .http()
-      .post(`/api/users/${bob.id}/follow`)
-      .set("Authorization", ada.auth);
-    const original = await publish(app.http, bob, "an original");
-    await app
-      .http()
-      .post(`/api/posts/${original.id}/repost`)
-      .set("Authorization", ada.auth);
+    await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
+    const original = await publish(app.http, bob, 'an original');
+    await app.http().post(`/api/posts/${original.id}/repost`).set('Authorization', ada.auth);
     for (const query of TABS) {
       await feed(app.http, ada, query);
-      const { result, queries } = await countQueries(() =>
-        feed(app.http, ada, query),
-      );
+      const { result, queries } = await countQueries(() => feed(app.http, ada, query));
       expect({ query, queries }).toEqual({ query, queries: [] });
-      if (query !== "?tab=jd") expect(ids(result)).toContain(original.id);
+      if (query !== '?tab=jd') expect(ids(result)).toContain(original.id);
     }
   });
 
-  test("when the viewer likes, unlikes and reposts, then the next read shows it at once", async () => {
+  test('when the viewer likes, unlikes and reposts, then the next read shows it at once', async () => {
     const ada = await createMember();
     const bob = await createMember();
-    const post = await publish(app.http, bob, "like me");
+    const post = await publish(app.http, bob, 'like me');
     expect(byId(await feed(app.http, ada), post.id)).toMatchObject({
       isLiked: false,
       likesCount: 0,
     });
-    await app
-      .http()
-      .post(`/api/posts/${post.id}/like`)
-      .set("Authorization", ada.auth)
-      .expect(200);
+    await app.http().post(`/api/posts/${post.id}/like`).set('Authorization', ada.auth).expect(200);
     expect(byId(await feed(app.http, ada), post.id)).toMatchObject({
       isLiked: true,
       likesCount: 1,
@@ -93,11 +76,7 @@ describe("feed read caches (through the API)", () => {
       isLiked: false,
       likesCount: 1,
     });
-    await app
-      .http()
-      .post(`/api/posts/${post.id}/like`)
-      .set("Authorization", ada.auth)
-      .expect(200);
+    await app.http().post(`/api/posts/${post.id}/like`).set('Authorization', ada.auth).expect(200);
     expect(byId(await feed(app.http, ada), post.id)).toMatchObject({
       isLiked: false,
       likesCount: 0,
@@ -105,132 +84,92 @@ describe("feed read caches (through the API)", () => {
     await app
       .http()
       .post(`/api/posts/${post.id}/repost`)
-      .set("Authorization", ada.auth)
+      .set('Authorization', ada.auth)
       .send({})
       .expect(201);
     const after = await feed(app.http, ada);
-    expect(byId(after, post.id)).toMatchObject({
-      isReposted: true,
-      repostsCount: 1,
-    });
-    expect(after[0]).toMatchObject({
-      originalPostId: post.id,
-      author: { id: ada.id },
-    });
+    expect(byId(after, post.id)).toMatchObject({ isReposted: true, repostsCount: 1 });
+    expect(after[0]).toMatchObject({ originalPostId: post.id, author: { id: ada.id } });
   });
 
-  test("when posts are published and deleted, then every tab shows it at once", async () => {
+  test('when posts are published and deleted, then every tab shows it at once', async () => {
     const ada = await createMember();
     const bob = await createMember();
-    await app
-      .http()
-      .post(`/api/users/${bob.id}/follow`)
-      .set("Authorization", ada.auth);
+    await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
     for (const query of TABS) await feed(app.http, ada, query);
-    const fresh = await publish(app.http, bob, "hiring now", {
-      isJdTagged: true,
-    });
-    for (const query of TABS)
-      expect(ids(await feed(app.http, ada, query))).toContain(fresh.id);
-    await app
-      .http()
-      .delete(`/api/posts/${fresh.id}`)
-      .set("Authorization", bob.auth)
-      .expect(200);
-    for (const query of TABS)
-      expect(ids(await feed(app.http, ada, query))).not.toContain(fresh.id);
+    const fresh = await publish(app.http, bob, 'hiring now', { isJdTagged: true });
+    for (const query of TABS) expect(ids(await feed(app.http, ada, query))).toContain(fresh.id);
+    await app.http().delete(`/api/posts/${fresh.id}`).set('Authorization', bob.auth).expect(200);
+    for (const query of TABS) expect(ids(await feed(app.http, ada, query))).not.toContain(fresh.id);
   });
 
-  test("when the viewer follows and unfollows, then Following changes at once", async () => {
+  test('when the viewer follows and unfollows, then Following changes at once', async () => {
     const ada = await createMember();
     const cy = await createMember();
-    const post = await publish(app.http, cy, "from cy");
-    expect(ids(await feed(app.http, ada, "?tab=following"))).not.toContain(
-      post.id,
-    );
-    await app
-      .http()
-      .post(`/api/users/${cy.id}/follow`)
-      .set("Authorization", ada.auth);
-    expect(ids(await feed(app.http, ada, "?tab=following"))).toContain(post.id);
-    await app
-      .http()
-      .post(`/api/users/${cy.id}/follow`)
-      .set("Authorization", ada.auth);
-    expect(ids(await feed(app.http, ada, "?tab=following"))).not.toContain(
-      post.id,
-    );
+    const post = await publish(app.http, cy, 'from cy');
+    expect(ids(await feed(app.http, ada, '?tab=following'))).not.toContain(post.id);
+    await app.http().post(`/api/users/${cy.id}/follow`).set('Authorization', ada.auth);
+    expect(ids(await feed(app.http, ada, '?tab=following'))).toContain(post.id);
+    await app.http().post(`/api/users/${cy.id}/follow`).set('Authorization', ada.auth);
+    expect(ids(await feed(app.http, ada, '?tab=following'))).not.toContain(post.id);
   });
 
-  test("when a post gathers likes, then Top Posts reorders at once", async () => {
+  test('when a post gathers likes, then Top Posts reorders at once', async () => {
     const ada = await createMember();
-    const first = await publish(app.http, ada, "top one");
-    const second = await publish(app.http, ada, "top two");
-    const top = () => feed(app.http, ada, "?topFilter=true&limit=50");
+    const first = await publish(app.http, ada, 'top one');
+    const second = await publish(app.http, ada, 'top two');
+    const top = () => feed(app.http, ada, '?topFilter=true&limit=50');
     const order = (posts: PostView[]) =>
       ids(posts).filter((id) => [first.id, second.id].includes(id));
     const before = order(await top());
     const behind = before[1]!;
     for (let i = 0; i < 3; i++) {
       const fan = await createMember();
-      await app
-        .http()
-        .post(`/api/posts/${behind}/like`)
-        .set("Authorization", fan.auth);
+      await app.http().post(`/api/posts/${behind}/like`).set('Authorization', fan.auth);
     }
     expect(order(await top())[0]).toBe(behind);
   });
 
-  test("when a post changes behind mongoose, then the cached copy stays until it expires or the caches are cleared", async () => {
+  test('when a post changes behind mongoose, then the cached copy stays until it expires or the caches are cleared', async () => {
     const ada = await createMember();
-    const post = await publish(app.http, ada, "before");
+    const post = await publish(app.http, ada, 'before');
     await feed(app.http, ada);
-    await Post.collection.updateOne(
-      { _id: post.id as never },
-      { $set: { content: "after" } },
-    );
+    await Post.collection.updateOne({ _id: post.id as never }, { $set: { content: 'after' } });
     // Cached (the write bypassed the model's hooks)...
-    expect(byId(await feed(app.http, ada), post.id)?.content).toBe("before");
+    expect(byId(await feed(app.http, ada), post.id)?.content).toBe('before');
     // ...until the app's caches are told to forget.
     app.caches.clear();
-    expect(byId(await feed(app.http, ada), post.id)?.content).toBe("after");
+    expect(byId(await feed(app.http, ada), post.id)?.content).toBe('after');
   });
 
-  test("when a second app in the process has READ_CACHE_MS=0, then it reads through while the first keeps caching", async () => {
+  test('when a second app in the process has READ_CACHE_MS=0, then it reads through while the first keeps caching', async () => {
     const ada = await createMember();
-    const post = await publish(app.http, ada, "before");
+    const post = await publish(app.http, ada, 'before');
     await feed(app.http, ada);
     const uncached = app.another({ readCacheMs: 0, authorCacheMs: 0 });
     await feed(uncached.http, ada);
 
-    await Post.collection.updateOne(
-      { _id: post.id as never },
-      { $set: { content: "after" } },
-    );
+    await Post.collection.updateOne({ _id: post.id as never }, { $set: { content: 'after' } });
     // The second app sees the change at once, and asks the database every time...
-    expect(byId(await feed(uncached.http, ada), post.id)?.content).toBe(
-      "after",
-    );
+    expect(byId(await feed(uncached.http, ada), post.id)?.content).toBe('after');
     const second = await countQueries(() => feed(uncached.http, ada));
-    expect(
-      second.queries.filter((q) => q.startsWith("posts.")),
-    ).not.toHaveLength(0);
+    expect(second.queries.filter((q) => q.startsWith('posts.'))).not.toHaveLength(0);
     // ...while the first still answers from its cache, configured as before.
-    expect(byId(await feed(app.http, ada), post.id)?.content).toBe("before");
+    expect(byId(await feed(app.http, ada), post.id)?.content).toBe('before');
     const first = await countQueries(() => feed(app.http, ada));
     expect(first.queries).toEqual([]);
 
     // A write through either app reaches both apps' caches (one database, one write path).
-    const fresh = await publish(uncached.http, ada, "through the second app");
+    const fresh = await publish(uncached.http, ada, 'through the second app');
     expect(ids(await feed(app.http, ada))).toContain(fresh.id);
   });
 
-  test("when an app is closed, then it no longer follows the writes to its database", async () => {
+  test('when an app is closed, then it no longer follows the writes to its database', async () => {
     const ada = await createMember();
     const closing = app.another({});
     await feed(closing.http, ada);
     closing.app.close();
-    const fresh = await publish(app.http, ada, "after the close");
+    const fresh = await publish(app.http, ada, 'after the close');
     // The closed app's caches were not told (it is done with); the open app's were.
     expect(ids(await feed(closing.http, ada))).not.toContain(fresh.id);
     expect(ids(await feed(app.http, ada))).toContain(fresh.id);

@@ -12,16 +12,16 @@
  * app never answers from stale data. Writes it cannot see (another API process, a script using
  * the driver directly) show within `READ_CACHE_MS`.
  */
-import { trusted } from "mongoose";
-import { ReadCache } from "../../platform/read-cache";
-import { pinned, type WriteEvent } from "../../platform/write-events";
-import { Like } from "../likes/model";
-import { Repost } from "../reposts/model";
-import { Post, type PostDoc } from "./model";
+import { trusted } from 'mongoose';
+import { ReadCache } from '../../platform/read-cache';
+import { pinned, type WriteEvent } from '../../platform/write-events';
+import { likedPosts } from '../likes/service';
+import { repostedPosts } from '../reposts/service';
+import { Post, type PostDoc } from './model';
 
 /** A viewer's remembered flags are started afresh past this many posts. */
 const MAX_FLAGS_PER_VIEWER = 5_000;
-const COUNT_FIELDS = new Set(["likesCount", "commentsCount", "repostsCount"]);
+const COUNT_FIELDS = new Set(['likesCount', 'commentsCount', 'repostsCount']);
 
 interface ViewerFlags {
   /** Posts whose flags are known. */
@@ -30,20 +30,19 @@ interface ViewerFlags {
   reposted: Set<number>;
 }
 
-export type PageKind = "shared" | "following" | "top";
+export type PageKind = 'shared' | 'following' | 'top';
 
 /** Whether an update only moves likesCount, commentsCount or repostsCount. */
 function onlyCounts(update: unknown): boolean {
-  if (!update || typeof update !== "object" || Array.isArray(update))
-    return false;
+  if (!update || typeof update !== 'object' || Array.isArray(update)) return false;
   const entries = Object.entries(update);
   return (
     entries.length > 0 &&
     entries.every(
       ([op, fields]) =>
-        op === "$inc" &&
+        op === '$inc' &&
         fields !== null &&
-        typeof fields === "object" &&
+        typeof fields === 'object' &&
         Object.keys(fields).every((f) => COUNT_FIELDS.has(f)),
     )
   );
@@ -68,28 +67,22 @@ export class FeedCache {
 
   /** Forgets everything (after writes mongoose cannot see, e.g. a test moving dates). */
   clear(): void {
-    for (const cache of [
-      ...Object.values(this.pages),
-      this.posts,
-      this.viewers,
-    ])
-      cache.clear();
+    for (const cache of [...Object.values(this.pages), this.posts, this.viewers]) cache.clear();
   }
 
   /** A write announced on one of the feed's collections: forgets exactly what it may change. */
   forget(collection: string, event: WriteEvent): void {
-    if (collection === "posts") this.forgetPosts(event);
-    else if (collection === "likes" || collection === "reposts")
-      this.forgetViewers(event);
+    if (collection === 'posts') this.forgetPosts(event);
+    else if (collection === 'likes' || collection === 'reposts') this.forgetViewers(event);
     // Following pages depend on whom the viewer follows.
-    else if (collection === "follows") this.pages.following.clear();
+    else if (collection === 'follows') this.pages.following.clear();
   }
 
   private forgetPosts(event: WriteEvent): void {
-    const id = pinned(event.filter, "_id");
+    const id = pinned(event.filter, '_id');
     if (event.documents) {
       for (const doc of event.documents)
-        if (typeof doc._id === "number") this.posts.delete(doc._id);
+        if (typeof doc._id === 'number') this.posts.delete(doc._id);
     } else if (id !== undefined) {
       this.posts.delete(id);
     } else {
@@ -104,10 +97,10 @@ export class FeedCache {
   }
 
   private forgetViewers(event: WriteEvent): void {
-    const userId = pinned(event.filter, "userId");
+    const userId = pinned(event.filter, 'userId');
     if (event.documents) {
       for (const doc of event.documents)
-        if (typeof doc.userId === "number") this.viewers.delete(doc.userId);
+        if (typeof doc.userId === 'number') this.viewers.delete(doc.userId);
         else this.viewers.clear();
     } else if (userId !== undefined) {
       this.viewers.delete(userId);
@@ -127,9 +120,7 @@ export class FeedCache {
     }
     if (missing.length === 0) return found;
     const mark = this.posts.mark();
-    const docs = await Post.find({ _id: trusted({ $in: missing }) }).lean<
-      PostDoc[]
-    >();
+    const docs = await Post.find({ _id: trusted({ $in: missing }) }).lean<PostDoc[]>();
     for (const doc of docs) found.set(doc._id, doc);
     for (const id of missing) this.posts.set(id, found.get(id) ?? null, mark);
     return found;
@@ -171,41 +162,21 @@ export class FeedCache {
     postIds: number[],
   ): Promise<{ liked: Set<number>; reposted: Set<number> }> {
     const cached = this.viewers.get(viewerId);
-    const unknown = cached
-      ? postIds.filter((id) => !cached.known.has(id))
-      : postIds;
+    const unknown = cached ? postIds.filter((id) => !cached.known.has(id)) : postIds;
     if (cached && unknown.length === 0) return cached;
     // Past the cap, start afresh with this page's posts.
     const known =
-      cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER
-        ? cached
-        : undefined;
+      cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER ? cached : undefined;
     const missing = known ? unknown : postIds;
     const mark = this.viewers.mark();
     const [likes, reposts] = await Promise.all([
-      Like.find(
-        {
-          userId: viewerId,
-          postId: trusted({ $in: missing }),
-          commentId: null,
-        },
-        { postId: 1 },
-      ).lean(),
-      Repost.find(
-        { userId: viewerId, postId: trusted({ $in: missing }) },
-        { postId: 1 },
-      ).lean(),
+      likedPosts(viewerId, missing),
+      repostedPosts(viewerId, missing),
     ]);
     const flags: ViewerFlags = {
       known: new Set([...(known?.known ?? []), ...missing]),
-      liked: new Set([
-        ...(known?.liked ?? []),
-        ...likes.map((l) => l.postId as number),
-      ]),
-      reposted: new Set([
-        ...(known?.reposted ?? []),
-        ...reposts.map((r) => r.postId),
-      ]),
+      liked: new Set([...(known?.liked ?? []), ...likes]),
+      reposted: new Set([...(known?.reposted ?? []), ...reposts]),
     };
     this.viewers.set(viewerId, flags, mark);
     return flags;

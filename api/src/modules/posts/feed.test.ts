@@ -1,86 +1,66 @@
-import { createMember, useTestApp } from "../../../test/test-app";
-import { feed, publish } from "../../../test/content";
-import { countQueries } from "../../../test/query-counter";
-import { Post } from "./model";
+import { createMember, useTestApp } from '../../../test/test-app';
+import { feed, publish } from '../../../test/content';
+import { countQueries } from '../../../test/query-counter';
+import { Post } from './model';
 
 const app = useTestApp();
 
-async function follow(
-  follower: { id: number; auth: string },
-  target: { id: number },
-) {
+async function follow(follower: { id: number; auth: string }, target: { id: number }) {
   await app
     .http()
     .post(`/api/users/${target.id}/follow`)
-    .set("Authorization", follower.auth)
+    .set('Authorization', follower.auth)
     .expect(200);
 }
 
-describe("GET /api/posts", () => {
-  test("when no tab is given, then For You lists every visible post newest first, 20 a page", async () => {
+describe('GET /api/posts', () => {
+  test('when no tab is given, then For You lists every visible post newest first, 20 a page', async () => {
     const ada = await createMember();
     const created = [];
-    for (let i = 0; i < 25; i++)
-      created.push(await publish(app.http, ada, `post ${i}`));
-    const page1 = await feed(
-      app.http,
-      ada,
-      `?userId=${ada.id}&limit=20&offset=0&_=${Date.now()}`,
-    );
-    const page2 = await feed(app.http, ada, "?limit=20&offset=20");
+    for (let i = 0; i < 25; i++) created.push(await publish(app.http, ada, `post ${i}`));
+    const page1 = await feed(app.http, ada, `?userId=${ada.id}&limit=20&offset=0&_=${Date.now()}`);
+    const page2 = await feed(app.http, ada, '?limit=20&offset=20');
     expect(page1).toHaveLength(20);
-    expect(page1.map((p) => p.content).slice(0, 3)).toEqual([
-      "post 24",
-      "post 23",
-      "post 22",
-    ]);
+    expect(page1.map((p) => p.content).slice(0, 3)).toEqual(['post 24', 'post 23', 'post 22']);
     expect(page2.map((p) => p.content).slice(0, 5)).toEqual([
-      "post 4",
-      "post 3",
-      "post 2",
-      "post 1",
-      "post 0",
+      'post 4',
+      'post 3',
+      'post 2',
+      'post 1',
+      'post 0',
     ]);
     const all = [...page1, ...page2].map((p) => p.id);
     expect(new Set(all).size).toBe(all.length);
   });
 
-  test("when the Following tab is asked for, then it has the followed authors and the caller, nobody else", async () => {
+  test('when the Following tab is asked for, then it has the followed authors and the caller, nobody else', async () => {
     const me = await createMember();
     const friend = await createMember();
     const stranger = await createMember();
     await follow(me, friend);
-    const mine = await publish(app.http, me, "my own");
-    const theirs = await publish(app.http, friend, "from a friend");
-    const other = await publish(app.http, stranger, "from a stranger");
-    const ids = (await feed(app.http, me, "?tab=following&limit=50")).map(
-      (p) => p.id,
-    );
+    const mine = await publish(app.http, me, 'my own');
+    const theirs = await publish(app.http, friend, 'from a friend');
+    const other = await publish(app.http, stranger, 'from a stranger');
+    const ids = (await feed(app.http, me, '?tab=following&limit=50')).map((p) => p.id);
     expect(ids).toEqual(expect.arrayContaining([mine.id, theirs.id]));
     expect(ids).not.toContain(other.id);
   });
 
-  test("when the JD tab is asked for, then only JD-tagged posts appear", async () => {
+  test('when the JD tab is asked for, then only JD-tagged posts appear', async () => {
     const ada = await createMember();
-    const jd = await publish(app.http, ada, "we are hiring", {
-      isJdTagged: true,
-    });
-    const plain = await publish(app.http, ada, "just chatting");
-    const items = await feed(app.http, ada, "?tab=jd&limit=50");
+    const jd = await publish(app.http, ada, 'we are hiring', { isJdTagged: true });
+    const plain = await publish(app.http, ada, 'just chatting');
+    const items = await feed(app.http, ada, '?tab=jd&limit=50');
     expect(items.every((p) => p.isJdTagged)).toBe(true);
     expect(items.map((p) => p.id)).toContain(jd.id);
     expect(items.map((p) => p.id)).not.toContain(plain.id);
   });
 
-  test("when the viewer is named by userId, then the token still decides isLiked", async () => {
+  test('when the viewer is named by userId, then the token still decides isLiked', async () => {
     const ada = await createMember();
     const bob = await createMember();
-    const post = await publish(app.http, ada, "like me");
-    await app
-      .http()
-      .post(`/api/posts/${post.id}/like`)
-      .set("Authorization", bob.auth)
-      .expect(200);
+    const post = await publish(app.http, ada, 'like me');
+    await app.http().post(`/api/posts/${post.id}/like`).set('Authorization', bob.auth).expect(200);
     const asAda = await feed(app.http, ada, `?userId=${bob.id}&limit=50`);
     expect(asAda.find((p) => p.id === post.id)?.isLiked).toBe(false);
     const asBob = await feed(app.http, bob, `?userId=${ada.id}&limit=50`);
@@ -88,47 +68,40 @@ describe("GET /api/posts", () => {
   });
 
   test.each([
-    ["an unknown tab", "?tab=popular"],
-    ["a limit over 50", "?limit=51"],
-    ["a zero limit", "?limit=0"],
-    ["a negative offset", "?offset=-20"],
-    ["a non-numeric offset", "?offset=abc"],
-  ])("when the query has %s, then it is a 400", async (_name, query) => {
+    ['an unknown tab', '?tab=popular'],
+    ['a limit over 50', '?limit=51'],
+    ['a zero limit', '?limit=0'],
+    ['a negative offset', '?offset=-20'],
+    ['a non-numeric offset', '?offset=abc'],
+  ])('when the query has %s, then it is a 400', async (_name, query) => {
     const ada = await createMember();
     const res = await app
       .http()
       .get(`/api/posts${query}`)
-      .set("Authorization", ada.auth)
+      .set('Authorization', ada.auth)
       .expect(400);
-    expect(typeof res.body.message).toBe("string");
+    expect(typeof res.body.message).toBe('string');
   });
 
-  test("when a page is read, then it costs a fixed number of database round trips for 1, 20 or 50 posts", async () => {
+  test('when a page is read, then it costs a fixed number of database round trips for 1, 20 or 50 posts', async () => {
     const ada = await createMember();
     const bob = await createMember();
     for (let i = 0; i < 50; i++) {
       const p = await publish(app.http, ada, `counted ${i}`);
       if (i % 3 === 0)
-        await app
-          .http()
-          .post(`/api/posts/${p.id}/like`)
-          .set("Authorization", bob.auth);
+        await app.http().post(`/api/posts/${p.id}/like`).set('Authorization', bob.auth);
       if (i % 5 === 0)
         await app
           .http()
           .post(`/api/posts/${p.id}/repost`)
-          .set("Authorization", bob.auth)
-          .send({ comment: "q" });
+          .set('Authorization', bob.auth)
+          .send({ comment: 'q' });
     }
     // The newest post is a repost, so even a one-post page needs the originals lookup.
-    const last = await publish(app.http, ada, "reposted last");
-    await app
-      .http()
-      .post(`/api/posts/${last.id}/repost`)
-      .set("Authorization", bob.auth)
-      .send({});
-    await feed(app.http, bob, "?limit=1"); // warm up (activity is recorded at most once per window)
-    for (const tab of ["", "&tab=following", "&tab=jd", "&topFilter=true"]) {
+    const last = await publish(app.http, ada, 'reposted last');
+    await app.http().post(`/api/posts/${last.id}/repost`).set('Authorization', bob.auth).send({});
+    await feed(app.http, bob, '?limit=1'); // warm up (activity is recorded at most once per window)
+    for (const tab of ['', '&tab=following', '&tab=jd', '&topFilter=true']) {
       for (const limit of [1, 20, 50]) {
         const { result, queries } = await countQueries(() =>
           feed(app.http, bob, `?limit=${limit}${tab}`),
@@ -136,23 +109,18 @@ describe("GET /api/posts", () => {
         expect(result.length).toBeGreaterThan(0);
         // Fixed, whatever the page size: auth, (follows,) the page (Following: the last week's,
         // then all when the week holds less than a page), originals, authors, likes, reposts.
-        const following = tab === "&tab=following";
+        const following = tab === '&tab=following';
         expect(queries.length).toBeLessThanOrEqual(following ? 8 : 6);
         const perCollection = new Map<string, number>();
         for (const q of queries)
-          perCollection.set(
-            q.split(".")[0]!,
-            (perCollection.get(q.split(".")[0]!) ?? 0) + 1,
-          );
-        expect(Math.max(...perCollection.values())).toBeLessThanOrEqual(
-          following ? 3 : 2,
-        );
+          perCollection.set(q.split('.')[0]!, (perCollection.get(q.split('.')[0]!) ?? 0) + 1);
+        expect(Math.max(...perCollection.values())).toBeLessThanOrEqual(following ? 3 : 2);
       }
     }
   });
 });
 
-describe("Top Posts", () => {
+describe('Top Posts', () => {
   test("when topFilter is set, then today's posts are ranked by likes + comments + reposts, ties newest first", async () => {
     const [a, b, c, d] = [
       await createMember(),
@@ -160,47 +128,32 @@ describe("Top Posts", () => {
       await createMember(),
       await createMember(),
     ];
-    const quiet = await publish(app.http, a, "quiet");
-    const liked = await publish(app.http, a, "liked twice");
-    const discussed = await publish(app.http, a, "commented thrice");
-    const tieOld = await publish(app.http, a, "tie older");
-    const tieNew = await publish(app.http, a, "tie newer");
+    const quiet = await publish(app.http, a, 'quiet');
+    const liked = await publish(app.http, a, 'liked twice');
+    const discussed = await publish(app.http, a, 'commented thrice');
+    const tieOld = await publish(app.http, a, 'tie older');
+    const tieNew = await publish(app.http, a, 'tie newer');
     for (const m of [b, c])
-      await app
-        .http()
-        .post(`/api/posts/${liked.id}/like`)
-        .set("Authorization", m.auth);
+      await app.http().post(`/api/posts/${liked.id}/like`).set('Authorization', m.auth);
     for (const m of [b, c, d]) {
       await app
         .http()
         .post(`/api/posts/${discussed.id}/comments`)
-        .set("Authorization", m.auth)
-        .send({ content: "hm", syncToTimeline: false });
+        .set('Authorization', m.auth)
+        .send({ content: 'hm', syncToTimeline: false });
     }
-    await app
-      .http()
-      .post(`/api/posts/${tieOld.id}/repost`)
-      .set("Authorization", b.auth)
-      .send({});
-    await app
-      .http()
-      .post(`/api/posts/${tieNew.id}/like`)
-      .set("Authorization", b.auth);
+    await app.http().post(`/api/posts/${tieOld.id}/repost`).set('Authorization', b.auth).send({});
+    await app.http().post(`/api/posts/${tieNew.id}/like`).set('Authorization', b.auth);
     // An old, much-liked post is not "today".
-    const old = await publish(app.http, a, "yesterday");
+    const old = await publish(app.http, a, 'yesterday');
     // createdAt is immutable in the model, so move it with the driver directly.
     await Post.collection.updateOne(
       { _id: old.id as never },
-      {
-        $set: {
-          createdAt: new Date(Date.now() - 2 * 86_400_000),
-          likesCount: 99,
-        },
-      },
+      { $set: { createdAt: new Date(Date.now() - 2 * 86_400_000), likesCount: 99 } },
     );
     app.caches.feed.clear(); // a write mongoose did not see
 
-    const top = await feed(app.http, a, "?topFilter=true&limit=50");
+    const top = await feed(app.http, a, '?topFilter=true&limit=50');
     const order = top.map((p) => p.id);
     expect(order).not.toContain(old.id);
     const pos = (id: number) => order.indexOf(id);

@@ -1,5 +1,5 @@
-import { model, Schema } from "mongoose";
-import { announceWrites } from "../../platform/write-events";
+import { model, Schema } from 'mongoose';
+import { announceWrites } from '../../platform/write-events';
 
 export interface PostDoc {
   _id: number;
@@ -27,7 +27,7 @@ const postSchema = new Schema<PostDoc>(
   {
     _id: { type: Number, required: true },
     authorId: { type: Number, required: true },
-    content: { type: String, default: "" },
+    content: { type: String, default: '' },
     isJdTagged: { type: Boolean, default: false },
     syncToProfile: { type: Boolean, default: true },
     originalPostId: { type: Number, default: null },
@@ -48,14 +48,8 @@ postSchema.index({ authorId: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 // JD tab.
 postSchema.index({ isJdTagged: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 // Profile: an author's visible posts that are synced to the profile.
-postSchema.index({
-  authorId: 1,
-  syncToProfile: 1,
-  deletedAt: 1,
-  createdAt: -1,
-  _id: -1,
-});
+postSchema.index({ authorId: 1, syncToProfile: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
-announceWrites(postSchema, "posts");
-export const Post = model<PostDoc>("Post", postSchema, "posts");
+announceWrites(postSchema, 'posts');
+export const Post = model<PostDoc>('Post', postSchema, 'posts');

@@ -1,26 +1,9 @@
-import type { Post as PostView, PostAuthor } from "@campus/contracts";
-import { toPublicFileUrl } from "../../platform/storage";
-import type { AuthorCache, AuthorDoc } from "../users/author-cache";
-import type { FeedCache } from "./feed-cache";
-import type { PostDoc } from "./model";
-
-/** An author as posts and comments show it; our own avatar uploads leave as absolute URLs. */
-export function toAuthor(
-  id: number,
-  user: AuthorDoc | undefined,
-  publicUrl: string,
-): PostAuthor {
-  // Accounts are never deleted, so a missing author means inconsistent data: show it plainly.
-  if (!user) return { id, name: "Unknown user", email: "", avatarUrl: null };
-  return {
-    id: user._id,
-    name: user.name,
-    email: user.email,
-    avatarUrl: user.avatarUrl
-      ? toPublicFileUrl(user.avatarUrl, publicUrl)
-      : null,
-  };
-}
+import type { Post as PostView } from '@campus/contracts';
+import type { AuthorCache } from '../users/author-cache';
+import { toAuthor } from '../users/presenters';
+import type { FeedCache } from './feed-cache';
+import type { PostDoc } from './model';
+import { postPolicy } from './policy';
 
 /** What presenting posts needs: the base of absolute avatar URLs and the app's read caches. */
 export interface PostReads {
@@ -42,19 +25,12 @@ export async function presentPosts(
 ): Promise<PostView[]> {
   const { feed, publicUrl } = reads;
   if (posts.length === 0) return [];
-  const originalIds = posts.flatMap((p) =>
-    p.originalPostId ? [p.originalPostId] : [],
-  );
+  const originalIds = posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : []));
   const originals = originalIds.length
-    ? [...(await feed.postsById(originalIds)).values()].filter(
-        (p) => p.deletedAt === null,
-      )
+    ? [...(await feed.postsById(originalIds)).values()].filter((p) => p.deletedAt === null)
     : [];
   const originalsById = new Map(originals.map((p) => [p._id, p]));
-  const targetIds = [
-    ...posts.map((p) => p._id),
-    ...originals.map((p) => p._id),
-  ];
+  const targetIds = [...posts.map((p) => p._id), ...originals.map((p) => p._id)];
   const [authors, { liked, reposted }] = await Promise.all([
     reads.authors.byId([...posts, ...originals].map((p) => p.authorId)),
     feed.viewerFlags(viewerId, targetIds),
@@ -70,14 +46,13 @@ export async function presentPosts(
     commentsCount: p.commentsCount,
     isLiked: liked.has(p._id),
     isReposted: reposted.has(p._id),
+    canDelete: postPolicy.canDelete({ id: viewerId }, p),
     author: toAuthor(p.authorId, authors.get(p.authorId), publicUrl),
     originalPostId: p.originalPostId ?? null,
     repostComment: p.repostComment ?? null,
   });
   return posts.map((p) => {
-    const original = p.originalPostId
-      ? originalsById.get(p.originalPostId)
-      : undefined;
+    const original = p.originalPostId ? originalsById.get(p.originalPostId) : undefined;
     return { ...present(p), originalPost: original ? present(original) : null };
   });
 }

@@ -1,26 +1,26 @@
-import Router from "@koa/router";
-import type { Middleware } from "koa";
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import {
   createCommentSchema,
   createPostSchema,
   feedQuerySchema,
   idParamSchema,
   repostSchema,
-} from "@campus/contracts";
-import { currentUser, type AppState } from "../../platform/auth";
-import { notFound } from "../../platform/errors";
-import { parseInput } from "../../platform/validation";
-import { addComment } from "../comments/service";
-import { togglePostLike } from "../likes/service";
-import type { PostReads } from "./presenters";
+} from '@campus/contracts';
+import { currentUser, type AppState } from '../../platform/auth';
+import { notFound } from '../../platform/errors';
+import { parseInput } from '../../platform/validation';
+import type { PostReads } from './presenters';
 import {
+  addComment,
   createPost,
   deletePost,
   getPostDetail,
   listFeed,
   POST_NOT_FOUND,
   repost,
-} from "./service";
+  togglePostLike,
+} from './service';
 
 /** `:id` of a post route; anything but a positive integer names no post. */
 function postIdParam(raw: string | undefined): number {
@@ -33,52 +33,45 @@ export function postRoutes(
   requireAuth: Middleware<AppState>,
   options: PostReads & { timezone: string },
 ) {
-  const router = new Router<AppState>({ prefix: "/api/posts" });
+  const router = new Router<AppState>({ prefix: '/api/posts' });
   router.use(requireAuth);
 
-  router.get("/", async (ctx) => {
+  router.get('/', async (ctx) => {
     // The viewer comes from the token; a `userId` query parameter is accepted and ignored.
     const query = parseInput(feedQuerySchema, ctx.query);
-    ctx.set("Cache-Control", "no-store");
+    ctx.set('Cache-Control', 'no-store');
     ctx.body = await listFeed(currentUser(ctx.state).id, query, options);
   });
 
-  router.post("/", async (ctx) => {
+  router.post('/', async (ctx) => {
     const input = parseInput(createPostSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = await createPost(currentUser(ctx.state), input, options);
   });
 
-  router.get("/:id", async (ctx) => {
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = await getPostDetail(
-      postIdParam(ctx.params.id),
-      currentUser(ctx.state).id,
-      options,
-    );
+  router.get('/:id', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await getPostDetail(postIdParam(ctx.params.id), currentUser(ctx.state).id, options);
   });
 
-  router.delete("/:id", async (ctx) => {
+  router.delete('/:id', async (ctx) => {
     const id = postIdParam(ctx.params.id);
     await deletePost(currentUser(ctx.state), id);
     ctx.body = { id, deleted: true };
   });
 
-  router.post("/:id/like", async (ctx) => {
-    ctx.body = await togglePostLike(
-      currentUser(ctx.state).id,
-      postIdParam(ctx.params.id),
-    );
+  router.post('/:id/like', async (ctx) => {
+    ctx.body = await togglePostLike(currentUser(ctx.state).id, postIdParam(ctx.params.id));
   });
 
-  router.post("/:id/repost", async (ctx) => {
+  router.post('/:id/repost', async (ctx) => {
     const id = postIdParam(ctx.params.id);
     const input = parseInput(repostSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = await repost(currentUser(ctx.state), id, input, options);
   });
 
-  router.post("/:id/comments", async (ctx) => {
+  router.post('/:id/comments', async (ctx) => {
     const id = postIdParam(ctx.params.id);
     const input = parseInput(createCommentSchema, ctx.request.body);
     ctx.status = 201;

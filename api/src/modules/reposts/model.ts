@@ -1,5 +1,5 @@
-import { model, Schema } from "mongoose";
-import { announceWrites } from "../../platform/write-events";
+import { model, Schema } from 'mongoose';
+import { announceWrites } from '../../platform/write-events';
 
 /** Who reposted what; the repost itself is a post whose originalPostId is `postId`. */
 export interface RepostDoc {
@@ -26,5 +26,5 @@ repostSchema.index({ userId: 1, postId: 1 }, { unique: true });
 repostSchema.index({ postId: 1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
-announceWrites(repostSchema, "reposts");
-export const Repost = model<RepostDoc>("Repost", repostSchema, "reposts");
+announceWrites(repostSchema, 'reposts');
+export const Repost = model<RepostDoc>('Repost', repostSchema, 'reposts');

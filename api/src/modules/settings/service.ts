@@ -1,5 +1,5 @@
 import { LOCAL_LOGO, type Settings } from '@campus/contracts';
-import { nextId } from '../counters/model';
+import { nextId } from '../counters/service';
 import { AppSetting } from './model';
 
 export async function getSettings(): Promise<Settings> {

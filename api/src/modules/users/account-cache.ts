@@ -1,21 +1,10 @@
-import type { AuthUser } from "../../platform/auth";
-import { ReadCache } from "../../platform/read-cache";
-import {
-  pinned,
-  updatedFields,
-  type WriteEvent,
-} from "../../platform/write-events";
+import type { AuthUser } from '../../platform/auth';
+import { ReadCache } from '../../platform/read-cache';
+import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
 
 const MAX_ACCOUNTS = 10_000;
 /** Stored fields an AuthUser depends on, or that decide whether the account may sign in. */
-const ACCOUNT_FIELDS = [
-  "_id",
-  "name",
-  "email",
-  "isVerified",
-  "password",
-  "lastPasswordChange",
-];
+const ACCOUNT_FIELDS = ['_id', 'name', 'email', 'isVerified', 'password', 'lastPasswordChange'];
 
 /**
  * Callers seen in the last `ttlMs` (AUTH_CACHE_MS, never longer than ACTIVITY_THROTTLE_MS, so a
@@ -46,17 +35,12 @@ export class AccountCache {
   forget(event: WriteEvent): void {
     if (event.documents && !event.unknown) {
       for (const doc of event.documents)
-        if (typeof doc._id === "number") this.accounts.delete(doc._id);
+        if (typeof doc._id === 'number') this.accounts.delete(doc._id);
       return;
     }
     const fields = updatedFields(event.update);
-    if (
-      event.update !== undefined &&
-      fields &&
-      !ACCOUNT_FIELDS.some((f) => fields.has(f))
-    )
-      return;
-    const id = pinned(event.filter, "_id");
+    if (event.update !== undefined && fields && !ACCOUNT_FIELDS.some((f) => fields.has(f))) return;
+    const id = pinned(event.filter, '_id');
     if (id !== undefined) this.accounts.delete(id);
     else this.accounts.clear();
   }

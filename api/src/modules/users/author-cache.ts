@@ -1,25 +1,11 @@
-import { trusted } from "mongoose";
-import { ReadCache } from "../../platform/read-cache";
-import {
-  pinned,
-  updatedFields,
-  type WriteEvent,
-} from "../../platform/write-events";
-import { User } from "./model";
+import { trusted } from 'mongoose';
+import { ReadCache } from '../../platform/read-cache';
+import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
+import { User } from './model';
 
-export const AUTHOR_FIELDS = {
-  _id: 1,
-  name: 1,
-  email: 1,
-  avatarUrl: 1,
-} as const;
+export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1 } as const;
 
-export type AuthorDoc = {
-  _id: number;
-  name: string;
-  email: string;
-  avatarUrl: string | null;
-};
+export type AuthorDoc = { _id: number; name: string; email: string; avatarUrl: string | null };
 
 const MAX_AUTHORS = 50_000;
 
@@ -45,10 +31,9 @@ export class AuthorCache {
     }
     if (missing.length === 0) return found;
     const mark = this.authors.mark();
-    const users = await User.find(
-      { _id: trusted({ $in: missing }) },
-      AUTHOR_FIELDS,
-    ).lean<AuthorDoc[]>();
+    const users = await User.find({ _id: trusted({ $in: missing }) }, AUTHOR_FIELDS).lean<
+      AuthorDoc[]
+    >();
     for (const user of users) {
       found.set(user._id, user);
       this.authors.set(user._id, user, mark);
@@ -61,7 +46,7 @@ export class AuthorCache {
     // New accounts are nobody's cached author yet (missing authors are not remembered).
     if (event.documents && !event.unknown) {
       for (const doc of event.documents)
-        if (typeof doc._id === "number") this.authors.delete(doc._id);
+        if (typeof doc._id === 'number') this.authors.delete(doc._id);
       return;
     }
     const fields = updatedFields(event.update);
@@ -71,7 +56,7 @@ export class AuthorCache {
       !Object.keys(AUTHOR_FIELDS).some((f) => fields.has(f))
     )
       return; // e.g. the activity timestamp every few minutes
-    const id = pinned(event.filter, "_id");
+    const id = pinned(event.filter, '_id');
     if (id !== undefined) this.authors.delete(id);
     else this.authors.clear();
   }

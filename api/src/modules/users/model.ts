@@ -1,6 +1,6 @@
-import { model, Schema } from "mongoose";
-import { BIO_MAX_LENGTH, NAME_MAX_LENGTH } from "@campus/contracts";
-import { announceWrites } from "../../platform/write-events";
+import { model, Schema } from 'mongoose';
+import { BIO_MAX_LENGTH, NAME_MAX_LENGTH } from '@campus/contracts';
+import { announceWrites } from '../../platform/write-events';
 
 export interface UserDoc {
   _id: number;
@@ -25,38 +25,22 @@ export interface UserDoc {
 const userSchema = new Schema<UserDoc>(
   {
     _id: { type: Number, required: true },
-    name: {
-      type: String,
-      required: true,
-      trim: true,
-      maxlength: NAME_MAX_LENGTH,
-    },
-    email: {
-      type: String,
-      required: true,
-      trim: true,
-      lowercase: true,
-      unique: true,
-    },
+    name: { type: String, required: true, trim: true, maxlength: NAME_MAX_LENGTH },
+    email: { type: String, required: true, trim: true, lowercase: true, unique: true },
     password: { type: String, required: true },
     avatarUrl: { type: String, default: null },
-    bio: { type: String, default: "", maxlength: BIO_MAX_LENGTH },
+    bio: { type: String, default: '', maxlength: BIO_MAX_LENGTH },
     isVerified: { type: Boolean, default: false },
     verificationToken: { type: String, default: null, index: true },
     passwordResetToken: { type: String, default: null },
     passwordResetExpires: { type: Date, default: null },
     lastPasswordChange: { type: Date, default: null },
     lastActiveAt: { type: Date, default: null, index: true },
-    createdAt: {
-      type: Date,
-      default: () => new Date(),
-      immutable: true,
-      index: true,
-    },
+    createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },
   { versionKey: false },
 );
 
 // The app's author and account caches (read-caches.ts) forget what these writes change.
-announceWrites(userSchema, "users");
-export const User = model<UserDoc>("User", userSchema, "users");
+announceWrites(userSchema, 'users');
+export const User = model<UserDoc>('User', userSchema, 'users');

@@ -1,7 +1,8 @@
+import type { AuthUser } from '../../platform/auth';
 import { userPolicy } from './policy';
 
-const member = { id: 5, name: 'M', email: 'm@campus.edu', isAdmin: false };
-const admin = { id: 107, name: 'A', email: 'a@campus.edu', isAdmin: true };
+const member: AuthUser = { id: 5, name: 'M', email: 'm@campus.edu', roles: ['member'] };
+const admin: AuthUser = { id: 107, name: 'A', email: 'a@campus.edu', roles: ['member', 'admin'] };
 
 describe('userPolicy', () => {
   test('when members edit profiles, then only their own is allowed (the admin is no exception)', () => {
@@ -13,5 +14,12 @@ describe('userPolicy', () => {
   test('when members follow, then anyone but themselves is allowed', () => {
     expect(userPolicy.canFollow(member, 6)).toBe(true);
     expect(userPolicy.canFollow(member, 5)).toBe(false);
+  });
+
+  test('when roles are decided, then the configured administrator is member and admin, anyone else member only', () => {
+    expect(userPolicy.rolesOf(107, 107)).toEqual(['member', 'admin']);
+    expect(userPolicy.rolesOf(5, 107)).toEqual(['member']);
+    expect(userPolicy.rolesOf(107, 1)).toEqual(['member']);
+    expect(userPolicy.rolesOf(1, 1)).toEqual(['member', 'admin']);
   });
 });

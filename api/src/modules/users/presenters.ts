@@ -1,8 +1,12 @@
-import type { PublicUser, UserInList } from '@campus/contracts';
+import type { PostAuthor, PublicUser, UserInList } from '@campus/contracts';
 import { toPublicFileUrl } from '../../platform/storage';
+import type { AuthorDoc } from './author-cache';
 import type { UserDoc } from './model';
 
-type UserFields = Pick<UserDoc, '_id' | 'name' | 'email' | 'avatarUrl' | 'bio' | 'createdAt'>;
+export type UserFields = Pick<
+  UserDoc,
+  '_id' | 'name' | 'email' | 'avatarUrl' | 'bio' | 'createdAt'
+>;
 
 /** Avatars of our own uploads are stored as paths and leave the API as absolute URLs. */
 function avatarUrl(user: Pick<UserDoc, 'avatarUrl'>, publicUrl: string): string | null {
@@ -38,3 +42,15 @@ export function toUserInList(
 
 /** Projection for public fields. */
 export const PUBLIC_USER_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1, bio: 1, createdAt: 1 };
+
+/** An author as posts and comments show it; our own avatar uploads leave as absolute URLs. */
+export function toAuthor(id: number, user: AuthorDoc | undefined, publicUrl: string): PostAuthor {
+  // Accounts are never deleted, so a missing author means inconsistent data: show it plainly.
+  if (!user) return { id, name: 'Unknown user', email: '', avatarUrl: null };
+  return {
+    id: user._id,
+    name: user.name,
+    email: user.email,
+    avatarUrl: avatarUrl(user, publicUrl),
+  };
+}

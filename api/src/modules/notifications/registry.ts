@@ -1,0 +1,106 @@
+/**
+ * Every notification type in one place: what it is created from, what is stored for it, and how
+ * clients see it (one member of contracts' `notificationSchema` per type). A new type is added
+ * here and in contracts' NOTIFICATION_TYPES; the compiler then asks for each of its parts.
+ */
+import type { Notification, NotificationOf, NotificationType } from '@campus/contracts';
+import type { NotificationDoc } from './model';
+
+/** What a notification of each type is created from (besides its recipient). */
+export interface NotificationInputs {
+  like: { actorId: number; postId: number };
+  comment: { actorId: number; postId: number };
+  /** `postId`: the post under which the recipient's comment was replied to. */
+  reply: { actorId: number; postId: number };
+  repost: { actorId: number; postId: number };
+  follow: { actorId: number };
+  feedback: { actorId: number; feedbackId: number };
+  /** The applicant has no account, so there is no actor. */
+  account_application: { applicationId: number };
+}
+
+/** The references stored on a notification. */
+export type StoredReferences = Pick<
+  NotificationDoc,
+  'actorId' | 'postId' | 'feedbackId' | 'applicationId'
+> & {
+  /** Makes the notification exist at most once (a unique sparse index enforces it). */
+  dedupeKey?: string;
+};
+
+/** What stored references point at, loaded in one batch per kind for a whole list. */
+export interface LoadedReferences {
+  /** null when the account cannot be found. */
+  actor(id: number | null): { id: number; name: string; avatarUrl: string | null } | null;
+  /** A visible post's preview; null once the post is deleted. */
+  post(id: number | null): { id: number; content: string } | null;
+  feedback(id: number | null): { message: string } | null;
+  application(id: number | null): { name: string; contactInfo: string; message: string } | null;
+}
+
+type OwnFields<T extends NotificationType> = Omit<
+  NotificationOf<T>,
+  'id' | 'type' | 'isRead' | 'createdAt'
+>;
+
+export interface NotificationKind<T extends NotificationType> {
+  store(input: NotificationInputs[T]): StoredReferences;
+  /** The fields of its client view besides id, type, isRead and createdAt. */
+  present(doc: NotificationDoc, refs: LoadedReferences): OwnFields<T>;
+}
+
+const NO_REFERENCES = { actorId: null, postId: null, feedbackId: null, applicationId: null };
+
+type OnPost = 'like' | 'comment' | 'reply' | 'repost';
+
+/** A member acting on the recipient's post (or under it). */
+function onPost<T extends OnPost>(options: { once?: T } = {}): NotificationKind<T> {
+  return {
+    store: ({ actorId, postId }) => ({
+      ...NO_REFERENCES,
+      actorId,
+      postId,
+      // Once per actor and post, however often they unlike and like again.
+      ...(options.once ? { dedupeKey: `${options.once}:${postId}:${actorId}` } : {}),
+    }),
+    present: (n, refs) =>
+      ({ actor: refs.actor(n.actorId), post: refs.post(n.postId) }) as OwnFields<T>,
+  };
+}
+
+export const notificationKinds: { [T in NotificationType]: NotificationKind<T> } = {
+  like: onPost({ once: 'like' }),
+  comment: onPost(),
+  reply: onPost(),
+  repost: onPost({ once: 'repost' }),
+  follow: {
+    // Unfollowing withdraws it (follows service), so toggling cannot flood anyone.
+    store: ({ actorId }) => ({ ...NO_REFERENCES, actorId }),
+    present: (n, refs) => ({ actor: refs.actor(n.actorId) }),
+  },
+  feedback: {
+    store: ({ actorId, feedbackId }) => ({ ...NO_REFERENCES, actorId, feedbackId }),
+    present: (n, refs) => ({ actor: refs.actor(n.actorId), feedback: refs.feedback(n.feedbackId) }),
+  },
+  account_application: {
+    store: ({ applicationId }) => ({ ...NO_REFERENCES, applicationId }),
+    present: (n, refs) => ({ actor: null, application: refs.application(n.applicationId) }),
+  },
+};
+
+/** The client view of a stored notification; null for a type this API no longer knows. */
+export function presentNotification(
+  doc: NotificationDoc,
+  refs: LoadedReferences,
+): Notification | null {
+  const kind = notificationKinds[doc.type] as NotificationKind<NotificationType> | undefined;
+  // Stored by an older version; the client union has no member for it.
+  if (!kind) return null;
+  return {
+    id: doc._id,
+    type: doc.type,
+    isRead: doc.isRead,
+    createdAt: doc.createdAt.toISOString(),
+    ...kind.present(doc, refs),
+  } as Notification;
+}

@@ -1,0 +1,252 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { z } from 'zod';
+import {
+  errorResponseSchema,
+  responseSchemas,
+  type ApiCall,
+  type Notification,
+} from '@campus/contracts';
+import { expectContract } from './contract';
+import { createMember, uniqueEmail, useTestApp } from './test-app';
+
+/**
+ * Every call of the API answers exactly its contract (`responseSchemas` in @campus/contracts),
+ * checked on real responses; every route of the app has a contract, and every contract is
+ * exercised here.
+ */
+const t = useTestApp();
+const checked = new Set<ApiCall>();
+type Response = { status: number; body: unknown };
+
+/** Checks a response against the contract of `call` and returns its body, typed. */
+async function answers<C extends ApiCall>(
+  call: C,
+  response: Promise<Response> | Response,
+): Promise<z.output<(typeof responseSchemas)[C]>> {
+  const { status, body } = await response;
+  expect(status).toBeLessThan(300);
+  checked.add(call);
+  return expectContract(responseSchemas[call] as z.ZodType, body) as z.output<
+    (typeof responseSchemas)[C]
+  >;
+}
+
+async function verificationToken(email: string): Promise<string> {
+  const dir = path.join(t.dataDir, 'outbox');
+  for (const file of (await fs.readdir(dir)).filter((f) => f.endsWith('.json'))) {
+    const mail = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8'));
+    if (mail.to === email) return mail.links.verification.split('/').at(-1);
+  }
+  throw new Error(`no e-mail to ${email}`);
+}
+
+describe('API responses and their contracts', () => {
+  test('when every call is made, then each answers exactly its contract', async () => {
+    const http = () => t.http();
+    const admin = await createMember({ id: t.config.adminUserId, name: 'Admin' });
+
+    // Accounts.
+    const email = uniqueEmail('new');
+    const password = 'a long enough password';
+    await answers(
+      'POST /api/auth/register',
+      http().post('/api/auth/register').send({ name: 'Newcomer', email, password }),
+    );
+    const token = await verificationToken(email);
+    await answers('GET /api/auth/verify/:token', http().get(`/api/auth/verify/${token}`));
+    const login = await answers(
+      'POST /api/auth/login',
+      http().post('/api/auth/login').send({ email, password }),
+    );
+    const ada = { id: login.user.id, auth: `Bearer ${login.token}` };
+    const me = await answers(
+      'GET /api/auth/me',
+      http().get('/api/auth/me').set('Authorization', ada.auth),
+    );
+    expect(me.roles).toEqual(['member']);
+    const adminMe = await answers(
+      'GET /api/auth/me',
+      http().get('/api/auth/me').set('Authorization', admin.auth),
+    );
+    expect(adminMe.roles).toEqual(['member', 'admin']);
+
+    // Profiles, uploads and follows.
+    const png = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: '#3366ff' },
+    })
+      .png()
+      .toBuffer();
+    const upload = await answers(
+      'POST /api/upload/avatar',
+      http()
+        .post('/api/upload/avatar')
+        .set('Authorization', ada.auth)
+        .attach('avatar', png, 'me.png'),
+    );
+    await answers(
+      'PUT /api/users/:id',
+      http()
+        .put(`/api/users/${ada.id}`)
+        .set('Authorization', ada.auth)
+        .send({ name: 'Ada', bio: 'Hi', avatarUrl: upload.avatarUrl }),
+    );
+    await answers(
+      'POST /api/users/:id/follow',
+      http().post(`/api/users/${admin.id}/follow`).set('Authorization', ada.auth).send({}),
+    );
+    await answers(
+      'GET /api/users/:id/following',
+      http().get(`/api/users/${ada.id}/following`).set('Authorization', ada.auth),
+    );
+    await answers(
+      'GET /api/users/:id/followers',
+      http().get(`/api/users/${admin.id}/followers`).set('Authorization', ada.auth),
+    );
+
+    // Posts, comments, likes, reposts.
+    const post = await answers(
+      'POST /api/posts',
+      http()
+        .post('/api/posts')
+        .set('Authorization', admin.auth)
+        .send({ content: 'Welcome', isJdTagged: true }),
+    );
+    const repost = await answers(
+      'POST /api/posts/:id/repost',
+      http()
+        .post(`/api/posts/${post.id}/repost`)
+        .set('Authorization', ada.auth)
+        .send({ comment: 'Look' }),
+    );
+    expect(repost.originalPost).toMatchObject({ id: post.id, canDelete: false });
+    expect(repost.canDelete).toBe(true);
+    await answers(
+      'POST /api/posts/:id/like',
+      http().post(`/api/posts/${post.id}/like`).set('Authorization', ada.auth),
+    );
+    const comment = await answers(
+      'POST /api/posts/:id/comments',
+      http()
+        .post(`/api/posts/${post.id}/comments`)
+        .set('Authorization', ada.auth)
+        .send({ content: 'First', syncToTimeline: true }),
+    );
+    await answers(
+      'POST /api/posts/:id/comments',
+      http()
+        .post(`/api/posts/${post.id}/comments`)
+        .set('Authorization', admin.auth)
+        .send({ content: 'Reply', parentId: comment.id }),
+    );
+    await answers(
+      'POST /api/comments/:id/like',
+      http().post(`/api/comments/${comment.id}/like`).set('Authorization', admin.auth),
+    );
+    const detail = await answers(
+      'GET /api/posts/:id',
+      http().get(`/api/posts/${post.id}`).set('Authorization', ada.auth),
+    );
+    expect(detail.comments[0]?.replies).toHaveLength(1);
+    for (const query of ['', '?tab=for-you', '?tab=following', '?tab=jd', '?topFilter=true']) {
+      const page = await answers(
+        'GET /api/posts',
+        http().get(`/api/posts${query}`).set('Authorization', ada.auth),
+      );
+      expect(page.length).toBeGreaterThan(0);
+    }
+    await answers(
+      'GET /api/users/:id',
+      http().get(`/api/users/${ada.id}`).set('Authorization', admin.auth),
+    );
+    await answers(
+      'DELETE /api/posts/:id',
+      http().delete(`/api/posts/${repost.id}`).set('Authorization', ada.auth),
+    );
+
+    // Feedback, account applications, settings.
+    await answers(
+      'POST /api/feedback',
+      http().post('/api/feedback').set('Authorization', ada.auth).send({ feedback: 'Great' }),
+    );
+    await answers(
+      'POST /api/account-application',
+      http()
+        .post('/api/account-application')
+        .send({ name: 'Grace', contactInfo: 'grace@example.org', message: 'Alumna, 1998' }),
+    );
+    await answers('GET /api/settings', http().get('/api/settings'));
+
+    // Notifications: the admin has one of almost every type.
+    const notifications = await answers(
+      'GET /api/notifications',
+      http().get('/api/notifications').set('Authorization', admin.auth),
+    );
+    const types = new Set(notifications.map((n: Notification) => n.type));
+    expect([...types].sort()).toEqual(
+      ['account_application', 'comment', 'feedback', 'follow', 'like', 'repost'].sort(),
+    );
+    const replies = await answers(
+      'GET /api/notifications',
+      http().get('/api/notifications').set('Authorization', ada.auth),
+    );
+    expect(replies.map((n: Notification) => n.type)).toEqual(['reply']);
+    await answers(
+      'PUT /api/notifications/:id/read',
+      http()
+        .put(`/api/notifications/${notifications[0]!.id}/read`)
+        .set('Authorization', admin.auth),
+    );
+    await answers(
+      'PUT /api/notifications/read-all',
+      http().put('/api/notifications/read-all').set('Authorization', admin.auth),
+    );
+
+    // The admin dashboard.
+    for (const call of [
+      'GET /api/analytics/overview',
+      'GET /api/analytics/user-growth',
+      'GET /api/analytics/engagement',
+      'GET /api/analytics/active-users',
+    ] as const) {
+      const url = call.slice('GET '.length);
+      await answers(call, http().get(url).set('Authorization', admin.auth));
+    }
+  });
+
+  test('when calls fail, then the body is exactly an error ({ message }; verify adds error)', async () => {
+    const ada = await createMember();
+    const failures = [
+      t.http().get('/api/auth/me'),
+      t.http().get('/api/posts/999999').set('Authorization', ada.auth),
+      t.http().get('/api/analytics/overview').set('Authorization', ada.auth),
+      t.http().post('/api/posts').set('Authorization', ada.auth).send({ content: '' }),
+    ];
+    for (const res of await Promise.all(failures)) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expectContract(errorResponseSchema, res.body);
+    }
+    const verify = await t.http().get('/api/auth/verify/not-a-valid-token-at-all-0000');
+    expect(verify.status).toBe(400);
+    expectContract(responseSchemas['GET /api/auth/verify/:token'], verify.body);
+  });
+
+  test('when the app is built, then every route it serves has a contract and every contract was checked', () => {
+    const { app } = t.another({});
+    const routes = new Set<string>();
+    for (const middleware of app.middleware) {
+      const router = (
+        middleware as { router?: { stack: Array<{ methods: string[]; path: string }> } }
+      ).router;
+      for (const layer of router?.stack ?? []) {
+        for (const method of layer.methods) {
+          if (method !== 'HEAD') routes.add(`${method} ${layer.path}`);
+        }
+      }
+    }
+    const contracts = Object.keys(responseSchemas).sort();
+    expect([...routes].sort()).toEqual(contracts);
+    expect([...checked].sort()).toEqual(contracts);
+  });
+});
