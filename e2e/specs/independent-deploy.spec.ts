@@ -21,8 +21,7 @@ test('a feed release deployed alone shows on the next page load while the shell 
   const shellBefore = [...shellScripts].sort();
 
   const release = await rebuildRemote('mf-feed', {
-    search: "'For You'",
-    replacement: "'For You (new release)'",
+    change: { search: "'For You'", replacement: "'For You (new release)'" },
   });
   const deployment = await deployAt(page, originOf(env.remotes.mf_feed), release.dist);
   try {

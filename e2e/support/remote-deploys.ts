@@ -1,7 +1,7 @@
 // Deploying one remote on its own, as a feature team does: rebuild it (here with a visible
 // change) into a fresh folder and serve that build at the remote's URL, the shell untouched.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -19,14 +19,24 @@ export interface RemoteBuild {
   remove: () => Promise<void>;
 }
 
+export interface Release {
+  /** Replaces `search` with `replacement` in the sources: a visible change. */
+  change: { search: string; replacement: string };
+  /**
+   * Builds as if against this version of @campus/kit (CAMPUS_KIT_VERSION_OVERRIDE, read by
+   * rspack.shared.js): what the remote requires and what it offers to share.
+   */
+  kitVersion?: string;
+}
+
 /**
  * Builds `appDir` (e.g. 'mf-feed') for production with its own rspack config into a temporary
- * folder, replacing `search` with `replacement` in its sources: a new release with a visible
- * change, new content hashes and a new mf-manifest.json.
+ * folder, with a visible change: a new release with new content hashes and a new
+ * mf-manifest.json, possibly made against another kit version.
  */
 export async function rebuildRemote(
   appDir: string,
-  change: { search: string; replacement: string },
+  { change, kitVersion }: Release,
 ): Promise<RemoteBuild> {
   const folder = await mkdtemp(path.join(os.tmpdir(), `campus-${appDir}-release-`));
   const dist = path.join(folder, 'dist');
@@ -56,7 +66,11 @@ module.exports = (env, argv) => {
       ['build', '-c', config],
       {
         cwd: appPath,
-        env: { ...process.env, NODE_ENV: 'production' },
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          ...(kitVersion ? { CAMPUS_KIT_VERSION_OVERRIDE: kitVersion } : {}),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -92,4 +106,17 @@ export async function deployAt(page: Page, origin: string, dist: string) {
 /** Takes a remote's server down for this page: every request to it is refused. */
 export async function takeDown(page: Page, origin: string): Promise<void> {
   await page.route(`${origin}/**`, (route) => route.abort('connectionrefused'));
+}
+
+/** The kit version the apps in this repository are built with, and the next minor and major. */
+export async function kitVersions() {
+  const kit = JSON.parse(
+    await readFile(path.join(repoRoot, 'packages', 'kit', 'package.json'), 'utf8'),
+  ) as { version: string };
+  const [major = 0, minor = 0] = kit.version.split('.').map(Number);
+  return {
+    current: kit.version,
+    nextMinor: `${major}.${minor + 1}.0`,
+    nextMajor: `${major + 1}.0.0`,
+  };
 }
