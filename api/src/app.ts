@@ -11,8 +11,6 @@ import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
-import { isPostVisible } from './modules/posts/service';
-import { profileRoutes } from './modules/profiles/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { userRoutes } from './modules/users/routes';
@@ -25,7 +23,6 @@ import type { InFlight } from './platform/in-flight';
 import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
 import type { UploadStorage } from './platform/storage';
-import { notificationSources } from './notification-sources';
 import { createReadCaches, type ReadCaches } from './read-caches';
 
 export interface AppDeps {
@@ -105,7 +102,11 @@ export function createApp({
     }),
   });
   // What presenting posts and comments needs, handed to the routes that present them.
-  const reads = { publicUrl: config.publicUrl, feed: caches.feed, authors: caches.authors };
+  const reads = {
+    publicUrl: config.publicUrl,
+    feed: caches.feed,
+    authors: caches.authors,
+  };
   const allowedOrigins = new Set(config.allowedOrigins);
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
   app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
@@ -141,7 +142,7 @@ export function createApp({
   );
 
   const routers = [
-    authRoutes(authenticated, {
+    authRoutes({
       institutionDomains: config.institutionDomains,
       bcryptRounds: config.bcryptRounds,
       webUrl: config.webUrl,
@@ -150,8 +151,7 @@ export function createApp({
       tokens,
       rateLimits: config.rateLimits,
     }),
-    userRoutes(authenticated, { publicUrl: config.publicUrl }),
-    profileRoutes(authenticated, reads),
+    userRoutes(authenticated, reads),
     followRoutes(authenticated, { publicUrl: config.publicUrl }),
     uploadRoutes(authenticated, {
       storage,
@@ -170,8 +170,8 @@ export function createApp({
     }),
     settingsRoutes(),
     postRoutes(authenticated, { ...reads, timezone: config.timezone }),
-    commentRoutes(authenticated, { isPostVisible }),
-    notificationRoutes(authenticated, notificationSources(config.publicUrl)),
+    commentRoutes(authenticated),
+    notificationRoutes(authenticated, { publicUrl: config.publicUrl }),
     analyticsRoutes(authenticated, { timezone: config.timezone }),
   ];
   for (const router of routers) {

@@ -1,18 +1,13 @@
-import path from "node:path";
-import { createApp } from "./app";
-import { trackInFlight } from "./platform/in-flight";
-import { resolveJwtSecret } from "./platform/auth";
-import { loadConfig } from "./platform/config";
-import { openDatabase } from "./platform/db";
-import { createLogger } from "./platform/logger";
-import { createMailer } from "./platform/mailer";
-import { createUploadStorage } from "./platform/storage";
-import {
-  demoLogins,
-  isDatabaseEmpty,
-  printDemoLogins,
-  seedDemoData,
-} from "./seed/seed";
+import path from 'node:path';
+import { createApp } from './app';
+import { trackInFlight } from './platform/in-flight';
+import { resolveJwtSecret } from './platform/auth';
+import { loadConfig } from './platform/config';
+import { openDatabase } from './platform/db';
+import { createLogger } from './platform/logger';
+import { createMailer } from './platform/mailer';
+import { createUploadStorage } from './platform/storage';
+import { demoLogins, isDatabaseEmpty, printDemoLogins, seedDemoData } from './seed/seed';
 
 /** How long a shutdown waits for requests in progress before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -20,14 +15,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const storage = createUploadStorage(
-    path.join(config.dataDir, "uploads"),
-    config.publicUrl,
-  );
+  const storage = createUploadStorage(path.join(config.dataDir, 'uploads'), config.publicUrl);
   const database = await openDatabase({ ...config, logger });
 
   if (config.seedOnEmpty && (await isDatabaseEmpty())) {
-    logger.info("empty database: seeding demo data");
+    logger.info('empty database: seeding demo data');
     await seedDemoData({ ...config, storage, logger });
   }
   printDemoLogins(await demoLogins(config.adminUserId));
@@ -41,24 +33,21 @@ async function main() {
     mailer: createMailer({
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
-      outboxDir: path.join(config.dataDir, "outbox"),
+      outboxDir: path.join(config.dataDir, 'outbox'),
       logger,
     }),
     jwtSecret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
     database,
   });
   const server = app.listen(config.port, () => {
-    logger.info(
-      { port: config.port, embeddedDatabase: database.embedded },
-      "api listening",
-    );
+    logger.info({ port: config.port, embeddedDatabase: database.embedded }, 'api listening');
   });
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
+    logger.info({ signal }, 'shutting down');
     // Let requests in progress finish their writes (a comment and its post's count move in two
     // steps) before the database goes, even those whose client has hung up; connections that
     // are merely idle close at once.
@@ -79,13 +68,13 @@ async function main() {
       .then(
         () => process.exit(0),
         (err: unknown) => {
-          logger.error({ err }, "error while shutting down");
+          logger.error({ err }, 'error while shutting down');
           process.exit(1);
         },
       );
   };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((err: unknown) => {

@@ -8,13 +8,13 @@
  * app's database connection (platform/write-events.ts) and hands each to the caches it concerns;
  * the app subscribes when it is created and unsubscribes when it closes.
  */
-import { VerifiedTokens } from "./platform/auth";
-import type { Config } from "./platform/config";
-import type { Database } from "./platform/db";
-import type { WriteEvent } from "./platform/write-events";
-import { FeedCache } from "./modules/posts/feed-cache";
-import { AccountCache } from "./modules/users/account-cache";
-import { AuthorCache } from "./modules/users/author-cache";
+import { VerifiedTokens } from './platform/auth';
+import type { Config } from './platform/config';
+import type { Database } from './platform/db';
+import type { WriteEvent } from './platform/write-events';
+import { FeedCache } from './modules/posts/feed-cache';
+import { AccountCache } from './modules/users/account-cache';
+import { AuthorCache } from './modules/users/author-cache';
 
 export interface ReadCaches {
   readonly feed: FeedCache;
@@ -26,24 +26,19 @@ export interface ReadCaches {
   /** Forgets every read (after writes mongoose cannot see, e.g. a test moving dates). */
   clear(): void;
   /** Follows the writes announced on `database`; returns the unsubscribe function. */
-  subscribe(database: Pick<Database, "onWrites">): () => void;
+  subscribe(database: Pick<Database, 'onWrites'>): () => void;
 }
 
 export function createReadCaches(
-  config: Pick<
-    Config,
-    "readCacheMs" | "authorCacheMs" | "authCacheMs" | "activityThrottleMs"
-  >,
+  config: Pick<Config, 'readCacheMs' | 'authorCacheMs' | 'authCacheMs' | 'activityThrottleMs'>,
 ): ReadCaches {
   const feed = new FeedCache(config.readCacheMs);
   const authors = new AuthorCache(config.authorCacheMs);
   // Never past the point where the caller's activity is due to be recorded again.
-  const accounts = new AccountCache(
-    Math.min(config.authCacheMs, config.activityThrottleMs),
-  );
+  const accounts = new AccountCache(Math.min(config.authCacheMs, config.activityThrottleMs));
   const tokens = new VerifiedTokens();
   const forget = (collection: string, event: WriteEvent) => {
-    if (collection === "users") {
+    if (collection === 'users') {
       authors.forget(event);
       accounts.forget(event);
     } else {

@@ -5,33 +5,29 @@
  * how many milliseconds anything took: on a busy machine only the mechanism is reproducible.
  * Every test starts with the database up (afterEach restarts it).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs/promises";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
-import readline from "node:readline";
-import { trusted } from "mongoose";
-import request from "supertest";
-import type { CampusApp } from "../src/app";
-import { Post } from "../src/modules/posts/model";
-import {
-  connectDatabase,
-  SERVER_SELECTION_TIMEOUT_MS,
-  type Database,
-} from "../src/platform/db";
-import { DATABASE_UNAVAILABLE } from "../src/platform/errors";
-import { buildTestApp, createMember } from "./test-app";
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { trusted } from 'mongoose';
+import request from 'supertest';
+import type { CampusApp } from '../src/app';
+import { Post } from '../src/modules/posts/model';
+import { connectDatabase, SERVER_SELECTION_TIMEOUT_MS, type Database } from '../src/platform/db';
+import { DATABASE_UNAVAILABLE } from '../src/platform/errors';
+import { buildTestApp, createMember } from './test-app';
 
 const CLI = path.join(
-  path.dirname(require.resolve("@campus/embedded-mongo/package.json")),
-  "bin",
-  "embedded-mongo.cjs",
+  path.dirname(require.resolve('@campus/embedded-mongo/package.json')),
+  'bin',
+  'embedded-mongo.cjs',
 );
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
@@ -39,31 +35,21 @@ async function freePort(): Promise<number> {
 
 /** The embedded database's CLI on `port` with data in `dbPath`; resolves once it listens. */
 function startDatabase(port: number, dbPath: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [CLI, "--port", String(port), "--dbpath", dbPath],
-    {
-      stdio: ["ignore", "pipe", "ignore"],
-    },
-  );
+  const child = spawn(process.execPath, [CLI, '--port', String(port), '--dbpath', dbPath], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return new Promise((resolve, reject) => {
-    child.once("exit", (code) =>
-      reject(new Error(`embedded-mongo exited (${code})`)),
-    );
-    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
-      if (line.includes("listening on")) resolve(child);
+    child.once('exit', (code) => reject(new Error(`embedded-mongo exited (${code})`)));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('listening on')) resolve(child);
     });
   });
 }
 
-function stopDatabase(
-  child: ChildProcess,
-  signal: NodeJS.Signals,
-): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null)
-    return Promise.resolve();
+function stopDatabase(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    child.once("exit", () => resolve());
+    child.once('exit', () => resolve());
     child.kill(signal);
   });
 }
@@ -71,10 +57,7 @@ function stopDatabase(
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` until it returns true or `ms` pass. */
-async function eventually(
-  probe: () => Promise<boolean>,
-  ms: number,
-): Promise<boolean> {
+async function eventually(probe: () => Promise<boolean>, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await probe()) return true;
@@ -94,23 +77,19 @@ let http: () => ReturnType<typeof request>;
 let commandsStarted = 0;
 
 const serverRunning = () =>
-  server !== undefined &&
-  server.exitCode === null &&
-  server.signalCode === null;
+  server !== undefined && server.exitCode === null && server.signalCode === null;
 
 beforeAll(async () => {
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "campus-faults-"));
-  dbPath = path.join(dataDir, "db");
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'campus-faults-'));
+  dbPath = path.join(dataDir, 'db');
   await fs.mkdir(dbPath);
   port = await freePort();
   server = await startDatabase(port, dbPath);
   database = await connectDatabase(`mongodb://127.0.0.1:${port}`, {
-    dbName: "campus_faults",
+    dbName: 'campus_faults',
     driver: { monitorCommands: true },
   });
-  database.connection
-    .getClient()
-    .on("commandStarted", () => (commandsStarted += 1));
+  database.connection.getClient().on('commandStarted', () => (commandsStarted += 1));
   const built = buildTestApp(database, dataDir);
   app = built.app;
   http = () => request(built.callback);
@@ -125,24 +104,22 @@ afterEach(async () => {
 afterAll(async () => {
   app?.close();
   await database?.close();
-  if (server) await stopDatabase(server, "SIGTERM");
+  if (server) await stopDatabase(server, 'SIGTERM');
   await fs.rm(dataDir, { recursive: true, force: true });
 }, 30_000);
 
-test("when the database is down, then requests get a 503 with a message without reaching the driver, and the API recovers by itself when it returns", async () => {
+test('when the database is down, then requests get a 503 with a message without reaching the driver, and the API recovers by itself when it returns', async () => {
   const member = await createMember();
   const before = await http()
-    .post("/api/posts")
-    .set("Authorization", member.auth)
-    .send({ content: "before the outage" })
+    .post('/api/posts')
+    .set('Authorization', member.auth)
+    .send({ content: 'before the outage' })
     .expect(201);
   expect(database.reachable).toBe(true);
 
-  await stopDatabase(server!, "SIGTERM");
+  await stopDatabase(server!, 'SIGTERM');
   // The first request to find the database gone answers 503 too, never a 500.
-  const first = await http()
-    .get("/api/posts?tab=following")
-    .set("Authorization", member.auth);
+  const first = await http().get('/api/posts?tab=following').set('Authorization', member.auth);
   expect(first.status).toBe(503);
   expect(first.body).toEqual({ message: DATABASE_UNAVAILABLE });
   // The driver's topology events have marked it unreachable (at the latest on the next heartbeat).
@@ -151,36 +128,27 @@ test("when the database is down, then requests get a 503 with a message without 
   // Once it is known to be down, reads and writes are refused before they reach the driver.
   const commandsBefore = commandsStarted;
   for (const call of [
-    () => http().get("/api/posts").set("Authorization", member.auth),
+    () => http().get('/api/posts').set('Authorization', member.auth),
+    () => http().get(`/api/posts/${before.body.id}`).set('Authorization', member.auth),
     () =>
-      http()
-        .get(`/api/posts/${before.body.id}`)
-        .set("Authorization", member.auth),
-    () =>
-      http()
-        .post("/api/posts")
-        .set("Authorization", member.auth)
-        .send({ content: "during it" }),
-    () => http().get("/api/notifications").set("Authorization", member.auth),
-    () => http().get("/api/settings"),
+      http().post('/api/posts').set('Authorization', member.auth).send({ content: 'during it' }),
+    () => http().get('/api/notifications').set('Authorization', member.auth),
+    () => http().get('/api/settings'),
   ]) {
     const res = await call();
     expect(res.status).toBe(503);
-    expect(res.headers["retry-after"]).toBeDefined();
+    expect(res.headers['retry-after']).toBeDefined();
     expect(res.body).toEqual({ message: DATABASE_UNAVAILABLE });
   }
   expect(commandsStarted).toBe(commandsBefore);
 
   server = await startDatabase(port, dbPath);
   expect(await eventually(async () => database.reachable, 20_000)).toBe(true);
-  const feed = await http()
-    .get("/api/posts")
-    .set("Authorization", member.auth)
-    .expect(200);
+  const feed = await http().get('/api/posts').set('Authorization', member.auth).expect(200);
   expect(feed.body.map((p: { id: number }) => p.id)).toContain(before.body.id);
 }, 60_000);
 
-test("when a request is already past the reachability check as the database goes, then the driver gives up on server selection and it answers 503", async () => {
+test('when a request is already past the reachability check as the database goes, then the driver gives up on server selection and it answers 503', async () => {
   // An operation waits for a usable server at most this long (not the driver's 30 s default).
   expect(database.connection.getClient().options.serverSelectionTimeoutMS).toBe(
     SERVER_SELECTION_TIMEOUT_MS,
@@ -188,18 +156,11 @@ test("when a request is already past the reachability check as the database goes
   expect(SERVER_SELECTION_TIMEOUT_MS).toBeLessThanOrEqual(1_000);
   const member = await createMember();
   // The same app without its fail-fast check: what a request in flight meets.
-  const ungated = buildTestApp(
-    { ...database, requireReachable: (_ctx, next) => next() },
-    dataDir,
-  );
+  const ungated = buildTestApp({ ...database, requireReachable: (_ctx, next) => next() }, dataDir);
   try {
-    await stopDatabase(server!, "SIGTERM");
-    expect(await eventually(async () => !database.reachable, 20_000)).toBe(
-      true,
-    );
-    const res = await request(ungated.callback)
-      .get("/api/posts")
-      .set("Authorization", member.auth);
+    await stopDatabase(server!, 'SIGTERM');
+    expect(await eventually(async () => !database.reachable, 20_000)).toBe(true);
+    const res = await request(ungated.callback).get('/api/posts').set('Authorization', member.auth);
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ message: DATABASE_UNAVAILABLE });
   } finally {
@@ -207,7 +168,7 @@ test("when a request is already past the reachability check as the database goes
   }
 }, 60_000);
 
-test("when the database is killed with SIGKILL during writes, then every acknowledged post is there after a restart", async () => {
+test('when the database is killed with SIGKILL during writes, then every acknowledged post is there after a restart', async () => {
   const member = await createMember();
   const acknowledged: number[] = [];
   const failures: number[] = [];
@@ -216,18 +177,16 @@ test("when the database is killed with SIGKILL during writes, then every acknowl
   const writer = async () => {
     while (!stop) {
       const res = await http()
-        .post("/api/posts")
-        .set("Authorization", member.auth)
+        .post('/api/posts')
+        .set('Authorization', member.auth)
         .send({ content: `write ${++seq}` });
       if (res.status === 201) acknowledged.push(res.body.id as number);
       else failures.push(res.status);
     }
   };
   const writers = Array.from({ length: 8 }, writer);
-  expect(await eventually(async () => acknowledged.length >= 40, 30_000)).toBe(
-    true,
-  );
-  await stopDatabase(server!, "SIGKILL");
+  expect(await eventually(async () => acknowledged.length >= 40, 30_000)).toBe(true);
+  await stopDatabase(server!, 'SIGKILL');
   stop = true;
   await Promise.all(writers);
   // Writes cut off by the crash are refused as unavailable, never as a generic 500.
@@ -235,10 +194,7 @@ test("when the database is killed with SIGKILL during writes, then every acknowl
 
   server = await startDatabase(port, dbPath);
   expect(await eventually(async () => database.reachable, 20_000)).toBe(true);
-  const stored = await Post.find(
-    { _id: trusted({ $in: acknowledged }) },
-    { _id: 1 },
-  ).lean();
+  const stored = await Post.find({ _id: trusted({ $in: acknowledged }) }, { _id: 1 }).lean();
   expect(stored.map((p) => p._id).sort((a, b) => a - b)).toEqual(
     [...acknowledged].sort((a, b) => a - b),
   );

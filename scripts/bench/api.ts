@@ -8,32 +8,20 @@
  * BENCH_DURATION (seconds per endpoint, default 10), BENCH_CONNECTIONS (default 50),
  * BENCH_ONLY (substring of endpoint names to run, e.g. `feed`).
  */
-import http from "node:http";
-import path from "node:path";
-import { trusted } from "mongoose";
-import { createApp } from "../../api/src/app";
-import { Post } from "../../api/src/modules/posts/model";
-import { loadConfig } from "../../api/src/platform/config";
-import type { Database } from "../../api/src/platform/db";
-import { createLogger } from "../../api/src/platform/logger";
-import { createMailer } from "../../api/src/platform/mailer";
-import { createUploadStorage } from "../../api/src/platform/storage";
-import { BENCH_DIR, openBenchDatabase } from "./database";
-import {
-  CONNECTIONS,
-  countRoundTrips,
-  median,
-  runLoad,
-  signToken,
-  type LoadResult,
-} from "./load";
-import {
-  BENCH_JWT_SECRET,
-  LOOPBACK,
-  startApi,
-  startKoaCeiling,
-} from "./processes";
-import { fmt, table, writeSection } from "./report";
+import http from 'node:http';
+import path from 'node:path';
+import { trusted } from 'mongoose';
+import { createApp } from '../../api/src/app';
+import { Post } from '../../api/src/modules/posts/model';
+import { loadConfig } from '../../api/src/platform/config';
+import type { Database } from '../../api/src/platform/db';
+import { createLogger } from '../../api/src/platform/logger';
+import { createMailer } from '../../api/src/platform/mailer';
+import { createUploadStorage } from '../../api/src/platform/storage';
+import { BENCH_DIR, openBenchDatabase } from './database';
+import { CONNECTIONS, countRoundTrips, median, runLoad, signToken, type LoadResult } from './load';
+import { BENCH_JWT_SECRET, LOOPBACK, startApi, startKoaCeiling } from './processes';
+import { fmt, table, writeSection } from './report';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ONLY = process.env.BENCH_ONLY;
@@ -59,27 +47,27 @@ function endpoints(postIds: number[]): Endpoint[] {
     },
   ];
   return [
-    ...feed("For You", ""),
-    ...feed("Following", "tab=following&"),
-    ...feed("JD", "tab=jd&"),
-    ...feed("Top Posts", "topFilter=true&"),
+    ...feed('For You', ''),
+    ...feed('Following', 'tab=following&'),
+    ...feed('JD', 'tab=jd&'),
+    ...feed('Top Posts', 'topFilter=true&'),
     {
-      name: "GET /api/posts/:id",
+      name: 'GET /api/posts/:id',
       paths: postIds.map((id) => `/api/posts/${id}`),
     },
-    { name: "GET /api/notifications", paths: ["/api/notifications"] },
-    { name: "GET /api/analytics/overview", paths: ["/api/analytics/overview"] },
+    { name: 'GET /api/notifications', paths: ['/api/notifications'] },
+    { name: 'GET /api/analytics/overview', paths: ['/api/analytics/overview'] },
     {
-      name: "GET /api/analytics/user-growth",
-      paths: ["/api/analytics/user-growth"],
+      name: 'GET /api/analytics/user-growth',
+      paths: ['/api/analytics/user-growth'],
     },
     {
-      name: "GET /api/analytics/engagement",
-      paths: ["/api/analytics/engagement"],
+      name: 'GET /api/analytics/engagement',
+      paths: ['/api/analytics/engagement'],
     },
     {
-      name: "GET /api/analytics/active-users",
-      paths: ["/api/analytics/active-users"],
+      name: 'GET /api/analytics/active-users',
+      paths: ['/api/analytics/active-users'],
     },
   ].filter((e) => !ONLY || e.name.toLowerCase().includes(ONLY.toLowerCase()));
 }
@@ -92,25 +80,22 @@ async function inProcessApi(database: Database): Promise<{
   emptyReadCaches(): void;
 }> {
   const config = loadConfig({
-    NODE_ENV: "production",
-    LOG_LEVEL: "silent",
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
     DATA_DIR: BENCH_DIR,
     JWT_SECRET: BENCH_JWT_SECRET,
   });
-  const logger = createLogger("silent");
+  const logger = createLogger('silent');
   const app = createApp({
     config,
     logger,
     mailer: createMailer({
       from: config.mailFrom,
       smtpUrl: undefined,
-      outboxDir: path.join(BENCH_DIR, "outbox"),
+      outboxDir: path.join(BENCH_DIR, 'outbox'),
       logger,
     }),
-    storage: createUploadStorage(
-      path.join(BENCH_DIR, "uploads"),
-      config.publicUrl,
-    ),
+    storage: createUploadStorage(path.join(BENCH_DIR, 'uploads'), config.publicUrl),
     jwtSecret: BENCH_JWT_SECRET,
     database,
   });
@@ -151,10 +136,7 @@ async function main() {
   try {
     const database = await db.connect();
     const posts = await Post.countDocuments({});
-    if (posts === 0)
-      throw new Error(
-        "The bench database is empty: run `npm run bench:data` first",
-      );
+    if (posts === 0) throw new Error('The bench database is empty: run `npm run bench:data` first');
     // Posts to open: recent originals that have comments (the detail page people open).
     const recent = await Post.find(
       {
@@ -170,9 +152,7 @@ async function main() {
     const list = endpoints(recent.map((p) => p._id));
     const token = signToken(ADMIN_USER_ID);
     const headers = { authorization: `Bearer ${token}` };
-    console.log(
-      `${fmt(posts)} posts; ${CONNECTIONS} connections, ${DURATION} s per endpoint\n`,
-    );
+    console.log(`${fmt(posts)} posts; ${CONNECTIONS} connections, ${DURATION} s per endpoint\n`);
 
     const ceiling = await startKoaCeiling();
     children.push(ceiling);
@@ -188,9 +168,7 @@ async function main() {
     const roundTrips = new Map<string, { cold: string[]; warm: string[] }>();
     for (const e of list) {
       const call = () =>
-        fetch(`${local.url}${e.paths[0]}`, { headers }).then((r) =>
-          r.arrayBuffer(),
-        );
+        fetch(`${local.url}${e.paths[0]}`, { headers }).then((r) => r.arrayBuffer());
       await call(); // the first request may also record the caller's activity
       local.emptyReadCaches();
       const cold = await countRoundTrips(call);
@@ -212,28 +190,27 @@ async function main() {
     );
     const rows: Array<Array<string | number>> = [
       [
-        "Koa hello-world (ceiling)",
+        'Koa hello-world (ceiling)',
         fmt(koa.requestsPerSecond),
         koa.p50,
         koa.p99,
-        "100 %",
-        "–",
-        "–",
+        '100 %',
+        '–',
+        '–',
         0,
       ],
       [
-        "API middleware only (unknown path, 404)",
+        'API middleware only (unknown path, 404)',
         fmt(floor.requestsPerSecond),
         floor.p50,
         floor.p99,
         `${fmt(floorRatio, 1)} %`,
-        "–",
-        "–",
-        "–",
+        '–',
+        '–',
+        '–',
       ],
     ];
-    const results: Array<{ name: string; load: LoadResult; single: number }> =
-      [];
+    const results: Array<{ name: string; load: LoadResult; single: number }> = [];
     for (const e of list) {
       await drain(api.url);
       const single: number[] = [];
@@ -251,13 +228,12 @@ async function main() {
         url: api.url,
         duration: DURATION,
         headers,
-        requests: e.paths.map((p) => ({ method: "GET", path: p })),
+        requests: e.paths.map((p) => ({ method: 'GET', path: p })),
       });
       const ops = roundTrips.get(e.name) ?? { cold: [], warm: [] };
       const ratio = (100 * load.requestsPerSecond) / koa.requestsPerSecond;
       results.push({ name: e.name, load, single: median(single) });
-      if (singleErrors)
-        console.log(`${e.name}: ${singleErrors} of 11 single requests failed`);
+      if (singleErrors) console.log(`${e.name}: ${singleErrors} of 11 single requests failed`);
       rows.push([
         e.name,
         fmt(load.requestsPerSecond),
@@ -270,59 +246,59 @@ async function main() {
       ]);
       console.log(
         `${e.name}: ${fmt(load.requestsPerSecond)} req/s (${fmt(ratio, 1)} % of Koa), p50 ${load.p50} ms, p99 ${load.p99} ms; ` +
-          `single request ${fmt(median(single), 1)} ms; round trips ${ops.cold.length} cold (${ops.cold.join(", ")}), ${ops.warm.length} cached${load.errors ? `; ${load.errors} errors (${JSON.stringify(load.statusCodes)})` : ""}`,
+          `single request ${fmt(median(single), 1)} ms; round trips ${ops.cold.length} cold (${ops.cold.join(', ')}), ${ops.warm.length} cached${load.errors ? `; ${load.errors} errors (${JSON.stringify(load.statusCodes)})` : ''}`,
       );
     }
 
     const feeds = results.filter(
-      (r) => r.name.startsWith("GET /api/posts ") && !r.name.includes(":id"),
+      (r) => r.name.startsWith('GET /api/posts ') && !r.name.includes(':id'),
     );
     const worstFeedRatio = Math.min(
       ...feeds.map((r) => r.load.requestsPerSecond / koa.requestsPerSecond),
     );
     const worstFeedP99 = Math.max(...feeds.map((r) => r.load.p99));
-    const analytics = results.filter((r) => r.name.includes("analytics"));
+    const analytics = results.filter((r) => r.name.includes('analytics'));
     const slowestAnalytics = Math.max(...analytics.map((r) => r.single));
     const targets = [
       feeds.length
-        ? `- GET /api/posts ≥ 35 % of the ceiling with p99 < 50 ms: lowest ratio ${fmt(100 * worstFeedRatio, 1)} %, highest p99 ${worstFeedP99} ms → **${worstFeedRatio >= 0.35 && worstFeedP99 < 50 ? "met" : "not met"}**`
-        : "",
+        ? `- GET /api/posts ≥ 35 % of the ceiling with p99 < 50 ms: lowest ratio ${fmt(100 * worstFeedRatio, 1)} %, highest p99 ${worstFeedP99} ms → **${worstFeedRatio >= 0.35 && worstFeedP99 < 50 ? 'met' : 'not met'}**`
+        : '',
       analytics.length
-        ? `- each analytics call < 200 ms (single request on an idle server): slowest ${fmt(slowestAnalytics, 1)} ms → **${slowestAnalytics < 200 ? "met" : "not met"}**`
-        : "",
+        ? `- each analytics call < 200 ms (single request on an idle server): slowest ${fmt(slowestAnalytics, 1)} ms → **${slowestAnalytics < 200 ? 'met' : 'not met'}**`
+        : '',
     ].filter(Boolean);
-    console.log(`\n${targets.join("\n")}`);
+    console.log(`\n${targets.join('\n')}`);
 
     writeSection(
-      "bench:api",
+      'bench:api',
       [
-        `${new Date().toISOString()}: ${fmt(posts)} posts in ${db.embedded ? "the embedded database" : "MONGODB_URI"}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row, loopback; ` +
+        `${new Date().toISOString()}: ${fmt(posts)} posts in ${db.embedded ? 'the embedded database' : 'MONGODB_URI'}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row, loopback; ` +
           `the API in its own process (\`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits off), signed in as user ${ADMIN_USER_ID} (the admin).`,
-        "",
+        '',
         table(
           [
-            "endpoint",
-            "req/s",
-            "p50 ms",
-            "p99 ms",
-            "of ceiling",
-            "single request ms",
-            "DB round trips (cold / cached)",
-            "errors",
+            'endpoint',
+            'req/s',
+            'p50 ms',
+            'p99 ms',
+            'of ceiling',
+            'single request ms',
+            'DB round trips (cold / cached)',
+            'errors',
           ],
           rows,
         ),
-        "",
-        "Pages are 20 posts (page 10: `offset=180`). `GET /api/posts/:id` cycles through the 20 newest posts that have comments. " +
+        '',
+        'Pages are 20 posts (page 10: `offset=180`). `GET /api/posts/:id` cycles through the 20 newest posts that have comments. ' +
           '"single request": median of 11 sequential requests on the otherwise idle API. ' +
           "\"DB round trips\": database operations of one request, counted with mongoose's debug hook with the API running in the benchmark's process, first with the read caches empty (`READ_CACHE_MS`, `AUTHOR_CACHE_MS`), then again with them filled by that request; the caller's account lookup is reused for 5 s (`AUTH_CACHE_MS`), so it shows in neither. " +
-          "Under load every row but the first seconds reads from warm caches: the dataset does not change during `bench:api` (see `bench:mixed` for reads among writes). " +
+          'Under load every row but the first seconds reads from warm caches: the dataset does not change during `bench:api` (see `bench:mixed` for reads among writes). ' +
           '"API middleware only": the same API process answering an unknown path (404) with no authentication and no database, the most any endpoint could reach through its middleware.',
-        "",
-        "Targets:",
-        "",
+        '',
+        'Targets:',
+        '',
         ...targets,
-      ].join("\n"),
+      ].join('\n'),
     );
   } finally {
     for (const child of children) await child.stop();

@@ -3,25 +3,25 @@
  * process) with data under `.data/bench/<name>`. Registers every model, so the connection builds
  * all of the API's indexes.
  */
-import fs from "node:fs";
-import path from "node:path";
-import "../../api/src/modules/account-applications/model";
-import "../../api/src/modules/comments/model";
-import "../../api/src/modules/counters/model";
-import "../../api/src/modules/feedback/model";
-import "../../api/src/modules/follows/model";
-import "../../api/src/modules/likes/model";
-import "../../api/src/modules/notifications/model";
-import "../../api/src/modules/posts/model";
-import "../../api/src/modules/reposts/model";
-import "../../api/src/modules/settings/model";
-import "../../api/src/modules/users/model";
-import { connectDatabase, type Database } from "../../api/src/platform/db";
-import { REPO_ROOT, startEmbeddedMongo, type Child } from "./processes";
+import fs from 'node:fs';
+import path from 'node:path';
+import '../../api/src/modules/account-applications/model';
+import '../../api/src/modules/comments/model';
+import '../../api/src/modules/counters/model';
+import '../../api/src/modules/feedback/model';
+import '../../api/src/modules/follows/model';
+import '../../api/src/modules/likes/model';
+import '../../api/src/modules/notifications/model';
+import '../../api/src/modules/posts/model';
+import '../../api/src/modules/reposts/model';
+import '../../api/src/modules/settings/model';
+import '../../api/src/modules/users/model';
+import { connectDatabase, type Database } from '../../api/src/platform/db';
+import { REPO_ROOT, startEmbeddedMongo, type Child } from './processes';
 
-export const BENCH_DIR = path.join(REPO_ROOT, ".data", "bench");
-export const DATASET_DIR = path.join(BENCH_DIR, "db");
-const DB_NAME = "campus";
+export const BENCH_DIR = path.join(REPO_ROOT, '.data', 'bench');
+export const DATASET_DIR = path.join(BENCH_DIR, 'db');
+const DB_NAME = 'campus';
 
 export interface BenchDatabase {
   /** The URI the API connects to (with the database name). */
@@ -61,13 +61,10 @@ export async function openBenchDatabase(options: {
     uri = external;
   } else {
     const dir = options.dir ?? DATASET_DIR;
-    if (options.fresh || options.copyFrom)
-      fs.rmSync(dir, { recursive: true, force: true });
+    if (options.fresh || options.copyFrom) fs.rmSync(dir, { recursive: true, force: true });
     if (options.copyFrom) {
-      if (!fs.existsSync(path.join(options.copyFrom, "journal.bson")))
-        throw new Error(
-          `No dataset in ${options.copyFrom}: run \`npm run bench:data\` first`,
-        );
+      if (!fs.existsSync(path.join(options.copyFrom, 'journal.bson')))
+        throw new Error(`No dataset in ${options.copyFrom}: run \`npm run bench:data\` first`);
       fs.cpSync(options.copyFrom, dir, { recursive: true });
     }
     fs.mkdirSync(dir, { recursive: true });

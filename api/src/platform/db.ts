@@ -1,16 +1,16 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import readline from "node:readline";
-import type { Middleware } from "koa";
-import mongoose from "mongoose";
-import { databaseUnavailable } from "./errors";
-import type { Logger } from "./logger";
-import { onWrites, type WriteListener } from "./write-events";
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Middleware } from 'koa';
+import mongoose from 'mongoose';
+import { databaseUnavailable } from './errors';
+import type { Logger } from './logger';
+import { onWrites, type WriteListener } from './write-events';
 
 // Untrusted objects in query filters (e.g. `{ email: { $gt: '' } }`) are wrapped in $eq.
-mongoose.set("sanitizeFilter", true);
-mongoose.set("strictQuery", true);
+mongoose.set('sanitizeFilter', true);
+mongoose.set('strictQuery', true);
 
 /**
  * How long an operation waits for the driver to find a usable server. A request that was already
@@ -71,15 +71,14 @@ export async function connectDatabase(
     ...(options.dbName ? { dbName: options.dbName } : {}),
     ...options.driver,
   };
-  const deadline =
-    Date.now() + (options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS);
+  const deadline = Date.now() + (options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS);
   for (;;) {
     try {
       await mongoose.connect(uri, connectOptions);
       break;
     } catch (err) {
       if (Date.now() >= deadline || !isServerSelectionError(err)) throw err;
-      options.logger?.warn({ err }, "database not reachable yet: retrying");
+      options.logger?.warn({ err }, 'database not reachable yet: retrying');
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
@@ -90,23 +89,19 @@ export async function connectDatabase(
   // unreachable on the first failed heartbeat or network error, and reachable again on the next
   // successful heartbeat. (Not mongoose's `readyState`, which also reads "disconnected" whenever
   // heartbeats are merely late, as they are behind a busy database's queue.)
-  client.on("topologyDescriptionChanged", (event) => {
+  client.on('topologyDescriptionChanged', (event) => {
     const now = isReachable(event.newDescription);
     if (now === reachable) return;
     reachable = now;
-    options.logger?.warn(
-      now ? "database reachable again" : "database unreachable",
-    );
+    options.logger?.warn(now ? 'database reachable again' : 'database unreachable');
   });
   if (options.logger) {
     const { logger } = options;
-    client.on("serverHeartbeatFailed", (event) =>
-      logger.warn({ err: event.failure }, "database heartbeat failed"),
+    client.on('serverHeartbeatFailed', (event) =>
+      logger.warn({ err: event.failure }, 'database heartbeat failed'),
     );
   }
-  await Promise.all(
-    Object.values(connection.models).map((model) => model.init()),
-  );
+  await Promise.all(Object.values(connection.models).map((model) => model.init()));
 
   return {
     connection,
@@ -123,25 +118,20 @@ export async function connectDatabase(
       // database has just dropped (it awaits 'drain' on a destroyed socket), and closing sends
       // endSessions: a database that died just before the shutdown must not hold the API up.
       let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<"late">((resolve) => {
-        timer = setTimeout(() => resolve("late"), DISCONNECT_MS);
+      const deadline = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), DISCONNECT_MS);
       });
       const outcome = await Promise.race([mongoose.disconnect(), deadline]);
       clearTimeout(timer);
-      if (outcome === "late")
-        options.logger?.error(
-          `the database connection did not close within ${DISCONNECT_MS} ms`,
-        );
+      if (outcome === 'late')
+        options.logger?.error(`the database connection did not close within ${DISCONNECT_MS} ms`);
     },
   };
 }
 
 function isServerSelectionError(err: unknown): boolean {
   const name = (err as { name?: unknown } | null)?.name;
-  return (
-    name === "MongooseServerSelectionError" ||
-    name === "MongoServerSelectionError"
-  );
+  return name === 'MongooseServerSelectionError' || name === 'MongoServerSelectionError';
 }
 
 export interface EmbeddedDatabase {
@@ -150,75 +140,64 @@ export interface EmbeddedDatabase {
 }
 
 function embeddedCli(): string {
-  const pkg = require.resolve("@campus/embedded-mongo/package.json");
-  return path.join(path.dirname(pkg), "bin", "embedded-mongo.cjs");
+  const pkg = require.resolve('@campus/embedded-mongo/package.json');
+  return path.join(path.dirname(pkg), 'bin', 'embedded-mongo.cjs');
 }
 
 /**
  * Starts the embedded MongoDB-compatible server in its own process (so it never shares the API's
  * event loop) with data under `dbPath`, and resolves once it prints its address.
  */
-export function startEmbeddedDatabase(
-  dbPath: string,
-  logger: Logger,
-): Promise<EmbeddedDatabase> {
+export function startEmbeddedDatabase(dbPath: string, logger: Logger): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dbPath, { recursive: true });
   const child: ChildProcess = spawn(
     process.execPath,
-    [embeddedCli(), "--port", "0", "--dbpath", dbPath],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    [embeddedCli(), '--port', '0', '--dbpath', dbPath],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const killChild = () => child.kill("SIGTERM");
-  process.once("exit", killChild);
+  const killChild = () => child.kill('SIGTERM');
+  process.once('exit', killChild);
 
   return new Promise((resolve, reject) => {
     let ready = false;
     const timer = setTimeout(() => {
       killChild();
-      reject(new Error("The embedded database did not start within 60 s"));
+      reject(new Error('The embedded database did not start within 60 s'));
     }, 60_000);
 
-    readline.createInterface({ input: child.stderr! }).on("line", (line) => {
-      logger.warn({ source: "embedded-mongo" }, line);
+    readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+      logger.warn({ source: 'embedded-mongo' }, line);
     });
-    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
       const match = /listening on (mongodb:\/\/\S+)/.exec(line);
       if (!ready && match) {
         ready = true;
         clearTimeout(timer);
-        logger.info({ uri: match[1], dbPath }, "embedded database started");
+        logger.info({ uri: match[1], dbPath }, 'embedded database started');
         resolve({
           uri: match[1]!,
           stop: () =>
             new Promise<void>((done) => {
-              process.off("exit", killChild);
-              if (child.exitCode !== null || child.signalCode !== null)
-                return done();
-              child.once("exit", () => done());
+              process.off('exit', killChild);
+              if (child.exitCode !== null || child.signalCode !== null) return done();
+              child.once('exit', () => done());
               killChild();
             }),
         });
       } else {
-        logger.debug({ source: "embedded-mongo" }, line);
+        logger.debug({ source: 'embedded-mongo' }, line);
       }
     });
-    child.once("error", (err) => {
+    child.once('error', (err) => {
       clearTimeout(timer);
       reject(err);
     });
-    child.once("exit", (code, signal) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(timer);
       if (!ready)
-        reject(
-          new Error(
-            `The embedded database exited before it was ready (${code ?? signal})`,
-          ),
-        );
-      else if (code !== 0 && signal !== "SIGTERM") {
-        logger.fatal(
-          { code, signal },
-          "the embedded database stopped unexpectedly",
-        );
+        reject(new Error(`The embedded database exited before it was ready (${code ?? signal})`));
+      else if (code !== 0 && signal !== 'SIGTERM') {
+        logger.fatal({ code, signal }, 'the embedded database stopped unexpectedly');
         process.exit(1);
       }
     });
@@ -236,10 +215,7 @@ export async function openDatabase(options: {
 }): Promise<Database & { embedded: boolean }> {
   const embedded = options.mongodbUri
     ? undefined
-    : await startEmbeddedDatabase(
-        path.join(options.dataDir, "db"),
-        options.logger,
-      );
+    : await startEmbeddedDatabase(path.join(options.dataDir, 'db'), options.logger);
   const uri = options.mongodbUri ?? `${embedded!.uri}/campus`;
   let database: Database;
   try {

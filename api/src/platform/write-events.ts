@@ -6,7 +6,7 @@
  * created and unsubscribes when it closes. Writes that bypass mongoose (`Model.collection`,
  * another process) are not seen: caches bound their age instead.
  */
-import type { Connection, Schema } from "mongoose";
+import type { Connection, Schema } from 'mongoose';
 
 export interface WriteEvent {
   /** Documents being inserted or saved (create, save, insertMany). */
@@ -22,32 +22,25 @@ export interface WriteEvent {
 export type WriteListener = (collection: string, event: WriteEvent) => void;
 
 /** The connection event that carries announced writes (a name no mongoose event uses). */
-const WRITE_EVENT = "campus:write";
+const WRITE_EVENT = 'campus:write';
 
 const QUERY_WRITES = [
-  "updateOne",
-  "updateMany",
-  "findOneAndUpdate",
-  "replaceOne",
-  "findOneAndReplace",
-  "deleteOne",
-  "deleteMany",
-  "findOneAndDelete",
+  'updateOne',
+  'updateMany',
+  'findOneAndUpdate',
+  'replaceOne',
+  'findOneAndReplace',
+  'deleteOne',
+  'deleteMany',
+  'findOneAndDelete',
 ] as const;
 
-function emit(
-  connection: Connection | undefined,
-  collection: string,
-  event: WriteEvent,
-): void {
+function emit(connection: Connection | undefined, collection: string, event: WriteEvent): void {
   connection?.emit(WRITE_EVENT, collection, event);
 }
 
 /** Subscribes to every write announced on `connection`; returns the unsubscribe function. */
-export function onWrites(
-  connection: Connection,
-  listener: WriteListener,
-): () => void {
+export function onWrites(connection: Connection, listener: WriteListener): () => void {
   connection.on(WRITE_EVENT, listener);
   return () => {
     connection.off(WRITE_EVENT, listener);
@@ -76,34 +69,30 @@ export function announceWrites(schema: Schema<any>, collection: string): void {
     schema.post(op, { document: false, query: true }, fromQuery);
   }
   // A document's `db` is its model's connection.
-  const fromDocument = function (
-    this: Record<string, unknown> & { db: Connection },
-  ) {
+  const fromDocument = function (this: Record<string, unknown> & { db: Connection }) {
     emit(this.db, collection, { documents: [this] });
   };
-  schema.pre("save", fromDocument);
-  schema.post("save", fromDocument);
-  schema.pre("deleteOne", { document: true, query: false }, fromDocument);
-  schema.post("deleteOne", { document: true, query: false }, fromDocument);
+  schema.pre('save', fromDocument);
+  schema.post('save', fromDocument);
+  schema.pre('deleteOne', { document: true, query: false }, fromDocument);
+  schema.post('deleteOne', { document: true, query: false }, fromDocument);
   // insertMany and bulkWrite hooks run with the model as `this`.
   const fromMany = (model: { db: Connection }, docs: unknown) => {
     emit(model.db, collection, {
-      documents: (Array.isArray(docs)
-        ? docs
-        : [docs]) as WriteEvent["documents"],
+      documents: (Array.isArray(docs) ? docs : [docs]) as WriteEvent['documents'],
     });
   };
-  schema.pre("insertMany", function (this: { db: Connection }, docs: unknown) {
+  schema.pre('insertMany', function (this: { db: Connection }, docs: unknown) {
     fromMany(this, docs);
   });
-  schema.post("insertMany", function (this: { db: Connection }, docs: unknown) {
+  schema.post('insertMany', function (this: { db: Connection }, docs: unknown) {
     fromMany(this, docs);
   });
   const unknown = function (this: { db: Connection }) {
     emit(this.db, collection, { unknown: true });
   };
-  schema.pre("bulkWrite", unknown);
-  schema.post("bulkWrite", unknown);
+  schema.pre('bulkWrite', unknown);
+  schema.post('bulkWrite', unknown);
 }
 
 /** A number the filter pins a field to (`{ f: 5 }` or `{ f: { $eq: 5 } }`), if any. */
@@ -112,8 +101,8 @@ export function pinned(
   field: string,
 ): number | undefined {
   let v = filter?.[field];
-  if (v && typeof v === "object" && "$eq" in v) v = (v as { $eq: unknown }).$eq;
-  return typeof v === "number" ? v : undefined;
+  if (v && typeof v === 'object' && '$eq' in v) v = (v as { $eq: unknown }).$eq;
+  return typeof v === 'number' ? v : undefined;
 }
 
 /**
@@ -121,13 +110,11 @@ export function pinned(
  * undefined when it cannot tell (a replacement, a pipeline): treat that as "anything".
  */
 export function updatedFields(update: unknown): Set<string> | undefined {
-  if (!update || typeof update !== "object" || Array.isArray(update))
-    return undefined;
+  if (!update || typeof update !== 'object' || Array.isArray(update)) return undefined;
   const fields = new Set<string>();
   for (const [op, value] of Object.entries(update)) {
-    if (!op.startsWith("$") || !value || typeof value !== "object")
-      return undefined;
-    for (const path of Object.keys(value)) fields.add(path.split(".")[0]!);
+    if (!op.startsWith('$') || !value || typeof value !== 'object') return undefined;
+    for (const path of Object.keys(value)) fields.add(path.split('.')[0]!);
   }
   return fields;
 }

@@ -15,8 +15,8 @@
 import { trusted } from 'mongoose';
 import { ReadCache } from '../../platform/read-cache';
 import { pinned, type WriteEvent } from '../../platform/write-events';
-import { likedPosts } from '../likes/service';
-import { repostedPosts } from '../reposts/service';
+import { Like } from '../likes/model';
+import { Repost } from '../reposts/model';
 import { Post, type PostDoc } from './model';
 
 /** A viewer's remembered flags are started afresh past this many posts. */
@@ -170,13 +170,20 @@ export class FeedCache {
     const missing = known ? unknown : postIds;
     const mark = this.viewers.mark();
     const [likes, reposts] = await Promise.all([
-      likedPosts(viewerId, missing),
-      repostedPosts(viewerId, missing),
+      Like.find(
+        {
+          userId: viewerId,
+          postId: trusted({ $in: missing }),
+          commentId: null,
+        },
+        { postId: 1 },
+      ).lean(),
+      Repost.find({ userId: viewerId, postId: trusted({ $in: missing }) }, { postId: 1 }).lean(),
     ]);
     const flags: ViewerFlags = {
       known: new Set([...(known?.known ?? []), ...missing]),
-      liked: new Set([...(known?.liked ?? []), ...likes]),
-      reposted: new Set([...(known?.reposted ?? []), ...reposts]),
+      liked: new Set([...(known?.liked ?? []), ...likes.map((l) => l.postId as number)]),
+      reposted: new Set([...(known?.reposted ?? []), ...reposts.map((r) => r.postId)]),
     };
     this.viewers.set(viewerId, flags, mark);
     return flags;
