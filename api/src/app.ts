@@ -11,6 +11,8 @@ import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
+import { isPostVisible } from './modules/posts/service';
+import { profileRoutes } from './modules/profiles/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { userRoutes } from './modules/users/routes';
@@ -23,6 +25,7 @@ import type { InFlight } from './platform/in-flight';
 import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
 import type { UploadStorage } from './platform/storage';
+import { notificationSources } from './notification-sources';
 import { createReadCaches, type ReadCaches } from './read-caches';
 
 export interface AppDeps {
@@ -102,11 +105,7 @@ export function createApp({
     }),
   });
   // What presenting posts and comments needs, handed to the routes that present them.
-  const reads = {
-    publicUrl: config.publicUrl,
-    feed: caches.feed,
-    authors: caches.authors,
-  };
+  const reads = { publicUrl: config.publicUrl, feed: caches.feed, authors: caches.authors };
   const allowedOrigins = new Set(config.allowedOrigins);
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
   app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
@@ -142,7 +141,7 @@ export function createApp({
   );
 
   const routers = [
-    authRoutes({
+    authRoutes(authenticated, {
       institutionDomains: config.institutionDomains,
       bcryptRounds: config.bcryptRounds,
       webUrl: config.webUrl,
@@ -151,7 +150,8 @@ export function createApp({
       tokens,
       rateLimits: config.rateLimits,
     }),
-    userRoutes(authenticated, reads),
+    userRoutes(authenticated, { publicUrl: config.publicUrl }),
+    profileRoutes(authenticated, reads),
     followRoutes(authenticated, { publicUrl: config.publicUrl }),
     uploadRoutes(authenticated, {
       storage,
@@ -170,8 +170,8 @@ export function createApp({
     }),
     settingsRoutes(),
     postRoutes(authenticated, { ...reads, timezone: config.timezone }),
-    commentRoutes(authenticated),
-    notificationRoutes(authenticated, { publicUrl: config.publicUrl }),
+    commentRoutes(authenticated, { isPostVisible }),
+    notificationRoutes(authenticated, notificationSources(config.publicUrl)),
     analyticsRoutes(authenticated, { timezone: config.timezone }),
   ];
   for (const router of routers) {

@@ -12,7 +12,7 @@ import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mailer';
 import { createUploadStorage } from '../src/platform/storage';
-import { nextId } from '../src/modules/counters/model';
+import { nextId } from '../src/modules/counters/service';
 import { User } from '../src/modules/users/model';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -31,10 +31,7 @@ export interface TestApp {
   /** The database the app works on. */
   database: Database;
   /** Builds another app on the same database (e.g. with other limits), closed after the file. */
-  another(overrides: Overrides): {
-    http(): ReturnType<typeof request>;
-    app: CampusApp;
-  };
+  another(overrides: Overrides): { http(): ReturnType<typeof request>; app: CampusApp };
   /** A client on `another(overrides)`. */
   withConfig(overrides: Overrides): ReturnType<typeof request>;
   dataDir: string;
@@ -43,11 +40,7 @@ export interface TestApp {
 const NO_LIMIT = { max: 0, windowMs: 60_000 };
 
 export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
-  const base = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    BCRYPT_ROUNDS: '4',
-  });
+  const base = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BCRYPT_ROUNDS: '4' });
   return {
     ...base,
     dataDir,
@@ -117,9 +110,7 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     const external = process.env.TEST_MONGODB_URI;
     if (!external) server = await start({ port: 0 });
     const uri = external ?? server!.uri;
-    database = await connectDatabase(uri, {
-      dbName: `test_${randomBytes(6).toString('hex')}`,
-    });
+    database = await connectDatabase(uri, { dbName: `test_${randomBytes(6).toString('hex')}` });
     main = build({});
     config = main.cfg;
   });
@@ -170,13 +161,7 @@ const passwordHash = bcrypt.hashSync(TEST_PASSWORD, 4);
 
 /** A verified member created directly in the database, with a valid token for it. */
 export async function createMember(
-  fields: {
-    name?: string;
-    email?: string;
-    bio?: string;
-    isVerified?: boolean;
-    id?: number;
-  } = {},
+  fields: { name?: string; email?: string; bio?: string; isVerified?: boolean; id?: number } = {},
 ) {
   const id = fields.id ?? (await nextId('users'));
   const user = await User.create({
@@ -193,13 +178,7 @@ export async function createMember(
     expiresIn: '1h',
   });
   const token = tokens.sign(id);
-  return {
-    id,
-    email: user.email,
-    name: user.name,
-    token,
-    auth: `Bearer ${token}`,
-  };
+  return { id, email: user.email, name: user.name, token, auth: `Bearer ${token}` };
 }
 
 /**

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { Middleware } from 'koa';
+import type { Role } from '@campus/contracts';
 import { unauthorized } from './errors';
 import { ReadCache } from './read-cache';
 
@@ -11,7 +12,8 @@ export interface AuthUser {
   id: number;
   name: string;
   email: string;
-  isAdmin: boolean;
+  /** Decided once, when the caller is authenticated (users/policy.ts `rolesOf`). */
+  roles: readonly Role[];
 }
 
 export interface AppState {

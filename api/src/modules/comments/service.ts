@@ -1,13 +1,9 @@
-import { trusted } from 'mongoose';
-import type { Comment as CommentView, CreateCommentRequest } from '@campus/contracts';
-import type { AuthUser } from '../../platform/auth';
+import type { Comment as CommentView } from '@campus/contracts';
 import { notFound } from '../../platform/errors';
-import { nextId } from '../counters/model';
-import { Like } from '../likes/model';
-import { notify } from '../notifications/service';
-import { Post } from '../posts/model';
-import { toAuthor } from '../posts/presenters';
+import { nextId } from '../counters/service';
+import { likedComments, toggleLike, type LikeCounter, type LikeResult } from '../likes/service';
 import type { AuthorCache } from '../users/author-cache';
+import { toAuthor } from '../users/presenters';
 import { Comment, type CommentDoc } from './model';
 
 export const COMMENT_NOT_FOUND = 'Comment not found';
@@ -31,18 +27,13 @@ export async function listComments(
     .sort({ createdAt: 1, _id: 1 })
     .lean<CommentDoc[]>();
   if (comments.length === 0) return [];
-  const [authors, likes] = await Promise.all([
+  const [authors, liked] = await Promise.all([
     authorCache.byId(comments.map((c) => c.authorId)),
-    Like.find(
-      {
-        userId: viewerId,
-        postId: null,
-        commentId: trusted({ $in: comments.map((c) => c._id) }),
-      },
-      { commentId: 1 },
-    ).lean(),
+    likedComments(
+      viewerId,
+      comments.map((c) => c._id),
+    ),
   ]);
-  const liked = new Set(likes.map((l) => l.commentId));
   const present = (c: CommentDoc): CommentView => ({
     id: c._id,
     content: c.content,
@@ -61,21 +52,16 @@ export async function listComments(
 }
 
 /**
- * Adds a comment or a reply. A reply to a reply attaches to the top-level comment. With
- * `syncToTimeline` the comment is also published on the commenter's timeline as a quote of the
- * post (a post with `originalPostId` and the comment as `repostComment`).
+ * Stores a comment or a reply under `postId` (which the caller has checked is visible). A reply
+ * to a reply attaches to the top-level comment (one level). Returns the comment as clients see it
+ * and, for a reply, the author of the comment replied to.
  */
-export async function addComment(
-  actor: AuthUser,
+export async function createComment(
+  authorId: number,
   postId: number,
-  input: CreateCommentRequest,
+  input: { content: string; parentId?: number },
   reads: CommentReads,
-): Promise<CommentView> {
-  const post = await Post.findOne(
-    { _id: postId, deletedAt: null },
-    { authorId: 1, originalPostId: 1 },
-  ).lean();
-  if (!post) throw notFound('Post not found');
+): Promise<{ comment: CommentView; repliedToAuthorId: number | null }> {
   let parent: Pick<CommentDoc, '_id' | 'parentId' | 'authorId'> | null = null;
   if (input.parentId !== undefined) {
     parent = await Comment.findOne(
@@ -84,60 +70,80 @@ export async function addComment(
     ).lean();
     if (!parent) throw notFound(COMMENT_NOT_FOUND);
     if (parent.parentId !== null) {
-      parent = await Comment.findById(parent.parentId, {
-        parentId: 1,
-        authorId: 1,
-      }).lean();
+      parent = await Comment.findById(parent.parentId, { parentId: 1, authorId: 1 }).lean();
       if (!parent) throw notFound(COMMENT_NOT_FOUND);
     }
   }
   const comment = await Comment.create({
     _id: await nextId('comments'),
     postId,
-    authorId: actor.id,
+    authorId,
     parentId: parent?._id ?? null,
     content: input.content,
   });
-  await Post.updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
-
-  if (input.syncToTimeline) {
-    await Post.create({
-      _id: await nextId('posts'),
-      authorId: actor.id,
-      content: '',
-      originalPostId: post.originalPostId ?? postId,
-      repostComment: input.content,
-      sharedCommentId: comment._id,
-    });
-  }
-
-  const notified = new Set<number>([actor.id]);
-  if (parent && !notified.has(parent.authorId)) {
-    notified.add(parent.authorId);
-    await notify({
-      userId: parent.authorId,
-      type: 'reply',
-      actorId: actor.id,
-      postId,
-    });
-  }
-  if (!notified.has(post.authorId)) {
-    await notify({
-      userId: post.authorId,
-      type: 'comment',
-      actorId: actor.id,
-      postId,
-    });
-  }
-
-  const authors = await reads.authors.byId([actor.id]);
+  const authors = await reads.authors.byId([authorId]);
   return {
-    id: comment._id,
-    content: comment.content,
-    createdAt: comment.createdAt.toISOString(),
-    author: toAuthor(actor.id, authors.get(actor.id), reads.publicUrl),
-    likesCount: 0,
-    isLiked: false,
-    replies: [],
+    comment: {
+      id: comment._id,
+      content: comment.content,
+      createdAt: comment.createdAt.toISOString(),
+      author: toAuthor(authorId, authors.get(authorId), reads.publicUrl),
+      likesCount: 0,
+      isLiked: false,
+      replies: [],
+    },
+    repliedToAuthorId: parent?.authorId ?? null,
   };
+}
+
+function commentLikes(id: number): LikeCounter {
+  const move = async (delta: 1 | -1) => {
+    const after = await Comment.findOneAndUpdate(
+      { _id: id },
+      { $inc: { likesCount: delta } },
+      { returnDocument: 'after', projection: { likesCount: 1 } },
+    ).lean();
+    return after?.likesCount ?? 0;
+  };
+  return {
+    add: move,
+    current: async () => (await Comment.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
+  };
+}
+
+/**
+ * Likes or unlikes a comment. A comment under a deleted post is "not found": whether a post is
+ * visible is the posts module's to say, so the app hands `isPostVisible` in.
+ */
+export async function toggleCommentLike(
+  userId: number,
+  commentId: number,
+  isPostVisible: (postId: number) => Promise<boolean>,
+): Promise<LikeResult> {
+  const comment = await Comment.findById(commentId, { postId: 1 }).lean();
+  if (!comment || !(await isPostVisible(comment.postId))) throw notFound(COMMENT_NOT_FOUND);
+  const { liked, likesCount } = await toggleLike(
+    userId,
+    { kind: 'comment', id: commentId },
+    commentLikes(commentId),
+  );
+  return { liked, likesCount };
+}
+
+/** How many comments each post has, counted from the comments themselves. */
+export async function countCommentsPerPost(): Promise<Map<number, number>> {
+  const rows = await Comment.aggregate<{ _id: number; n: number }>([
+    { $group: { _id: '$postId', n: { $sum: 1 } } },
+  ]);
+  return new Map(rows.map((r) => [r._id, r.n]));
+}
+
+/** Every comment's stored likesCount (to check it against the likes). */
+export async function storedCommentLikeCounts(): Promise<Map<number, number>> {
+  const rows = await Comment.find({}, { likesCount: 1 }).lean();
+  return new Map(rows.map((c) => [c._id, c.likesCount]));
+}
+
+export function countAllComments(): Promise<number> {
+  return Comment.estimatedDocumentCount();
 }

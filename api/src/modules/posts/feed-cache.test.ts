@@ -88,14 +88,8 @@ describe('feed read caches (through the API)', () => {
       .send({})
       .expect(201);
     const after = await feed(app.http, ada);
-    expect(byId(after, post.id)).toMatchObject({
-      isReposted: true,
-      repostsCount: 1,
-    });
-    expect(after[0]).toMatchObject({
-      originalPostId: post.id,
-      author: { id: ada.id },
-    });
+    expect(byId(after, post.id)).toMatchObject({ isReposted: true, repostsCount: 1 });
+    expect(after[0]).toMatchObject({ originalPostId: post.id, author: { id: ada.id } });
   });
 
   test('when posts are published and deleted, then every tab shows it at once', async () => {
@@ -103,9 +97,7 @@ describe('feed read caches (through the API)', () => {
     const bob = await createMember();
     await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
     for (const query of TABS) await feed(app.http, ada, query);
-    const fresh = await publish(app.http, bob, 'hiring now', {
-      isJdTagged: true,
-    });
+    const fresh = await publish(app.http, bob, 'hiring now', { isJdTagged: true });
     for (const query of TABS) expect(ids(await feed(app.http, ada, query))).toContain(fresh.id);
     await app.http().delete(`/api/posts/${fresh.id}`).set('Authorization', bob.auth).expect(200);
     for (const query of TABS) expect(ids(await feed(app.http, ada, query))).not.toContain(fresh.id);

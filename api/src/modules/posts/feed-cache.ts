@@ -15,8 +15,8 @@
 import { trusted } from 'mongoose';
 import { ReadCache } from '../../platform/read-cache';
 import { pinned, type WriteEvent } from '../../platform/write-events';
-import { Like } from '../likes/model';
-import { Repost } from '../reposts/model';
+import { likedPosts } from '../likes/service';
+import { repostedPosts } from '../reposts/service';
 import { Post, type PostDoc } from './model';
 
 /** A viewer's remembered flags are started afresh past this many posts. */
@@ -170,20 +170,13 @@ export class FeedCache {
     const missing = known ? unknown : postIds;
     const mark = this.viewers.mark();
     const [likes, reposts] = await Promise.all([
-      Like.find(
-        {
-          userId: viewerId,
-          postId: trusted({ $in: missing }),
-          commentId: null,
-        },
-        { postId: 1 },
-      ).lean(),
-      Repost.find({ userId: viewerId, postId: trusted({ $in: missing }) }, { postId: 1 }).lean(),
+      likedPosts(viewerId, missing),
+      repostedPosts(viewerId, missing),
     ]);
     const flags: ViewerFlags = {
       known: new Set([...(known?.known ?? []), ...missing]),
-      liked: new Set([...(known?.liked ?? []), ...likes.map((l) => l.postId as number)]),
-      reposted: new Set([...(known?.reposted ?? []), ...reposts.map((r) => r.postId)]),
+      liked: new Set([...(known?.liked ?? []), ...likes]),
+      reposted: new Set([...(known?.reposted ?? []), ...reposts]),
     };
     this.viewers.set(viewerId, flags, mark);
     return flags;

@@ -48,9 +48,7 @@ describe('GET /api/posts', () => {
 
   test('when the JD tab is asked for, then only JD-tagged posts appear', async () => {
     const ada = await createMember();
-    const jd = await publish(app.http, ada, 'we are hiring', {
-      isJdTagged: true,
-    });
+    const jd = await publish(app.http, ada, 'we are hiring', { isJdTagged: true });
     const plain = await publish(app.http, ada, 'just chatting');
     const items = await feed(app.http, ada, '?tab=jd&limit=50');
     expect(items.every((p) => p.isJdTagged)).toBe(true);
@@ -151,12 +149,7 @@ describe('Top Posts', () => {
     // createdAt is immutable in the model, so move it with the driver directly.
     await Post.collection.updateOne(
       { _id: old.id as never },
-      {
-        $set: {
-          createdAt: new Date(Date.now() - 2 * 86_400_000),
-          likesCount: 99,
-        },
-      },
+      { $set: { createdAt: new Date(Date.now() - 2 * 86_400_000), likesCount: 99 } },
     );
     app.caches.feed.clear(); // a write mongoose did not see
 

@@ -48,13 +48,7 @@ postSchema.index({ authorId: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 // JD tab.
 postSchema.index({ isJdTagged: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 // Profile: an author's visible posts that are synced to the profile.
-postSchema.index({
-  authorId: 1,
-  syncToProfile: 1,
-  deletedAt: 1,
-  createdAt: -1,
-  _id: -1,
-});
+postSchema.index({ authorId: 1, syncToProfile: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
 announceWrites(postSchema, 'posts');

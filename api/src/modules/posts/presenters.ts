@@ -1,20 +1,9 @@
-import type { Post as PostView, PostAuthor } from '@campus/contracts';
-import { toPublicFileUrl } from '../../platform/storage';
-import type { AuthorCache, AuthorDoc } from '../users/author-cache';
+import type { Post as PostView } from '@campus/contracts';
+import type { AuthorCache } from '../users/author-cache';
+import { toAuthor } from '../users/presenters';
 import type { FeedCache } from './feed-cache';
 import type { PostDoc } from './model';
-
-/** An author as posts and comments show it; our own avatar uploads leave as absolute URLs. */
-export function toAuthor(id: number, user: AuthorDoc | undefined, publicUrl: string): PostAuthor {
-  // Accounts are never deleted, so a missing author means inconsistent data: show it plainly.
-  if (!user) return { id, name: 'Unknown user', email: '', avatarUrl: null };
-  return {
-    id: user._id,
-    name: user.name,
-    email: user.email,
-    avatarUrl: user.avatarUrl ? toPublicFileUrl(user.avatarUrl, publicUrl) : null,
-  };
-}
+import { postPolicy } from './policy';
 
 /** What presenting posts needs: the base of absolute avatar URLs and the app's read caches. */
 export interface PostReads {
@@ -57,6 +46,7 @@ export async function presentPosts(
     commentsCount: p.commentsCount,
     isLiked: liked.has(p._id),
     isReposted: reposted.has(p._id),
+    canDelete: postPolicy.canDelete({ id: viewerId }, p),
     author: toAuthor(p.authorId, authors.get(p.authorId), publicUrl),
     originalPostId: p.originalPostId ?? null,
     repostComment: p.repostComment ?? null,

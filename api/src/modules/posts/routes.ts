@@ -10,10 +10,17 @@ import {
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
 import { parseInput } from '../../platform/validation';
-import { addComment } from '../comments/service';
-import { togglePostLike } from '../likes/service';
 import type { PostReads } from './presenters';
-import { createPost, deletePost, getPostDetail, listFeed, POST_NOT_FOUND, repost } from './service';
+import {
+  addComment,
+  createPost,
+  deletePost,
+  getPostDetail,
+  listFeed,
+  POST_NOT_FOUND,
+  repost,
+  togglePostLike,
+} from './service';
 
 /** `:id` of a post route; anything but a positive integer names no post. */
 function postIdParam(raw: string | undefined): number {

@@ -1,5 +1,7 @@
 import { trusted } from 'mongoose';
 import type {
+  Comment as CommentView,
+  CreateCommentRequest,
   CreatePostRequest,
   FeedQuery,
   Post as PostView,
@@ -7,14 +9,15 @@ import type {
   RepostRequest,
 } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
-import { isDuplicateKey } from '../../platform/mongo-errors';
+import { badRequest, forbidden, notFound } from '../../platform/errors';
+import { countPerDay } from '../../platform/per-day';
 import { startOfDayIn } from '../../platform/time';
-import { listComments } from '../comments/service';
-import { nextId } from '../counters/model';
-import { Follow } from '../follows/model';
+import { createComment, listComments } from '../comments/service';
+import { nextId } from '../counters/service';
+import { followedIds } from '../follows/service';
+import { toggleLike, type LikeCounter, type LikeResult } from '../likes/service';
 import { notify } from '../notifications/service';
-import { Repost } from '../reposts/model';
+import { recordRepost, withdrawRepost } from '../reposts/service';
 import { Post, type PostDoc } from './model';
 import { postPolicy } from './policy';
 import { presentPosts, type PostReads } from './presenters';
@@ -24,6 +27,11 @@ export const PROFILE_POSTS_LIMIT = 100;
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether the post exists and is not deleted. */
+export async function isPostVisible(id: number): Promise<boolean> {
+  return (await Post.exists({ _id: id, deletedAt: null })) !== null;
+}
 
 /** A visible (not deleted) post, or 404. */
 export async function findVisiblePost(id: number): Promise<PostDoc> {
@@ -71,8 +79,7 @@ export async function deletePost(actor: AuthUser, id: number): Promise<void> {
   );
   if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
   if (post.originalPostId !== null && post.sharedCommentId === null) {
-    const removed = await Repost.deleteOne({ repostPostId: id });
-    if (removed.deletedCount === 1) {
+    if (await withdrawRepost(id)) {
       await Post.updateOne({ _id: post.originalPostId }, { $inc: { repostsCount: -1 } });
     }
   }
@@ -91,17 +98,7 @@ export async function repost(
   const original = await findVisiblePost(id);
   if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
   const repostPostId = await nextId('posts');
-  try {
-    await Repost.create({
-      _id: await nextId('reposts'),
-      userId: actor.id,
-      postId: id,
-      repostPostId,
-    });
-  } catch (err) {
-    if (isDuplicateKey(err)) throw conflict('You have already reposted this post');
-    throw err;
-  }
+  await recordRepost(actor.id, id, repostPostId);
   const comment = input.comment ? input.comment : null;
   const created = await Post.create({
     _id: repostPostId,
@@ -112,13 +109,7 @@ export async function repost(
   });
   await Post.updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
   if (original.authorId !== actor.id) {
-    await notify({
-      userId: original.authorId,
-      type: 'repost',
-      actorId: actor.id,
-      postId: id,
-      dedupeKey: `repost:${id}:${actor.id}`,
-    });
+    await notify('repost', original.authorId, { actorId: actor.id, postId: id });
   }
   const [view] = await presentPosts([created.toObject()], actor.id, reads);
   return view!;
@@ -169,8 +160,7 @@ export async function listFeed(
   if (query.tab === 'following') {
     posts = await opts.feed.cachedPage('following', `${viewerId}:${at}`, async () => {
       // The caller's own posts appear too, so a new post shows up where its author is looking.
-      const follows = await Follow.find({ followerId: viewerId }, { followingId: 1 }).lean();
-      const authors = [viewerId, ...follows.map((f) => f.followingId)];
+      const authors = [viewerId, ...(await followedIds(viewerId))];
       return followingPage(authors, page, opts.now ?? new Date());
     });
   } else if (query.tab === 'jd') {
@@ -186,11 +176,7 @@ export async function listFeed(
     posts = await opts.feed.cachedPage('top', `${today.getTime()}:${at}`, () =>
       Post.aggregate<PostDoc>([
         { $match: { deletedAt: null, createdAt: { $gte: today } } },
-        {
-          $addFields: {
-            score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] },
-          },
-        },
+        { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
         { $sort: { score: -1, createdAt: -1, _id: -1 } },
         { $skip: page.skip },
         { $limit: page.limit },
@@ -215,13 +201,94 @@ export async function listProfilePosts(
   viewerId: number,
   reads: PostReads,
 ): Promise<PostView[]> {
-  const posts = await Post.find({
-    authorId: userId,
-    syncToProfile: true,
-    deletedAt: null,
-  })
+  const posts = await Post.find({ authorId: userId, syncToProfile: true, deletedAt: null })
     .sort(NEWEST_FIRST)
     .limit(PROFILE_POSTS_LIMIT)
     .lean<PostDoc[]>();
   return presentPosts(posts, viewerId, reads);
 }
+
+function postLikes(id: number): LikeCounter {
+  const move = async (delta: 1 | -1) => {
+    const after = await Post.findOneAndUpdate(
+      { _id: id },
+      { $inc: { likesCount: delta } },
+      { returnDocument: 'after', projection: { likesCount: 1 } },
+    ).lean();
+    return after?.likesCount ?? 0;
+  };
+  return {
+    add: move,
+    current: async () => (await Post.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
+  };
+}
+
+/** Likes or unlikes a visible post; the first like by a member notifies the author once. */
+export async function togglePostLike(userId: number, postId: number): Promise<LikeResult> {
+  const post = await findVisiblePost(postId);
+  const result = await toggleLike(userId, { kind: 'post', id: postId }, postLikes(postId));
+  if (result.liked && result.changed && post.authorId !== userId) {
+    await notify('like', post.authorId, { actorId: userId, postId });
+  }
+  return { liked: result.liked, likesCount: result.likesCount };
+}
+
+/**
+ * Comments on a visible post (or replies under it). With `syncToTimeline` the comment is also
+ * published on the commenter's timeline as a quote of the post: a post with `originalPostId` (the
+ * post, or its original when the post is a repost) and the comment as `repostComment`. Notifies
+ * the author of the comment replied to and the post's author, each once and never the commenter.
+ */
+export async function addComment(
+  actor: AuthUser,
+  postId: number,
+  input: CreateCommentRequest,
+  reads: PostReads,
+): Promise<CommentView> {
+  const post = await findVisiblePost(postId);
+  const { comment, repliedToAuthorId } = await createComment(actor.id, postId, input, reads);
+  await Post.updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
+
+  if (input.syncToTimeline) {
+    await Post.create({
+      _id: await nextId('posts'),
+      authorId: actor.id,
+      content: '',
+      originalPostId: post.originalPostId ?? postId,
+      repostComment: comment.content,
+      sharedCommentId: comment.id,
+    });
+  }
+
+  const notified = new Set<number>([actor.id]);
+  if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
+    notified.add(repliedToAuthorId);
+    await notify('reply', repliedToAuthorId, { actorId: actor.id, postId });
+  }
+  if (!notified.has(post.authorId)) {
+    await notify('comment', post.authorId, { actorId: actor.id, postId });
+  }
+  return comment;
+}
+
+/** Previews of visible posts by id (for notifications): a repost shows its quote. */
+export async function postPreviews(
+  ids: number[],
+): Promise<Map<number, { id: number; content: string }>> {
+  const posts = await Post.find(
+    { _id: trusted({ $in: ids }), deletedAt: null },
+    { content: 1, repostComment: 1 },
+  ).lean();
+  return new Map(
+    posts.map((p) => [p._id, { id: p._id, content: p.content || p.repostComment || '' }]),
+  );
+}
+
+/** Counts of visible posts for the analytics dashboard. */
+export const postCounts = {
+  visible: (): Promise<number> => Post.countDocuments({ deletedAt: null }),
+  visibleSince: (since: Date): Promise<number> =>
+    Post.countDocuments({ deletedAt: null, createdAt: trusted({ $gte: since }) }),
+  visiblePerDay: (since: Date, timezone: string) =>
+    countPerDay(Post, { deletedAt: null }, since, timezone),
+};

@@ -3,19 +3,9 @@ import { ReadCache } from '../../platform/read-cache';
 import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
 import { User } from './model';
 
-export const AUTHOR_FIELDS = {
-  _id: 1,
-  name: 1,
-  email: 1,
-  avatarUrl: 1,
-} as const;
+export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1 } as const;
 
-export type AuthorDoc = {
-  _id: number;
-  name: string;
-  email: string;
-  avatarUrl: string | null;
-};
+export type AuthorDoc = { _id: number; name: string; email: string; avatarUrl: string | null };
 
 const MAX_AUTHORS = 50_000;
 

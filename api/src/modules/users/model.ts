@@ -25,19 +25,8 @@ export interface UserDoc {
 const userSchema = new Schema<UserDoc>(
   {
     _id: { type: Number, required: true },
-    name: {
-      type: String,
-      required: true,
-      trim: true,
-      maxlength: NAME_MAX_LENGTH,
-    },
-    email: {
-      type: String,
-      required: true,
-      trim: true,
-      lowercase: true,
-      unique: true,
-    },
+    name: { type: String, required: true, trim: true, maxlength: NAME_MAX_LENGTH },
+    email: { type: String, required: true, trim: true, lowercase: true, unique: true },
     password: { type: String, required: true },
     avatarUrl: { type: String, default: null },
     bio: { type: String, default: '', maxlength: BIO_MAX_LENGTH },
@@ -47,12 +36,7 @@ const userSchema = new Schema<UserDoc>(
     passwordResetExpires: { type: Date, default: null },
     lastPasswordChange: { type: Date, default: null },
     lastActiveAt: { type: Date, default: null, index: true },
-    createdAt: {
-      type: Date,
-      default: () => new Date(),
-      immutable: true,
-      index: true,
-    },
+    createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },
   { versionKey: false },
 );

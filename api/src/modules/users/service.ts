@@ -1,38 +1,51 @@
-import type { Profile, ProfileUpdate, PublicUser } from '@campus/contracts';
+import { trusted } from 'mongoose';
+import type { ProfileUpdate, PublicUser } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, notFound } from '../../platform/errors';
-import { toStoredFileUrl } from '../../platform/storage';
-import { Follow } from '../follows/model';
-import type { PostReads } from '../posts/presenters';
-import { listProfilePosts } from '../posts/service';
+import { toPublicFileUrl, toStoredFileUrl } from '../../platform/storage';
 import type { AccountCache } from './account-cache';
-import { User } from './model';
+import { User, type UserDoc } from './model';
+import { countPerDay } from '../../platform/per-day';
 import { userPolicy } from './policy';
-import { PUBLIC_USER_FIELDS, toPublicUser } from './presenters';
+import { PUBLIC_USER_FIELDS, toPublicUser, type UserFields } from './presenters';
 
 export const USER_NOT_FOUND = 'User not found';
 
-export async function getProfile(
-  userId: number,
-  viewerId: number,
-  reads: PostReads,
-): Promise<Profile> {
-  const { publicUrl } = reads;
-  const user = await User.findById(userId, PUBLIC_USER_FIELDS).lean();
+export async function userExists(id: number): Promise<boolean> {
+  return (await User.exists({ _id: id })) !== null;
+}
+
+/** A user's public fields, or 404. */
+export async function findPublicUser(id: number): Promise<UserFields> {
+  const user = await User.findById(id, PUBLIC_USER_FIELDS).lean<UserFields>();
   if (!user) throw notFound(USER_NOT_FOUND);
-  const [followingCount, followersCount, viewerFollows, posts] = await Promise.all([
-    Follow.countDocuments({ followerId: userId }),
-    Follow.countDocuments({ followingId: userId }),
-    Follow.exists({ followerId: viewerId, followingId: userId }),
-    listProfilePosts(userId, viewerId, reads),
-  ]);
-  return {
-    ...toPublicUser(user, publicUrl),
-    followingCount,
-    followersCount,
-    isFollowing: viewerFollows !== null,
-    posts,
-  };
+  return user;
+}
+
+/** Users' public fields by id (missing ids are left out). */
+export async function publicUsersById(ids: number[]): Promise<Map<number, UserFields>> {
+  const users = await User.find({ _id: trusted({ $in: ids }) }, PUBLIC_USER_FIELDS).lean<
+    UserFields[]
+  >();
+  return new Map(users.map((u) => [u._id, u]));
+}
+
+/** Members as notifications show who acted: id, name and absolute avatar URL. */
+export async function actorsById(
+  ids: number[],
+  publicUrl: string,
+): Promise<Map<number, { id: number; name: string; avatarUrl: string | null }>> {
+  const users = await User.find({ _id: trusted({ $in: ids }) }, { name: 1, avatarUrl: 1 }).lean();
+  return new Map(
+    users.map((u) => [
+      u._id,
+      {
+        id: u._id,
+        name: u.name,
+        avatarUrl: u.avatarUrl ? toPublicFileUrl(u.avatarUrl, publicUrl) : null,
+      },
+    ]),
+  );
 }
 
 export async function updateProfile(
@@ -44,9 +57,7 @@ export async function updateProfile(
   if (!userPolicy.canEditProfile(actor, userId)) {
     throw forbidden('You can only edit your own profile');
   }
-  const changes: { name: string; bio?: string; avatarUrl?: string | null } = {
-    name: update.name,
-  };
+  const changes: { name: string; bio?: string; avatarUrl?: string | null } = { name: update.name };
   if (update.bio !== undefined) changes.bio = update.bio;
   if (update.avatarUrl !== undefined) {
     changes.avatarUrl = update.avatarUrl ? toStoredFileUrl(update.avatarUrl, publicUrl) : null;
@@ -54,11 +65,7 @@ export async function updateProfile(
   const user = await User.findByIdAndUpdate(
     userId,
     { $set: changes },
-    {
-      returnDocument: 'after',
-      projection: PUBLIC_USER_FIELDS,
-      runValidators: true,
-    },
+    { returnDocument: 'after', projection: PUBLIC_USER_FIELDS, runValidators: true },
   ).lean();
   if (!user) throw notFound(USER_NOT_FOUND);
   return toPublicUser(user, publicUrl);
@@ -88,7 +95,7 @@ export async function authenticateUser(
     id: user._id,
     name: user.name,
     email: user.email,
-    isAdmin: user._id === options.adminUserId,
+    roles: userPolicy.rolesOf(user._id, options.adminUserId),
   };
 }
 
@@ -111,3 +118,40 @@ export function createAuthenticator(options: {
     return user;
   };
 }
+
+/** Accounts as the auth module reads and writes them (sign-up, e-mail verification, login). */
+export const accounts = {
+  async emailTaken(email: string): Promise<boolean> {
+    return (await User.exists({ email })) !== null;
+  },
+  /** Creates an unverified account; a taken e-mail fails with a duplicate-key error. */
+  async create(fields: Pick<UserDoc, '_id' | 'name' | 'email' | 'password' | 'verificationToken'>) {
+    return (await User.create(fields)).toObject<UserDoc>();
+  },
+  async remove(id: number): Promise<void> {
+    await User.deleteOne({ _id: id });
+  },
+  /** Marks the account holding this (hashed) verification token verified; false if none does. */
+  async verifyByToken(tokenHash: string): Promise<boolean> {
+    const user = await User.findOneAndUpdate(
+      { verificationToken: tokenHash },
+      { $set: { isVerified: true, verificationToken: null } },
+    ).lean();
+    return user !== null;
+  },
+  /** The account with this e-mail, password hash included (login only). */
+  async findByEmail(email: string): Promise<UserDoc | null> {
+    return User.findOne({ email }).lean<UserDoc>();
+  },
+};
+
+/** Counts for the analytics dashboard. */
+export const userCounts = {
+  all: (): Promise<number> => User.estimatedDocumentCount(),
+  verified: (): Promise<number> => User.countDocuments({ isVerified: true }),
+  createdSince: (since: Date): Promise<number> =>
+    User.countDocuments({ createdAt: trusted({ $gte: since }) }),
+  activeSince: (since: Date): Promise<number> =>
+    User.countDocuments({ lastActiveAt: trusted({ $gte: since }) }),
+  createdPerDay: (since: Date, timezone: string) => countPerDay(User, {}, since, timezone),
+};
