@@ -1,4 +1,4 @@
-import useSWR from 'swr';
+import useSWR, { type SWRResponse } from 'swr';
 import { getJson } from '@campus/kit/api';
 import { keys, type ApiKey } from './keys';
 import { keyToPath } from './swr-defaults';
@@ -15,7 +15,8 @@ export function getSettings(): Promise<Settings | null> {
   return getJson<Settings>(keyToPath(keys.settings()));
 }
 
-export function useSettings() {
+// Annotated because the kit's declarations are emitted (tsc -b) and SWR's inferred type is not nameable.
+export function useSettings(): SWRResponse<Settings | null, Error> {
   return useSWR<Settings | null, Error, ApiKey>(keys.settings(), getSettings, {
     revalidateIfStale: true,
     dedupingInterval: SETTINGS_FRESH_MS,
