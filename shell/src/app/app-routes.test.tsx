@@ -1,18 +1,22 @@
 import { screen } from '@testing-library/react';
+import type { Role } from '@campus/contracts';
 import { failingRemotes, registeredRemotes } from '../testing/module-federation-runtime';
-import { mockApi, renderApp, signInStored } from '../testing/render-app';
+import { mockApi, signIn } from '@campus/kit/testing';
+import { renderApp } from '../testing/render-app';
 
-const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu' };
-const admin = { id: 107, name: 'Admin', email: 'admin@campus.edu' };
+const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu', avatarUrl: null };
+const admin = { id: 5, name: 'Admin', email: 'admin@campus.edu', avatarUrl: null };
 
-function apiFor(user: { id: number; name: string; email: string }) {
-  return mockApi((path) => {
-    if (path === `/api/users/${user.id}`)
-      return { status: 200, body: { ...user, avatarUrl: null } };
-    if (path === '/api/settings') return { status: 200, body: { logo_url: 'local' } };
-    if (path === '/api/notifications') return { status: 200, body: [] };
-    return undefined;
-  });
+/** The signed-in user's API; the session check gives them `roles`. */
+function apiFor(roles: Role[] = ['member']) {
+  return mockApi(
+    ({ path }) => {
+      if (path === '/api/settings') return { status: 200, body: { logo_url: 'local' } };
+      if (path === '/api/notifications') return { status: 200, body: [] };
+      return undefined;
+    },
+    { roles },
+  );
 }
 
 beforeEach(() => {
@@ -46,7 +50,7 @@ describe('signed out', () => {
 
 describe('while the session is checked', () => {
   it('shows a full-screen Loading... spinner', () => {
-    signInStored(ada);
+    signIn(ada);
     global.fetch = jest.fn(() => new Promise(() => undefined)) as unknown as typeof fetch;
     renderApp('/');
     expect(screen.getByRole('status', { name: 'Loading...' })).toHaveTextContent('Loading...');
@@ -66,38 +70,46 @@ describe('signed in', () => {
     ['/profile/9/followers', 'remote mf_profile/FollowListPage (followers)'],
     ['/notifications', 'remote mf_notifications/NotificationsPage'],
   ])('%s mounts %s', async (path, mounted) => {
-    signInStored(ada);
-    apiFor(ada);
+    signIn(ada);
+    apiFor();
     renderApp(path);
     expect(await screen.findByText(mounted)).toBeInTheDocument();
   });
 
   it('shows the AI search placeholder and the not-found page itself', async () => {
-    signInStored(ada);
-    apiFor(ada);
+    signIn(ada);
+    apiFor();
     renderApp('/search');
     expect(await screen.findByRole('heading', { name: 'AI Search' })).toBeInTheDocument();
   });
 
   it('shows 404 Page Not Found for any other path', async () => {
-    signInStored(ada);
-    apiFor(ada);
+    signIn(ada);
+    apiFor();
     renderApp('/what/is/this');
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
   });
 
   it('sends a member on /analytics home without ever registering mf_admin', async () => {
-    signInStored(ada);
-    apiFor(ada);
+    signIn(ada);
+    apiFor();
     renderApp('/analytics');
     expect(await screen.findByText('remote mf_feed/FeedPage')).toBeInTheDocument();
     expect(screen.queryByText(/mf_admin/)).not.toBeInTheDocument();
     expect(registeredRemotes).not.toContain('mf_admin');
   });
 
+  it('decides admin by the role the API gives, not by the user id', async () => {
+    signIn({ ...ada, id: 107 });
+    apiFor(['member']);
+    renderApp('/analytics');
+    expect(await screen.findByText('remote mf_feed/FeedPage')).toBeInTheDocument();
+    expect(registeredRemotes).not.toContain('mf_admin');
+  });
+
   it('registers mf_admin and mounts the dashboard for the admin', async () => {
-    signInStored(admin);
-    apiFor(admin);
+    signIn(admin);
+    apiFor(['member', 'admin']);
     renderApp('/analytics');
     expect(await screen.findByText('remote mf_admin/AnalyticsPage')).toBeInTheDocument();
     expect(registeredRemotes).toContain('mf_admin');

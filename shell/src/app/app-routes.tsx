@@ -1,6 +1,6 @@
 import { Navigate, Route, Routes, useParams } from 'react-router-dom';
 import type { ExposedModule, RemoteModuleProps, RemoteName } from '@campus/kit/remote-modules';
-import { isAdmin, useSession } from '@campus/kit/session';
+import { useSession } from '@campus/kit/session';
 import { LoginPage } from '../auth/login-page';
 import { RegisterPage } from '../auth/register-page';
 import { VerifyEmailPage } from '../auth/verify-email-page';
@@ -107,9 +107,9 @@ function FollowListRoute({ kind }: { kind: 'following' | 'followers' }) {
 
 /** Only the admin gets here; anyone else is sent home before anything of the dashboard loads. */
 function AnalyticsRoute() {
-  const { user } = useSession();
+  const { isAdmin } = useSession();
   const config = useRuntimeConfig();
-  if (!isAdmin(user, config.adminUserId)) return <Navigate to="/" replace />;
+  if (!isAdmin) return <Navigate to="/" replace />;
   registerAdminRemote(config);
   return (
     <RemoteSlot

@@ -9,7 +9,6 @@ export type RemoteName = (typeof REMOTE_NAMES)[number];
  */
 const runtimeConfigSchema = z.object({
   apiUrl: z.string(),
-  adminUserId: z.number().int().positive().default(107),
   remotes: z.object({
     mf_feed: z.string().min(1),
     mf_profile: z.string().min(1),

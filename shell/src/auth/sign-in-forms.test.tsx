@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { dismissToast } from '@campus/kit/toast';
-import { mockApi, renderApp } from '../testing/render-app';
+import { mockApi } from '@campus/kit/testing';
+import { renderApp } from '../testing/render-app';
 
 beforeEach(() => {
   window.localStorage.clear();
@@ -38,7 +39,7 @@ describe('LoginPage', () => {
       bio: '',
       createdAt: '',
     };
-    mockApi((path) => {
+    mockApi(({ path }) => {
       if (path === '/api/auth/login') return { status: 200, body: { user, token: 'jwt' } };
       if (path === '/api/users/3') return { status: 200, body: user };
       return undefined;
@@ -68,7 +69,7 @@ describe('RegisterPage', () => {
   });
 
   it('registers, goes to the root route and explains the verification e-mail', async () => {
-    const fetchMock = mockApi((path) =>
+    const fetchMock = mockApi(({ path }) =>
       path === '/api/auth/register' ? { status: 201, body: { message: 'ok' } } : undefined,
     );
     renderApp('/register');
@@ -107,7 +108,7 @@ describe('RegisterPage', () => {
 
 describe('Apply for Account Access', () => {
   it('keeps Submit disabled until all three fields are filled, then sends the application', async () => {
-    const fetchMock = mockApi((path) =>
+    const fetchMock = mockApi(({ path }) =>
       path === '/api/account-application' ? { status: 201, body: { message: 'ok' } } : undefined,
     );
     renderApp('/register');

@@ -1,5 +1,6 @@
 import { act, screen } from '@testing-library/react';
-import { mockApi, renderApp } from '../testing/render-app';
+import { mockApi } from '@campus/kit/testing';
+import { renderApp } from '../testing/render-app';
 
 beforeEach(() => window.localStorage.clear());
 afterEach(() => jest.useRealTimers());
@@ -7,7 +8,7 @@ afterEach(() => jest.useRealTimers());
 describe('VerifyEmailPage', () => {
   it('verifies the token, says so, then goes to /login after 3 seconds', async () => {
     jest.useFakeTimers();
-    const fetchMock = mockApi((path) =>
+    const fetchMock = mockApi(({ path }) =>
       path === '/api/auth/verify/good-token'
         ? { status: 200, body: { message: 'Email verified' } }
         : undefined,

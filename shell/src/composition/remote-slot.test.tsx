@@ -1,14 +1,13 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { failingRemotes } from '../testing/module-federation-runtime';
-import { mockApi, renderApp, signInStored } from '../testing/render-app';
+import { mockApi, signIn } from '@campus/kit/testing';
+import { renderApp } from '../testing/render-app';
 
-const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu' };
+const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu', avatarUrl: null };
 
-function apiFor(user: { id: number; name: string; email: string }) {
-  return mockApi((path) => {
-    if (path === `/api/users/${user.id}`)
-      return { status: 200, body: { ...user, avatarUrl: null } };
+function apiFor(_user: { id: number; name: string; email: string }) {
+  return mockApi(({ path }) => {
     if (path === '/api/notifications') return { status: 200, body: [] };
     return undefined;
   });
@@ -16,7 +15,7 @@ function apiFor(user: { id: number; name: string; email: string }) {
 
 describe('a remote that cannot be loaded', () => {
   it('shows a failing remote as an error with a Retry that recovers without a reload', async () => {
-    signInStored(ada);
+    signIn(ada);
     apiFor(ada);
     failingRemotes.add('mf_notifications');
     jest.spyOn(console, 'error').mockImplementation(() => undefined);

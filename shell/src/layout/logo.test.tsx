@@ -1,12 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { mockApi, renderApp, signInStored } from '../testing/render-app';
+import { mockApi, signIn } from '@campus/kit/testing';
+import { renderApp } from '../testing/render-app';
 
-const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu' };
+const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu', avatarUrl: null };
 
 function withLogo(logoUrl: string) {
-  signInStored(ada);
-  mockApi((path) => {
-    if (path === '/api/users/3') return { status: 200, body: { ...ada, avatarUrl: null } };
+  signIn(ada);
+  mockApi(({ path }) => {
     if (path === '/api/settings') return { status: 200, body: { logo_url: logoUrl } };
     return undefined;
   });

@@ -10,16 +10,11 @@ import {
   unreadCount,
   useNotifications,
 } from '@campus/kit/data';
+import { mockApi } from '@campus/kit/testing';
 
+/** Every request answers `status` with `body`. */
 function respondWith(status: number, body: unknown) {
-  const fetchMock = jest.fn(async () => ({
-    status,
-    ok: status < 400,
-    statusText: '',
-    text: async () => JSON.stringify(body),
-  }));
-  global.fetch = fetchMock as unknown as typeof fetch;
-  return fetchMock;
+  return mockApi(() => ({ status, body }));
 }
 
 const wrapper = ({ children }: { children: ReactNode }) => <DataProvider>{children}</DataProvider>;

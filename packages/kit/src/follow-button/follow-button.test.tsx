@@ -8,22 +8,11 @@ import { FollowButton } from '@campus/kit/follow-button';
 import { SessionProvider } from '@campus/kit/session';
 import { KitThemeProvider } from '@campus/kit/theme';
 import { Toaster, dismissToast } from '@campus/kit/toast';
+import { mockApi, type ApiReply } from '@campus/kit/testing';
 
-type Reply = { status: number; body: unknown };
-
-function serve(routes: Record<string, Reply>) {
-  const fetchMock = jest.fn(async (url: string, init?: RequestInit) => {
-    const path = `${init?.method ?? 'GET'} ${url.replace('http://api.test', '')}`;
-    const reply = routes[path] ?? { status: 404, body: { message: 'nope' } };
-    return {
-      status: reply.status,
-      ok: reply.status < 400,
-      statusText: '',
-      text: async () => JSON.stringify(reply.body),
-    };
-  });
-  global.fetch = fetchMock as unknown as typeof fetch;
-  return fetchMock;
+/** Answers `'METHOD /path'` from `routes`; Ada's session check succeeds; the rest is a 404. */
+function serve(routes: Record<string, ApiReply>) {
+  return mockApi(({ method, path }) => routes[`${method} ${path}`]);
 }
 
 function Providers({ children }: { children: ReactNode }) {
@@ -55,15 +44,13 @@ afterEach(() => window.localStorage.clear());
 describe('FollowButton', () => {
   it('follows, announces success and refetches the cached profile', async () => {
     let followers = 3;
-    const fetchMock = jest.fn(async (url: string, init?: RequestInit) => {
-      const path = `${init?.method ?? 'GET'} ${url.replace('http://api.test', '')}`;
-      let body: unknown = { id: 1, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
-      if (path === 'POST /api/users/9/follow')
-        body = { following: true, followersCount: ++followers };
-      if (path === 'GET /api/users/9') body = { followersCount: followers };
-      return { status: 200, ok: true, statusText: '', text: async () => JSON.stringify(body) };
+    mockApi(({ method, path }) => {
+      if (`${method} ${path}` === 'POST /api/users/9/follow')
+        return { status: 200, body: { following: true, followersCount: ++followers } };
+      if (`${method} ${path}` === 'GET /api/users/9')
+        return { status: 200, body: { followersCount: followers } };
+      return undefined;
     });
-    global.fetch = fetchMock as unknown as typeof fetch;
     const onToggled = jest.fn();
     render(
       <Providers>

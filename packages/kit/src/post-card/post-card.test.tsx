@@ -9,27 +9,22 @@ import { SessionProvider } from '@campus/kit/session';
 import { KitThemeProvider } from '@campus/kit/theme';
 import { Toaster, dismissToast } from '@campus/kit/toast';
 import { PostCard, type PostCardProps } from '@campus/kit/post-card';
+import { ADA, BEN, makePost as makeTestPost, mockApi, type ApiReply } from '@campus/kit/testing';
 
-const ada = { id: 1, name: 'Ada Okafor', email: 'ada.okafor@campus.edu', avatarUrl: null };
-const ben = { id: 2, name: 'Ben Larsen', email: 'ben.larsen@campus.edu', avatarUrl: null };
+const ada = ADA;
+const ben = BEN;
 
+/** Ada's post with some engagement, as Ben sees it. */
 function makePost(overrides: Partial<Post> = {}): Post {
-  return {
+  return makeTestPost({
     id: 10,
     content: 'Library open late this week',
-    createdAt: new Date().toISOString(),
-    isJdTagged: false,
     likesCount: 3,
     repostsCount: 1,
     commentsCount: 2,
-    isLiked: false,
-    isReposted: false,
     author: ada,
-    originalPostId: null,
-    repostComment: null,
-    originalPost: null,
     ...overrides,
-  };
+  });
 }
 
 function Location() {
@@ -55,23 +50,9 @@ function renderCard(ui: ReactElement) {
   );
 }
 
-function mockFetch(
-  handler: (url: string, init: RequestInit) => { status: number; body?: unknown },
-) {
-  const fetchMock = jest.fn(async (url: string, init: RequestInit) => {
-    if (url.endsWith(`/api/users/${ben.id}`)) {
-      return { status: 200, ok: true, statusText: '', text: async () => JSON.stringify(ben) };
-    }
-    const { status, body } = handler(url, init);
-    return {
-      status,
-      ok: status < 400,
-      statusText: '',
-      text: async () => (body === undefined ? '' : JSON.stringify(body)),
-    };
-  });
-  global.fetch = fetchMock as unknown as typeof fetch;
-  return fetchMock;
+/** The fake API: Ben's session check succeeds, every other request goes to `handler`. */
+function mockFetch(handler: (url: string, init: RequestInit) => ApiReply) {
+  return mockApi(({ url, init }) => handler(url.href, init));
 }
 
 async function renderSignedIn(props: PostCardProps) {

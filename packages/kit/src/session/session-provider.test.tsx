@@ -3,19 +3,18 @@ import useSWR from 'swr';
 import { configureApi, readStoredAuth, storeAuth } from '@campus/kit/api';
 import { DataProvider } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
-import { SessionProvider, isAdmin, useSession } from '@campus/kit/session';
+import { SessionProvider, useSession } from '@campus/kit/session';
+import { mockApi } from '@campus/kit/testing';
 
 const ada = { id: 3, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
+const me = (user = ada, roles = ['member']) => ({
+  user: { ...user, bio: '', createdAt: new Date(0).toISOString() },
+  roles,
+});
 
+/** Every request, the session check included, answers `status` with `body`. */
 function respondWith(status: number, body: unknown) {
-  const fetchMock = jest.fn(async () => ({
-    status,
-    ok: status >= 200 && status < 300,
-    statusText: '',
-    text: async () => JSON.stringify(body),
-  }));
-  global.fetch = fetchMock as unknown as typeof fetch;
-  return fetchMock;
+  return mockApi(() => ({ status, body }), { acceptStoredLogin: false });
 }
 
 function Probe() {
@@ -25,6 +24,7 @@ function Probe() {
     <div>
       <p>status: {session.status}</p>
       <p>user: {session.user?.name ?? 'none'}</p>
+      <p>admin: {session.isAdmin ? 'yes' : 'no'}</p>
       <p>cache: {cached.data ?? 'empty'}</p>
       <button onClick={() => session.login({ user: ada, token: 'new-token' })}>log in</button>
       <button onClick={session.logout}>log out</button>
@@ -49,21 +49,22 @@ beforeEach(() => {
 
 describe('SessionProvider', () => {
   it('is unauthenticated without stored login, without calling the API', async () => {
-    const fetchMock = respondWith(200, ada);
+    const fetchMock = respondWith(200, me());
     renderSession();
     expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('checks a stored login with GET /api/users/{id} and the stored token', async () => {
+  it('checks a stored login with GET /api/auth/me and the stored token', async () => {
     storeAuth({ user: ada, token: 'stored-token' });
-    const fetchMock = respondWith(200, { ...ada, name: 'Ada L.' });
+    const fetchMock = respondWith(200, me({ ...ada, name: 'Ada L.' }));
     renderSession();
     expect(screen.getByText('status: checking')).toBeInTheDocument();
     expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
     expect(screen.getByText('user: Ada L.')).toBeInTheDocument();
+    expect(screen.getByText('admin: no')).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledWith(
-      '/api/users/3',
+      '/api/auth/me',
       expect.objectContaining({
         headers: expect.objectContaining({ Authorization: 'Bearer stored-token' }),
       }),
@@ -78,8 +79,22 @@ describe('SessionProvider', () => {
     expect(readStoredAuth()).toBeNull();
   });
 
+  it('is admin only when the API gives the admin role, whatever the user id', async () => {
+    storeAuth({ user: { ...ada, id: 107 }, token: 'member-107' });
+    respondWith(200, me({ ...ada, id: 107 }));
+    const { unmount } = renderSession();
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    expect(screen.getByText('admin: no')).toBeInTheDocument();
+    unmount();
+
+    storeAuth({ user: ada, token: 'admin-3' });
+    respondWith(200, me(ada, ['member', 'admin']));
+    renderSession();
+    expect(await screen.findByText('admin: yes')).toBeInTheDocument();
+  });
+
   it('logs in, then logs out clearing every cached response', async () => {
-    respondWith(200, ada);
+    respondWith(200, me());
     renderSession();
     await screen.findByText('status: unauthenticated');
     act(() => screen.getByText('log in').click());
@@ -92,7 +107,7 @@ describe('SessionProvider', () => {
   });
 
   it('re-checks on storage events from other tabs and on authChanged', async () => {
-    respondWith(200, ada);
+    respondWith(200, me());
     renderSession();
     await screen.findByText('status: unauthenticated');
     storeAuth({ user: { ...ada, id: 5 }, token: 'other-tab' });
@@ -118,14 +133,5 @@ describe('leaving the page', () => {
     await act(async () => undefined);
     expect(readStoredAuth()?.token).toBe('kept');
     window.dispatchEvent(new Event('pageshow'));
-  });
-});
-
-describe('isAdmin', () => {
-  it('is true only for the configured admin id (107 by default)', () => {
-    expect(isAdmin({ id: 107 })).toBe(true);
-    expect(isAdmin({ id: 106 })).toBe(false);
-    expect(isAdmin({ id: 9 }, 9)).toBe(true);
-    expect(isAdmin(null)).toBe(false);
   });
 });

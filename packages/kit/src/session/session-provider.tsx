@@ -9,6 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useSWRConfig } from 'swr';
+import type { AuthMeResponse, Role } from '@campus/contracts';
 import {
   AUTH_STORAGE_KEY,
   apiRequest,
@@ -26,6 +27,10 @@ export interface Session {
   status: SessionStatus;
   user: SessionUser | null;
   token: string | null;
+  /** What the API says the signed-in user may do (`GET /api/auth/me`); empty when signed out. */
+  roles: readonly Role[];
+  /** Whether the API gave the signed-in user the admin role. */
+  isAdmin: boolean;
   /** Stores the user and token and tells every app (authChanged). */
   login: (auth: StoredAuth) => void;
   /** Clears the stored state and every cached response. */
@@ -38,24 +43,27 @@ const SessionContext = createContext<Session | null>(null);
 
 /** Spec §7/§9: the current-user check is cached fresh for 5 minutes. */
 const CHECK_FRESH_MS = 5 * 60_000;
-const lastCheck = { token: '', userId: 0, at: 0 };
+const lastCheck: { token: string; at: number; confirmed: Confirmed | null } = {
+  token: '',
+  at: 0,
+  confirmed: null,
+};
 
-async function confirmSession(auth: StoredAuth): Promise<SessionUser> {
-  const { token, user } = auth;
-  const fresh =
-    lastCheck.token === token &&
-    lastCheck.userId === user.id &&
-    Date.now() - lastCheck.at < CHECK_FRESH_MS;
-  if (fresh) return user;
-  const profile = await apiRequest<SessionUser | null>(`/api/users/${user.id}`);
-  if (!profile) throw new Error('Session rejected');
-  Object.assign(lastCheck, { token, userId: user.id, at: Date.now() });
-  return {
-    id: user.id,
-    name: profile.name,
-    email: profile.email,
-    avatarUrl: profile.avatarUrl ?? null,
-  };
+interface Confirmed {
+  user: SessionUser;
+  roles: readonly Role[];
+}
+
+/** Asks the API who the stored token belongs to and what they may do. */
+async function confirmSession({ token }: StoredAuth): Promise<Confirmed> {
+  const fresh = lastCheck.token === token && Date.now() - lastCheck.at < CHECK_FRESH_MS;
+  if (fresh && lastCheck.confirmed) return lastCheck.confirmed;
+  const me = await apiRequest<AuthMeResponse | null>('/api/auth/me');
+  if (!me) throw new Error('Session rejected');
+  const { id, name, email, avatarUrl } = me.user;
+  const confirmed = { user: { id, name, email, avatarUrl: avatarUrl ?? null }, roles: me.roles };
+  Object.assign(lastCheck, { token, at: Date.now(), confirmed });
+  return confirmed;
 }
 
 /**
@@ -69,13 +77,16 @@ if (typeof window !== 'undefined') {
   window.addEventListener('pageshow', () => (pageUnloading = false));
 }
 
-type State = { status: SessionStatus; auth: StoredAuth | null };
+type State = { status: SessionStatus; auth: StoredAuth | null; roles: readonly Role[] };
+
+const NO_ROLES: readonly Role[] = [];
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const { mutate } = useSWRConfig();
   const [state, setState] = useState<State>(() => ({
     status: readStoredAuth() ? 'checking' : 'unauthenticated',
     auth: readStoredAuth(),
+    roles: NO_ROLES,
   }));
 
   // Whether this page has held a session since the cache was last cleared.
@@ -87,16 +98,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       heldSession.current = false;
       await mutate(() => true, undefined, { revalidate: false });
     }
-    setState({ status: 'unauthenticated', auth: null });
+    setState({ status: 'unauthenticated', auth: null, roles: NO_ROLES });
   }, [mutate]);
 
   /** Confirms a stored login with the API; state changes only once the answer is in. */
   const verify = useCallback(
     (stored: StoredAuth) =>
       confirmSession(stored).then(
-        (user) => {
+        ({ user, roles }) => {
           if (readStoredAuth()?.token !== stored.token) return; // a newer login or logout won
-          setState({ status: 'authenticated', auth: { token: stored.token, user } });
+          setState({ status: 'authenticated', auth: { token: stored.token, user }, roles });
         },
         () => {
           if (pageUnloading || readStoredAuth()?.token !== stored.token) return;
@@ -116,7 +127,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     heldSession.current = true;
     setState((current) =>
-      current.auth?.token === stored.token ? current : { status: 'checking', auth: stored },
+      current.auth?.token === stored.token
+        ? current
+        : { status: 'checking', auth: stored, roles: NO_ROLES },
     );
     void verify(stored);
   }, [signOutLocally, verify]);
@@ -138,9 +151,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [recheck]);
 
+  /** The roles are not in the login answer: the check that authChanged starts fetches them. */
   const login = useCallback((auth: StoredAuth) => {
     storeAuth(auth);
-    Object.assign(lastCheck, { token: auth.token, userId: auth.user.id, at: Date.now() });
     emitAppEvent('authChanged', { signedIn: true });
   }, []);
 
@@ -153,7 +166,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const stored = readStoredAuth();
     if (!stored) return;
     storeAuth({ token: stored.token, user });
-    setState({ status: 'authenticated', auth: { token: stored.token, user } });
+    if (lastCheck.confirmed && lastCheck.token === stored.token) {
+      lastCheck.confirmed = { ...lastCheck.confirmed, user };
+    }
+    setState((current) => ({
+      status: 'authenticated',
+      auth: { token: stored.token, user },
+      roles: current.roles,
+    }));
   }, []);
 
   const session = useMemo<Session>(
@@ -161,6 +181,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       status: state.status,
       user: state.status === 'authenticated' ? (state.auth?.user ?? null) : null,
       token: state.status === 'authenticated' ? (state.auth?.token ?? null) : null,
+      roles: state.status === 'authenticated' ? state.roles : NO_ROLES,
+      isAdmin: state.status === 'authenticated' && state.roles.includes('admin'),
       login,
       logout,
       updateUser,

@@ -1,3 +1,4 @@
+import type { AuthMeResponse, Role } from '@campus/contracts';
 import { readStoredAuth, storeAuth, type SessionUser } from '@campus/kit/api';
 
 /** The API origin every test configures (`configureApi({ baseUrl: TEST_API_URL })`). */
@@ -36,13 +37,22 @@ export interface MockApiOptions {
    * so page tests need not answer it. false: the handler answers it (to test a rejected login).
    */
   acceptStoredLogin?: boolean;
+  /** The roles the session check gives the stored user (`['member']` by default). */
+  roles?: Role[];
 }
 
 export type FetchMock = jest.Mock<Promise<Response>, [string, RequestInit?]>;
 
-/** Stores a login as the shell does after signing in (the fake API accepts its token). */
+let signIns = 0;
+
+/**
+ * Stores a login as the shell does after signing in (the fake API accepts its token). Each call
+ * gets a new token, so the session's 5-minute check cache never carries one test's roles into
+ * the next.
+ */
 export function signIn(user: SessionUser): void {
-  storeAuth({ token: 'token', user });
+  signIns += 1;
+  storeAuth({ token: `token-${signIns}`, user });
 }
 
 function parseBody(init: RequestInit): unknown {
@@ -54,11 +64,15 @@ function parseBody(init: RequestInit): unknown {
   }
 }
 
-/** A valid token: the session check answers with the stored user. */
-function sessionCheck({ method, pathname }: ApiCall): ApiReply | undefined {
+/** A valid token: the session check (`GET /api/auth/me`) answers with the stored user. */
+function sessionCheck({ method, pathname }: ApiCall, roles: Role[]): ApiReply | undefined {
   const stored = readStoredAuth();
-  if (!stored || method !== 'GET' || pathname !== `/api/users/${stored.user.id}`) return undefined;
-  return { status: 200, body: stored.user };
+  if (!stored || method !== 'GET' || pathname !== '/api/auth/me') return undefined;
+  const me: AuthMeResponse = {
+    user: { ...stored.user, bio: '', createdAt: new Date(0).toISOString() },
+    roles,
+  };
+  return { status: 200, body: me };
 }
 
 /**
@@ -69,7 +83,7 @@ function sessionCheck({ method, pathname }: ApiCall): ApiReply | undefined {
  */
 export function mockApi(
   handler: ApiHandler = () => undefined,
-  { acceptStoredLogin = true }: MockApiOptions = {},
+  { acceptStoredLogin = true, roles = ['member'] }: MockApiOptions = {},
 ): FetchMock {
   const fetchMock = jest.fn(async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, TEST_API_URL);
@@ -81,7 +95,7 @@ export function mockApi(
       init,
       body: parseBody(init),
     };
-    const reply = (acceptStoredLogin ? sessionCheck(call) : undefined) ??
+    const reply = (acceptStoredLogin ? sessionCheck(call, roles) : undefined) ??
       (await handler(call)) ?? { status: 404, body: { message: 'Not found' } };
     const text = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
     // Only what the kit's api client reads from a Response.

@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { configureApi, storeAuth } from '@campus/kit/api';
+import { mockApi } from '@campus/kit/testing';
 import { DataProvider } from '@campus/kit/data';
 import { SessionProvider } from '@campus/kit/session';
 import { KitThemeProvider } from '@campus/kit/theme';
@@ -33,12 +34,7 @@ function renderRows() {
 beforeEach(() => {
   configureApi({ baseUrl: 'http://api.test' });
   storeAuth({ token: 't', user: { id: 1, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null } });
-  global.fetch = jest.fn(async () => ({
-    status: 200,
-    ok: true,
-    statusText: '',
-    text: async () => JSON.stringify({ id: 1, name: 'Ada', email: 'ada@campus.edu' }),
-  })) as unknown as typeof fetch;
+  mockApi();
 });
 
 describe('UserRow', () => {
