@@ -51,24 +51,12 @@ function endpoints(postIds: number[]): Endpoint[] {
     ...feed('Following', 'tab=following&'),
     ...feed('JD', 'tab=jd&'),
     ...feed('Top Posts', 'topFilter=true&'),
-    {
-      name: 'GET /api/posts/:id',
-      paths: postIds.map((id) => `/api/posts/${id}`),
-    },
+    { name: 'GET /api/posts/:id', paths: postIds.map((id) => `/api/posts/${id}`) },
     { name: 'GET /api/notifications', paths: ['/api/notifications'] },
     { name: 'GET /api/analytics/overview', paths: ['/api/analytics/overview'] },
-    {
-      name: 'GET /api/analytics/user-growth',
-      paths: ['/api/analytics/user-growth'],
-    },
-    {
-      name: 'GET /api/analytics/engagement',
-      paths: ['/api/analytics/engagement'],
-    },
-    {
-      name: 'GET /api/analytics/active-users',
-      paths: ['/api/analytics/active-users'],
-    },
+    { name: 'GET /api/analytics/user-growth', paths: ['/api/analytics/user-growth'] },
+    { name: 'GET /api/analytics/engagement', paths: ['/api/analytics/engagement'] },
+    { name: 'GET /api/analytics/active-users', paths: ['/api/analytics/active-users'] },
   ].filter((e) => !ONLY || e.name.toLowerCase().includes(ONLY.toLowerCase()));
 }
 
@@ -139,11 +127,7 @@ async function main() {
     if (posts === 0) throw new Error('The bench database is empty: run `npm run bench:data` first');
     // Posts to open: recent originals that have comments (the detail page people open).
     const recent = await Post.find(
-      {
-        deletedAt: null,
-        originalPostId: null,
-        commentsCount: trusted({ $gt: 0 }),
-      },
+      { deletedAt: null, originalPostId: null, commentsCount: trusted({ $gt: 0 }) },
       { _id: 1 },
     )
       .sort({ createdAt: -1 })
@@ -180,10 +164,7 @@ async function main() {
     children.push(api);
     // What the API's middleware alone allows (logging, errors, security headers, CORS, routing):
     // an unknown path, answered 404 without authentication or database.
-    const floor = await runLoad({
-      url: `${api.url}/api/no-such-route`,
-      duration: DURATION,
-    });
+    const floor = await runLoad({ url: `${api.url}/api/no-such-route`, duration: DURATION });
     const floorRatio = (100 * floor.requestsPerSecond) / koa.requestsPerSecond;
     console.log(
       `API middleware only (404): ${fmt(floor.requestsPerSecond)} req/s (${fmt(floorRatio, 1)} % of Koa), p50 ${floor.p50} ms, p99 ${floor.p99} ms`,
@@ -217,9 +198,7 @@ async function main() {
       let singleErrors = 0;
       for (let i = 0; i < 11; i++) {
         const started = performance.now();
-        const res = await fetch(`${api.url}${e.paths[i % e.paths.length]}`, {
-          headers,
-        });
+        const res = await fetch(`${api.url}${e.paths[i % e.paths.length]}`, { headers });
         await res.arrayBuffer();
         if (res.status !== 200) singleErrors += 1;
         single.push(performance.now() - started);

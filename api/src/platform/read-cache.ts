@@ -32,10 +32,7 @@ export class ReadCache<K, V> {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, {
-      value,
-      until: Date.now() + Math.min(ttlMs, this.ttlMs),
-    });
+    this.entries.set(key, { value, until: Date.now() + Math.min(ttlMs, this.ttlMs) });
   }
 
   delete(key: K): void {
