@@ -8,6 +8,7 @@ import { Comment, type CommentDoc } from '../modules/comments/model';
 import { reserveIdBlock } from '../modules/counters/service';
 import { Like, type LikeDoc } from '../modules/likes/model';
 import { Notification, type NotificationDoc } from '../modules/notifications/model';
+import { notificationKinds } from '../modules/notifications/registry';
 import { Post, type PostDoc } from '../modules/posts/model';
 import { Repost, type RepostDoc } from '../modules/reposts/model';
 
@@ -106,25 +107,21 @@ export async function seedDemoContent(options: ContentOptions) {
   });
   const byId = new Map(posts.map((p) => [p._id, p]));
   const notifications: Array<Omit<NotificationDoc, '_id'>> = [];
+  // Stored as the API stores them (the notification registry decides references and dedupe keys).
   const notifyOf = (
     userId: number,
-    type: NotificationDoc['type'],
+    type: 'like' | 'comment' | 'reply' | 'repost',
     actorId: number,
     postId: number,
     at: Date,
-    dedupeKey?: string,
   ) => {
     if (userId === actorId) return;
     notifications.push({
       userId,
       type,
-      actorId,
-      postId,
-      feedbackId: null,
-      applicationId: null,
+      ...notificationKinds[type].store({ actorId, postId }),
       // Older than two days: already seen.
       isRead: now - at.getTime() > 2 * DAY,
-      ...(dedupeKey ? { dedupeKey } : {}),
       createdAt: at,
     });
   };
@@ -159,14 +156,7 @@ export async function seedDemoContent(options: ContentOptions) {
     byId.set(repost._id, repost);
     reposts.push({ userId, postId: original._id, repostPostId: repost._id, createdAt: at });
     original.repostsCount += 1;
-    notifyOf(
-      original.authorId,
-      'repost',
-      userId,
-      original._id,
-      at,
-      `repost:${original._id}:${userId}`,
-    );
+    notifyOf(original.authorId, 'repost', userId, original._id, at);
   }
 
   // Comments (a third of them replies to an earlier top-level comment on the same post).
@@ -207,7 +197,7 @@ export async function seedDemoContent(options: ContentOptions) {
       const at = after(post.createdAt, DAY);
       likes.push({ userId, postId: post._id, commentId: null, createdAt: at });
       post.likesCount += 1;
-      notifyOf(post.authorId, 'like', userId, post._id, at, `like:${post._id}:${userId}`);
+      notifyOf(post.authorId, 'like', userId, post._id, at);
     }
   }
   for (const comment of comments) {

@@ -31,14 +31,14 @@ function member<T extends NotificationType, F extends z.ZodRawShape>(type: T, fi
   });
 }
 
-export const likeNotificationSchema = member('like', { actor, post });
-export const commentNotificationSchema = member('comment', { actor, post });
+const likeNotificationSchema = member('like', { actor, post });
+const commentNotificationSchema = member('comment', { actor, post });
 /** A reply to the recipient's comment; `post` is the post commented on. */
-export const replyNotificationSchema = member('reply', { actor, post });
-export const repostNotificationSchema = member('repost', { actor, post });
-export const followNotificationSchema = member('follow', { actor });
+const replyNotificationSchema = member('reply', { actor, post });
+const repostNotificationSchema = member('repost', { actor, post });
+const followNotificationSchema = member('follow', { actor });
 /** Sent to the administrator; `feedback` is null if the feedback cannot be found. */
-export const feedbackNotificationSchema = member('feedback', {
+const feedbackNotificationSchema = member('feedback', {
   actor,
   feedback: z.object({ message: z.string() }).nullable(),
 });
@@ -46,7 +46,7 @@ export const feedbackNotificationSchema = member('feedback', {
  * Sent to the administrator. The applicant has no account: `actor` is always null and
  * `application` carries who applied (null if the application cannot be found).
  */
-export const accountApplicationNotificationSchema = member('account_application', {
+const accountApplicationNotificationSchema = member('account_application', {
   actor: z.null(),
   application: z
     .object({ name: z.string(), contactInfo: z.string(), message: z.string() })

@@ -6,7 +6,7 @@ export const BIO_MAX_LENGTH = 500;
 export const AVATAR_URL_MAX_LENGTH = 2048;
 
 /** Path of an avatar stored by the API's own upload route. */
-export const UPLOAD_PATH_PATTERN = /^\/uploads\/[a-f0-9]{32}\.(webp|png|jpg)$/;
+const UPLOAD_PATH_PATTERN = /^\/uploads\/[a-f0-9]{32}\.(webp|png|jpg)$/;
 
 /**
  * An avatar is an http(s) URL or one of the API's own upload paths; never `javascript:`, `data:`
@@ -20,7 +20,7 @@ export const avatarUrlSchema = z
     message: 'Avatar URL must be an http(s) image URL',
   });
 
-export function isSafeAvatarUrl(value: string): boolean {
+function isSafeAvatarUrl(value: string): boolean {
   if (UPLOAD_PATH_PATTERN.test(value)) return true;
   let url: URL;
   try {

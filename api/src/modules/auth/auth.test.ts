@@ -260,6 +260,48 @@ describe('POST /api/auth/login', () => {
   });
 });
 
+describe('GET /api/auth/me', () => {
+  test('when a member asks, then they get their public fields and the member role only', async () => {
+    const ada = await createMember({ name: 'Ada', bio: 'Hi' });
+    const res = await t.http().get('/api/auth/me').set('Authorization', ada.auth).expect(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toEqual({
+      user: {
+        id: ada.id,
+        name: 'Ada',
+        email: ada.email,
+        avatarUrl: null,
+        bio: 'Hi',
+        createdAt: expect.any(String),
+      },
+      roles: ['member'],
+    });
+  });
+
+  test('when the configured administrator asks, then the roles are member and admin', async () => {
+    const admin = await createMember({ id: t.config.adminUserId });
+    const res = await t.http().get('/api/auth/me').set('Authorization', admin.auth).expect(200);
+    expect(res.body.roles).toEqual(['member', 'admin']);
+  });
+
+  test('when another id is configured as the administrator, then that member is the admin', async () => {
+    const grace = await createMember();
+    const client = t.withConfig({ adminUserId: grace.id });
+    expect((await client.get('/api/auth/me').set('Authorization', grace.auth)).body.roles).toEqual([
+      'member',
+      'admin',
+    ]);
+    const onDefault = await t.http().get('/api/auth/me').set('Authorization', grace.auth);
+    expect(onDefault.body.roles).toEqual(['member']);
+  });
+
+  test('when there is no token, or the account is not verified, then it is a 401', async () => {
+    await t.http().get('/api/auth/me').expect(401);
+    const unverified = await createMember({ isVerified: false });
+    await t.http().get('/api/auth/me').set('Authorization', unverified.auth).expect(401);
+  });
+});
+
 describe('rate limits', () => {
   test.each([
     ['login', 'post', '/api/auth/login', { email: 'x@campus.edu', password: 'x' }],

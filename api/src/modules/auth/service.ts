@@ -25,7 +25,7 @@ export const INVALID_VERIFICATION_LINK =
   'This verification link is invalid or has already been used.';
 export const EMAIL_VERIFIED = 'Email verified successfully! You can now log in.';
 
-export function institutionalOnlyMessage(domains: readonly string[]): string {
+function institutionalOnlyMessage(domains: readonly string[]): string {
   return `Only institutional email addresses are accepted (${domains.map((d) => `@${d}`).join(', ')}).`;
 }
 
@@ -38,7 +38,7 @@ export interface AuthServiceDeps {
   tokens: TokenService;
 }
 
-export function hashVerificationToken(token: string): string {
+function hashVerificationToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 

@@ -6,7 +6,7 @@ import { Notification, type NotificationDoc } from './model';
 import { notificationKinds, presentNotification, type NotificationInputs } from './registry';
 
 /** How many notifications the list returns (the newest). */
-export const NOTIFICATIONS_LIMIT = 100;
+const NOTIFICATIONS_LIMIT = 100;
 
 /**
  * Notifies `userId` (see the registry for what each type is made of); returns the new id, or null

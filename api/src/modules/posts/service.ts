@@ -23,7 +23,7 @@ import { postPolicy } from './policy';
 import { presentPosts, type PostReads } from './presenters';
 
 export const POST_NOT_FOUND = 'Post not found';
-export const PROFILE_POSTS_LIMIT = 100;
+const PROFILE_POSTS_LIMIT = 100;
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,7 +34,7 @@ export async function isPostVisible(id: number): Promise<boolean> {
 }
 
 /** A visible (not deleted) post, or 404. */
-export async function findVisiblePost(id: number): Promise<PostDoc> {
+async function findVisiblePost(id: number): Promise<PostDoc> {
   const post = await Post.findOne({ _id: id, deletedAt: null }).lean<PostDoc>();
   if (!post) throw notFound(POST_NOT_FOUND);
   return post;

@@ -18,10 +18,7 @@ export interface AvatarOptions {
  * re-encodes it to a square WebP without metadata: whatever else the file carried (a script, a
  * second format appended to it, EXIF) does not survive.
  */
-export async function processAvatar(
-  input: Buffer | string,
-  options: AvatarOptions,
-): Promise<Buffer> {
+async function processAvatar(input: Buffer | string, options: AvatarOptions): Promise<Buffer> {
   // Reads the header only; the pixel limit is checked below so that it gets its own message.
   const metadata = await sharp(input, { limitInputPixels: false })
     .metadata()

@@ -75,7 +75,7 @@ export async function updateProfile(
  * The caller behind a token: only existing, verified accounts may act. Records the caller's
  * activity (for DAU/MAU) at most once per `activityThrottleMs`, so most requests write nothing.
  */
-export async function authenticateUser(
+async function authenticateUser(
   id: number,
   options: { adminUserId: number; activityThrottleMs: number; now?: Date },
 ): Promise<AuthUser | undefined> {
