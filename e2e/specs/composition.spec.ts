@@ -55,3 +55,69 @@ test('remotes run on the shell’s single React, router, SWR cache, styled-compo
     expect(providers[name], name).toEqual(['shell']);
   }
 });
+
+interface Manifest {
+  shared: { name: string; version: string; assets: { js: { sync: string[]; async: string[] } } }[];
+  exposes: { assets: { js: { sync: string[]; async: string[] } } }[];
+}
+
+async function manifestAt(page: Page, url: string): Promise<Manifest> {
+  const response = await page.request.get(url);
+  expect(response.ok(), url).toBe(true);
+  return (await response.json()) as Manifest;
+}
+
+test('the shell provides every kit entry point, and the remotes run on it', async ({
+  page,
+  signInAs,
+  env,
+  requestedUrls,
+}) => {
+  const kitEntryPoints = (manifest: Manifest) =>
+    manifest.shared.map((shared) => shared.name).filter((name) => name.startsWith('@campus/kit/'));
+  const shell = await manifestAt(page, `${env.shellUrl}/mf-manifest.json`);
+  const providedByShell = kitEntryPoints(shell);
+  for (const [remote, manifestUrl] of Object.entries(env.remotes)) {
+    const usedByRemote = kitEntryPoints(await manifestAt(page, manifestUrl));
+    expect(providedByShell, remote).toEqual(expect.arrayContaining(usedByRemote));
+  }
+  // Including the entry points the shell never imports itself.
+  expect(providedByShell).toEqual(
+    expect.arrayContaining([
+      '@campus/kit/post-card',
+      '@campus/kit/follow-button',
+      '@campus/kit/user-row',
+    ]),
+  );
+
+  // Pages where the feed and the profile render post cards, follow buttons and user rows.
+  const user = await signInAs(MEMBER_EMAIL, '/');
+  await expect(page.getByRole('article').first()).toBeVisible();
+  await page.goto(`/profile/${user.id}`);
+  await expect(page.getByRole('heading', { name: user.name, level: 1 })).toBeVisible();
+  await page.goto(`/profile/${user.id}/following`);
+  await expect(
+    page.getByRole('heading', { name: new RegExp(`^${user.name}'s Following`) }),
+  ).toBeVisible();
+  await page.goto('/notifications');
+  await expect(page.getByRole('heading', { name: /^Notifications/, level: 1 })).toBeVisible();
+
+  // Whose copy of the post card and of the follow button ran: the shell never imports them itself,
+  // so their code comes from the shell's files only if the remotes consumed the shell's copy.
+  const scriptsFrom = async (origin: string) => {
+    const urls = [...new Set(requestedUrls)].filter(
+      (url) => url.startsWith(origin) && url.endsWith('.js'),
+    );
+    return Promise.all(urls.map(async (url) => (await page.request.get(url)).text()));
+  };
+  const shellCode = (await scriptsFrom(env.shellUrl)).join('\n');
+  const remoteCode = (
+    await Promise.all(Object.values(env.remotes).map((url) => scriptsFrom(new URL(url).origin)))
+  )
+    .flat()
+    .join('\n');
+  for (const marker of ['Show less', 'Follow status updated!']) {
+    expect(shellCode, marker).toContain(marker);
+    expect(remoteCode, marker).not.toContain(marker);
+  }
+});
