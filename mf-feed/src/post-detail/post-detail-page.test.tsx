@@ -30,6 +30,7 @@ function detail(overrides: Partial<PostDetail> = {}): PostDetail {
       likesCount: 2,
       commentsCount: 2,
       repostsCount: 1,
+      canDelete: true,
     }),
     comments: [
       comment({
@@ -188,10 +189,10 @@ describe('PostDetailPage', () => {
     expect(callsTo(fetchMock, '/api/comments/50/like', 'POST')).toHaveLength(1);
   });
 
-  it('offers delete only to the author', async () => {
-    mockApi(() => ({ status: 200, body: detail({ author: BEN }) }));
+  it('offers delete only when the API says the viewer may (canDelete), even to the author', async () => {
+    mockApi(() => ({ status: 200, body: detail({ canDelete: false }) }));
     openAt();
-    await screen.findByRole('article', { name: 'Post by Ben Larsen' });
+    await screen.findByRole('article', { name: 'Post by Ada Okafor' });
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
 

@@ -6,7 +6,6 @@ import { keys } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { relativeTime } from '@campus/kit/format';
 import { PostBody, QuotedPost, isRepost, usePostLike } from '@campus/kit/post-card';
-import { useSession } from '@campus/kit/session';
 import { Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { CommentForm } from './comment-form';
 import { CommentList } from './comment-list';
@@ -90,7 +89,6 @@ const CommentsSection = styled.section`
 const plural = (count: number, one: string) => (count === 1 ? one : `${one}s`);
 
 function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => void }) {
-  const { user } = useSession();
   const like = usePostLike(post);
   const repost = isRepost(post);
 
@@ -147,7 +145,7 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
         <Button variant="secondary" size="sm">
           Repost
         </Button>
-        {user?.id === post.author.id && <DeletePostButton postId={post.id} />}
+        {post.canDelete && <DeletePostButton postId={post.id} />}
       </Actions>
       <CommentsSection aria-labelledby="comments-title">
         <h2 id="comments-title">Comments</h2>

@@ -60,7 +60,7 @@ export function NotificationRow({
   notification: Notification;
   onRead: (id: number) => void;
 }) {
-  const { who, action, preview } = notificationText(notification);
+  const { who, action, preview, postId } = notificationText(notification);
   const unread = !notification.isRead;
   return (
     <Item $unread={unread} data-unread={unread} data-type={notification.type}>
@@ -82,9 +82,9 @@ export function NotificationRow({
         </div>
         {unread && <UnreadDot aria-hidden="true" data-testid="unread-marker" />}
       </button>
-      {notification.post && (
+      {postId !== undefined && (
         <PostLink>
-          <Link to={`/post/${notification.post.id}`}>View post</Link>
+          <Link to={`/post/${postId}`}>View post</Link>
         </PostLink>
       )}
     </Item>

@@ -1,18 +1,21 @@
 import type { Notification } from '@campus/contracts';
 import { notificationText } from './notification-text';
 
-const base: Notification = {
-  id: 1,
+const ben = { id: 2, name: 'Ben', avatarUrl: null };
+const base = { id: 1, isRead: false, createdAt: '2026-05-01T10:00:00.000Z', actor: ben };
+const like = (content: string): Notification => ({
+  ...base,
   type: 'like',
-  isRead: false,
-  createdAt: '2026-05-01T10:00:00.000Z',
-  actor: { id: 2, name: 'Ben', avatarUrl: null },
-};
+  post: { id: 9, content },
+});
+/** A type only a newer API sends: the union does not have it, the run time must cope. */
+const fromNewerApi = (fields: Record<string, unknown>) =>
+  ({ ...base, type: 'something-new', ...fields }) as unknown as Notification;
 
 describe('notificationText', () => {
   it('cuts a linked post preview to 100 characters plus "..."', () => {
     const content = 'x'.repeat(150);
-    const { who, action, preview } = notificationText({ ...base, post: { id: 9, content } });
+    const { who, action, preview } = notificationText(like(content));
     expect(who).toBe('Ben');
     expect(action).toBe('liked your post');
     expect(preview).toBe(`${'x'.repeat(100)}...`);
@@ -21,12 +24,12 @@ describe('notificationText', () => {
   it('keeps a short preview whole', () => {
     expect(
       notificationText({ ...base, type: 'comment', post: { id: 9, content: 'short' } }),
-    ).toEqual({ who: 'Ben', action: 'commented on your post', preview: 'short' });
+    ).toEqual({ who: 'Ben', action: 'commented on your post', preview: 'short', postId: 9 });
   });
 
   it('keeps a preview of exactly 100 characters whole', () => {
     const content = 'z'.repeat(100);
-    expect(notificationText({ ...base, post: { id: 9, content } }).preview).toBe(content);
+    expect(notificationText(like(content)).preview).toBe(content);
   });
 
   it('cuts feedback to 200 characters plus "..."', () => {
@@ -51,15 +54,24 @@ describe('notificationText', () => {
   });
 
   it.each([
-    ['repost', 'reposted your post'],
-    ['reply', 'replied to your comment'],
-    ['follow', 'started following you'],
-    ['something-new', 'sent you a notification'],
-  ])('words a %s notification', (type, action) => {
-    expect(notificationText({ ...base, type }).action).toBe(action);
+    [{ ...base, type: 'repost', post: null }, 'reposted your post'],
+    [{ ...base, type: 'reply', post: null }, 'replied to your comment'],
+    [{ ...base, type: 'follow' }, 'started following you'],
+  ] satisfies [Notification, string][])('words a %o notification', (notification, action) => {
+    expect(notificationText(notification).action).toBe(action);
+  });
+
+  it('gives a type from a newer API a default wording, with its actor and post if any', () => {
+    expect(notificationText(fromNewerApi({ post: { id: 9, content: 'Hi' } }))).toEqual({
+      who: 'Ben',
+      action: 'sent you a notification',
+      preview: 'Hi',
+      postId: 9,
+    });
   });
 
   it('falls back to "Someone" without an actor', () => {
-    expect(notificationText({ ...base, type: 'something-new', actor: null }).who).toBe('Someone');
+    expect(notificationText(fromNewerApi({ actor: null })).who).toBe('Someone');
+    expect(notificationText({ ...base, type: 'follow', actor: null }).who).toBe('Someone');
   });
 });

@@ -1,4 +1,4 @@
-import type { Notification } from '@campus/contracts';
+import type { Notification, NotificationType } from '@campus/contracts';
 import { truncate } from '@campus/kit/format';
 
 /** Spec §2/§9: post previews are cut to 100 characters, feedback to 200. */
@@ -10,28 +10,90 @@ export interface NotificationText {
   who: string;
   action: string;
   preview?: string;
+  /** The post to link to ('View post'), when the notification is about one that still exists. */
+  postId?: number;
 }
 
-/** How each notification type reads; any type this client does not know gets a default wording. */
+/**
+ * The types this build knows. A Record over contracts' union, so the compiler asks for a new type
+ * here too; checked at run time because a newer API may already send types this build lacks
+ * (without bundling the zod schemas for it).
+ */
+const KNOWN_TYPES: Record<NotificationType, true> = {
+  like: true,
+  comment: true,
+  reply: true,
+  repost: true,
+  follow: true,
+  feedback: true,
+  account_application: true,
+};
+
+function isKnown(notification: { type: string }): notification is Notification {
+  return Object.hasOwn(KNOWN_TYPES, notification.type);
+}
+
+const postPreview = (post: { content: string } | null | undefined) =>
+  post?.content ? truncate(post.content, POST_PREVIEW_LENGTH) : undefined;
+
+const actorName = (actor: { name: string } | null | undefined) => actor?.name ?? 'Someone';
+
+/** A notification whose type this build does not know: what any notification may carry. */
+function unknownText(notification: {
+  actor?: { name?: unknown } | null;
+  post?: { id?: unknown; content?: unknown } | null;
+}): NotificationText {
+  const name = notification.actor?.name;
+  const content = notification.post?.content;
+  const postId = notification.post?.id;
+  return {
+    who: typeof name === 'string' ? name : 'Someone',
+    action: 'sent you a notification',
+    preview: typeof content === 'string' ? postPreview({ content }) : undefined,
+    postId: typeof postId === 'number' ? postId : undefined,
+  };
+}
+
+/**
+ * How each notification type reads. The switch covers contracts' union (the `never` check makes a
+ * forgotten type a compile error); a type from a newer API gets a default wording at run time.
+ */
 export function notificationText(notification: Notification): NotificationText {
-  const who = notification.actor?.name ?? notification.application?.name ?? 'Someone';
-  const post = notification.post?.content
-    ? truncate(notification.post.content, POST_PREVIEW_LENGTH)
-    : undefined;
+  if (!isKnown(notification)) return unknownText(notification);
   switch (notification.type) {
     case 'like':
-      return { who, action: 'liked your post', preview: post };
+      return {
+        who: actorName(notification.actor),
+        action: 'liked your post',
+        preview: postPreview(notification.post),
+        postId: notification.post?.id,
+      };
     case 'comment':
-      return { who, action: 'commented on your post', preview: post };
+      return {
+        who: actorName(notification.actor),
+        action: 'commented on your post',
+        preview: postPreview(notification.post),
+        postId: notification.post?.id,
+      };
     case 'reply':
-      return { who, action: 'replied to your comment', preview: post };
+      return {
+        who: actorName(notification.actor),
+        action: 'replied to your comment',
+        preview: postPreview(notification.post),
+        postId: notification.post?.id,
+      };
     case 'repost':
-      return { who, action: 'reposted your post', preview: post };
+      return {
+        who: actorName(notification.actor),
+        action: 'reposted your post',
+        preview: postPreview(notification.post),
+        postId: notification.post?.id,
+      };
     case 'follow':
-      return { who, action: 'started following you' };
+      return { who: actorName(notification.actor), action: 'started following you' };
     case 'feedback':
       return {
-        who,
+        who: actorName(notification.actor),
         action: 'sent feedback',
         preview: notification.feedback?.message
           ? truncate(notification.feedback.message, FEEDBACK_PREVIEW_LENGTH)
@@ -39,7 +101,7 @@ export function notificationText(notification: Notification): NotificationText {
       };
     case 'account_application':
       return {
-        who,
+        who: notification.application?.name ?? 'Someone',
         action: 'applied for account access',
         preview: notification.application
           ? truncate(
@@ -48,7 +110,9 @@ export function notificationText(notification: Notification): NotificationText {
             )
           : undefined,
       };
-    default:
-      return { who, action: 'sent you a notification', preview: post };
+    default: {
+      const forgotten: never = notification;
+      return unknownText(forgotten);
+    }
   }
 }
