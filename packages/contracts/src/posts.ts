@@ -53,7 +53,22 @@ export const postSchema = z.object({
 export type Post = z.infer<typeof postSchema>;
 export const postListSchema = z.array(postSchema);
 
-export const commentSchema = z.object({
+/**
+ * A comment with its replies (one level: a reply has none). Written out, not inferred: the
+ * declaration files of project references cannot spell a recursive inferred type (they elide it
+ * to `any`), and every client would lose the type of `replies`.
+ */
+export interface Comment {
+  id: number;
+  content: string;
+  createdAt: string;
+  author: PostAuthor;
+  likesCount: number;
+  isLiked: boolean;
+  replies?: Comment[];
+}
+
+export const commentSchema: z.ZodType<Comment> = z.object({
   id: idSchema,
   content: z.string(),
   createdAt: isoDateSchema,
@@ -64,7 +79,6 @@ export const commentSchema = z.object({
     return z.array(commentSchema).optional();
   },
 });
-export type Comment = z.infer<typeof commentSchema>;
 
 export const postDetailSchema = postSchema.extend({ comments: z.array(commentSchema) });
 export type PostDetail = z.infer<typeof postDetailSchema>;
