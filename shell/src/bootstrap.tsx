@@ -5,6 +5,11 @@ import { App } from './app/app';
 import { loadRuntimeConfig } from './app/runtime-config';
 import { kitCompatibilityPlugin } from './composition/kit-compatibility';
 import { registerMemberRemotes } from './composition/remote-registry';
+import {
+  OVERRIDE_PARAM,
+  resolveRemoteOverrides,
+  withoutOverrideParam,
+} from './composition/remote-overrides';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 
@@ -13,8 +18,21 @@ loadRuntimeConfig().then(
     configureApi({ baseUrl: config.apiUrl });
     // Before any remote is registered: each one's kit is checked as its manifest arrives.
     registerPlugins([kitCompatibilityPlugin()]);
-    registerMemberRemotes(config);
-    root.render(<App config={config} />);
+    const overrides = resolveRemoteOverrides(config, {
+      search: window.location.search,
+      storage: window.localStorage,
+    });
+    if (new URLSearchParams(window.location.search).has(OVERRIDE_PARAM)) {
+      // Stored now (or refused): a reload or a copied link must not ask again.
+      window.history.replaceState(
+        window.history.state,
+        '',
+        withoutOverrideParam(window.location.href),
+      );
+    }
+    const composed = { ...config, remotes: overrides.remotes };
+    registerMemberRemotes(composed);
+    root.render(<App config={composed} overrides={overrides} />);
   },
   (error: unknown) => {
     console.error('Could not read /env.json', error);

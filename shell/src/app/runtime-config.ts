@@ -15,6 +15,12 @@ const runtimeConfigSchema = z.object({
     mf_notifications: z.string().min(1),
     mf_admin: z.string().min(1),
   }),
+  /**
+   * Origins a feature team may load a build of its remote from, in its own browser only
+   * (`?mf-override=mf_feed=<manifest URL>`, composition/remote-overrides.ts). Absent or empty:
+   * no override is accepted.
+   */
+  overrideOrigins: z.array(z.string()).optional(),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
