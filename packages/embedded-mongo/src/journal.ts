@@ -60,6 +60,8 @@ const MIN_PAYLOAD = 5; // the smallest BSON document, {}
 export interface StorageFaults {
   /** The next journal appends fail with this errno code, after writing `afterBytes` of them. */
   failWrites?: { code: string; afterBytes?: number };
+  /** fdatasync of the journal fails with this errno code. */
+  failSync?: { code: string };
   /** Writing the compacted journal fails with this errno code. */
   failCompaction?: { code: string };
   /** Compaction blocks for `ms` once `afterRecords` records of the new journal are on disk. */
@@ -316,7 +318,7 @@ export class Journal {
         throw errnoError(fault.code, `write ${this.file}`);
       }
       writeAll(this.fd, buf);
-      if (this.options.fsync === 'always') fs.fdatasyncSync(this.fd);
+      if (this.options.fsync === 'always') this.fdatasync();
     } catch (e) {
       // Part of the batch may be on disk: cut it, so that the journal still ends with the last
       // acknowledged record (bytes followed by nothing are a torn tail, never a corruption).
@@ -336,11 +338,17 @@ export class Journal {
     if (this.failure) throw this.failure;
     if (!this.dirty) return;
     try {
-      fs.fdatasyncSync(this.fd);
+      this.fdatasync();
     } catch (e) {
       throw this.fail(e, 'fdatasync of');
     }
     this.dirty = false;
+  }
+
+  private fdatasync(): void {
+    const fault = this.options.faults?.failSync;
+    if (fault) throw errnoError(fault.code, `fdatasync ${this.file}`);
+    fs.fdatasyncSync(this.fd);
   }
 
   private fail(e: unknown, what: string): JournalWriteError {

@@ -101,3 +101,49 @@ test('when the CLI cannot write its journal, then it exits 1 with a FATAL line a
     /FATAL: write to the journal .* failed \(EIO.*never serves data that is not on disk/,
   );
 });
+
+test('when the once-a-second fdatasync fails, then the server stops on its own, before any further request', async () => {
+  const faults: StorageFaults = {};
+  let stopped!: (e: Error) => void;
+  const fatal = new Promise<Error>((resolve) => (stopped = resolve));
+  const server = await start({
+    dbPath: dir,
+    fsync: 'interval',
+    faults,
+    onFatal: (e) => stopped(e),
+  });
+  const client = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 1000 });
+  try {
+    await client
+      .db('f')
+      .collection('docs')
+      .insertOne({ _id: 1 as never });
+    faults.failSync = { code: 'EIO' };
+    // Dirty since the insert: the next tick of the sync timer (at most a second) meets the error.
+    expect((await fatal).message).toMatch(/fdatasync of the journal .* failed \(EIO/);
+    await expect(client.db('f').collection('docs').findOne({})).rejects.toThrow();
+  } finally {
+    await client.close(true).catch(() => undefined);
+    await server.stop();
+  }
+});
+
+test('when fsync is "always" and the sync before an acknowledgement fails, then that write gets an error and is cut from the journal', async () => {
+  const faults: StorageFaults = {};
+  let stopped!: () => void;
+  const hasStopped = new Promise<void>((resolve) => (stopped = resolve));
+  const server = await start({ dbPath: dir, fsync: 'always', faults, onFatal: () => stopped() });
+  const client = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 1000 });
+  const docs = client.db('f').collection<{ _id: number }>('docs');
+  try {
+    await docs.insertOne({ _id: 1 });
+    const sizeBefore = fs.statSync(path.join(dir, 'journal.bson')).size;
+    faults.failSync = { code: 'EIO' };
+    await expect(docs.insertOne({ _id: 2 })).rejects.toThrow(/EIO/);
+    await hasStopped;
+    expect(fs.statSync(path.join(dir, 'journal.bson')).size).toBe(sizeBefore);
+  } finally {
+    await client.close(true).catch(() => undefined);
+    await server.stop();
+  }
+});
