@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { readStoredAuth } from '@campus/kit/api';
 import { onAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, profileOf, renderPage, serveApi, type Handler } from '../testing/render-page';
+import { ADA, profileOf, renderPage, mockApi, type ApiHandler } from '@campus/kit/testing';
 import { cropImage } from './crop-image';
 import EditProfilePage from './edit-profile-page';
 
@@ -16,10 +16,11 @@ const cropImageMock = jest.mocked(cropImage);
 const STORED_AVATAR = 'http://api.test/uploads/0123456789abcdef0123456789abcdef.webp';
 const UPLOADED = 'http://api.test/uploads/ffffffffffffffffffffffffffffffff.webp';
 
-function api(extra: Handler = () => undefined) {
-  return serveApi((method, path, init) => {
-    const answer = extra(method, path, init);
+function api(extra: ApiHandler = () => undefined) {
+  return mockApi(async (call) => {
+    const answer = await extra(call);
     if (answer) return answer;
+    const { method, path, init } = call;
     if (method === 'GET' && path === '/api/users/1')
       return {
         status: 200,
@@ -36,7 +37,7 @@ function api(extra: Handler = () => undefined) {
 }
 
 const renderEdit = (path = '/profile/1/edit') =>
-  renderPage(<EditProfilePage />, { path, pattern: '/profile/:id/edit' });
+  renderPage(<EditProfilePage />, { path, route: '/profile/:id/edit', signedInAs: ADA });
 
 function putBody(fetchMock: jest.Mock) {
   const call = fetchMock.mock.calls.find(
@@ -128,7 +129,7 @@ describe('EditProfilePage', () => {
   });
 
   it('shows the server message, or the default, when saving fails', async () => {
-    api((method) =>
+    api(({ method }) =>
       method === 'PUT' ? { status: 400, body: { message: 'Name is taken by a ghost' } } : undefined,
     );
     renderEdit();
@@ -183,7 +184,7 @@ describe('EditProfilePage', () => {
     cropImageMock.mockResolvedValue(
       new File(['jpeg'], 'cropped-avatar.jpg', { type: 'image/jpeg' }),
     );
-    const fetchMock = api((method, path) =>
+    const fetchMock = api(({ path }) =>
       path === '/api/upload/avatar' ? { status: 500, body: '' } : undefined,
     );
     renderEdit();

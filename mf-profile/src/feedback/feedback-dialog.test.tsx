@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { useNotifications } from '@campus/kit/data';
 import { dismissToast } from '@campus/kit/toast';
-import { renderPage, serveApi } from '../testing/render-page';
+import { ADA, renderPage, mockApi } from '@campus/kit/testing';
 import { FeedbackDialog } from './feedback-dialog';
 
 function Harness() {
@@ -18,7 +18,7 @@ function Harness() {
 }
 
 async function openDialog() {
-  renderPage(<Harness />, { path: '/', pattern: '/' });
+  renderPage(<Harness />, { path: '/', route: '/', signedInAs: ADA });
   const opener = screen.getByRole('button', { name: 'Feedback' });
   await userEvent.click(opener);
   return { opener, dialog: screen.getByRole('dialog', { name: 'Send Feedback' }) };
@@ -29,7 +29,7 @@ afterEach(() => window.localStorage.clear());
 
 describe('FeedbackDialog', () => {
   it('has one 5-row field and sends only trimmed, non-empty text', async () => {
-    const fetchMock = serveApi((method, path) =>
+    const fetchMock = mockApi(({ method, path }) =>
       method === 'POST' && path === '/api/feedback' ? { status: 201, body: { id: 1 } } : undefined,
     );
     const { opener } = await openDialog();
@@ -64,7 +64,7 @@ describe('FeedbackDialog', () => {
   });
 
   it('keeps the text and shows the failure toast', async () => {
-    serveApi((method, path) => (path === '/api/feedback' ? { status: 500, body: {} } : undefined));
+    mockApi(({ path }) => (path === '/api/feedback' ? { status: 500, body: {} } : undefined));
     await openDialog();
     await userEvent.type(screen.getByRole('textbox'), 'Broken');
     await userEvent.click(screen.getByRole('button', { name: 'Send Feedback' }));
@@ -75,7 +75,7 @@ describe('FeedbackDialog', () => {
   });
 
   it('closes on Cancel and on Escape', async () => {
-    serveApi(() => undefined);
+    mockApi(() => undefined);
     await openDialog();
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

@@ -1,10 +1,9 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, profileOf, renderPage, serveApi } from '../testing/render-page';
+import { ADA, BEN, mockApi, profileOf, renderPage } from '@campus/kit/testing';
 import FollowListPage, { type FollowListKind } from './follow-list-page';
 
-const BEN = { id: 2, name: 'Ben Larsen', email: 'ben.larsen@campus.edu', avatarUrl: null };
 const row = (user: typeof ADA, extra: Partial<{ bio: string; isFollowing: boolean }> = {}) => ({
   ...user,
   bio: '',
@@ -13,7 +12,11 @@ const row = (user: typeof ADA, extra: Partial<{ bio: string; isFollowing: boolea
 });
 
 function renderList(kind: FollowListKind, path: string) {
-  return renderPage(<FollowListPage kind={kind} />, { path, pattern: `/profile/:userId/${kind}` });
+  return renderPage(<FollowListPage kind={kind} />, {
+    path,
+    route: `/profile/:userId/${kind}`,
+    signedInAs: ADA,
+  });
 }
 
 beforeEach(() => act(() => dismissToast()));
@@ -21,7 +24,7 @@ afterEach(() => window.localStorage.clear());
 
 describe('FollowListPage', () => {
   it("titles the list with the user's name and count and hides the follow button on the viewer's row", async () => {
-    serveApi((method, path) => {
+    mockApi(({ path }) => {
       if (path === '/api/users/2')
         return { status: 200, body: profileOf(BEN, { followersCount: 2 }) };
       if (path === '/api/users/2/followers')
@@ -52,7 +55,7 @@ describe('FollowListPage', () => {
 
   it("follows someone from another user's list and the row turns into Following", async () => {
     let following = false;
-    serveApi((method, path) => {
+    mockApi(({ method, path }) => {
       if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
       if (path === '/api/users/2/following')
         return {
@@ -82,7 +85,7 @@ describe('FollowListPage', () => {
   });
 
   it('says when a user follows nobody', async () => {
-    serveApi((method, path) => {
+    mockApi(({ path }) => {
       if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
       if (path === '/api/users/2/following') return { status: 200, body: [] };
       return undefined;
@@ -93,7 +96,7 @@ describe('FollowListPage', () => {
   });
 
   it('says when a user has no followers', async () => {
-    serveApi((method, path) => {
+    mockApi(({ path }) => {
       if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
       if (path === '/api/users/2/followers') return { status: 200, body: [] };
       return undefined;
@@ -106,7 +109,7 @@ describe('FollowListPage', () => {
     ['following', 'Failed to fetch following'],
     ['followers', 'Failed to fetch followers'],
   ] as const)('shows %s load failures', async (kind, message) => {
-    serveApi((method, path) => {
+    mockApi(({ path }) => {
       if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
       if (path === `/api/users/2/${kind}`) return { status: 500, body: { message: 'boom' } };
       return undefined;

@@ -2,10 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { emitAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, profileOf, renderPage, serveApi } from '../testing/render-page';
+import { ADA, BEN, profileOf, renderPage, mockApi } from '@campus/kit/testing';
 import ProfilePage from './profile-page';
-
-const BEN = { id: 2, name: 'Ben Larsen', email: 'ben.larsen@campus.edu', avatarUrl: null };
 
 const post = {
   id: 70,
@@ -24,14 +22,14 @@ const post = {
 };
 
 const renderProfile = (path: string) =>
-  renderPage(<ProfilePage />, { path, pattern: '/profile/:id?' });
+  renderPage(<ProfilePage />, { path, route: '/profile/:id?', signedInAs: ADA });
 
 beforeEach(() => act(() => dismissToast()));
 afterEach(() => window.localStorage.clear());
 
 describe('ProfilePage', () => {
   it('shows the own profile without an id, with logout, Edit Profile and Feedback', async () => {
-    serveApi((method, path) =>
+    mockApi(({ method, path }) =>
       method === 'GET' && path === '/api/users/1'
         ? {
             status: 200,
@@ -67,7 +65,7 @@ describe('ProfilePage', () => {
 
   it("shows someone else's profile with Back, Follow and their posts on the kit card", async () => {
     let following = false;
-    serveApi((method, path) => {
+    mockApi(({ method, path }) => {
       if (method === 'GET' && path === '/api/users/2')
         return {
           status: 200,
@@ -105,7 +103,7 @@ describe('ProfilePage', () => {
   });
 
   it('says when someone else has not posted, and goes home from Back without history', async () => {
-    serveApi((method, path) =>
+    mockApi(({ path }) =>
       path === '/api/users/2' ? { status: 200, body: profileOf(BEN) } : undefined,
     );
     renderProfile('/profile/2');
@@ -115,7 +113,7 @@ describe('ProfilePage', () => {
   });
 
   it('shows User not found after Failed to fetch profile', async () => {
-    serveApi((method, path) =>
+    mockApi(({ path }) =>
       path === '/api/users/99' ? { status: 404, body: { message: 'User not found' } } : undefined,
     );
     renderProfile('/profile/99');
@@ -125,14 +123,14 @@ describe('ProfilePage', () => {
   });
 
   it('shows User not found for an id that is not a number', async () => {
-    serveApi(() => undefined);
+    mockApi(() => undefined);
     renderProfile('/profile/abc');
     expect(await screen.findByRole('heading', { name: 'User not found' })).toBeInTheDocument();
   });
 
   it('scrolls to the top from the sticky name and refetches on profileChanged', async () => {
     let name = 'Ada Okafor';
-    serveApi((method, path) =>
+    mockApi(({ method, path }) =>
       method === 'GET' && path === '/api/users/1'
         ? { status: 200, body: profileOf({ ...ADA, name }) }
         : undefined,
@@ -149,7 +147,11 @@ describe('ProfilePage', () => {
   });
 
   it('opens the feedback dialog from the own profile', async () => {
-    serveApi(() => undefined);
+    mockApi(({ method, path }) =>
+      method === 'GET' && path === '/api/users/1'
+        ? { status: 200, body: profileOf(ADA) }
+        : undefined,
+    );
     renderProfile('/profile');
     await userEvent.click(await screen.findByRole('button', { name: 'Feedback' }));
     const dialog = screen.getByRole('dialog', { name: 'Send Feedback' });
