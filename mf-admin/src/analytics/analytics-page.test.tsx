@@ -1,5 +1,6 @@
 import { act, render, screen, within } from '@testing-library/react';
 import { configureApi } from '@campus/kit/api';
+import { mockApi, TEST_API_URL } from '@campus/kit/testing';
 import { DataProvider } from '@campus/kit/data';
 import { KitThemeProvider } from '@campus/kit/theme';
 import type { TrendChartProps } from './trend-chart';
@@ -38,19 +39,15 @@ const replies: Record<string, unknown> = {
   '/api/analytics/active-users': { dau: 5, mau: 21 },
 };
 
+/** Answers the analytics routes from `replies` (the rest is a 404), after `release` if held. */
 function serve(hold = false) {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  global.fetch = jest.fn(async (url: string) => {
+  mockApi(async ({ path }) => {
     if (hold) await held;
-    const body = replies[url.replace('http://api.test', '')];
-    return {
-      status: body ? 200 : 404,
-      ok: Boolean(body),
-      statusText: '',
-      text: async () => JSON.stringify(body ?? { message: 'Not found' }),
-    };
-  }) as unknown as typeof fetch;
+    const body = replies[path];
+    return body === undefined ? undefined : { status: 200, body };
+  });
   return release;
 }
 
@@ -64,7 +61,7 @@ function renderPage() {
   );
 }
 
-beforeEach(() => configureApi({ baseUrl: 'http://api.test' }));
+beforeEach(() => configureApi({ baseUrl: TEST_API_URL }));
 
 describe('AnalyticsPage', () => {
   it("shows the title, the badges, 'Updated: {today}' and 8 placeholder cards while loading", async () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import type { Notification } from '@campus/contracts';
 import { configureApi } from '@campus/kit/api';
+import { mockApi, TEST_API_URL, type ApiReply } from '@campus/kit/testing';
 import { DataProvider, unreadCount, useNotifications } from '@campus/kit/data';
 import { KitThemeProvider } from '@campus/kit/theme';
 import { Toaster, dismissToast } from '@campus/kit/toast';
@@ -33,23 +34,9 @@ function sample(): Notification[] {
   ];
 }
 
-type Handler = (
-  method: string,
-  path: string,
-) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
-
-function serve(handler: Handler) {
-  const fetchMock = jest.fn(async (url: string, init?: RequestInit) => {
-    const reply = await handler(init?.method ?? 'GET', url.replace('http://api.test', ''));
-    return {
-      status: reply.status,
-      ok: reply.status < 400,
-      statusText: '',
-      text: async () => (reply.body === undefined ? '' : JSON.stringify(reply.body)),
-    };
-  });
-  global.fetch = fetchMock as unknown as typeof fetch;
-  return fetchMock;
+/** The fake API: `handler` answers by method and path (without the API origin). */
+function serve(handler: (method: string, path: string) => ApiReply | Promise<ApiReply>) {
+  return mockApi(({ method, path }) => handler(method, path));
 }
 
 /** Stands in for the shell's sidebar badge: it reads the same shared cache entry. */
@@ -73,7 +60,7 @@ function renderPage() {
 }
 
 beforeEach(() => {
-  configureApi({ baseUrl: 'http://api.test' });
+  configureApi({ baseUrl: TEST_API_URL });
   act(() => dismissToast());
 });
 
