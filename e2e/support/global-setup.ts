@@ -54,7 +54,10 @@ export default async function globalSetup() {
 
   const apiPort = await freePort();
   const apiUrl = `http://${HOST}:${apiPort}`;
-  const apps = await serveApps({ apiUrl, host: HOST });
+  // Where a spec serves a feature team's preview build of a remote: the one origin the shell
+  // accepts manifest overrides from (specs/remote-override.spec.ts).
+  const previewOrigin = `http://${HOST}:${await freePort()}`;
+  const apps = await serveApps({ apiUrl, host: HOST, overrideOrigins: [previewOrigin] });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'campus-e2e-'));
 
   const env: NodeJS.ProcessEnv = {
@@ -106,6 +109,7 @@ export default async function globalSetup() {
     apiUrl,
     dataDir,
     remotes: apps.env.remotes,
+    previewOrigin,
   };
   process.env[E2E_ENV_KEY] = JSON.stringify(environment);
   return stop;

@@ -22,12 +22,19 @@ export interface ServeAppsOptions {
   /** Replaces a remote's manifest URL in env.json (e.g. to point it at a dead server). */
   remoteUrls?: Partial<Record<RemoteName, string>>;
   adminUserId?: number;
+  /** Origins a remote's manifest may be overridden from (env.json `overrideOrigins`). */
+  overrideOrigins?: string[];
   host?: string;
 }
 
 export interface ServedApps {
   shellUrl: string;
-  env: { apiUrl: string; adminUserId: number; remotes: Record<RemoteName, string> };
+  env: {
+    apiUrl: string;
+    adminUserId: number;
+    remotes: Record<RemoteName, string>;
+    overrideOrigins: string[];
+  };
   close: () => Promise<unknown>;
 }
 
@@ -36,6 +43,7 @@ export async function serveApps({
   ports = {},
   remoteUrls = {},
   adminUserId = 107,
+  overrideOrigins = [],
   host,
 }: ServeAppsOptions): Promise<ServedApps> {
   const remotes = {} as Record<RemoteName, string>;
@@ -51,7 +59,7 @@ export async function serveApps({
       servers.push(server);
       remotes[app.name] = remoteUrls[app.name] ?? `${server.url}/mf-manifest.json`;
     }
-    const env = { apiUrl, adminUserId, remotes };
+    const env = { apiUrl, adminUserId, remotes, overrideOrigins };
     const shell = await startStaticServer({
       root: path.join(repoRoot, 'shell', 'dist'),
       port: ports.shell ?? 0,

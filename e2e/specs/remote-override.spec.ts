@@ -1,0 +1,74 @@
+// A feature team tries a new build of its remote against the deployed shell, in its own browser
+// only, without redeploying anything (docs/feature-teams.md, "Trying a build against the
+// deployed shell").
+import { MEMBER_EMAIL, expect, test } from '../support/fixtures';
+import { rebuildRemote, runsAgainstExternalServices } from '../support/remote-deploys';
+import { startStaticServer } from '../support/static-server';
+
+test.skip(runsAgainstExternalServices(), 'rebuilds a remote from the local sources');
+
+test('a feed preview from an allowed origin replaces the feed in this browser only, until cleared; any other origin is refused', async ({
+  page,
+  browser,
+  signInAs,
+  env,
+}) => {
+  test.setTimeout(180_000);
+  const previewOrigin = env.previewOrigin;
+  if (!previewOrigin) throw new Error('the global setup names no preview origin');
+  const release = await rebuildRemote('mf-feed', {
+    change: { search: "'For You'", replacement: "'For You (preview)'" },
+  });
+  const port = Number(new URL(previewOrigin).port);
+  const preview = await startStaticServer({ root: release.dist, port, host: '127.0.0.1' });
+  const manifest = `${previewOrigin}/mf-manifest.json`;
+  try {
+    // Refused: an origin the shell's env.json does not list. The deployed feed loads as usual.
+    const elsewhere = `http://localhost:${port}/mf-manifest.json`;
+    await signInAs(MEMBER_EMAIL, `/?mf-override=mf_feed=${encodeURIComponent(elsewhere)}`);
+    const banner = page.getByRole('region', { name: 'Remote overrides' });
+    await expect(banner.getByRole('alert')).toContainText(
+      `Override refused: mf_feed=${elsewhere} (http://localhost:${port} is not in this shell's overrideOrigins)`,
+    );
+    const tabs = page.getByRole('tablist').first();
+    await expect(tabs.getByRole('tab', { name: 'For You', exact: true })).toBeVisible();
+
+    // Accepted: the feed comes from the preview, the banner says so, the URL is clean again.
+    await page.goto(`/?mf-override=mf_feed=${encodeURIComponent(manifest)}`);
+    await expect(banner).toContainText(`mf_feed from ${manifest}`);
+    await expect(tabs.getByRole('tab', { name: 'For You (preview)' })).toBeVisible();
+    expect(new URL(page.url()).search).toBe('');
+
+    // It stays for this browser across reloads and pages...
+    await page.reload();
+    await expect(tabs.getByRole('tab', { name: 'For You (preview)' })).toBeVisible();
+    await expect(banner).toContainText(`mf_feed from ${manifest}`);
+
+    // ...and nobody else sees it: another browser gets the deployed feed and no banner.
+    const other = await browser.newContext({ baseURL: env.shellUrl });
+    try {
+      const otherPage = await other.newPage();
+      const auth = await page.evaluate(() => window.localStorage.getItem('campus.auth'));
+      await otherPage.addInitScript((stored) => {
+        window.localStorage.setItem('campus.auth', stored ?? '');
+      }, auth);
+      await otherPage.goto('/');
+      await expect(
+        otherPage.getByRole('tablist').first().getByRole('tab', { name: 'For You', exact: true }),
+      ).toBeVisible();
+      await expect(otherPage.getByRole('region', { name: 'Remote overrides' })).toHaveCount(0);
+    } finally {
+      await other.close();
+    }
+
+    // One click goes back to the deployed feed.
+    await banner.getByRole('button', { name: 'Clear' }).click();
+    await expect(tabs.getByRole('tab', { name: 'For You', exact: true })).toBeVisible();
+    await expect(banner).toHaveCount(0);
+    await page.reload();
+    await expect(tabs.getByRole('tab', { name: 'For You', exact: true })).toBeVisible();
+  } finally {
+    await preview.close();
+    await release.remove();
+  }
+});
