@@ -1,18 +1,20 @@
 import styled from 'styled-components';
+import { mediaMobile } from '@campus/kit/theme';
 import { Button } from '@campus/kit/ui';
 import type { RemoteName } from '../app/runtime-config';
 import { clearRemoteOverride, type RemoteOverrides } from './remote-overrides';
 
+/** Bottom centre, clear of the headings; small screens: above the bottom bar, left of the post button. */
 const Banner = styled.section`
   position: fixed;
-  top: ${({ theme }) => theme.space(2)};
+  bottom: ${({ theme }) => theme.space(4)};
   left: 50%;
   z-index: 200;
   transform: translateX(-50%);
+  max-width: calc(100vw - ${({ theme }) => theme.space(4)});
   display: grid;
   gap: ${({ theme }) => theme.space(1)};
   width: max-content;
-  max-width: calc(100vw - ${({ theme }) => theme.space(4)});
   padding: ${({ theme }) => theme.space(2)} ${({ theme }) => theme.space(3)};
   border: 1px solid ${({ theme }) => theme.colors.border};
   border-radius: ${({ theme }) => theme.radius.md};
@@ -27,6 +29,13 @@ const Banner = styled.section`
     align-items: center;
     margin: 0;
     overflow-wrap: anywhere;
+  }
+
+  ${mediaMobile} {
+    bottom: 72px;
+    left: ${({ theme }) => theme.space(2)};
+    transform: none;
+    max-width: calc(100vw - 96px);
   }
 `;
 
