@@ -51,7 +51,7 @@ describe('signed out', () => {
 describe('while the session is checked', () => {
   it('shows a full-screen Loading... spinner', () => {
     signIn(ada);
-    global.fetch = jest.fn(() => new Promise(() => undefined)) as unknown as typeof fetch;
+    mockApi(() => new Promise(() => undefined), { acceptStoredLogin: false }); // never answers
     renderApp('/');
     expect(screen.getByRole('status', { name: 'Loading...' })).toHaveTextContent('Loading...');
   });

@@ -43,9 +43,9 @@ describe('VerifyEmailPage', () => {
   });
 
   it('reports a network failure with the spec text', async () => {
-    global.fetch = jest.fn(() =>
-      Promise.reject(new TypeError('Failed to fetch')),
-    ) as unknown as typeof fetch;
+    mockApi(() => {
+      throw new TypeError('Failed to fetch');
+    });
     renderApp('/verify/any-token');
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Failed to verify email. Please try again.',

@@ -7,22 +7,11 @@ import {
   storeAuth,
 } from '@campus/kit/api';
 import { onAppEvent } from '@campus/kit/events';
+import { mockApi } from '@campus/kit/testing';
 
-interface FakeResponse {
-  status: number;
-  statusText?: string;
-  body?: string;
-}
-
-function mockFetch(response: FakeResponse) {
-  const fetchMock = jest.fn(async () => ({
-    status: response.status,
-    ok: response.status >= 200 && response.status < 300,
-    statusText: response.statusText ?? '',
-    text: async () => response.body ?? '',
-  }));
-  global.fetch = fetchMock as unknown as typeof fetch;
-  return fetchMock;
+/** Every request answers `status` with the raw `body` text (the client's parsing is under test). */
+function mockFetch({ body, ...response }: { status: number; statusText?: string; body?: string }) {
+  return mockApi(() => ({ ...response, text: body ?? '' }), { acceptStoredLogin: false });
 }
 
 const signedIn = {

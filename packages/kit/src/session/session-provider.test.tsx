@@ -124,10 +124,13 @@ describe('SessionProvider', () => {
 describe('leaving the page', () => {
   it('does not log out when the check is cut short by navigation', async () => {
     storeAuth({ user: ada, token: 'kept' });
-    global.fetch = jest.fn(async () => {
-      window.dispatchEvent(new Event('pagehide'));
-      throw new TypeError('Failed to fetch');
-    }) as unknown as typeof fetch;
+    mockApi(
+      () => {
+        window.dispatchEvent(new Event('pagehide'));
+        throw new TypeError('Failed to fetch');
+      },
+      { acceptStoredLogin: false },
+    );
     renderSession();
     await waitFor(() => expect(global.fetch).toHaveBeenCalled());
     await act(async () => undefined);
