@@ -6,7 +6,9 @@
 //
 //   node scripts/check-kit-version.mjs            check (npm run check:kit, first step of npm test)
 //   node scripts/check-kit-version.mjs --record   record the current version and fingerprint
-//                                                 (npm run kit:fingerprint), after a bump
+//                                                 (npm run kit:fingerprint), after a bump;
+//                                                 add --unreleased to record more changes under a
+//                                                 version that was never deployed
 //
 // The fingerprint covers what a remote can observe: every file under packages/kit/src except
 // tests (*.test.ts, *.test.tsx: they ship in no bundle, so changing one changes nothing for any
@@ -89,8 +91,12 @@ export function checkKit(kitDir = KIT_DIR) {
   );
 }
 
-/** Records the current fingerprint; refuses when the sources changed under the same version. */
-export function recordKit(kitDir = KIT_DIR) {
+/**
+ * Records the current fingerprint; refuses when the sources changed under the same version,
+ * unless `unreleased`: that version was never deployed (it is still in your branch), so changing
+ * what it contains breaks nobody.
+ */
+export function recordKit(kitDir = KIT_DIR, { unreleased = false } = {}) {
   const current = kitFingerprint(kitDir);
   const file = path.join(kitDir, FINGERPRINT_FILE);
   let recorded = null;
@@ -101,12 +107,14 @@ export function recordKit(kitDir = KIT_DIR) {
   }
   if (
     recorded &&
+    !unreleased &&
     recorded.hash !== current.hash &&
     compareVersions(current.version, recorded.version) <= 0
   ) {
     throw new Error(
       `packages/kit changed since ${recorded.version} was recorded: bump the version before ` +
-        `recording it.\n${HOW_TO_BUMP}`,
+        `recording it (or, if ${recorded.version} was never deployed anywhere, record it again ` +
+        `with npm run kit:fingerprint -- --unreleased).\n${HOW_TO_BUMP}`,
     );
   }
   writeFileSync(
@@ -119,7 +127,9 @@ export function recordKit(kitDir = KIT_DIR) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     if (process.argv.includes('--record')) {
-      const { version, hash, files } = recordKit();
+      const { version, hash, files } = recordKit(KIT_DIR, {
+        unreleased: process.argv.includes('--unreleased'),
+      });
       console.log(`Recorded @campus/kit ${version}: ${hash} (${files} files)`);
     } else {
       const problem = checkKit();

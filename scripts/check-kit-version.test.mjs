@@ -71,3 +71,13 @@ test('when the sources changed without a bump, then recording is refused', () =>
   assert.throws(() => recordKit(kit), /bump the version before recording it/);
   assert.notEqual(checkKit(kit), null);
 });
+
+test('when the recorded version was never deployed, then --unreleased records more changes under it', () => {
+  write('src/api/index.ts', 'export const a = 2;\n');
+  setVersion('1.3.0');
+  recordKit(kit);
+  write('src/api/index.ts', 'export const a = 3;\n');
+  assert.throws(() => recordKit(kit), /--unreleased/);
+  recordKit(kit, { unreleased: true });
+  assert.equal(checkKit(kit), null);
+});
