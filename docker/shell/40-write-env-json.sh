@@ -21,15 +21,10 @@ require MF_FEED_URL
 require MF_PROFILE_URL
 require MF_NOTIFICATIONS_URL
 require MF_ADMIN_URL
-ADMIN_USER_ID="${ADMIN_USER_ID:-107}"
-case "$ADMIN_USER_ID" in
-    '' | *[!0-9]*) echo "40-write-env-json: ADMIN_USER_ID must be a positive integer" >&2; exit 1 ;;
-esac
 
 cat > "$target" <<JSON
 {
   "apiUrl": "${API_URL}",
-  "adminUserId": ${ADMIN_USER_ID},
   "remotes": {
     "mf_feed": "${MF_FEED_URL}",
     "mf_profile": "${MF_PROFILE_URL}",
