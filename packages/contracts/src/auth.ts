@@ -36,6 +36,63 @@ export const registerRequestSchema = z.strictObject({
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
+/** A new password: the same rule as at registration. */
+export const newPasswordSchema = z
+  .string('Password is required')
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** A password the member types to prove it is them (checked by the API, not by length rules). */
+const currentPasswordSchema = z
+  .string('Password is required')
+  .min(1, 'Password is required')
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** `POST /api/auth/forgot-password` and `POST /api/auth/resend-verification` payload. */
+export const emailOnlyRequestSchema = z.strictObject({ email: emailSchema });
+export type EmailOnlyRequest = z.infer<typeof emailOnlyRequestSchema>;
+
+/** `POST /api/auth/reset-password` payload. */
+export const resetPasswordRequestSchema = z.strictObject({
+  token: z.string('This reset link is invalid or has expired.').max(200),
+  password: newPasswordSchema,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+/** `PUT /api/auth/password` payload. */
+export const changePasswordRequestSchema = z.strictObject({
+  currentPassword: currentPasswordSchema,
+  newPassword: newPasswordSchema,
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+/** `PUT /api/auth/password` response: a fresh token for this session (older ones are revoked). */
+export const changePasswordResponseSchema = z.object({ token: z.string() });
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;
+
+/**
+ * `POST /api/auth/forgot-password`, `POST /api/auth/resend-verification` (202) and
+ * `POST /api/auth/reset-password` (200): a message and nothing else, the same whether or not the
+ * account exists, so no address can be probed.
+ */
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** Calls that answer 204 No Content (logout-all, delete account): no body at all. */
+export const noContentResponseSchema = z.strictObject({});
+
+/** `DELETE /api/users/:id` payload: the member's password, so a stolen session cannot delete. */
+export const deleteAccountRequestSchema = z.strictObject({ password: currentPasswordSchema });
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
+
+/**
+ * The message of the 401 the API answers for a token issued before the member's last password
+ * change, reset or "sign out of all devices": the client signs out and shows it, instead of a
+ * silent logout.
+ */
+export const SESSION_REVOKED_MESSAGE =
+  'Your session has ended because your password was changed or you signed out of all devices. Please sign in again.';
+
 /** The user part of the stored local auth state (spec §3). */
 export const sessionUserSchema = z.object({
   id: idSchema,

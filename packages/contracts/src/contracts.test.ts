@@ -1,5 +1,8 @@
 import {
   authMeResponseSchema,
+  changePasswordRequestSchema,
+  deleteAccountRequestSchema,
+  emailOnlyRequestSchema,
   avatarUrlSchema,
   FEED_TABS,
   feedQuerySchema,
@@ -9,6 +12,7 @@ import {
   notificationSchema,
   profileUpdateSchema,
   registerRequestSchema,
+  resetPasswordRequestSchema,
   type Notification,
   type NotificationType,
 } from './index';
@@ -200,5 +204,38 @@ describe('notificationSchema', () => {
       }
     };
     expect(describe({ ...base, type: 'like', actor, post: { id: 3, content: 'hi' } })).toBe('hi');
+  });
+});
+
+describe('account lifecycle payloads', () => {
+  test('when a new password is outside 8–128 characters, then reset and change refuse it', () => {
+    for (const password of ['short', 'x'.repeat(129)]) {
+      expect(resetPasswordRequestSchema.safeParse({ token: 't', password }).success).toBe(false);
+      expect(
+        changePasswordRequestSchema.safeParse({ currentPassword: 'old', newPassword: password })
+          .success,
+      ).toBe(false);
+    }
+    expect(
+      resetPasswordRequestSchema.safeParse({ token: 't', password: 'long enough' }).success,
+    ).toBe(true);
+  });
+
+  test('when a field is an operator object, a wrong type or unknown, then the payload is refused', () => {
+    expect(emailOnlyRequestSchema.safeParse({ email: { $ne: null } }).success).toBe(false);
+    expect(emailOnlyRequestSchema.safeParse({ email: 'a@campus.edu', admin: true }).success).toBe(
+      false,
+    );
+    expect(
+      resetPasswordRequestSchema.safeParse({ token: { $gt: '' }, password: 'long enough' }).success,
+    ).toBe(false);
+    expect(deleteAccountRequestSchema.safeParse({ password: 12345678 }).success).toBe(false);
+    expect(deleteAccountRequestSchema.safeParse({}).success).toBe(false);
+  });
+
+  test('when an e-mail is given in any case with spaces, then it is normalised', () => {
+    expect(emailOnlyRequestSchema.parse({ email: '  Ada@Campus.EDU ' })).toEqual({
+      email: 'ada@campus.edu',
+    });
   });
 });
