@@ -115,10 +115,12 @@ export function useFeed(filter: FeedFilter) {
     [setSize],
   );
 
+  const loadingMore = data !== undefined && size > data.length && isValidating;
+
   /** 'Load more': the next page; after a failure the same page is asked for again. */
   const loadMore = useCallback(() => {
-    if (data) void setSize(data.length + 1);
-  }, [data, setSize]);
+    if (data && !loadingMore) void setSize(data.length + 1);
+  }, [data, loadingMore, setSize]);
 
   /** Refetches every page shown. */
   const refresh = useCallback(async () => {
@@ -136,7 +138,7 @@ export function useFeed(filter: FeedFilter) {
     loaded: data !== undefined,
     reachedEnd,
     extraPageCount: Math.max((data?.length ?? 0) - 1, 0),
-    loadingMore: data !== undefined && size > data.length && isValidating,
+    loadingMore,
     loadMore,
     loadExtraPages,
     refresh,
