@@ -1,12 +1,14 @@
 /**
- * `npm start`: builds every app for production, starts the API (embedded database and demo data
- * unless MONGODB_URI is set) and serves each app on its own port, as deployed:
+ * `npm start`: builds every app and the API for production, starts the API from its compiled
+ * JavaScript (embedded database and demo data unless MONGODB_URI is set) and serves each app on
+ * its own port with the security headers of a deployment (e2e/support/security-headers.ts):
  *   shell http://localhost:3000, mf-feed 3001, mf-profile 3002, mf-notifications 3003,
  *   mf-admin 3004, api 4000.
  * `npm start -- --no-build` serves the existing builds. `npm run dev` runs the rspack dev servers
- * (hot reload) instead of production builds. Ctrl+C stops everything.
+ * (hot reload) and the API from its TypeScript sources instead. Ctrl+C stops everything.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { APPS, serveApps } from '../e2e/support/serve-apps';
@@ -55,24 +57,25 @@ function stopAll(code: number): never {
 
 async function main(): Promise<void> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const workspaces = APPS.flatMap((app) => ['-w', app.dir]);
+  const workspaces = ['api', ...APPS.map((app) => app.dir)].flatMap((dir) => ['-w', dir]);
+  const apiBuild = path.join(repoRoot, 'api', 'dist', 'main.js');
   if (!values.dev && values.build && !values['no-build']) {
-    console.log('Building the shell and the four remotes for production...');
+    console.log('Building the API, the shell and the four remotes for production...');
     const code = await exited(
       run(npm, ['run', 'build', ...workspaces], { ...process.env, NODE_ENV: 'production' }),
     );
     if (code !== 0) stopAll(code);
+  } else if (!values.dev && !existsSync(apiBuild)) {
+    console.error('No API build (api/dist/main.js): run `npm start` once without --no-build.');
+    stopAll(1);
   }
 
   console.log(`Starting the API on ${API_URL}...`);
-  const api = run(
-    process.execPath,
-    [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/main.ts'],
-    {
-      ...process.env,
-      PORT: String(API_PORT),
-    },
-  );
+  // Production runs the compiled JavaScript with plain node; only `npm run dev` uses tsx.
+  const apiCommand = values.dev
+    ? [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/main.ts']
+    : [apiBuild];
+  const api = run(process.execPath, apiCommand, { ...process.env, PORT: String(API_PORT) });
   void exited(api).then((code) => {
     console.error(`The API stopped (exit code ${code}).`);
     stopAll(code || 1);

@@ -20,7 +20,12 @@ test('a feed preview from an allowed origin replaces the feed in this browser on
     change: { search: "'For You'", replacement: "'For You (preview)'" },
   });
   const port = Number(new URL(previewOrigin).port);
-  const preview = await startStaticServer({ root: release.dist, port, host: '127.0.0.1' });
+  const preview = await startStaticServer({
+    root: release.dist,
+    port,
+    host: '127.0.0.1',
+    corsOrigins: () => [env.shellUrl],
+  });
   const manifest = `${previewOrigin}/mf-manifest.json`;
   try {
     // Refused: an origin the shell's env.json does not list. The deployed feed loads as usual.

@@ -23,7 +23,38 @@ export interface ApiClient {
   call: <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, data?: unknown) => Promise<T>;
 }
 
-export const test = base.extend<Fixtures>({
+/** Console text of a Content-Security-Policy violation, as Chromium words it or as reported below. */
+const CSP_VIOLATION = /Content Security Policy|Content-Security-Policy|^\[csp-violation\]/;
+
+/**
+ * Every page of a test's browser context reports Content-Security-Policy violations (Chromium's
+ * own console message, and the `securitypolicyviolation` event, which also catches what the
+ * console leaves out); the test fails at teardown if there was any. The suite thereby proves the
+ * policy the servers send (support/security-headers.ts) lets the app work: no inline script, no
+ * eval, no origin the policy forgot.
+ */
+const cspCheckedContext = base.extend({
+  context: async ({ context }, use) => {
+    const violations: string[] = [];
+    const watch = (page: Page) =>
+      page.on('console', (message) => {
+        if (CSP_VIOLATION.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+      });
+    context.pages().forEach(watch);
+    context.on('page', watch);
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(
+          `[csp-violation] ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`,
+        );
+      });
+    });
+    await use(context);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  },
+});
+
+export const test = cspCheckedContext.extend<Fixtures>({
   // Playwright reads a fixture's dependencies from its destructuring: `{}` means none.
   // eslint-disable-next-line no-empty-pattern
   env: async ({}, use) => {

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { e2eEnvironment } from './environment';
 import { startStaticServer } from './static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -89,7 +90,11 @@ module.exports = (env, argv) => {
  * shell's env.json is untouched), the build behind it is the new one, as after a redeploy.
  */
 export async function deployAt(page: Page, origin: string, dist: string) {
-  const server = await startStaticServer({ root: dist });
+  // Like the deployed remotes, it lets only the shell's pages read its files.
+  const server = await startStaticServer({
+    root: dist,
+    corsOrigins: () => [e2eEnvironment().shellUrl],
+  });
   await page.route(`${origin}/**`, async (route) => {
     const url = new URL(route.request().url());
     const response = await route.fetch({ url: `${server.url}${url.pathname}${url.search}` });

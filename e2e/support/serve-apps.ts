@@ -1,6 +1,9 @@
 // Serves the five production builds, each on its own port, and gives the shell a runtime config
-// (env.json) naming those ports. Used by the e2e global setup and by `serve-apps-cli.mjs`.
+// (env.json) naming those ports. Every app sends the security headers computed from that config
+// (Content-Security-Policy, frame protection), and the remotes allow CORS from the shell's origin
+// only. Used by `npm start`, the e2e global setup and `serve-apps-cli.ts`.
 import path from 'node:path';
+import { securityHeaders } from './security-headers';
 import { startStaticServer, type StaticServer } from './static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -48,6 +51,10 @@ export async function serveApps({
 }: ServeAppsOptions): Promise<ServedApps> {
   const remotes = {} as Record<RemoteName, string>;
   const servers: StaticServer[] = [];
+  // Known once every server listens; the servers read them per request, and none is asked
+  // anything before this function returns.
+  let headers: Record<string, string> = {};
+  let shellOrigins: string[] = [];
   try {
     for (const app of APPS) {
       if (app.name === 'shell') continue;
@@ -55,6 +62,8 @@ export async function serveApps({
         root: path.join(repoRoot, app.dir, 'dist'),
         port: ports[app.name] ?? 0,
         host,
+        headers: () => headers,
+        corsOrigins: () => shellOrigins,
       });
       servers.push(server);
       remotes[app.name] = remoteUrls[app.name] ?? `${server.url}/mf-manifest.json`;
@@ -66,8 +75,11 @@ export async function serveApps({
       host,
       historyFallback: true,
       overrides: { '/env.json': JSON.stringify(env) },
+      headers: () => headers,
     });
     servers.push(shell);
+    headers = securityHeaders(env);
+    shellOrigins = [shell.url];
     return {
       shellUrl: shell.url,
       env,

@@ -1,5 +1,6 @@
 // A small static file server for the production builds, composed as deployed: each app on its
-// own port, CORS on every response (remotes are fetched cross-origin), a history fallback for
+// own port, the security headers (Content-Security-Policy, frame protection) on every response,
+// CORS for the one origin allowed to fetch a remote's files (the shell's), a history fallback for
 // the shell, long caching for content-hashed files and none for the files that name them.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -45,6 +46,16 @@ export interface StaticServerOptions {
   historyFallback?: boolean;
   /** URL path -> JSON body served instead of a file (the shell's env.json). */
   overrides?: Record<string, string>;
+  /**
+   * Headers sent with every response (security-headers.ts). Read on each request, so a
+   * composition can name servers it starts after this one.
+   */
+  headers?: () => Record<string, string>;
+  /**
+   * Origins whose pages may read this server's files from script (a remote's: the shell's
+   * origin). Read on each request. Absent or empty: no CORS header, same-origin reads only.
+   */
+  corsOrigins?: () => readonly string[];
 }
 
 export interface StaticServer {
@@ -59,14 +70,24 @@ export async function startStaticServer({
   host = '127.0.0.1',
   historyFallback = false,
   overrides = {},
+  headers = () => ({}),
+  corsOrigins = () => [],
 }: StaticServerOptions): Promise<StaticServer> {
   const base = path.resolve(root);
   const server = createServer(async (request, response) => {
-    response.setHeader('Access-Control-Allow-Origin', '*');
+    for (const [name, value] of Object.entries(headers())) response.setHeader(name, value);
     response.setHeader('X-Content-Type-Options', 'nosniff');
+    const allowed = corsOrigins();
+    const origin = request.headers.origin;
+    // The answer depends on the Origin header, so caches must keep one copy per origin.
+    if (allowed.length > 0) response.setHeader('Vary', 'Origin');
+    const corsAllowed = origin !== undefined && allowed.includes(origin);
+    if (corsAllowed) response.setHeader('Access-Control-Allow-Origin', origin);
     if (request.method === 'OPTIONS') {
-      response.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
-      response.setHeader('Access-Control-Allow-Headers', '*');
+      if (corsAllowed) {
+        response.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+        response.setHeader('Access-Control-Allow-Headers', '*');
+      }
       response.writeHead(204).end();
       return;
     }

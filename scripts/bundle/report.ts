@@ -199,13 +199,18 @@ async function main(): Promise<void> {
       results.push({ label: entry.label, downloads, member: entry.member });
     }
 
-    const remote = await startStaticServer({ root: floor.remoteDist });
+    let hostOrigin = '';
+    const remote = await startStaticServer({
+      root: floor.remoteDist,
+      corsOrigins: () => [hostOrigin],
+    });
     servers.push(remote);
     const host = await startStaticServer({
       root: floor.hostDist,
       overrides: { '/env.json': JSON.stringify({ remote: `${remote.url}/mf-manifest.json` }) },
     });
     servers.push(host);
+    hostOrigin = host.url;
     const floorDownloads = await measure(
       browser,
       host.url,
