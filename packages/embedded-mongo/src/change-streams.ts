@@ -246,6 +246,18 @@ export class ChangeStreams {
       nextToken = tokenOf(ts, '00');
       this.oplog.checkAvailable(nextToken);
     }
+    // Unknown or invalid later stages fail now, as mongod parses the pipeline when it opens it.
+    try {
+      guard(() => new Aggregator(stages.slice(1)).run([]));
+    } catch (e) {
+      if (e instanceof Error && /unregistered pipeline operator/i.test(e.message))
+        throw new MongoServerError(
+          40324,
+          'Location40324',
+          `Unrecognized pipeline stage name: ${e.message}`,
+        );
+      throw e;
+    }
     const cursor: StreamCursor = {
       id: nextCursorId(),
       ns: coll ? `${db}.${coll}` : `${db}.$cmd.aggregate`,
@@ -377,6 +389,7 @@ export class ChangeStreams {
         throw serverError(
           'ChangeStreamFatalError',
           'Encountered an event whose _id field, which contains the resume token, was modified by the pipeline. Modifying the _id field of an event makes it impossible to resume the stream from that point.',
+          { errorLabels: ['NonResumableChangeStreamError'] },
         );
     return out;
   }

@@ -15,33 +15,79 @@ interface FailPoint {
 export type FailAction =
   | { kind: 'none' }
   | { kind: 'close' }
-  | { kind: 'error'; reply: Doc }
+  /** `point`: which fail point made the error (mongod labels only real getMore failures). */
+  | { kind: 'error'; reply: Doc; point: string }
   | { kind: 'writeConcernError'; error: Doc };
 
+/** Names of the codes the drivers' tests inject (mongod sends codeName with every error). */
+const CODE_NAMES: Record<number, string> = {
+  2: 'BadValue',
+  6: 'HostUnreachable',
+  7: 'HostNotFound',
+  24: 'LockTimeout',
+  43: 'CursorNotFound',
+  50: 'MaxTimeMSExpired',
+  64: 'WriteConcernFailed',
+  89: 'NetworkTimeout',
+  91: 'ShutdownInProgress',
+  100: 'UnsatisfiableWriteConcern',
+  112: 'WriteConflict',
+  133: 'FailedToSatisfyReadPreference',
+  189: 'PrimarySteppedDown',
+  234: 'RetryChangeStream',
+  246: 'SnapshotUnavailable',
+  251: 'NoSuchTransaction',
+  262: 'ExceededTimeLimit',
+  267: 'PreparedTransactionInProgress',
+  280: 'ChangeStreamFatalError',
+  9001: 'SocketException',
+  10107: 'NotWritablePrimary',
+  11600: 'InterruptedAtShutdown',
+  11601: 'Interrupted',
+  11602: 'InterruptedDueToReplStateChange',
+  13435: 'NotPrimaryNoSecondaryOk',
+  13436: 'NotPrimaryOrSecondary',
+};
+
+/** The fail points served: failCommand, and failGetMoreAfterCursorCheckout (every getMore). */
+const NAMES = ['failCommand', 'failGetMoreAfterCursorCheckout'] as const;
+
 export class FailPoints {
-  private failCommand?: FailPoint;
+  private readonly points = new Map<string, FailPoint>();
 
   configure(cmd: Doc): Doc {
-    if (cmd.configureFailPoint !== 'failCommand')
-      throw badValue(`unknown fail point ${String(cmd.configureFailPoint)}`);
+    const name = cmd.configureFailPoint as (typeof NAMES)[number];
+    if (!NAMES.includes(name)) throw badValue(`unknown fail point ${String(name)}`);
     const mode = cmd.mode;
     const data = isPlainObject(cmd.data) ? cmd.data : {};
-    if (mode === 'off') this.failCommand = undefined;
-    else if (mode === 'alwaysOn') this.failCommand = { remaining: Infinity, skip: 0, data };
+    let fp: FailPoint | undefined;
+    if (mode === 'off') fp = undefined;
+    else if (mode === 'alwaysOn') fp = { remaining: Infinity, skip: 0, data };
     else if (isPlainObject(mode) && typeof mode.times === 'number')
-      this.failCommand = mode.times > 0 ? { remaining: mode.times, skip: 0, data } : undefined;
+      fp = mode.times > 0 ? { remaining: mode.times, skip: 0, data } : undefined;
     else if (isPlainObject(mode) && typeof mode.skip === 'number')
-      this.failCommand = { remaining: Infinity, skip: mode.skip, data };
+      fp = { remaining: Infinity, skip: mode.skip, data };
     else throw badValue('invalid fail point mode');
+    if (fp) this.points.set(name, fp);
+    else this.points.delete(name);
     return { count: 0, ok: 1 };
   }
 
   /** What to do with this command (consumes one activation when it applies). */
   check(commandName: string, appName: string | undefined): FailAction {
-    const fp = this.failCommand;
+    const pointName =
+      commandName === 'getMore' && this.points.has('failGetMoreAfterCursorCheckout')
+        ? 'failGetMoreAfterCursorCheckout'
+        : 'failCommand';
+    const fp = this.points.get(pointName);
     if (!fp) return { kind: 'none' };
     const { data } = fp;
-    const names = Array.isArray(data.failCommands) ? data.failCommands : [];
+    const names =
+      pointName === 'failCommand'
+        ? Array.isArray(data.failCommands)
+          ? data.failCommands
+          : []
+        : ['getMore'];
     if (!names.includes(commandName)) return { kind: 'none' };
     if (typeof data.appName === 'string' && data.appName !== appName) return { kind: 'none' };
     if (fp.skip > 0) {
@@ -49,7 +95,7 @@ export class FailPoints {
       return { kind: 'none' };
     }
     fp.remaining--;
-    if (fp.remaining <= 0) this.failCommand = undefined;
+    if (fp.remaining <= 0) this.points.delete(pointName);
     if (data.closeConnection === true) return { kind: 'close' };
     if (typeof data.errorCode === 'number') {
       const reply: Doc = {
@@ -57,8 +103,10 @@ export class FailPoints {
         errmsg: "Failing command via 'failCommand' failpoint",
         code: data.errorCode,
       };
+      const codeName = CODE_NAMES[data.errorCode];
+      if (codeName) reply.codeName = codeName;
       if (Array.isArray(data.errorLabels)) reply.errorLabels = data.errorLabels;
-      return { kind: 'error', reply };
+      return { kind: 'error', reply, point: pointName };
     }
     if (isPlainObject(data.writeConcernError))
       return { kind: 'writeConcernError', error: data.writeConcernError };

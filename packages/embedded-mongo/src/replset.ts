@@ -29,6 +29,16 @@ export interface ReplicaSetOptions {
 /** Writes a driver may retry with the same txnNumber (retryable writes). */
 const RETRYABLE = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 const HELLO = new Set(['hello', 'ismaster', 'isMaster']);
+/**
+ * Errors after which the command may be tried again (mongod's "retryable" codes: network, shutdown
+ * and step-down errors), which it labels RetryableWriteError on retryable writes and commits,
+ * TransientTransactionError inside transactions and ResumableChangeStreamError on change streams.
+ */
+/** WriteConflict, LockTimeout, SnapshotUnavailable, PreparedTransactionInProgress. */
+const TRANSIENT_CODES = new Set([112, 24, 246, 267]);
+const RETRYABLE_CODES = new Set([
+  6, 7, 63, 89, 91, 133, 150, 189, 234, 262, 9001, 10107, 11600, 11602, 13388, 13435, 13436,
+]);
 /** The election id of the only election this set ever had. */
 const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
 
@@ -74,7 +84,39 @@ export class ReplicaSet {
     } catch (e) {
       reply = errorReply(e);
     }
-    return reply instanceof Promise ? reply.then((r) => this.stamp(r)) : this.stamp(reply);
+    const done = (r: Doc) => this.stamp(this.labelled(body, r));
+    return reply instanceof Promise ? reply.then(done) : done(reply);
+  }
+
+  /** Adds the error labels mongod gives a failed command (kept when the reply has its own). */
+  labelled(body: Doc, reply: Doc, injected = false): Doc {
+    const wce = isPlainObject(reply.writeConcernError) ? reply.writeConcernError : undefined;
+    if ((reply.ok === 1 && !wce) || Array.isArray(reply.errorLabels)) return reply;
+    const name = Object.keys(body)[0] ?? '';
+    const code = reply.ok === 1 ? undefined : Number(reply.code);
+    const retryable = (c: unknown) => RETRYABLE_CODES.has(Number(c));
+    const commitOrAbort = name === 'commitTransaction' || name === 'abortTransaction';
+    const inTransaction = body.autocommit === false && !commitOrAbort;
+    const retryableWrite =
+      body.txnNumber !== undefined && body.autocommit === undefined && RETRYABLE.has(name);
+    const labels: string[] = [];
+    if ((retryableWrite || commitOrAbort) && (retryable(code) || retryable(wce?.code)))
+      labels.push('RetryableWriteError');
+    // mongod's isTransientTransactionError: conflicts, lock timeouts and a lost transaction; in a
+    // statement (not a commit) also anything worth retrying.
+    const transient =
+      code !== undefined &&
+      (TRANSIENT_CODES.has(code) || (code === 251 && !wce) || (inTransaction && retryable(code)));
+    if ((inTransaction || commitOrAbort) && transient) labels.push('TransientTransactionError');
+    // failCommand's getMore errors stay unlabelled: the drivers' tests label them themselves.
+    if (name === 'getMore' && !injected && code !== undefined && (retryable(code) || code === 43))
+      if (this.streams.has(Number(body.getMore))) labels.push('ResumableChangeStreamError');
+    return labels.length ? { ...reply, errorLabels: labels } : reply;
+  }
+
+  /** A reply a fail point made up: labelled and stamped like any other. */
+  failed(body: Doc, reply: Doc, injected: boolean): Doc {
+    return this.stamp(this.labelled(body, { ...reply }, injected));
   }
 
   private stamp(reply: Doc): Doc {

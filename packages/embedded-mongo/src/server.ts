@@ -181,7 +181,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       engine.commit();
       throw new CloseConnection('closed by the failCommand fail point');
     }
-    const result = action.kind === 'error' ? action.reply : replset.run(req.body, 'admin', ctx);
+    const result =
+      action.kind === 'error'
+        ? replset.failed(req.body, action.reply, action.point === 'failCommand')
+        : replset.run(req.body, 'admin', ctx);
     if (result instanceof Promise) {
       // Waiting replies (see ReplicaSet.run) write nothing: there is nothing to commit.
       const streamed = (req.flags & EXHAUST_ALLOWED) !== 0 && HELLO_NAMES.has(cmdName);
@@ -193,7 +196,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     let body = result;
     if (action.kind === 'writeConcernError' && body.ok === 1)
-      body = { ...body, writeConcernError: action.error };
+      body = replset.labelled(req.body, { ...body, writeConcernError: action.error });
     try {
       engine.commit();
     } catch (e) {

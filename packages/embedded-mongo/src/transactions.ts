@@ -69,8 +69,9 @@ class Transaction {
     readonly txnNumber: number,
   ) {}
 
-  holds(ns: string, key: string): boolean {
-    return this.writes.get(ns)?.docs.has(key) ?? false;
+  holds(ns: string, key: string, coll?: Collection): boolean {
+    const s = this.writes.get(ns);
+    return s !== undefined && (coll === undefined || s.coll === coll) && s.docs.has(key);
   }
 }
 
@@ -99,7 +100,18 @@ export class Transactions {
 
   /** Copy on write: open transactions keep the version a committed change replaces. */
   private remember(change: EngineChange): void {
-    if (this.open.size === 0 || change.op === 'drop' || change.op === 'dropDatabase') return;
+    if (this.open.size === 0) return;
+    if (change.op === 'drop' || change.op === 'dropDatabase') {
+      // The documents a transaction read or wrote are gone: it cannot commit (mongod would
+      // have made the drop wait for it; here the drop wins).
+      const gone = (ns: string) =>
+        change.op === 'drop'
+          ? ns === `${change.db}.${change.coll}`
+          : ns.startsWith(`${change.db}.`);
+      for (const t of [...this.open])
+        if ([...t.writes.keys(), ...t.snapshot.keys()].some(gone)) this.end(t, 'aborted');
+      return;
+    }
     const key = valueKey(((change.after ?? change.before) as Doc)._id);
     for (const t of this.open) {
       let ns = t.snapshot.get(change.coll.ns);
@@ -250,7 +262,7 @@ export class Transactions {
       touched.set(`${ns}\u0000${key}`, { ns, key, coll: change.coll, id: doc._id });
       if (t.snapshot.get(ns)?.docs.has(key)) throw writeConflict();
       for (const other of this.open) {
-        if (other === t || !other.holds(ns, key)) continue;
+        if (other === t || !other.holds(ns, key, change.coll)) continue;
         if (this.expired(other)) this.end(other, 'aborted');
         else throw writeConflict();
       }
@@ -304,7 +316,10 @@ export class Transactions {
 
   private abort(s: Session, n: number): Doc {
     const t = s.txn;
-    if (!t || t.txnNumber !== n || t.state === 'aborted') throw noSuchTransaction(n, false);
+    // Aborting a transaction a failed statement already aborted is not an error worth reporting
+    // (drivers ignore it; some, in withTransaction, would report it instead of the cause).
+    if (t?.txnNumber === n && t.state === 'aborted') return { ok: 1 };
+    if (!t || t.txnNumber !== n) throw noSuchTransaction(n, false);
     if (t.state === 'committed')
       throw serverError('TransactionCommitted', `Transaction ${n} has been committed.`);
     this.end(t, 'aborted');

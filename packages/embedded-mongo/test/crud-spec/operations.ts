@@ -2,9 +2,25 @@
  * The unified format's entity operations mapped onto the official driver's API (arguments are
  * declared flat in the test files; the driver takes positional parameters plus an options bag).
  */
-import type { AnyBulkWriteOperation, ClientSession, Collection, Db, MongoClient } from 'mongodb';
+import {
+  ChangeStream,
+  type AnyBulkWriteOperation,
+  type ClientSession,
+  type Collection,
+  type Db,
+  type MongoClient,
+} from 'mongodb';
 import { isDocument, MatchError, type Doc } from './match';
-import type { Entities } from './runner';
+import type { Entities, ObservedEvent } from './runner';
+
+/** What operations need from the runner besides the entities. */
+export interface OperationEnv {
+  failPoints: Array<{ client: MongoClient; name: string }>;
+  /** Runs one nested operation with its expectations (withTransaction's callback). */
+  runNested: (op: Doc) => Promise<void>;
+  /** The testRunner's createEntities operation. */
+  createEntities: (list: Doc[]) => Promise<void>;
+}
 
 function resolveArgs(args: Doc | undefined, entities: Entities): Doc {
   const out: Doc = { ...(args ?? {}) };
@@ -135,6 +151,10 @@ async function collectionOperation(
       return coll.listIndexes(args).toArray();
     case 'drop':
       return coll.drop(args);
+    case 'createChangeStream': {
+      const [[pipeline], opts] = take(args, 'pipeline');
+      return openChangeStream(coll.watch((pipeline ?? []) as Doc[], opts));
+    }
     default:
       throw new Error(`unsupported collection operation ${name}`);
   }
@@ -174,6 +194,10 @@ async function databaseOperation(db: Db, name: string, args: Doc): Promise<unkno
       const [[command], opts] = take(args, 'command', 'commandName');
       return db.command(command as Doc, opts);
     }
+    case 'createChangeStream': {
+      const [[pipeline], opts] = take(args, 'pipeline');
+      return openChangeStream(db.watch((pipeline ?? []) as Doc[], opts));
+    }
     default:
       throw new Error(`unsupported database operation ${name}`);
   }
@@ -187,17 +211,80 @@ async function clientOperation(client: MongoClient, name: string, args: Doc): Pr
     }
     case 'listDatabases':
       return (await client.db('admin').admin().listDatabases(args)).databases;
+    case 'createChangeStream': {
+      const [[pipeline], opts] = take(args, 'pipeline');
+      return openChangeStream(client.watch((pipeline ?? []) as Doc[], opts));
+    }
     default:
       throw new Error(`unsupported client operation ${name}`);
   }
+}
+
+/** The unified runner opens a change stream when it is created (the driver waits for next()). */
+async function openChangeStream(stream: ChangeStream<Doc>): Promise<ChangeStream<Doc>> {
+  await (stream as unknown as { cursor: { cursorInit(): Promise<void> } }).cursor.cursorInit();
+  return stream;
+}
+
+async function changeStreamOperation(stream: ChangeStream<Doc>, name: string): Promise<unknown> {
+  switch (name) {
+    case 'iterateUntilDocumentOrError':
+      return stream.next();
+    case 'iterateOnce':
+      return stream.tryNext();
+    case 'close':
+      await stream.close();
+      return undefined;
+    default:
+      throw new Error(`unsupported change stream operation ${name}`);
+  }
+}
+
+async function sessionOperation(
+  session: ClientSession,
+  name: string,
+  args: Doc,
+  env: OperationEnv,
+): Promise<unknown> {
+  switch (name) {
+    case 'startTransaction':
+      session.startTransaction(args);
+      return undefined;
+    case 'commitTransaction':
+      return session.commitTransaction();
+    case 'abortTransaction':
+      return session.abortTransaction();
+    case 'endSession':
+      return session.endSession();
+    case 'withTransaction': {
+      const [[callback], opts] = take(args, 'callback');
+      await session.withTransaction(async () => {
+        for (const op of callback as Doc[]) await env.runNested(op);
+      }, opts);
+      return undefined;
+    }
+    default:
+      throw new Error(`unsupported session operation ${name}`);
+  }
+}
+
+/** The last two commandStartedEvents of a client. */
+function lastTwoStarted(entities: Entities, client: unknown): [Doc, Doc] {
+  const started = entities
+    .client(String(client))
+    .events.filter((e: ObservedEvent) => e.type === 'commandStartedEvent')
+    .map((e) => e.event as unknown as Doc);
+  if (started.length < 2) throw new MatchError('fewer than two commands were observed');
+  return [started[started.length - 2] as Doc, started[started.length - 1] as Doc];
 }
 
 async function testRunnerOperation(
   name: string,
   args: Doc,
   entities: Entities,
-  failPoints: Array<{ client: MongoClient; name: string }>,
+  env: OperationEnv,
 ): Promise<unknown> {
+  const { failPoints } = env;
   switch (name) {
     case 'failPoint': {
       const client = entities.client(String(args.client)).client;
@@ -206,6 +293,78 @@ async function testRunnerOperation(
       failPoints.push({ client, name: String(fp.configureFailPoint) });
       return undefined;
     }
+    case 'targetedFailPoint': {
+      // One member: the server a session is pinned to is the only one.
+      const session = args.session as ClientSession;
+      const held = [...entities.map.values()].find(
+        (e) => e.kind === 'session' && e.session === session,
+      );
+      if (!held || held.kind !== 'session') throw new Error('the session is not an entity');
+      const owner = entities.client(held.client);
+      const fp = args.failPoint as Doc;
+      await owner.client.db('admin').command(fp);
+      failPoints.push({ client: owner.client, name: String(fp.configureFailPoint) });
+      return undefined;
+    }
+    case 'assertSessionTransactionState': {
+      const session = args.session as ClientSession;
+      const state = (session as unknown as { transaction: { state: string } }).transaction.state;
+      const expected: Record<string, string> = {
+        none: 'NO_TRANSACTION',
+        starting: 'STARTING_TRANSACTION',
+        in_progress: 'TRANSACTION_IN_PROGRESS',
+        committed: 'TRANSACTION_COMMITTED',
+        aborted: 'TRANSACTION_ABORTED',
+      };
+      if (
+        state !== expected[String(args.state)] &&
+        !(args.state === 'committed' && state === 'TRANSACTION_COMMITTED_EMPTY')
+      )
+        throw new MatchError(`session transaction state ${state}, expected ${String(args.state)}`);
+      return undefined;
+    }
+    case 'assertSessionUnpinned': {
+      const session = args.session as ClientSession;
+      if ((session as unknown as { isPinned?: boolean }).isPinned)
+        throw new MatchError('session is pinned');
+      return undefined;
+    }
+    case 'assertSessionDirty':
+    case 'assertSessionNotDirty': {
+      const session = args.session as ClientSession;
+      const dirty = Boolean(
+        (session as unknown as { serverSession?: { isDirty?: boolean } }).serverSession?.isDirty,
+      );
+      if (dirty !== (name === 'assertSessionDirty'))
+        throw new MatchError(`session dirty: ${String(dirty)}`);
+      return undefined;
+    }
+    case 'assertSameLsidOnLastTwoCommands':
+    case 'assertDifferentLsidOnLastTwoCommands': {
+      const [a, b] = lastTwoStarted(entities, args.client);
+      const lsid = (e: Doc) => JSON.stringify((e.command as Doc).lsid);
+      if ((lsid(a) === lsid(b)) !== (name === 'assertSameLsidOnLastTwoCommands'))
+        throw new MatchError(`lsids ${lsid(a)} and ${lsid(b)}`);
+      return undefined;
+    }
+    case 'assertIndexExists':
+    case 'assertIndexNotExists': {
+      const first = [...entities.map.values()].find((e) => e.kind === 'client');
+      if (!first || first.kind !== 'client') throw new Error('no client');
+      const indexes = await first.client
+        .db(String(args.databaseName))
+        .collection(String(args.collectionName))
+        .listIndexes()
+        .toArray()
+        .catch(() => []);
+      const exists = indexes.some((i) => i.name === args.indexName);
+      if (exists !== (name === 'assertIndexExists'))
+        throw new MatchError(`index ${String(args.indexName)} exists: ${exists}`);
+      return undefined;
+    }
+    case 'createEntities':
+      await env.createEntities(args.entities as Doc[]);
+      return undefined;
     case 'assertCollectionExists':
     case 'assertCollectionNotExists': {
       const first = [...entities.map.values()].find((e) => e.kind === 'client');
@@ -230,13 +389,21 @@ async function testRunnerOperation(
 export async function runOperation(
   op: Doc,
   entities: Entities,
-  failPoints: Array<{ client: MongoClient; name: string }>,
+  env: OperationEnv,
 ): Promise<unknown> {
   const name = String(op.name);
-  const args = resolveArgs(op.arguments as Doc | undefined, entities);
-  if (op.object === 'testRunner') return testRunnerOperation(name, args, entities, failPoints);
+  const raw = op.arguments as Doc | undefined;
+  // withTransaction's callback holds operations whose arguments are resolved when they run.
+  const args = name === 'withTransaction' ? { ...raw } : resolveArgs(raw, entities);
+  if (op.object === 'testRunner') return testRunnerOperation(name, args, entities, env);
   const target = entities.get(String(op.object));
   switch (target.kind) {
+    case 'session':
+      return sessionOperation(target.session, name, args, env);
+    case 'value':
+      if (target.value instanceof ChangeStream)
+        return changeStreamOperation(target.value as ChangeStream<Doc>, name);
+      throw new Error(`cannot run ${name} on ${String(op.object)}`);
     case 'collection':
       return collectionOperation(target.collection, name, args);
     case 'database':

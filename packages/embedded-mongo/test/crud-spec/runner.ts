@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { deserialize, EJSON, serialize } from 'bson';
 import {
+  ChangeStream,
   MongoClient,
   MongoServerError,
   type ClientSession,
@@ -17,8 +18,8 @@ import {
   type Db,
 } from 'mongodb';
 import { isDocument, match, matchExact, MatchError, type Doc, type MatchContext } from './match';
-import { runOperation } from './operations';
-import { skipReason } from './skip';
+import { runOperation, type OperationEnv } from './operations';
+import { skipReason, type Topology } from './skip';
 
 export interface TestOutcome {
   file: string;
@@ -89,6 +90,8 @@ export interface RunnerOptions {
   uri: string;
   /** Only run files whose name contains this string. */
   only?: string;
+  /** The topology the server is run as for the tests' runOnRequirements (default "single"). */
+  topology?: Topology;
 }
 
 /** Loads every JSON test file of the directory (relaxed Extended JSON). */
@@ -417,12 +420,17 @@ export function toDocument(v: unknown): unknown {
 async function runTest(file: Doc, test: Doc, internal: MongoClient, uri: string): Promise<void> {
   const entities = new Entities();
   const failPoints: Array<{ client: MongoClient; name: string }> = [];
+  const env: OperationEnv = {
+    failPoints,
+    runNested: (op) => runStep(op, entities, env),
+    createEntities: (list) => createEntities(list, entities, uri),
+  };
   try {
     await setUpData(internal, file.initialData as Doc[] | undefined);
     await createEntities((file.createEntities as Doc[] | undefined) ?? [], entities, uri);
     for (const [i, op] of ((test.operations as Doc[]) ?? []).entries()) {
       try {
-        await runStep(op, entities, failPoints);
+        await runStep(op, entities, env);
       } catch (e) {
         throw new Error(`operation ${i} (${String(op.name)}): ${(e as Error).message}`, {
           cause: e,
@@ -442,6 +450,8 @@ async function runTest(file: Doc, test: Doc, internal: MongoClient, uri: string)
         .command({ configureFailPoint: fp.name, mode: 'off' })
         .catch(() => undefined);
     for (const e of entities.map.values()) {
+      if (e.kind === 'value' && e.value instanceof ChangeStream)
+        await e.value.close().catch(() => undefined);
       if (e.kind === 'session') await e.session.endSession().catch(() => undefined);
     }
     for (const e of entities.map.values()) {
@@ -450,16 +460,12 @@ async function runTest(file: Doc, test: Doc, internal: MongoClient, uri: string)
   }
 }
 
-async function runStep(
-  op: Doc,
-  entities: Entities,
-  failPoints: Array<{ client: MongoClient; name: string }>,
-): Promise<void> {
+async function runStep(op: Doc, entities: Entities, env: OperationEnv): Promise<void> {
   let result: unknown;
   let error: unknown;
   let threw = false;
   try {
-    result = await runOperation(op, entities, failPoints);
+    result = await runOperation(op, entities, env);
   } catch (e) {
     threw = true;
     error = e;
@@ -508,7 +514,7 @@ export async function runSpecs(dir: string, options: RunnerOptions): Promise<Sum
       if (options.only && !name.includes(options.only)) continue;
       for (const test of (spec.tests as Doc[]) ?? []) {
         const description = String(test.description);
-        const reason = skipReason(spec, test);
+        const reason = skipReason(spec, test, options.topology);
         if (reason) {
           results.push({ file: name, description, status: 'skipped', reason });
           continue;
