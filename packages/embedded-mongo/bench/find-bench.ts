@@ -1,7 +1,8 @@
 /**
- * Benchmark (prints figures; not a test): insert throughput, and the latency of a filtered,
- * sorted, limit-20 find over 100k documents with and without a supporting index, all through
- * the wire protocol with the official driver.
+ * Benchmark (prints figures; not a test): insert throughput, the latency of a filtered,
+ * sorted, limit-20 find over 100k documents with and without a supporting index, of a
+ * transaction of 2 updates, and from an insert to its change event, all through the wire
+ * protocol with the official driver (connected to the replica set rs0).
  *   npm run bench -w @campus/embedded-mongo [-- --docs 100000]
  */
 import fs from 'node:fs';
@@ -32,7 +33,7 @@ async function timeQueries(run: () => Promise<unknown>, n: number) {
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-bench-'));
   const server = await start({ port: 0, dbPath: dir });
-  const client = await MongoClient.connect(server.uri);
+  const client = await MongoClient.connect(`${server.uri}/?replicaSet=rs0`);
   const posts = client.db('bench').collection('posts');
   const rows: Array<[string, string]> = [];
   try {
@@ -86,6 +87,48 @@ async function main(): Promise<void> {
       `p50 ${indexed.p50.toFixed(2)} ms, p99 ${indexed.p99.toFixed(2)} ms`,
     ]);
     rows.push(['speed-up (p50)', `${(unindexed.p50 / indexed.p50).toFixed(0)}x`]);
+
+    // A like: the post's counter and the like document change together (journaled, one record).
+    const likes = client.db('bench').collection('likes');
+    const session = client.startSession();
+    let n = 0;
+    const txn = await timeQueries(
+      () =>
+        session.withTransaction(async () => {
+          n++;
+          await posts.updateOne(
+            { _id: n % DOCS } as never,
+            { $inc: { likesCount: 1 } },
+            { session },
+          );
+          await likes.updateOne(
+            { _id: n } as never,
+            { $set: { postId: n % DOCS } },
+            { session, upsert: true },
+          );
+        }),
+      500,
+    );
+    await session.endSession();
+    rows.push([
+      'transaction of 2 updates (withTransaction, journaled)',
+      `p50 ${txn.p50.toFixed(2)} ms, p99 ${txn.p99.toFixed(2)} ms`,
+    ]);
+
+    // From insertOne's call to the change stream delivering its event (a tailing getMore).
+    const events = client.db('bench').collection('events');
+    const stream = events.watch([], { maxAwaitTimeMS: 1000 });
+    await stream.tryNext(); // opens the stream
+    const latency = await timeQueries(async () => {
+      const next = stream.next();
+      await events.insertOne({ at: Date.now() });
+      await next;
+    }, 300);
+    await stream.close();
+    rows.push([
+      'insert -> change event',
+      `p50 ${latency.p50.toFixed(2)} ms, p99 ${latency.p99.toFixed(2)} ms`,
+    ]);
   } finally {
     await client.close();
     await server.stop();
