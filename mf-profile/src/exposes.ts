@@ -6,4 +6,5 @@ export const exposes = {
   './ProfilePage': () => import('./profile/profile-page'),
   './EditProfilePage': () => import('./edit-profile/edit-profile-page'),
   './FollowListPage': () => import('./follow-list/follow-list-page'),
+  './SettingsPage': () => import('./settings/settings-page'),
 } satisfies RemoteExposes<'mf_profile'>;

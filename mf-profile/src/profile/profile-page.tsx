@@ -150,6 +150,9 @@ export default function ProfilePage() {
                 >
                   Edit Profile
                 </Button>
+                <Button variant="secondary" size="sm" onClick={() => navigate('/settings')}>
+                  Settings
+                </Button>
                 <Button variant="ghost" size="sm" onClick={session.logout}>
                   Logout
                 </Button>

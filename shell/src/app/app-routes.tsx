@@ -49,6 +49,10 @@ function SignedInRoutes() {
           path="profile/:id/edit"
           element={<Page remote="mf_profile" exposed="EditProfilePage" what="the profile editor" />}
         />
+        <Route
+          path="settings"
+          element={<Page remote="mf_profile" exposed="SettingsPage" what="your settings" />}
+        />
         <Route path="profile/:userId/following" element={<FollowListRoute kind="following" />} />
         <Route path="profile/:userId/followers" element={<FollowListRoute kind="followers" />} />
         <Route

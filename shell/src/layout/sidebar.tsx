@@ -84,6 +84,12 @@ const Me = styled.div`
   }
 `;
 
+const SettingsLink = styled(Link)`
+  justify-self: start;
+  font-size: 0.8125rem;
+  color: ${({ theme }) => theme.colors.primary};
+`;
+
 /** Spec §2: the large-screen navigation, 60 units wide. */
 export function Sidebar({ onPost }: { onPost: () => void }) {
   const { user } = useSession();
@@ -133,6 +139,7 @@ export function Sidebar({ onPost }: { onPost: () => void }) {
         <div>
           <strong>{user.name}</strong>
           <span>{user.email}</span>
+          <SettingsLink to="/settings">Settings</SettingsLink>
         </div>
       </Me>
     </Aside>

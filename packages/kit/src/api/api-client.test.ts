@@ -6,6 +6,7 @@ import {
   readStoredAuth,
   storeAuth,
 } from '@campus/kit/api';
+import { SESSION_REVOKED_MESSAGE } from '@campus/contracts';
 import { onAppEvent } from '@campus/kit/events';
 import { mockApi } from '@campus/kit/testing';
 
@@ -82,6 +83,19 @@ describe('apiRequest', () => {
       '401:',
     );
     expect(readStoredAuth()).toEqual(signedIn);
+  });
+
+  it('logs out with the reason "revoked" when the API says the session was revoked', async () => {
+    storeAuth(signedIn);
+    const authChanged = jest.fn();
+    const off = onAppEvent('authChanged', authChanged);
+    mockFetch({ status: 401, body: JSON.stringify({ message: SESSION_REVOKED_MESSAGE }) });
+    // Even in returnNull mode: a revoked session is over, whatever the caller would accept.
+    await expect(apiRequest('/api/auth/me', { on401: 'returnNull' })).resolves.toBeNull();
+    off();
+    expect(readStoredAuth()).toBeNull();
+    expect(authChanged).toHaveBeenCalledTimes(1);
+    expect(authChanged).toHaveBeenCalledWith({ signedIn: false, reason: 'revoked' });
   });
 
   it('answers null for a 401 in returnNull mode without logging out', async () => {

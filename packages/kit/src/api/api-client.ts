@@ -1,4 +1,5 @@
-import { emitAppEvent } from '@campus/kit/events';
+import { SESSION_REVOKED_MESSAGE } from '@campus/contracts';
+import { emitAppEvent, type SignOutReason } from '@campus/kit/events';
 import { resolveApiUrl } from './api-config';
 import { clearStoredAuth, readStoredAuth } from './auth-storage';
 
@@ -41,16 +42,17 @@ export interface ApiRequestOptions {
 /** Login and registration answer 401/403 for bad credentials; that is not a lost session. */
 const SIGN_IN_PATHS = ['/api/auth/login', '/api/auth/register'];
 
-function logOutEverywhere(): void {
+function logOutEverywhere(reason?: SignOutReason): void {
   if (!readStoredAuth()) return;
   clearStoredAuth();
-  emitAppEvent('authChanged', { signedIn: false });
+  emitAppEvent('authChanged', reason ? { signedIn: false, reason } : { signedIn: false });
 }
 
 /**
  * Calls the API with the stored bearer token and credentials. Resolves with the parsed JSON
  * (null for an empty body); rejects with an ApiError for any non-OK status. A 401/403 outside
- * login and registration logs the user out first.
+ * login and registration logs the user out first; a 401 for a revoked session (the API's
+ * SESSION_REVOKED_MESSAGE) always does, with the reason `revoked` on authChanged.
  */
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
   const { method = 'GET', body, on401 = 'logout', signal } = options;
@@ -68,12 +70,17 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
     body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   });
 
+  const text = await response.text();
+  const error = response.ok ? null : new ApiError(response.status, response.statusText, text);
+  // A revoked session is over whatever the caller asked for: sign out and say why, even in
+  // returnNull mode (which is for "not signed in", not for "signed out elsewhere").
+  const revoked = error?.status === 401 && error.serverMessage === SESSION_REVOKED_MESSAGE;
+  if (revoked) logOutEverywhere('revoked');
   if (response.status === 401 && on401 === 'returnNull') return null as T;
   const isSignIn = SIGN_IN_PATHS.some((signInPath) => path.startsWith(signInPath));
   if ((response.status === 401 || response.status === 403) && !isSignIn) logOutEverywhere();
 
-  const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, response.statusText, text);
+  if (error) throw error;
   return (text ? JSON.parse(text) : null) as T;
 }
 

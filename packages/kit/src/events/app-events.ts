@@ -1,5 +1,9 @@
 import { useEffect, useRef } from 'react';
 
+/** `revoked`: the API refused the token because the member changed or reset their password or
+ * signed out of all devices elsewhere. */
+export type SignOutReason = 'revoked';
+
 /**
  * The window events the apps use to tell each other what happened. They are plain DOM
  * CustomEvents on `window` under these exact names, so code outside React can listen too.
@@ -8,7 +12,8 @@ export interface AppEventMap {
   postCreated: { postId?: number };
   postDeleted: { postId: number };
   profileChanged: { userId: number };
-  authChanged: { signedIn: boolean };
+  /** `reason` says why a member was signed out when it was not their own doing. */
+  authChanged: { signedIn: boolean; reason?: SignOutReason };
 }
 
 export type AppEventName = keyof AppEventMap;

@@ -1,2 +1,2 @@
 export { emitAppEvent, onAppEvent, useAppEvent } from './app-events';
-export type { AppEventMap, AppEventName } from './app-events';
+export type { AppEventMap, AppEventName, SignOutReason } from './app-events';

@@ -16,6 +16,7 @@ export interface RemoteModules {
   'mf_profile/ProfilePage': NoProps;
   'mf_profile/EditProfilePage': NoProps;
   'mf_profile/FollowListPage': { kind: 'following' | 'followers' };
+  'mf_profile/SettingsPage': NoProps;
   'mf_notifications/NotificationsPage': NoProps;
   'mf_admin/AnalyticsPage': NoProps;
 }

@@ -1,10 +1,12 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import useSWR from 'swr';
+import { SESSION_REVOKED_MESSAGE } from '@campus/contracts';
 import { configureApi, readStoredAuth, storeAuth } from '@campus/kit/api';
 import { DataProvider } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { SessionProvider, useSession } from '@campus/kit/session';
-import { mockApi } from '@campus/kit/testing';
+import { mockApi, renderWithTheme } from '@campus/kit/testing';
+import { Toaster, dismissToast } from '@campus/kit/toast';
 
 const ada = { id: 3, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
 const me = (user = ada, roles = ['member']) => ({
@@ -28,6 +30,8 @@ function Probe() {
       <p>cache: {cached.data ?? 'empty'}</p>
       <button onClick={() => session.login({ user: ada, token: 'new-token' })}>log in</button>
       <button onClick={session.logout}>log out</button>
+      <button onClick={() => session.replaceToken('fresh-token')}>replace token</button>
+      <p>token: {session.token ?? 'none'}</p>
     </div>
   );
 }
@@ -71,6 +75,25 @@ describe('SessionProvider', () => {
     );
   });
 
+  it('signs out and says why when the API answers that the session was revoked', async () => {
+    storeAuth({ user: { ...ada, id: 5 }, token: 'revoked-token' });
+    respondWith(401, { message: SESSION_REVOKED_MESSAGE });
+    renderWithTheme(
+      <DataProvider>
+        <SessionProvider>
+          <Probe />
+        </SessionProvider>
+        <Toaster />
+      </DataProvider>,
+    );
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    expect(readStoredAuth()).toBeNull();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `Signed out${SESSION_REVOKED_MESSAGE}`,
+    );
+    act(() => dismissToast());
+  });
+
   it('logs out when the check fails', async () => {
     storeAuth({ user: { ...ada, id: 4 }, token: 'expired' });
     respondWith(401, { message: 'Unauthorized' });
@@ -104,6 +127,18 @@ describe('SessionProvider', () => {
     expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
     expect(readStoredAuth()).toBeNull();
     await waitFor(() => expect(screen.getByText('cache: empty')).toBeInTheDocument());
+  });
+
+  it('replaces the token after a password change without checking the session again', async () => {
+    storeAuth({ user: { ...ada, id: 6 }, token: 'before-change' });
+    const fetchMock = respondWith(200, me({ ...ada, id: 6 }));
+    renderSession();
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    act(() => screen.getByText('replace token').click());
+    expect(screen.getByText('token: fresh-token')).toBeInTheDocument();
+    expect(screen.getByText('status: authenticated')).toBeInTheDocument();
+    expect(readStoredAuth()?.token).toBe('fresh-token');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('re-checks on storage events from other tabs and on authChanged', async () => {

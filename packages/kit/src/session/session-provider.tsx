@@ -9,7 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useSWRConfig } from 'swr';
-import type { AuthMeResponse, Role } from '@campus/contracts';
+import { SESSION_REVOKED_MESSAGE, type AuthMeResponse, type Role } from '@campus/contracts';
 import {
   AUTH_STORAGE_KEY,
   apiRequest,
@@ -20,6 +20,7 @@ import {
   type StoredAuth,
 } from '@campus/kit/api';
 import { emitAppEvent, onAppEvent } from '@campus/kit/events';
+import { toast } from '@campus/kit/toast';
 
 export type SessionStatus = 'checking' | 'authenticated' | 'unauthenticated';
 
@@ -37,6 +38,11 @@ export interface Session {
   logout: () => void;
   /** Replaces the stored user (after a profile edit). */
   updateUser: (user: SessionUser) => void;
+  /**
+   * Replaces the token of this session with the fresh one the API gave after a password change
+   * (every older token is revoked), without checking the session again.
+   */
+  replaceToken: (token: string) => void;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -140,7 +146,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [verify]);
 
   useEffect(() => {
-    const offAuth = onAppEvent('authChanged', recheck);
+    const offAuth = onAppEvent('authChanged', (detail) => {
+      // Signed out by the API, not by the member: say why, or it looks like a bug.
+      if (detail.reason === 'revoked') {
+        toast({
+          title: 'Signed out',
+          description: SESSION_REVOKED_MESSAGE,
+          variant: 'destructive',
+        });
+      }
+      recheck();
+    });
     const onStorage = (event: StorageEvent) => {
       if (event.key === null || event.key === AUTH_STORAGE_KEY) recheck();
     };
@@ -176,6 +192,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }));
   }, []);
 
+  const replaceToken = useCallback((token: string) => {
+    const stored = readStoredAuth();
+    if (!stored) return;
+    storeAuth({ token, user: stored.user });
+    if (lastCheck.token === stored.token) lastCheck.token = token;
+    setState((current) =>
+      current.auth ? { ...current, auth: { ...current.auth, token } } : current,
+    );
+  }, []);
+
   const session = useMemo<Session>(
     () => ({
       status: state.status,
@@ -186,8 +212,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       login,
       logout,
       updateUser,
+      replaceToken,
     }),
-    [state, login, logout, updateUser],
+    [state, login, logout, updateUser, replaceToken],
   );
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;

@@ -1,0 +1,136 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { readStoredAuth } from '@campus/kit/api';
+import { dismissToast } from '@campus/kit/toast';
+import { ADA, callsTo, mockApi, renderPage, type ApiHandler } from '@campus/kit/testing';
+import SettingsPage from './settings-page';
+
+const renderSettings = () =>
+  renderPage(<SettingsPage />, { path: '/settings', route: '/settings', signedInAs: ADA });
+
+afterEach(() => act(() => dismissToast()));
+
+describe('SettingsPage', () => {
+  describe('change password', () => {
+    async function fill(current: string, next: string, confirm = next) {
+      const form = await screen.findByRole('form', { name: 'Change password' });
+      await userEvent.type(within(form).getByLabelText('Current password'), current);
+      await userEvent.type(within(form).getByLabelText('New password'), next);
+      await userEvent.type(within(form).getByLabelText('Confirm new password'), confirm);
+      await userEvent.click(within(form).getByRole('button', { name: 'Change password' }));
+      return form;
+    }
+
+    it('when the API accepts, then this session keeps going on the fresh token and the form clears', async () => {
+      const fetchMock = mockApi(({ method, pathname }) =>
+        method === 'PUT' && pathname === '/api/auth/password'
+          ? { status: 200, body: { token: 'fresh-token' } }
+          : undefined,
+      );
+      renderSettings();
+      const form = await fill('old password', 'a new password');
+      expect(await screen.findByText('Password changed')).toBeVisible();
+      const [call] = callsTo(fetchMock, '/api/auth/password', 'PUT');
+      expect(JSON.parse(String(call?.init.body))).toEqual({
+        currentPassword: 'old password',
+        newPassword: 'a new password',
+      });
+      expect(readStoredAuth()?.token).toBe('fresh-token');
+      expect(within(form).getByLabelText('Current password')).toHaveValue('');
+    });
+
+    it('when the new passwords differ or are short, then nothing is sent and the fields say why', async () => {
+      const fetchMock = mockApi();
+      renderSettings();
+      await fill('old password', 'short', 'other');
+      expect(await screen.findByText('Password must be at least 8 characters')).toBeVisible();
+      expect(screen.getByText('The passwords do not match')).toBeVisible();
+      expect(callsTo(fetchMock, '/api/auth/password', 'PUT')).toHaveLength(0);
+    });
+
+    it('when the current password is wrong, then its field shows the API message and the session stays', async () => {
+      const handler: ApiHandler = ({ method, pathname }) =>
+        method === 'PUT' && pathname === '/api/auth/password'
+          ? { status: 400, body: { message: 'Current password is incorrect' } }
+          : undefined;
+      mockApi(handler);
+      renderSettings();
+      const form = await fill('wrong password', 'a new password');
+      expect(await within(form).findByText('Current password is incorrect')).toBeVisible();
+      expect(within(form).getByLabelText('Current password')).toHaveAttribute(
+        'aria-invalid',
+        'true',
+      );
+      expect(readStoredAuth()).not.toBeNull();
+    });
+  });
+
+  it('signs out of all devices: the API revokes every token, so this device signs out too', async () => {
+    const fetchMock = mockApi(({ method, pathname }) =>
+      method === 'POST' && pathname === '/api/auth/logout-all' ? { status: 204 } : undefined,
+    );
+    renderSettings();
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out of all devices' }));
+    expect(await screen.findByText('Signed out of all devices')).toBeVisible();
+    expect(callsTo(fetchMock, '/api/auth/logout-all', 'POST')).toHaveLength(1);
+    expect(readStoredAuth()).toBeNull();
+  });
+
+  describe('delete account', () => {
+    async function openDialog() {
+      renderSettings();
+      await userEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
+      return screen.findByRole('dialog', { name: 'Delete account' });
+    }
+
+    it('when the password is given and DELETE typed, then the account is deleted and the member signed out', async () => {
+      const fetchMock = mockApi(({ method, pathname }) =>
+        method === 'DELETE' && pathname === `/api/users/${ADA.id}` ? { status: 204 } : undefined,
+      );
+      const dialog = await openDialog();
+      // Focus moves into the dialog, on its first field.
+      await waitFor(() => expect(within(dialog).getByLabelText('Password')).toHaveFocus());
+      const submit = within(dialog).getByRole('button', { name: 'Delete my account' });
+      await userEvent.keyboard('my password');
+      expect(submit).toBeDisabled();
+      await userEvent.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'delete');
+      expect(submit).toBeDisabled(); // the exact word, in capitals
+      await userEvent.clear(within(dialog).getByLabelText('Type DELETE to confirm'));
+      await userEvent.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+      await userEvent.click(submit);
+      expect(await screen.findByText('Account deleted')).toBeVisible();
+      const [call] = callsTo(fetchMock, `/api/users/${ADA.id}`, 'DELETE');
+      expect(JSON.parse(String(call?.init.body))).toEqual({ password: 'my password' });
+      expect(readStoredAuth()).toBeNull();
+      expect(screen.getByTestId('location')).toHaveTextContent('/');
+    });
+
+    it('when the password is wrong, then the dialog stays open with the API message', async () => {
+      mockApi(({ method }) =>
+        method === 'DELETE'
+          ? { status: 400, body: { message: 'Password is incorrect' } }
+          : undefined,
+      );
+      const dialog = await openDialog();
+      await userEvent.type(within(dialog).getByLabelText('Password'), 'nope');
+      await userEvent.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+      expect(await within(dialog).findByText('Password is incorrect')).toBeVisible();
+      expect(readStoredAuth()).not.toBeNull();
+    });
+
+    it('closes with Escape and forgets what was typed', async () => {
+      mockApi();
+      const dialog = await openDialog();
+      await userEvent.type(within(dialog).getByLabelText('Password'), 'secret');
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await userEvent.click(screen.getByRole('button', { name: 'Delete account' }));
+      expect(
+        within(await screen.findByRole('dialog', { name: 'Delete account' })).getByLabelText(
+          'Password',
+        ),
+      ).toHaveValue('');
+    });
+  });
+});

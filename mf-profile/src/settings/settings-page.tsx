@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import { Button } from '@campus/kit/ui';
+import { ChangePasswordForm } from './change-password-form';
+import { DeleteAccountDialog } from './delete-account-dialog';
+import { SignOutEverywhereButton } from './sign-out-everywhere';
+
+const Page = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space(4)};
+  margin: ${({ theme }) => theme.space(4)};
+
+  h1 {
+    margin: 0;
+    font-size: 1.25rem;
+  }
+`;
+
+const Section = styled.section`
+  display: grid;
+  gap: ${({ theme }) => theme.space(3)};
+  justify-items: start;
+  padding: ${({ theme }) => theme.space(6)};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.lg};
+  background: ${({ theme }) => theme.colors.surface};
+
+  h2 {
+    margin: 0;
+    font-size: 1rem;
+  }
+  p {
+    margin: 0;
+    font-size: 0.875rem;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+  & > form {
+    width: 100%;
+    max-width: 420px;
+  }
+`;
+
+/** /settings: the signed-in member's account: password, sessions, and leaving for good. */
+export default function SettingsPage() {
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  return (
+    <Page>
+      <h1>Settings</h1>
+      <Section aria-labelledby="settings-password">
+        <h2 id="settings-password">Change password</h2>
+        <p>Changing your password signs out your other devices.</p>
+        <ChangePasswordForm />
+      </Section>
+      <Section aria-labelledby="settings-sessions">
+        <h2 id="settings-sessions">Sign out of all devices</h2>
+        <p>Ends every session of your account, this one included.</p>
+        <SignOutEverywhereButton />
+      </Section>
+      <Section aria-labelledby="settings-delete">
+        <h2 id="settings-delete">Delete account</h2>
+        <p>Removes your account and everything you shared. This cannot be undone.</p>
+        <Button variant="destructive" onClick={() => setDeleteOpen(true)}>
+          Delete account
+        </Button>
+        <DeleteAccountDialog open={deleteOpen} onOpenChange={setDeleteOpen} />
+      </Section>
+    </Page>
+  );
+}
