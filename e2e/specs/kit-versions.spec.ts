@@ -67,7 +67,10 @@ test('a feed built against a newer minor kit runs on the shell’s kit, with a w
   try {
     await signInAs(MEMBER_EMAIL, '/');
     const tabs = page.getByRole('tablist').first();
-    await expect(tabs.getByRole('tab', { name: `For You (kit ${nextMinor})` })).toBeVisible();
+    // A cold first load of every app on a busy machine: longer than one expectation.
+    await expect(tabs.getByRole('tab', { name: `For You (kit ${nextMinor})` })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.getByRole('article').first()).toBeVisible();
     expect(warnings).toContainEqual(
       expect.stringContaining(
@@ -113,7 +116,7 @@ test('a feed built against a newer major kit is refused in its slot; the shell a
     const slot = page.getByRole('main').getByRole('alert');
     await expect(
       slot.getByRole('heading', { name: 'This part of Campus is being updated' }),
-    ).toBeVisible();
+    ).toBeVisible({ timeout: 30_000 });
     await expect(slot).toContainText(
       "We couldn't load the feed: it was built for another version of Campus.",
     );

@@ -36,7 +36,10 @@ test('a feed preview from an allowed origin replaces the feed in this browser on
       `Override refused: mf_feed=${elsewhere} (http://localhost:${port} is not in this shell's overrideOrigins)`,
     );
     const tabs = page.getByRole('tablist').first();
-    await expect(tabs.getByRole('tab', { name: 'For You', exact: true })).toBeVisible();
+    // A cold first load of every app on a busy machine: longer than one expectation.
+    await expect(tabs.getByRole('tab', { name: 'For You', exact: true })).toBeVisible({
+      timeout: 30_000,
+    });
 
     // Accepted: the feed comes from the preview, the banner says so, the URL is clean again.
     await page.goto(`/?mf-override=mf_feed=${encodeURIComponent(manifest)}`);
