@@ -1,3 +1,4 @@
+import { AVATAR_URL_MESSAGE } from '@campus/contracts';
 import { toPublicFileUrl, toStoredFileUrl } from './storage';
 
 const name = '0123456789abcdef0123456789abcdef.webp';
@@ -12,13 +13,20 @@ describe('upload URLs', () => {
     );
   });
 
-  test('when the URL is anyone else’s, then it is kept as given', () => {
+  test('when the URL is our own upload path, then it is kept', () => {
+    expect(toStoredFileUrl(`/uploads/${name}`, 'http://localhost:4000')).toBe(`/uploads/${name}`);
+  });
+
+  test('when the URL is anyone else’s, then storing it is a 400, and an old one stored before is shown as it is', () => {
     for (const url of [
       `https://cdn.example/uploads/${name}`,
+      `http://localhost:4001/uploads/${name}`,
       'http://localhost:4000/uploads/../x',
       'https://x.org/a.png',
     ]) {
-      expect(toStoredFileUrl(url, 'http://localhost:4000')).toBe(url);
+      expect(() => toStoredFileUrl(url, 'http://localhost:4000')).toThrow(
+        expect.objectContaining({ status: 400, message: AVATAR_URL_MESSAGE }),
+      );
       expect(toPublicFileUrl(url, 'http://localhost:4000')).toBe(url);
     }
   });

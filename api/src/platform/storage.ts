@@ -3,6 +3,8 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
+import { AVATAR_URL_MESSAGE } from '@campus/contracts';
+import { HttpError } from './errors';
 
 const STORED_NAME = /^[a-f0-9]{32}\.(webp|png|jpg)$/;
 const CONTENT_TYPES: Record<string, string> = {
@@ -21,13 +23,18 @@ export interface StoredFile {
 
 const UPLOAD_PATH = /^\/uploads\/[a-f0-9]{32}\.(webp|png|jpg)$/;
 
-/** Our own upload URLs are stored as paths; any other URL is stored as given. */
+/**
+ * An avatar URL as the database keeps it: the path of one of our own uploads, given as that path
+ * or as the absolute URL on `publicUrl` the upload route handed out. Anything else (another site's
+ * image, which every viewer's browser would fetch) is a 400.
+ */
 export function toStoredFileUrl(url: string, publicUrl: string): string {
+  if (UPLOAD_PATH.test(url)) return url;
   if (url.startsWith(`${publicUrl}/uploads/`)) {
     const pathPart = url.slice(publicUrl.length);
     if (UPLOAD_PATH.test(pathPart)) return pathPart;
   }
-  return url;
+  throw new HttpError(400, AVATAR_URL_MESSAGE);
 }
 
 /** Stored upload paths become absolute URLs on the way out. */

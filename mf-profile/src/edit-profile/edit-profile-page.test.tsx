@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { AVATAR_URL_MESSAGE } from '@campus/contracts';
 import { readStoredAuth } from '@campus/kit/api';
 import { onAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
@@ -142,18 +143,22 @@ describe('EditProfilePage', () => {
     const fetchMock = api();
     renderEdit();
     const url = await screen.findByLabelText('Or use an image URL');
-    await userEvent.type(url, 'https://pics.example/me.png');
-    expect(screen.getByAltText('Ada Okafor')).toHaveAttribute('src', 'https://pics.example/me.png');
+    await userEvent.type(url, UPLOADED);
+    expect(screen.getByAltText('Ada Okafor')).toHaveAttribute('src', UPLOADED);
     await userEvent.clear(url);
     expect(screen.getByAltText('Ada Okafor')).toHaveAttribute('src', STORED_AVATAR);
-    await userEvent.type(url, 'javascript:alert(1)');
-    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByText('Avatar URL must be an http(s) image URL')).toBeInTheDocument();
+    // Only pictures uploaded to Campus: never a script, nor another site's image.
+    for (const refused of ['javascript:alert(1)', 'https://pics.example/me.png']) {
+      await userEvent.clear(url);
+      await userEvent.type(url, refused);
+      await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+      expect(await screen.findByText(AVATAR_URL_MESSAGE)).toBeInTheDocument();
+    }
     await userEvent.clear(url);
-    await userEvent.type(url, 'https://pics.example/me.png');
+    await userEvent.type(url, UPLOADED);
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     await screen.findByText('Profile updated successfully!');
-    expect(putBody(fetchMock).avatarUrl).toBe('https://pics.example/me.png');
+    expect(putBody(fetchMock).avatarUrl).toBe(UPLOADED);
   });
 
   it('crops a chosen file, uploads the JPEG on save, then saves its URL', async () => {

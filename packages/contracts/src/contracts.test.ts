@@ -3,7 +3,10 @@ import {
   changePasswordRequestSchema,
   deleteAccountRequestSchema,
   emailOnlyRequestSchema,
+  AVATAR_URL_MESSAGE,
+  accountApplicationRequestSchema,
   avatarUrlSchema,
+  FEED_MAX_OFFSET,
   FEED_TABS,
   feedQuerySchema,
   isInstitutionalEmail,
@@ -15,6 +18,7 @@ import {
   resetPasswordRequestSchema,
   type Notification,
   type NotificationType,
+  uploadPathOf,
 } from './index';
 
 describe('isInstitutionalEmail', () => {
@@ -40,26 +44,93 @@ describe('isInstitutionalEmail', () => {
 });
 
 describe('avatarUrlSchema', () => {
-  test('when the URL is http(s), an API upload path or empty, then it is accepted', () => {
+  const name = '0123456789abcdef0123456789abcdef.webp';
+
+  test('when the URL is an API upload (its path, or absolute as the upload route gives it) or empty, then it is accepted', () => {
     for (const url of [
-      'https://x.org/a.png',
-      'http://localhost:4000/uploads/a.webp',
-      '/uploads/0123456789abcdef0123456789abcdef.webp',
+      `/uploads/${name}`,
+      `http://localhost:4000/uploads/${name}`,
+      `https://api.campus.example/uploads/${name}`,
       '',
     ]) {
       expect(avatarUrlSchema.safeParse(url).success).toBe(true);
     }
+    expect(uploadPathOf(`https://api.campus.example/uploads/${name}`)).toBe(`/uploads/${name}`);
   });
 
-  test('when the URL has another scheme, then it is refused', () => {
+  test('when the URL points anywhere else, then it is refused with one message', () => {
     for (const url of [
+      'https://x.org/a.png',
+      'http://localhost:4000/uploads/a.webp',
+      `https://tracker.example/pixel.gif?u=/uploads/${name}`,
+      `https://x.org/uploads/${name}?track=1`,
+      `https://x.org/uploads/${name}#x`,
+      `https://user:pass@x.org/uploads/${name}`,
+      `https://x.org/a/../uploads/${name}`,
+      `https://x.org/uploads/%30123456789abcdef0123456789abcdef.webp`,
+      `ftp://x.org/uploads/${name}`,
       'javascript:alert(1)',
       'data:image/png;base64,AA',
       'file:///etc/passwd',
       'blob:https://x.org/1',
       '/uploads/../secret',
+      `//x.org/uploads/${name}`,
     ]) {
-      expect(avatarUrlSchema.safeParse(url).success).toBe(false);
+      const result = avatarUrlSchema.safeParse(url);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe(AVATAR_URL_MESSAGE);
+    }
+  });
+});
+
+describe('names and bios', () => {
+  const hostile = {
+    NUL: 'Ada\u0000Admin',
+    'a C1 control': 'Ada\u0085',
+    escape: 'Ada\u001b[31m',
+    'right-to-left override': 'Ada \u202Enimda',
+    'left-to-right isolate': 'Ada \u2066x\u2069',
+    'right-to-left mark': 'Ada\u200F',
+    'zero-width space': 'Ad\u200Ba',
+    'zero-width non-joiner': 'Ad\u200Ca',
+    'zero-width joiner between letters': 'Ad\u200Da',
+    'word joiner': 'Ad\u2060a',
+    'byte-order mark inside': 'Ad\uFEFFa',
+  };
+
+  test.each(Object.entries(hostile))(
+    'when a name carries a %s, then registration, profile and application refuse it with a clear message',
+    (_, name) => {
+      expect(
+        registerRequestSchema.safeParse({ name, email: 'a@campus.edu', password: 'password1' })
+          .error?.issues[0]?.message,
+      ).toBe('Name cannot contain control, invisible or text-direction characters');
+      expect(profileUpdateSchema.safeParse({ name }).error?.issues[0]?.message).toBe(
+        'Name cannot contain control, invisible or text-direction characters',
+      );
+      expect(
+        accountApplicationRequestSchema.safeParse({ name, contactInfo: 'x', message: 'x' }).error
+          ?.issues[0]?.message,
+      ).toBe('Full name cannot contain control, invisible or text-direction characters');
+    },
+  );
+
+  test.each(Object.entries(hostile))('when a bio carries a %s, then it is refused', (_, bio) => {
+    expect(profileUpdateSchema.safeParse({ name: 'Ada', bio }).error?.issues[0]?.message).toBe(
+      'Bio cannot contain control, invisible or text-direction characters',
+    );
+  });
+
+  test('when a name is on several lines, then it is refused; a bio may have line breaks', () => {
+    expect(profileUpdateSchema.safeParse({ name: 'Ada\nAdmin' }).success).toBe(false);
+    expect(
+      profileUpdateSchema.safeParse({ name: 'Ada', bio: 'Line one\r\nLine two' }).success,
+    ).toBe(true);
+  });
+
+  test('when names use other scripts, accents or emoji (joined ones included), then they are accepted', () => {
+    for (const name of ['Zoë Ødegård', 'محمد علي', 'שרה כהן', '李小龙', 'Ada 👩‍💻', 'Ben 👨‍👩‍👧']) {
+      expect(profileUpdateSchema.safeParse({ name, bio: `Hi from ${name}` }).success).toBe(true);
     }
   });
 });
@@ -105,6 +176,14 @@ describe('feedQuerySchema', () => {
 
   test('when the tab is not one of the list, then the query is refused', () => {
     expect(feedQuerySchema.safeParse({ tab: 'trending' }).success).toBe(false);
+  });
+
+  test('when the offset is beyond 1000, then the query is refused with a clear message', () => {
+    expect(feedQuerySchema.parse({ offset: '1000' }).offset).toBe(FEED_MAX_OFFSET);
+    expect(feedQuerySchema.safeParse({ offset: '1001' }).error?.issues[0]?.message).toBe(
+      'The feed can only be paged 1000 posts back (offset must be at most 1000)',
+    );
+    expect(feedQuerySchema.safeParse({ offset: '1000000' }).success).toBe(false);
   });
 });
 

@@ -3,6 +3,11 @@ import { idSchema, isoDateSchema } from './common';
 
 export const FEED_PAGE_SIZE = 20;
 export const FEED_MAX_PAGE_SIZE = 50;
+/**
+ * How far back the feed can be paged: an offset makes the database walk past every skipped post,
+ * so an unbounded one lets any member make every feed slow for everyone.
+ */
+export const FEED_MAX_OFFSET = 1000;
 export const REPOST_COMMENT_MAX_LENGTH = 280;
 
 /**
@@ -129,6 +134,14 @@ export const feedQuerySchema = z.object({
   userId: z.coerce.number().int().positive().optional(),
   topFilter: z.enum(['true', 'false']).optional(),
   limit: z.coerce.number().int().min(1).max(FEED_MAX_PAGE_SIZE).default(FEED_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(
+      FEED_MAX_OFFSET,
+      `The feed can only be paged ${FEED_MAX_OFFSET} posts back (offset must be at most ${FEED_MAX_OFFSET})`,
+    )
+    .default(0),
 });
 export type FeedQuery = z.infer<typeof feedQuerySchema>;

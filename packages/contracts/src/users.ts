@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { idSchema, isoDateSchema } from './common';
+import {
+  idSchema,
+  invisibleCharactersMessage,
+  isoDateSchema,
+  isVisibleText,
+  personNameSchema,
+} from './common';
 
 export const NAME_MAX_LENGTH = 100;
 export const BIO_MAX_LENGTH = 500;
@@ -8,40 +14,59 @@ export const AVATAR_URL_MAX_LENGTH = 2048;
 /** Path of an avatar stored by the API's own upload route. */
 const UPLOAD_PATH_PATTERN = /^\/uploads\/[a-f0-9]{32}\.(webp|png|jpg)$/;
 
-/**
- * An avatar is an http(s) URL or one of the API's own upload paths; never `javascript:`, `data:`
- * or any other scheme. An empty string removes the avatar.
- */
-export const avatarUrlSchema = z
-  .string('Avatar URL must be text')
-  .trim()
-  .max(AVATAR_URL_MAX_LENGTH, `Avatar URL must be at most ${AVATAR_URL_MAX_LENGTH} characters`)
-  .refine((value) => value === '' || isSafeAvatarUrl(value), {
-    message: 'Avatar URL must be an http(s) image URL',
-  });
+export const AVATAR_URL_MESSAGE = 'Avatar must be a picture uploaded to Campus';
 
-function isSafeAvatarUrl(value: string): boolean {
-  if (UPLOAD_PATH_PATTERN.test(value)) return true;
+/**
+ * The upload path in an avatar URL: the path itself (`/uploads/<name>`, as the database keeps
+ * it), or an absolute http(s) URL of that path without credentials, query or fragment (as the
+ * upload route hands it out). Anything else (another site's image, which every viewer's browser
+ * would fetch: a tracking pixel; `javascript:`, `data:`) is null. Which origin is this API's own
+ * only the API knows: it checks the URL's origin against its `PUBLIC_URL`.
+ */
+export function uploadPathOf(value: string): string | null {
+  if (UPLOAD_PATH_PATTERN.test(value)) return value;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return false;
+    return null;
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  const plain =
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.search === '' &&
+    url.hash === '' &&
+    // new URL() resolves dot segments and escapes; the text itself must already be the path.
+    value === `${url.origin}${url.pathname}`;
+  return plain && UPLOAD_PATH_PATTERN.test(url.pathname) ? url.pathname : null;
 }
+
+/** An avatar is one of the API's own uploads; an empty string removes the avatar. */
+export const avatarUrlSchema = z
+  .string('Avatar URL must be text')
+  .trim()
+  .max(AVATAR_URL_MAX_LENGTH, `Avatar URL must be at most ${AVATAR_URL_MAX_LENGTH} characters`)
+  .refine((value) => value === '' || uploadPathOf(value) !== null, {
+    message: AVATAR_URL_MESSAGE,
+  });
+
+/** A display name (spec §5 messages), shared by registration and the profile form. */
+export const displayNameSchema = personNameSchema('Name', NAME_MAX_LENGTH, {
+  required: 'Name is required',
+  tooLong: 'Name must be less than 100 characters',
+});
 
 /** `PUT /api/users/:id` payload (spec §3 "Profile edit payload" and §5 profile form rules). */
 export const profileUpdateSchema = z.strictObject({
-  name: z
-    .string('Name is required')
-    .trim()
-    .min(1, 'Name is required')
-    .max(NAME_MAX_LENGTH, 'Name must be less than 100 characters'),
+  name: displayNameSchema,
   bio: z
     .string('Bio must be text')
     .trim()
     .max(BIO_MAX_LENGTH, 'Bio must be less than 500 characters')
+    .refine((value) => isVisibleText(value, { lineBreaks: true }), {
+      message: invisibleCharactersMessage('Bio'),
+    })
     .optional(),
   avatarUrl: avatarUrlSchema.nullable().optional(),
 });
