@@ -1,8 +1,10 @@
 import { Navigate, Route, Routes, useParams } from 'react-router-dom';
 import type { ExposedModule, RemoteModuleProps, RemoteName } from '@campus/kit/remote-modules';
 import { useSession } from '@campus/kit/session';
+import { ForgotPasswordPage } from '../auth/forgot-password-page';
 import { LoginPage } from '../auth/login-page';
 import { RegisterPage } from '../auth/register-page';
+import { ResetPasswordPage } from '../auth/reset-password-page';
 import { VerifyEmailPage } from '../auth/verify-email-page';
 import { PageSkeleton } from '../composition/page-skeleton';
 import { registerAdminRemote } from '../composition/remote-registry';
@@ -25,6 +27,8 @@ function SignedOutRoutes() {
     <Routes>
       <Route path="/register" element={<RegisterPage />} />
       <Route path="/verify/:token?" element={<VerifyEmailPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
       <Route path="*" element={<LoginPage />} />
     </Routes>
   );

@@ -1,17 +1,30 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
-import { loginRequestSchema, type LoginRequest, type LoginResponse } from '@campus/contracts';
+import {
+  loginRequestSchema,
+  type LoginRequest,
+  type LoginResponse,
+  type MessageResponse,
+} from '@campus/contracts';
 import { ApiError, apiRequest } from '@campus/kit/api';
 import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
-import { AuthCard, Muted } from './auth-card';
+import { AuthCard, LinkButton, Muted } from './auth-card';
+
+/** Shown whatever the API found, so the sign-in screen tells nobody who has an account. */
+export const VERIFICATION_RESENT =
+  'If that address has an account waiting for verification, we have sent it a new link.';
 
 /** Spec §2 "Login": shown at every signed-out path except /register and /verify. */
 export function LoginPage() {
   const session = useSession();
   const navigate = useNavigate();
+  // The address sign-in was refused for because it is not verified yet (the API's 403).
+  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
+  const [resending, setResending] = useState(false);
   const {
     register,
     handleSubmit,
@@ -34,6 +47,7 @@ export function LoginPage() {
       navigate('/', { replace: true });
       toast({ title: 'Welcome back!', description: 'You have successfully logged in.' });
     } catch (error) {
+      setUnverifiedEmail(error instanceof ApiError && error.status === 403 ? values.email : null);
       toast({
         title: 'Login failed',
         description:
@@ -41,6 +55,32 @@ export function LoginPage() {
           'Invalid credentials. Please try again.',
         variant: 'destructive',
       });
+    }
+  };
+
+  const resendVerification = async () => {
+    if (!unverifiedEmail) return;
+    setResending(true);
+    try {
+      const answer = await apiRequest<MessageResponse | null>('/api/auth/resend-verification', {
+        method: 'POST',
+        body: { email: unverifiedEmail },
+      });
+      toast({
+        title: 'Verification e-mail sent',
+        description: answer?.message ?? VERIFICATION_RESENT,
+      });
+      setUnverifiedEmail(null);
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description:
+          (error instanceof ApiError && error.serverMessage) ||
+          'Failed to send the verification e-mail. Please try again.',
+        variant: 'destructive',
+      });
+    } finally {
+      setResending(false);
     }
   };
 
@@ -72,6 +112,17 @@ export function LoginPage() {
           {isSubmitting ? 'Signing in...' : 'Sign In'}
         </Button>
       </form>
+      {unverifiedEmail && (
+        <Muted>
+          Didn&apos;t get the e-mail?{' '}
+          <LinkButton type="button" onClick={resendVerification} disabled={resending}>
+            Resend verification e-mail
+          </LinkButton>
+        </Muted>
+      )}
+      <Muted>
+        <Link to="/forgot-password">Forgot password?</Link>
+      </Muted>
       <Muted>
         Don&apos;t have an account? <Link to="/register">Sign up</Link>
       </Muted>
