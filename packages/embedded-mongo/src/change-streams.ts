@@ -30,7 +30,8 @@ interface OplogEntry {
   coll?: string;
   id?: unknown;
   doc?: Doc;
-  updateDescription?: Doc;
+  /** An update's two versions; its updateDescription is worked out only if a stream reads it. */
+  versions?: [Doc, Doc];
   txn?: TxnInfo;
 }
 
@@ -84,7 +85,7 @@ export class Oplog {
             ...ns,
             op: 'update',
             id: change.after?._id,
-            updateDescription: describeUpdate(change.before as Doc, change.after as Doc),
+            versions: [change.before as Doc, change.after as Doc],
           });
       }
     }
@@ -371,7 +372,7 @@ export class ChangeStreams {
         this.engine.collection(e.db, e.coll as string)?.docs.get(valueKey(e.id)) ?? null;
     ev.ns = e.coll === undefined ? { db: e.db } : { db: e.db, coll: e.coll };
     if (e.id !== undefined) ev.documentKey = { _id: e.id };
-    if (e.updateDescription) ev.updateDescription = e.updateDescription;
+    if (e.versions) ev.updateDescription = describeUpdate(...e.versions);
     if (e.txn) {
       ev.lsid = e.txn.lsid;
       ev.txnNumber = Long.fromNumber(Number(e.txn.txnNumber));
