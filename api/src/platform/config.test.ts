@@ -16,7 +16,9 @@ describe('loadConfig', () => {
       jsonBodyLimit: '100kb',
       avatarMaxBytes: 5 * 1024 * 1024,
       seedOnEmpty: true,
+      demoMode: false,
     });
+    expect(config.memberLimits.comments).toEqual({ perMinute: 20, perDay: 300 });
     expect(config.dataDir).toBe(path.resolve(__dirname, '../../../.data'));
     expect(config.rateLimits.login.max).toBeGreaterThan(0);
   });
@@ -32,6 +34,9 @@ describe('loadConfig', () => {
       RATE_LIMIT_LOGIN_WINDOW_MS: '1000',
       SEED_ON_EMPTY: 'false',
       DATA_DIR: '/var/campus',
+      DEMO_MODE: '1',
+      RATE_LIMIT_LIKES_PER_MINUTE: '0',
+      RATE_LIMIT_AVATARS_PER_DAY: '3',
     });
     expect(config).toMatchObject({
       port: 5000,
@@ -43,6 +48,9 @@ describe('loadConfig', () => {
       dataDir: '/var/campus',
     });
     expect(config.rateLimits.login).toEqual({ max: 0, windowMs: 1000 });
+    expect(config.demoMode).toBe(true);
+    expect(config.memberLimits.likes).toEqual({ perMinute: 0, perDay: 1000 });
+    expect(config.memberLimits.avatars).toEqual({ perMinute: 5, perDay: 3 });
   });
 
   test('when a number is malformed, then loading fails loudly', () => {

@@ -10,6 +10,24 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
+/** What a member may do only so often; each has its own limits per minute and per day. */
+export const MEMBER_ACTIONS = [
+  'posts',
+  'comments',
+  'reposts',
+  'likes',
+  'follows',
+  'avatars',
+] as const;
+export type MemberAction = (typeof MEMBER_ACTIONS)[number];
+
+export interface MemberLimit {
+  /** Actions allowed per member per minute; 0 turns this limit off. */
+  perMinute: number;
+  /** Actions allowed per member per day; 0 turns this limit off. */
+  perDay: number;
+}
+
 export interface Config {
   env: string;
   port: number;
@@ -51,8 +69,15 @@ export interface Config {
     application: RateLimitRule;
     feedback: RateLimitRule;
   };
+  /** Per member: posts, comments, reposts, likes, follows and avatar uploads. */
+  memberLimits: Record<MemberAction, MemberLimit>;
   /** Run the demo seed on first start of an empty database. */
   seedOnEmpty: boolean;
+  /**
+   * Demo mode (`DEMO_MODE=1`, or `--demo`): the demo data is seeded into an empty database, and
+   * the production refusals (platform/production.ts) do not apply.
+   */
+  demoMode: boolean;
   logLevel: string;
   /** Honour X-Forwarded-For (behind a reverse proxy) for rate limiting. */
   trustProxy: boolean;
@@ -94,6 +119,14 @@ function rule(env: Env, name: string, max: number, windowMs: number): RateLimitR
   return {
     max: int(env, `RATE_LIMIT_${name}_MAX`, max),
     windowMs: int(env, `RATE_LIMIT_${name}_WINDOW_MS`, windowMs),
+  };
+}
+
+function memberLimit(env: Env, action: MemberAction, perMinute: number, perDay: number) {
+  const name = `RATE_LIMIT_${action.toUpperCase()}`;
+  return {
+    perMinute: int(env, `${name}_PER_MINUTE`, perMinute),
+    perDay: int(env, `${name}_PER_DAY`, perDay),
   };
 }
 
@@ -140,7 +173,17 @@ export function loadConfig(env: Env = process.env): Config {
       application: rule(env, 'APPLICATION', 5, ONE_HOUR),
       feedback: rule(env, 'FEEDBACK', 10, ONE_HOUR),
     },
+    // Well above what a person does by hand, far below what a script floods with.
+    memberLimits: {
+      posts: memberLimit(env, 'posts', 10, 100),
+      comments: memberLimit(env, 'comments', 20, 300),
+      reposts: memberLimit(env, 'reposts', 10, 100),
+      likes: memberLimit(env, 'likes', 60, 1000),
+      follows: memberLimit(env, 'follows', 30, 200),
+      avatars: memberLimit(env, 'avatars', 5, 20),
+    },
     seedOnEmpty: bool(env, 'SEED_ON_EMPTY', true),
+    demoMode: bool(env, 'DEMO_MODE', false),
     logLevel: str(env, 'LOG_LEVEL') ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: bool(env, 'TRUST_PROXY', false),
   };
