@@ -1,3 +1,4 @@
+import './app/zod-without-eval';
 import { registerPlugins } from '@module-federation/enhanced/runtime';
 import { createRoot } from 'react-dom/client';
 import { configureApi } from '@campus/kit/api';
