@@ -216,7 +216,7 @@ export async function openDatabase(options: {
   const embedded = options.mongodbUri
     ? undefined
     : await startEmbeddedDatabase(path.join(options.dataDir, 'db'), options.logger);
-  const uri = options.mongodbUri ?? `${embedded!.uri}/campus`;
+  const uri = options.mongodbUri ?? `${embedded!.uri}/campus?replicaSet=rs0`;
   let database: Database;
   try {
     database = await connectDatabase(uri, { logger: options.logger });
