@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { unstable_serialize, useSWRConfig } from 'swr';
 import useSWRInfinite, { unstable_serialize as serializeInfinite } from 'swr/infinite';
-import { FEED_PAGE_SIZE, type Post } from '@campus/contracts';
+import { FEED_MAX_OFFSET, FEED_PAGE_SIZE, type Post } from '@campus/contracts';
 import { toast } from '@campus/kit/toast';
 import {
   feedFilterOf,
@@ -26,6 +26,11 @@ async function fetchPage(key: FeedPageKey): Promise<Post[]> {
   } catch (error) {
     throw page === 0 ? error : new LoadMoreError(error);
   }
+}
+
+/** The API pages at most FEED_MAX_OFFSET posts back: page `index` would start beyond that. */
+function beyondPagingBound(index: number): boolean {
+  return index * FEED_PAGE_SIZE > FEED_MAX_OFFSET;
 }
 
 function uniqueVisible(pages: Post[][], hidden: ReadonlySet<number>): Post[] {
@@ -53,7 +58,9 @@ export function useFeed(filter: FeedFilter) {
     (index: number, previous: Post[] | null) => FeedPageKey | null
   >(
     (index, previous) =>
-      previous && previous.length < FEED_PAGE_SIZE ? null : feedPageKey(name, index),
+      (previous && previous.length < FEED_PAGE_SIZE) || beyondPagingBound(index)
+        ? null
+        : feedPageKey(name, index),
     fetchPage,
     {
       revalidateOnMount: true, // spec §9: the feed cache is always stale
@@ -91,7 +98,9 @@ export function useFeed(filter: FeedFilter) {
   );
 
   const lastPage = data?.[data.length - 1];
-  const reachedEnd = lastPage !== undefined && lastPage.length < FEED_PAGE_SIZE;
+  const reachedEnd =
+    lastPage !== undefined &&
+    (lastPage.length < FEED_PAGE_SIZE || beyondPagingBound(data?.length ?? 0));
 
   // `loadExtraPages` resolves once the pages asked for are shown, the end is reached or a page
   // failed (SWR's setSize resolves before the new pages are fetched).

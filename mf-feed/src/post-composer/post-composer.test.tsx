@@ -11,12 +11,12 @@ import { Toaster, dismissToast } from '@campus/kit/toast';
 import PostComposer from './post-composer';
 
 /** Every request answers `status` with `{ id: 1 }`, once `release` is called. */
-function respondWith(status: number) {
+function respondWith(status: number, body: unknown = { id: 1 }) {
   let release: () => void = () => undefined;
   const answered = new Promise<void>((resolve) => (release = resolve));
   const fetchMock = mockApi(async () => {
     await answered;
-    return { status, body: { id: 1 } };
+    return { status, body };
   });
   return { fetchMock, release };
 }
@@ -85,6 +85,18 @@ describe('PostComposer', () => {
     expect(screen.getByRole('textbox')).toHaveValue('');
     expect(screen.getByRole('checkbox', { name: 'Sync to profile timeline' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Tag as JD (Jobs/Admissions)' })).not.toBeChecked();
+  });
+
+  it("keeps the text and shows the API's limit message when the member posts too fast (429)", async () => {
+    const message =
+      'Too many posts: you can make at most 10 posts per minute. Please try again in 30 seconds.';
+    const { release } = respondWith(429, { message });
+    release();
+    render(<Harness />);
+    await userEvent.type(screen.getByRole('textbox'), 'hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByRole('textbox')).toHaveValue('hello');
   });
 
   it('keeps the text and shows the destructive toast when posting fails', async () => {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
 import type { CreatePostRequest, Post } from '@campus/contracts';
-import { apiRequest } from '@campus/kit/api';
+import { apiRequest, failureDescription } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
 import { Button, Checkbox, Dialog, TextArea } from '@campus/kit/ui';
@@ -65,10 +65,10 @@ export default function PostComposer({
         description: 'Post created successfully!',
         duration: SUCCESS_TOAST_MS,
       });
-    } catch {
+    } catch (error) {
       toast({
         title: 'Error',
-        description: 'Failed to create post. Please try again.',
+        description: failureDescription(error, 'Failed to create post. Please try again.'),
         variant: 'destructive',
       });
     } finally {

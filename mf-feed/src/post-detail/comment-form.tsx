@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
+import { failureDescription } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
 import { Button, Checkbox, TextArea } from '@campus/kit/ui';
 import { createComment } from './post-detail-requests';
@@ -55,10 +56,10 @@ export function CommentForm({
       setContent('');
       setSyncToTimeline(false);
       onPosted(shared);
-    } catch {
+    } catch (error) {
       toast({
         title: 'Error',
-        description: 'Failed to post comment. Please try again.',
+        description: failureDescription(error, 'Failed to post comment. Please try again.'),
         variant: 'destructive',
       });
     } finally {

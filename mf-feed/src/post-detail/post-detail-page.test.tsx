@@ -174,6 +174,20 @@ describe('PostDetailPage', () => {
     expect(within(form).getByRole('textbox')).toHaveValue('Hello');
   });
 
+  it("keeps the comment and shows the API's limit message when the member comments too fast (429)", async () => {
+    const message =
+      'Too many comments: you can make at most 20 comments per minute. Please try again in 12 seconds.';
+    mockApi(({ init }) =>
+      init.method === 'POST' ? { status: 429, body: { message } } : { status: 200, body: detail() },
+    );
+    openAt();
+    const form = await screen.findByRole('form', { name: 'Add a comment' });
+    await userEvent.type(within(form).getByRole('textbox'), 'Hello');
+    await userEvent.click(within(form).getByRole('button', { name: 'Post Comment' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(within(form).getByRole('textbox')).toHaveValue('Hello');
+  });
+
   it('likes a comment', async () => {
     const fetchMock = mockApi(({ init }) =>
       init.method === 'POST'

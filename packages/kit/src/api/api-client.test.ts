@@ -2,6 +2,7 @@ import {
   ApiError,
   apiRequest,
   configureApi,
+  failureDescription,
   getJson,
   readStoredAuth,
   storeAuth,
@@ -117,5 +118,22 @@ describe('getJson', () => {
   it('rejects other failures', async () => {
     mockFetch({ status: 404, body: 'missing' });
     await expect(getJson('/api/posts/9')).rejects.toThrow('404: missing');
+  });
+});
+
+describe('failureDescription', () => {
+  it('gives a 429 its own message (which limit, how long to wait), and the fallback otherwise', () => {
+    const limited = new ApiError(
+      429,
+      'Too Many Requests',
+      JSON.stringify({ message: 'Wait 42 s' }),
+    );
+    expect(failureDescription(limited, 'Failed.')).toBe('Wait 42 s');
+    expect(failureDescription(new ApiError(429, 'Too Many Requests', ''), 'Failed.')).toBe(
+      'Too many requests. Please wait a moment and try again.',
+    );
+    const failed = new ApiError(500, 'Internal Server Error', JSON.stringify({ message: 'boom' }));
+    expect(failureDescription(failed, 'Failed.')).toBe('Failed.');
+    expect(failureDescription(new TypeError('offline'), 'Failed.')).toBe('Failed.');
   });
 });

@@ -30,6 +30,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What a failure toast says: a 429's own message (which limit, how long to wait: "please try
+ * again" at once would fail again), else the spec's fallback for that action.
+ */
+export function failureDescription(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.status === 429) {
+    return error.serverMessage ?? 'Too many requests. Please wait a moment and try again.';
+  }
+  return fallback;
+}
+
 export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** JSON-serialisable payload, or FormData for multipart uploads. */

@@ -79,6 +79,19 @@ describe('FollowButton', () => {
     expect(button).toHaveTextContent('Following');
   });
 
+  it("shows the API's limit message when the member follows too fast (429)", async () => {
+    const message =
+      'Too many follows: you can make at most 30 follows per minute. Please try again in 9 seconds.';
+    serve({ 'POST /api/users/9/follow': { status: 429, body: { message } } });
+    render(
+      <Providers>
+        <FollowButton userId={9} isFollowing={false} />
+      </Providers>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Follow' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(message));
+  });
+
   it('shows the destructive toast when the toggle fails', async () => {
     serve({ 'POST /api/users/9/follow': { status: 500, body: { message: 'boom' } } });
     render(

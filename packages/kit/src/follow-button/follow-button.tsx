@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import type { FollowToggleResponse } from '@campus/contracts';
-import { apiRequest } from '@campus/kit/api';
+import { apiRequest, failureDescription } from '@campus/kit/api';
 import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button } from '@campus/kit/ui';
@@ -46,10 +46,10 @@ export function FollowButton({ userId, isFollowing, onToggled, size = 'sm' }: Fo
       const ids = session.user ? [userId, session.user.id] : [userId];
       void mutate((key) => touchesUsers(key, ids));
       onToggled?.(result);
-    } catch {
+    } catch (error) {
       toast({
         title: 'Error',
-        description: 'Failed to update follow status.',
+        description: failureDescription(error, 'Failed to update follow status.'),
         variant: 'destructive',
       });
     } finally {

@@ -168,6 +168,26 @@ describe('PostCard', () => {
     );
   });
 
+  it("rolls a like back and shows the API's limit message when the member likes too fast (429)", async () => {
+    mockFetch(() => ({
+      status: 429,
+      body: {
+        message:
+          'Too many likes: you can make at most 60 likes per minute. Please try again in 42 seconds.',
+      },
+    }));
+    await renderSignedIn({ post: makePost({ isLiked: false, likesCount: 1 }) });
+    await userEvent.click(screen.getByRole('button', { name: 'Like (1 like)' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Too many likes: you can make at most 60 likes per minute. Please try again in 42 seconds.',
+    );
+    expect(screen.getByRole('button', { name: 'Like (1 like)' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+  });
+
   it('reposts with a trimmed comment and a live n/280 counter, then counts the repost', async () => {
     const fetchMock = mockFetch(() => ({ status: 201, body: makePost({ id: 99 }) }));
     const onReposted = jest.fn();

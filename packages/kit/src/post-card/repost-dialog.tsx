@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { REPOST_COMMENT_MAX_LENGTH, type Post } from '@campus/contracts';
+import { failureDescription } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog, TextArea } from '@campus/kit/ui';
 import { repostPost } from './post-requests';
@@ -50,10 +51,10 @@ export function RepostDialog({
       onOpenChange(false);
       toast({ title: 'Success', description: 'Post reposted successfully!' });
       onReposted?.(repost);
-    } catch {
+    } catch (error) {
       toast({
         title: 'Error',
-        description: 'Failed to repost. Please try again.',
+        description: failureDescription(error, 'Failed to repost. Please try again.'),
         variant: 'destructive',
       });
     } finally {

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { LikeResponse } from '@campus/contracts';
+import { failureDescription } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
 import { togglePostLike } from './post-requests';
 
@@ -48,11 +49,11 @@ export function usePostLike(
       const result = await request(post.id);
       setState({ liked: result.liked, likesCount: result.likesCount });
       onSettled?.(result);
-    } catch {
+    } catch (error) {
       setState(before);
       toast({
         title: 'Error',
-        description: 'Failed to update like. Please try again.',
+        description: failureDescription(error, 'Failed to update like. Please try again.'),
         variant: 'destructive',
       });
     } finally {
