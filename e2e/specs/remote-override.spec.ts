@@ -3,7 +3,6 @@
 // deployed shell").
 import { MEMBER_EMAIL, expect, test } from '../support/fixtures';
 import { rebuildRemote, runsAgainstExternalServices } from '../support/remote-deploys';
-import { startStaticServer } from '../support/static-server';
 
 test.skip(runsAgainstExternalServices(), 'rebuilds a remote from the local sources');
 
@@ -14,18 +13,14 @@ test('a feed preview from an allowed origin replaces the feed in this browser on
   env,
 }) => {
   test.setTimeout(180_000);
-  const previewOrigin = env.previewOrigin;
-  if (!previewOrigin) throw new Error('the global setup names no preview origin');
+  const { previewOrigin, previewDir } = env;
+  if (!previewOrigin || !previewDir) throw new Error('the global setup serves no preview origin');
+  // The feature team's build, on the preview server the shell's env.json allows.
   const release = await rebuildRemote('mf-feed', {
     change: { search: "'For You'", replacement: "'For You (preview)'" },
+    into: previewDir,
   });
   const port = Number(new URL(previewOrigin).port);
-  const preview = await startStaticServer({
-    root: release.dist,
-    port,
-    host: '127.0.0.1',
-    corsOrigins: () => [env.shellUrl],
-  });
   const manifest = `${previewOrigin}/mf-manifest.json`;
   try {
     // Refused: an origin the shell's env.json does not list. The deployed feed loads as usual.
@@ -63,7 +58,7 @@ test('a feed preview from an allowed origin replaces the feed in this browser on
       await otherPage.goto('/');
       await expect(
         otherPage.getByRole('tablist').first().getByRole('tab', { name: 'For You', exact: true }),
-      ).toBeVisible();
+      ).toBeVisible({ timeout: 30_000 }); // a new browser: cold caches
       await expect(otherPage.getByRole('region', { name: 'Remote overrides' })).toHaveCount(0);
     } finally {
       await other.close();
@@ -76,7 +71,6 @@ test('a feed preview from an allowed origin replaces the feed in this browser on
     await page.reload();
     await expect(tabs.getByRole('tab', { name: 'For You', exact: true })).toBeVisible();
   } finally {
-    await preview.close();
     await release.remove();
   }
 });

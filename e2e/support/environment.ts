@@ -6,6 +6,8 @@ export interface E2eEnvironment {
   remotes: Record<'mf_feed' | 'mf_profile' | 'mf_notifications' | 'mf_admin', string>;
   /** The origin the shell's env.json lists in overrideOrigins (local runs only); nothing is served there at first. */
   previewOrigin?: string;
+  /** What the server at previewOrigin serves: a spec builds a remote into it. */
+  previewDir?: string;
 }
 
 export const E2E_ENV_KEY = 'CAMPUS_E2E_ENVIRONMENT';

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { E2E_ENV_KEY, type E2eEnvironment } from './environment';
 import { APPS, serveApps } from './serve-apps';
+import { startStaticServer } from './static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const HOST = '127.0.0.1';
@@ -56,8 +57,23 @@ export default async function globalSetup() {
   const apiUrl = `http://${HOST}:${apiPort}`;
   // Where a spec serves a feature team's preview build of a remote: the one origin the shell
   // accepts manifest overrides from (specs/remote-override.spec.ts).
-  const previewOrigin = `http://${HOST}:${await freePort()}`;
-  const apps = await serveApps({ apiUrl, host: HOST, overrideOrigins: [previewOrigin] });
+  // It listens from now on (a port merely reserved could be taken by the time a spec needs it),
+  // serving whatever a spec builds into previewDir, to the shell's pages only.
+  const previewDir = await mkdtemp(path.join(os.tmpdir(), 'campus-e2e-preview-'));
+  let shellOrigins: string[] = [];
+  const preview = await startStaticServer({
+    root: previewDir,
+    host: HOST,
+    corsOrigins: () => shellOrigins,
+  });
+  const previewOrigin = preview.url;
+  const apps = await serveApps({ apiUrl, host: HOST, overrideOrigins: [previewOrigin] }).catch(
+    async (error: unknown) => {
+      await preview.close();
+      throw error;
+    },
+  );
+  shellOrigins = [apps.shellUrl];
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'campus-e2e-'));
 
   const env: NodeJS.ProcessEnv = {
@@ -75,6 +91,15 @@ export default async function globalSetup() {
     RATE_LIMIT_VERIFY_MAX: '10000',
     RATE_LIMIT_APPLICATION_MAX: '10000',
     RATE_LIMIT_FEEDBACK_MAX: '10000',
+    // The specs act fast as a few members; the limits themselves are tested in the API's suite.
+    ...Object.fromEntries(
+      ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS'].flatMap((action) => [
+        [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
+        [`RATE_LIMIT_${action}_PER_DAY`, '0'],
+      ]),
+    ),
+    // The specs sign in with the demo accounts: demo mode seeds them into the empty database.
+    DEMO_MODE: '1',
   };
   delete env.MONGODB_URI;
   let output = '';
@@ -94,7 +119,9 @@ export default async function globalSetup() {
       if (api.exitCode === null) api.kill('SIGKILL');
     }
     await apps.close();
+    await preview.close();
     await rm(dataDir, { recursive: true, force: true });
+    await rm(previewDir, { recursive: true, force: true });
   };
 
   try {
@@ -110,6 +137,7 @@ export default async function globalSetup() {
     dataDir,
     remotes: apps.env.remotes,
     previewOrigin,
+    previewDir,
   };
   process.env[E2E_ENV_KEY] = JSON.stringify(environment);
   return stop;

@@ -28,6 +28,8 @@ export interface Release {
    * rspack.shared.js): what the remote requires and what it offers to share.
    */
   kitVersion?: string;
+  /** Builds into this folder (served by someone else) instead of a fresh temporary one. */
+  into?: string;
 }
 
 /**
@@ -37,10 +39,10 @@ export interface Release {
  */
 export async function rebuildRemote(
   appDir: string,
-  { change, kitVersion }: Release,
+  { change, kitVersion, into }: Release,
 ): Promise<RemoteBuild> {
   const folder = await mkdtemp(path.join(os.tmpdir(), `campus-${appDir}-release-`));
-  const dist = path.join(folder, 'dist');
+  const dist = into ?? path.join(folder, 'dist');
   const appPath = path.join(repoRoot, appDir);
   const config = path.join(folder, 'rspack.config.js');
   await writeFile(
