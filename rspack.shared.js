@@ -264,10 +264,4 @@ function reactRefreshPlugin() {
   return new ReactRefreshRspackPlugin();
 }
 
-module.exports = {
-  createAppConfig,
-  readExposes,
-  sharedModules,
-  sharedKitSubpaths,
-  KIT_UNSHARED_SUBPATHS,
-};
+module.exports = { createAppConfig, readExposes, sharedModules };
