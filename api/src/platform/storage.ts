@@ -45,8 +45,14 @@ export function toPublicFileUrl(stored: string, publicUrl: string): string {
 export interface UploadStorage {
   dir: string;
   save(data: Buffer, extension: 'webp' | 'png' | 'jpg'): Promise<StoredFile>;
+  /** Whether `storedPath` (`/uploads/<name>`) is a file we store. */
+  has(storedPath: string): Promise<boolean>;
+  /** Deletes a stored file (a replaced avatar); anything that is not one is left alone. */
+  remove(storedPath: string): Promise<void>;
   /** `GET /uploads/:name`: stored files only, with their content type and a long cache. */
   serve(): Middleware;
+  /** Removes a stored upload by its stored URL (`/uploads/<name>`); anything else is left alone. */
+  remove(stored: string): Promise<void>;
 }
 
 /** Files under random names in one directory, served by the API under `/uploads/`. */
@@ -58,6 +64,21 @@ export function createUploadStorage(dir: string, publicUrl: string): UploadStora
       const name = `${randomBytes(16).toString('hex')}.${extension}`;
       await fs.writeFile(path.join(dir, name), data, { flag: 'wx' });
       return { name, path: `/uploads/${name}`, url: `${publicUrl}/uploads/${name}` };
+    },
+    async remove(stored) {
+      if (!UPLOAD_PATH.test(stored)) return;
+      await fs.rm(path.join(dir, stored.slice('/uploads/'.length)), { force: true });
+    },
+    async has(storedPath) {
+      if (!UPLOAD_PATH.test(storedPath)) return false;
+      return fs.stat(path.join(dir, path.basename(storedPath))).then(
+        (stat) => stat.isFile(),
+        () => false,
+      );
+    },
+    async remove(storedPath) {
+      if (!UPLOAD_PATH.test(storedPath)) return;
+      await fs.rm(path.join(dir, path.basename(storedPath)), { force: true });
     },
     serve() {
       return async (ctx, next) => {
