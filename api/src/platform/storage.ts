@@ -51,8 +51,6 @@ export interface UploadStorage {
   remove(storedPath: string): Promise<void>;
   /** `GET /uploads/:name`: stored files only, with their content type and a long cache. */
   serve(): Middleware;
-  /** Removes a stored upload by its stored URL (`/uploads/<name>`); anything else is left alone. */
-  remove(stored: string): Promise<void>;
 }
 
 /** Files under random names in one directory, served by the API under `/uploads/`. */
@@ -64,10 +62,6 @@ export function createUploadStorage(dir: string, publicUrl: string): UploadStora
       const name = `${randomBytes(16).toString('hex')}.${extension}`;
       await fs.writeFile(path.join(dir, name), data, { flag: 'wx' });
       return { name, path: `/uploads/${name}`, url: `${publicUrl}/uploads/${name}` };
-    },
-    async remove(stored) {
-      if (!UPLOAD_PATH.test(stored)) return;
-      await fs.rm(path.join(dir, stored.slice('/uploads/'.length)), { force: true });
     },
     async has(storedPath) {
       if (!UPLOAD_PATH.test(storedPath)) return false;
