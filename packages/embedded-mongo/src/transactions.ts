@@ -137,6 +137,9 @@ export class Transactions {
   private end(t: Transaction, state: 'committed' | 'aborted'): void {
     t.state = state;
     this.open.delete(t);
+    // The session keeps the ended transaction (to answer a retried commit), not its documents.
+    t.snapshot.clear();
+    t.writes.clear();
   }
 
   private expired(t: Transaction): boolean {
