@@ -11,12 +11,10 @@ import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
-import { isPostVisible } from './modules/posts/service';
 import { profileRoutes } from './modules/profiles/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { uploadRoutes } from './modules/uploads/routes';
 import { userRoutes } from './modules/users/routes';
-import { createAuthenticator } from './modules/users/service';
 import { createTokenService, requireAuth, type AppState } from './platform/auth';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
@@ -26,7 +24,9 @@ import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
 import type { UploadStorage } from './platform/storage';
 import { notificationSources } from './notification-sources';
+import type { Models } from './models';
 import { createReadCaches, type ReadCaches } from './read-caches';
+import { createServices, type Services } from './services';
 
 export interface AppDeps {
   config: Config;
@@ -34,8 +34,11 @@ export interface AppDeps {
   mailer: Mailer;
   storage: UploadStorage;
   jwtSecret: string;
-  /** The database the app works on: its reachability and its write events. */
-  database: Pick<Database, 'requireReachable' | 'onWrites'>;
+  /**
+   * The database the app works on: its models (bound to its own connection, see models.ts), its
+   * reachability and its write events.
+   */
+  database: Pick<Database<Models>, 'models' | 'requireReachable' | 'onWrites'>;
   /** Counts requests being handled, for a graceful shutdown (main.ts). */
   inFlight?: InFlight;
 }
@@ -71,8 +74,13 @@ const requireJsonBodies: Middleware = async (ctx, next) => {
   return next();
 };
 
-/** The Koa app with the state it owns: its read caches, and `close()` to let go of them. */
+/**
+ * The Koa app with the state it owns: its models and services (on its database's connection),
+ * its read caches, and `close()` to let go of them.
+ */
 export type CampusApp = Koa<AppState> & {
+  readonly models: Models;
+  readonly services: Services;
   readonly caches: ReadCaches;
   /** Stops following the database's writes; the database itself belongs to the caller. */
   close(): void;
@@ -88,7 +96,14 @@ export function createApp({
   inFlight,
 }: AppDeps): CampusApp {
   const app = new Koa<AppState>({ proxy: config.trustProxy });
-  const caches = createReadCaches(config);
+  const { models } = database;
+  const services = createServices(models);
+  const caches = createReadCaches(config, {
+    Post: models.Post,
+    User: models.User,
+    likes: services.likes,
+    reposts: services.reposts,
+  });
   const unsubscribe = caches.subscribe(database);
   const tokens = createTokenService({
     secret: jwtSecret,
@@ -98,7 +113,7 @@ export function createApp({
   });
   const authenticated = requireAuth({
     tokens,
-    loadUser: createAuthenticator({
+    loadUser: services.users.createAuthenticator({
       adminUserId: config.adminUserId,
       activityThrottleMs: config.activityThrottleMs,
       accounts: caches.accounts,
@@ -141,7 +156,7 @@ export function createApp({
   );
 
   const routers = [
-    authRoutes(authenticated, {
+    authRoutes(services.auth, authenticated, {
       institutionDomains: config.institutionDomains,
       bcryptRounds: config.bcryptRounds,
       webUrl: config.webUrl,
@@ -150,9 +165,9 @@ export function createApp({
       tokens,
       rateLimits: config.rateLimits,
     }),
-    userRoutes(authenticated, { publicUrl: config.publicUrl }),
-    profileRoutes(authenticated, reads),
-    followRoutes(authenticated, { publicUrl: config.publicUrl }),
+    userRoutes(services.users, authenticated, { publicUrl: config.publicUrl }),
+    profileRoutes(services.profiles, authenticated, reads),
+    followRoutes(services.follows, authenticated, { publicUrl: config.publicUrl }),
     uploadRoutes(authenticated, {
       storage,
       tempDir: path.join(config.dataDir, 'tmp'),
@@ -160,23 +175,29 @@ export function createApp({
       maxPixels: config.avatarMaxPixels,
       size: config.avatarSize,
     }),
-    feedbackRoutes(authenticated, {
+    feedbackRoutes(services.feedback, authenticated, {
       adminUserId: config.adminUserId,
       rateLimit: config.rateLimits.feedback,
     }),
-    accountApplicationRoutes({
+    accountApplicationRoutes(services.accountApplications, {
       adminUserId: config.adminUserId,
       rateLimit: config.rateLimits.application,
     }),
-    settingsRoutes(),
-    postRoutes(authenticated, { ...reads, timezone: config.timezone }),
-    commentRoutes(authenticated, { isPostVisible }),
-    notificationRoutes(authenticated, notificationSources(config.publicUrl)),
-    analyticsRoutes(authenticated, { timezone: config.timezone }),
+    settingsRoutes(services.settings),
+    postRoutes(services.posts, authenticated, { ...reads, timezone: config.timezone }),
+    commentRoutes(services.comments, authenticated, {
+      isPostVisible: services.posts.isPostVisible,
+    }),
+    notificationRoutes(
+      services.notifications,
+      authenticated,
+      notificationSources(services, config.publicUrl),
+    ),
+    analyticsRoutes(services.analytics, authenticated, { timezone: config.timezone }),
   ];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
-  return Object.assign(app, { caches, close: unsubscribe });
+  return Object.assign(app, { models, services, caches, close: unsubscribe });
 }

@@ -5,6 +5,7 @@ import { resolveJwtSecret } from './platform/auth';
 import { loadConfig } from './platform/config';
 import { openDatabase } from './platform/db';
 import { createLogger } from './platform/logger';
+import { createModels } from './models';
 import { createMailer } from './platform/mailer';
 import { createUploadStorage } from './platform/storage';
 import { demoLogins, isDatabaseEmpty, printDemoLogins, seedDemoData } from './seed/seed';
@@ -16,13 +17,7 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const storage = createUploadStorage(path.join(config.dataDir, 'uploads'), config.publicUrl);
-  const database = await openDatabase({ ...config, logger });
-
-  if (config.seedOnEmpty && (await isDatabaseEmpty())) {
-    logger.info('empty database: seeding demo data');
-    await seedDemoData({ ...config, storage, logger });
-  }
-  printDemoLogins(await demoLogins(config.adminUserId));
+  const database = await openDatabase({ ...config, logger, models: createModels });
 
   const inFlight = trackInFlight();
   const app = createApp({
@@ -39,6 +34,13 @@ async function main() {
     jwtSecret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
     database,
   });
+  // The demo data is written through the app's own models and services.
+  if (config.seedOnEmpty && (await isDatabaseEmpty(app))) {
+    logger.info('empty database: seeding demo data');
+    await seedDemoData(app, { ...config, storage, logger });
+  }
+  printDemoLogins(await demoLogins(app, config.adminUserId));
+
   const server = app.listen(config.port, () => {
     logger.info({ port: config.port, embeddedDatabase: database.embedded }, 'api listening');
   });

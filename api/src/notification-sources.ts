@@ -3,17 +3,17 @@
  * feedback, account applications) create notifications, so the notifications module cannot
  * import them without a cycle: the app hands their services in from here.
  */
-import { applicationsById } from './modules/account-applications/service';
-import { feedbackMessages } from './modules/feedback/service';
 import type { NotificationSources } from './modules/notifications/service';
-import { postPreviews } from './modules/posts/service';
-import { actorsById } from './modules/users/service';
+import type { Services } from './services';
 
-export function notificationSources(publicUrl: string): NotificationSources {
+export function notificationSources(
+  { users, posts, feedback, accountApplications }: Services,
+  publicUrl: string,
+): NotificationSources {
   return {
-    actors: (ids) => actorsById(ids, publicUrl),
-    posts: postPreviews,
-    feedback: feedbackMessages,
-    applications: applicationsById,
+    actors: (ids) => users.actorsById(ids, publicUrl),
+    posts: posts.postPreviews,
+    feedback: feedback.feedbackMessages,
+    applications: accountApplications.applicationsById,
   };
 }

@@ -12,9 +12,10 @@ import { VerifiedTokens } from './platform/auth';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
 import type { WriteEvent } from './platform/write-events';
-import { FeedCache } from './modules/posts/feed-cache';
+import { FeedCache, type FeedSources } from './modules/posts/feed-cache';
 import { AccountCache } from './modules/users/account-cache';
 import { AuthorCache } from './modules/users/author-cache';
+import type { UserModel } from './modules/users/model';
 
 export interface ReadCaches {
   readonly feed: FeedCache;
@@ -29,11 +30,13 @@ export interface ReadCaches {
   subscribe(database: Pick<Database, 'onWrites'>): () => void;
 }
 
+/** The caches read through the app's own models and services. */
 export function createReadCaches(
   config: Pick<Config, 'readCacheMs' | 'authorCacheMs' | 'authCacheMs' | 'activityThrottleMs'>,
+  sources: FeedSources & { User: UserModel },
 ): ReadCaches {
-  const feed = new FeedCache(config.readCacheMs);
-  const authors = new AuthorCache(config.authorCacheMs);
+  const feed = new FeedCache(config.readCacheMs, sources);
+  const authors = new AuthorCache(config.authorCacheMs, sources.User);
   // Never past the point where the caller's activity is due to be recorded again.
   const accounts = new AccountCache(Math.min(config.authCacheMs, config.activityThrottleMs));
   const tokens = new VerifiedTokens();

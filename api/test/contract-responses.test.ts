@@ -9,7 +9,7 @@ import {
   type Notification,
 } from '@campus/contracts';
 import { expectContract } from './contract';
-import { createMember, uniqueEmail, useTestApp } from './test-app';
+import { uniqueEmail, useTestApp } from './test-app';
 
 /**
  * Every call of the API answers exactly its contract (`responseSchemas` in @campus/contracts),
@@ -45,7 +45,7 @@ async function verificationToken(email: string): Promise<string> {
 describe('API responses and their contracts', () => {
   test('when every call is made, then each answers exactly its contract', async () => {
     const http = () => t.http();
-    const admin = await createMember({ id: t.config.adminUserId, name: 'Admin' });
+    const admin = await t.createMember({ id: t.config.adminUserId, name: 'Admin' });
 
     // Accounts.
     const email = uniqueEmail('new');
@@ -216,7 +216,7 @@ describe('API responses and their contracts', () => {
   });
 
   test('when calls fail, then the body is exactly an error ({ message }; verify adds error)', async () => {
-    const ada = await createMember();
+    const ada = await t.createMember();
     const failures = [
       t.http().get('/api/auth/me'),
       t.http().get('/api/posts/999999').set('Authorization', ada.auth),

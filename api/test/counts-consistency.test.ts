@@ -1,13 +1,12 @@
 import type { Post as PostView } from '@campus/contracts';
 import { findCountMismatches } from '../src/modules/posts/recount';
-import { Post } from '../src/modules/posts/model';
 import { publish } from './content';
-import { createMember, useTestApp } from './test-app';
+import { useTestApp } from './test-app';
 
 const app = useTestApp();
 
 test('when likes, comments, reposts and deletes run concurrently, then every stored count equals a recount', async () => {
-  const members = await Promise.all(Array.from({ length: 30 }, () => createMember()));
+  const members = await Promise.all(Array.from({ length: 30 }, () => app.createMember()));
   const posts: PostView[] = [];
   for (let i = 0; i < 10; i++) posts.push(await publish(app.http, members[i]!, `seed ${i}`));
   const comments = await Promise.all(
@@ -48,7 +47,7 @@ test('when likes, comments, reposts and deletes run concurrently, then every sto
       default:
         return (async () => {
           // Delete one of this member's reposts, if any.
-          const own = await Post.findOne({
+          const own = await app.models.Post.findOne({
             authorId: m.id,
             originalPostId: p.id,
             sharedCommentId: null,
@@ -61,5 +60,5 @@ test('when likes, comments, reposts and deletes run concurrently, then every sto
   const results = await Promise.all(requests);
   // Races end in a clear 4xx (e.g. a second repost, a comment on a post deleted meanwhile), never a 5xx.
   expect(results.filter((r) => r && r.status >= 500)).toEqual([]);
-  expect(await findCountMismatches()).toEqual([]);
+  expect(await findCountMismatches({ models: app.models, ...app.services })).toEqual([]);
 }, 60_000);

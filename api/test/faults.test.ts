@@ -14,7 +14,7 @@ import readline from 'node:readline';
 import { trusted } from 'mongoose';
 import request from 'supertest';
 import type { CampusApp } from '../src/app';
-import { Post } from '../src/modules/posts/model';
+import { createModels, type Models } from '../src/models';
 import { connectDatabase, SERVER_SELECTION_TIMEOUT_MS, type Database } from '../src/platform/db';
 import { DATABASE_UNAVAILABLE } from '../src/platform/errors';
 import { buildTestApp, createMember } from './test-app';
@@ -70,7 +70,7 @@ let dataDir: string;
 let dbPath: string;
 let port: number;
 let server: ChildProcess | undefined;
-let database: Database;
+let database: Database<Models>;
 let app: CampusApp;
 let http: () => ReturnType<typeof request>;
 /** Database commands the driver started (command monitoring), to see what reached it. */
@@ -87,6 +87,7 @@ beforeAll(async () => {
   server = await startDatabase(port, dbPath);
   database = await connectDatabase(`mongodb://127.0.0.1:${port}`, {
     dbName: 'campus_faults',
+    models: createModels,
     driver: { monitorCommands: true },
   });
   database.connection.getClient().on('commandStarted', () => (commandsStarted += 1));
@@ -109,7 +110,7 @@ afterAll(async () => {
 }, 30_000);
 
 test('when the database is down, then requests get a 503 with a message without reaching the driver, and the API recovers by itself when it returns', async () => {
-  const member = await createMember();
+  const member = await createMember(app);
   const before = await http()
     .post('/api/posts')
     .set('Authorization', member.auth)
@@ -154,7 +155,7 @@ test('when a request is already past the reachability check as the database goes
     SERVER_SELECTION_TIMEOUT_MS,
   );
   expect(SERVER_SELECTION_TIMEOUT_MS).toBeLessThanOrEqual(1_000);
-  const member = await createMember();
+  const member = await createMember(app);
   // The same app without its fail-fast check: what a request in flight meets.
   const ungated = buildTestApp({ ...database, requireReachable: (_ctx, next) => next() }, dataDir);
   try {
@@ -169,7 +170,7 @@ test('when a request is already past the reachability check as the database goes
 }, 60_000);
 
 test('when the database is killed with SIGKILL during writes, then every acknowledged post is there after a restart', async () => {
-  const member = await createMember();
+  const member = await createMember(app);
   const acknowledged: number[] = [];
   const failures: number[] = [];
   let stop = false;
@@ -194,7 +195,10 @@ test('when the database is killed with SIGKILL during writes, then every acknowl
 
   server = await startDatabase(port, dbPath);
   expect(await eventually(async () => database.reachable, 20_000)).toBe(true);
-  const stored = await Post.find({ _id: trusted({ $in: acknowledged }) }, { _id: 1 }).lean();
+  const stored = await app.models.Post.find(
+    { _id: trusted({ $in: acknowledged }) },
+    { _id: 1 },
+  ).lean();
   expect(stored.map((p) => p._id).sort((a, b) => a - b)).toEqual(
     [...acknowledged].sort((a, b) => a - b),
   );

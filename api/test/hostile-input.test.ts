@@ -1,17 +1,6 @@
 import jwt from 'jsonwebtoken';
 import mongoose from 'mongoose';
-import { AccountApplication } from '../src/modules/account-applications/model';
-import { Feedback } from '../src/modules/feedback/model';
-import { Follow } from '../src/modules/follows/model';
-import { User } from '../src/modules/users/model';
-import {
-  createMember,
-  storedUser,
-  TEST_JWT_SECRET,
-  TEST_PASSWORD,
-  uniqueEmail,
-  useTestApp,
-} from './test-app';
+import { TEST_JWT_SECRET, TEST_PASSWORD, uniqueEmail, useTestApp } from './test-app';
 
 const t = useTestApp();
 
@@ -29,10 +18,10 @@ const OPERATOR_VALUES: unknown[] = [
 
 async function collectionCounts() {
   return {
-    users: await User.countDocuments(),
-    follows: await Follow.countDocuments(),
-    feedback: await Feedback.countDocuments(),
-    applications: await AccountApplication.countDocuments(),
+    users: await t.models.User.countDocuments(),
+    follows: await t.models.Follow.countDocuments(),
+    feedback: await t.models.Feedback.countDocuments(),
+    applications: await t.models.AccountApplication.countDocuments(),
   };
 }
 
@@ -61,7 +50,7 @@ describe('MongoDB operator objects and wrong types in every body field', () => {
   test.each(cases(['email', 'password']))(
     'when login gets %s = %j, then 400 and no token',
     async (field, value) => {
-      const member = await createMember();
+      const member = await t.createMember();
       const res = await t
         .http()
         .post('/api/auth/login')
@@ -74,22 +63,22 @@ describe('MongoDB operator objects and wrong types in every body field', () => {
   test.each(cases(['name', 'bio', 'avatarUrl']).filter(([f, v]) => !(f !== 'name' && v === null)))(
     'when a profile update gets %s = %j, then 400 and the profile is unchanged',
     async (field, value) => {
-      const member = await createMember({ name: 'Before', bio: 'Before' });
-      const before = await storedUser(member.id);
+      const member = await t.createMember({ name: 'Before', bio: 'Before' });
+      const before = await t.storedUser(member.id);
       const res = await t
         .http()
         .put(`/api/users/${member.id}`)
         .set('Authorization', member.auth)
         .send({ ...profileBody, [field]: value });
       expect(res.status).toBe(400);
-      expect(await storedUser(member.id)).toEqual(before);
+      expect(await t.storedUser(member.id)).toEqual(before);
     },
   );
 
   test.each(cases(['feedback']))(
     'when feedback gets %s = %j, then 400 and nothing is stored',
     async (field, value) => {
-      const member = await createMember();
+      const member = await t.createMember();
       const before = await collectionCounts();
       const res = await t
         .http()
@@ -115,10 +104,10 @@ describe('MongoDB operator objects and wrong types in every body field', () => {
   );
 
   test('when a filter built from untrusted input carries an operator, then mongoose refuses it instead of matching (sanitizeFilter is on)', async () => {
-    await createMember();
+    await t.createMember();
     expect(mongoose.get('sanitizeFilter')).toBe(true);
     const untrusted = JSON.parse('{"$gt": ""}') as string;
-    await expect(User.findOne({ email: untrusted }).lean()).rejects.toThrow(
+    await expect(t.models.User.findOne({ email: untrusted }).lean()).rejects.toThrow(
       /Cast to string failed/,
     );
   });
@@ -141,7 +130,7 @@ describe('mass assignment', () => {
       .send({ name: 'M', email, password: 'long enough', [field]: value });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(`Unrecognized key: "${field}"`);
-    expect(await User.exists({ email })).toBeNull();
+    expect(await t.models.User.exists({ email })).toBeNull();
   });
 
   test.each([
@@ -156,15 +145,15 @@ describe('mass assignment', () => {
   ])(
     'when a profile update sends %s, then 400 and the stored user is unchanged',
     async (field, value) => {
-      const member = await createMember();
-      const before = await storedUser(member.id);
+      const member = await t.createMember();
+      const before = await t.storedUser(member.id);
       const res = await t
         .http()
         .put(`/api/users/${member.id}`)
         .set('Authorization', member.auth)
         .send({ name: 'N', [field]: value });
       expect(res.status).toBe(400);
-      expect(await storedUser(member.id)).toEqual(before);
+      expect(await t.storedUser(member.id)).toEqual(before);
     },
   );
 
@@ -173,7 +162,7 @@ describe('mass assignment', () => {
     ['userId', 1],
     ['id', 5],
   ])('when feedback sends %s, then 400 and nothing is stored', async (field, value) => {
-    const member = await createMember();
+    const member = await t.createMember();
     const before = await collectionCounts();
     await t
       .http()
@@ -256,9 +245,9 @@ describe('tokens that must not authenticate', () => {
   }
 
   test('when any forged, expired or mis-signed token is used, then 401 and the victim profile is unchanged', async () => {
-    const member = await createMember();
-    const victim = await createMember({ name: 'Victim' });
-    const before = await storedUser(victim.id);
+    const member = await t.createMember();
+    const victim = await t.createMember({ name: 'Victim' });
+    const before = await t.storedUser(victim.id);
     for (const [kind, token] of Object.entries(await forgedTokens(member.id, victim.id))) {
       const read = await t
         .http()
@@ -277,14 +266,14 @@ describe('tokens that must not authenticate', () => {
         .set('Authorization', `Bearer ${token}`);
       expect({ kind, status: follow.status }).toEqual({ kind, status: 401 });
     }
-    expect(await storedUser(victim.id)).toEqual(before);
-    expect(await Follow.countDocuments({ followerId: victim.id })).toBe(0);
+    expect(await t.storedUser(victim.id)).toEqual(before);
+    expect(await t.models.Follow.countDocuments({ followerId: victim.id })).toBe(0);
   });
 
   test.each(['Basic dXNlcjpwYXNz', 'Bearer', 'bearer x', 'Token abc', ''])(
     'when the Authorization header is %j, then 401',
     async (header) => {
-      const member = await createMember();
+      const member = await t.createMember();
       await t.http().get(`/api/users/${member.id}`).set('Authorization', header).expect(401);
     },
   );
@@ -292,41 +281,41 @@ describe('tokens that must not authenticate', () => {
 
 describe('acting as someone else', () => {
   test('when a follow request names another follower in its body, then 400 and nobody follows anyone', async () => {
-    const me = await createMember();
-    const victim = await createMember();
-    const target = await createMember();
+    const me = await t.createMember();
+    const victim = await t.createMember();
+    const target = await t.createMember();
     const res = await t
       .http()
       .post(`/api/users/${target.id}/follow`)
       .set('Authorization', me.auth)
       .send({ followerId: victim.id });
     expect(res.status).toBe(400);
-    expect(await Follow.countDocuments({ followingId: target.id })).toBe(0);
+    expect(await t.models.Follow.countDocuments({ followingId: target.id })).toBe(0);
   });
 
   test("when a member edits another member's profile with their own valid token, then 403 and it is unchanged", async () => {
-    const me = await createMember();
-    const victim = await createMember();
-    const before = await storedUser(victim.id);
+    const me = await t.createMember();
+    const victim = await t.createMember();
+    const before = await t.storedUser(victim.id);
     await t
       .http()
       .put(`/api/users/${victim.id}`)
       .set('Authorization', me.auth)
       .send({ name: 'Hacked', bio: 'owned' })
       .expect(403);
-    expect(await storedUser(victim.id)).toEqual(before);
+    expect(await t.storedUser(victim.id)).toEqual(before);
   });
 
   test('when an unverified account holds a signed token, then 401', async () => {
-    const pending = await createMember({ isVerified: false });
+    const pending = await t.createMember({ isVerified: false });
     await t.http().get(`/api/users/${pending.id}`).set('Authorization', pending.auth).expect(401);
   });
 });
 
 describe('oversize and malformed bodies', () => {
   test('when a JSON body exceeds the limit, then 413 and the profile is unchanged', async () => {
-    const member = await createMember();
-    const before = await storedUser(member.id);
+    const member = await t.createMember();
+    const before = await t.storedUser(member.id);
     const res = await t
       .http()
       .put(`/api/users/${member.id}`)
@@ -334,7 +323,7 @@ describe('oversize and malformed bodies', () => {
       .send({ name: 'x', bio: 'b'.repeat(200_000) });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ message: 'Request body is too large' });
-    expect(await storedUser(member.id)).toEqual(before);
+    expect(await t.storedUser(member.id)).toEqual(before);
   });
 
   test.each(['{"name": "x",', '{name: x}', '"just a string"', 'null', '[1,2]'])(
@@ -364,20 +353,20 @@ describe('oversize and malformed bodies', () => {
   });
 
   test('when a multipart body is sent to a JSON route, then 415', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const res = await t
       .http()
       .put(`/api/users/${member.id}`)
       .set('Authorization', member.auth)
       .field('name', 'Multipart');
     expect(res.status).toBe(415);
-    expect((await storedUser(member.id))?.name).not.toBe('Multipart');
+    expect((await t.storedUser(member.id))?.name).not.toBe('Multipart');
   });
 });
 
 describe('script payloads are data', () => {
   test('when name and bio contain markup, then they are stored and returned verbatim as JSON text', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const name = '<script>alert("x")</script>';
     const bio = '<img src=x onerror=alert(1)> \u2028 & "quotes" </textarea>';
     const res = await t
@@ -389,7 +378,7 @@ describe('script payloads are data', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.body).toMatchObject({ name, bio });
-    expect(await storedUser(member.id)).toMatchObject({ name, bio });
+    expect(await t.storedUser(member.id)).toMatchObject({ name, bio });
     const profile = await t.http().get(`/api/users/${member.id}`).set('Authorization', member.auth);
     expect(profile.body).toMatchObject({ name, bio });
   });
@@ -404,15 +393,15 @@ describe('script payloads are data', () => {
     '//evil.example/a.png',
     'https://',
   ])('when the avatar URL is %j, then 400 and the avatar is unchanged', async (avatarUrl) => {
-    const member = await createMember();
-    const before = await storedUser(member.id);
+    const member = await t.createMember();
+    const before = await t.storedUser(member.id);
     const res = await t
       .http()
       .put(`/api/users/${member.id}`)
       .set('Authorization', member.auth)
       .send({ name: 'A', avatarUrl });
     expect(res.status).toBe(400);
-    expect(await storedUser(member.id)).toEqual(before);
+    expect(await t.storedUser(member.id)).toEqual(before);
   });
 });
 

@@ -12,8 +12,8 @@ import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mailer';
 import { createUploadStorage } from '../src/platform/storage';
-import { nextId } from '../src/modules/counters/service';
-import { User } from '../src/modules/users/model';
+import { createModels, type Models } from '../src/models';
+import type { Services } from '../src/services';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const TEST_PASSWORD = 'correct horse battery';
@@ -29,7 +29,16 @@ export interface TestApp {
   /** The app's read caches (e.g. to forget what a write behind mongoose's back changed). */
   caches: CampusApp['caches'];
   /** The database the app works on. */
-  database: Database;
+  database: Database<Models>;
+  /** The app's models, bound to its own database connection. */
+  models: Models;
+  /** The app's services (the same objects its routes call). */
+  services: Services;
+  /** A verified member created directly in this app's database, with a valid token for it. */
+  createMember(fields?: MemberFields): Promise<Member>;
+  /** The stored user, as a plain object (without `lastActiveAt`), to assert what did (not) change. */
+  storedUser(id: number): ReturnType<typeof storedUser>;
+  lastActiveAt(id: number): ReturnType<typeof lastActiveAt>;
   /** Builds another app on the same database (e.g. with other limits), closed after the file. */
   another(overrides: Overrides): { http(): ReturnType<typeof request>; app: CampusApp };
   /** A client on `another(overrides)`. */
@@ -63,7 +72,11 @@ export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
  * The app on `database`, with test settings and uploads under `dataDir`. It follows the
  * database's writes until `app.close()`.
  */
-export function buildTestApp(database: Database, dataDir: string, overrides: Overrides = {}) {
+export function buildTestApp(
+  database: Database<Models>,
+  dataDir: string,
+  overrides: Overrides = {},
+) {
   const cfg = testConfig(dataDir, overrides);
   const logger = createLogger('silent');
   const app = createApp({
@@ -88,7 +101,7 @@ export function buildTestApp(database: Database, dataDir: string, overrides: Ove
  */
 export function useTestApp(overrides: Overrides = {}): TestApp {
   let server: Awaited<ReturnType<typeof start>> | undefined;
-  let database: Database | undefined;
+  let database: Database<Models> | undefined;
   let config: Config | undefined;
   let dataDir = '';
   const apps: CampusApp[] = [];
@@ -110,7 +123,10 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     const external = process.env.TEST_MONGODB_URI;
     if (!external) server = await start({ port: 0 });
     const uri = external ?? server!.uri;
-    database = await connectDatabase(uri, { dbName: `test_${randomBytes(6).toString('hex')}` });
+    database = await connectDatabase(uri, {
+      dbName: `test_${randomBytes(6).toString('hex')}`,
+      models: createModels,
+    });
     main = build({});
     config = main.cfg;
   });
@@ -138,6 +154,15 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
       if (!database) throw new Error('useTestApp: used before beforeAll');
       return database;
     },
+    get models() {
+      return used().app.models;
+    },
+    get services() {
+      return used().app.services;
+    },
+    createMember: (fields) => createMember(used().app, fields),
+    storedUser: (id) => storedUser(used().app, id),
+    lastActiveAt: (id) => lastActiveAt(used().app, id),
     http() {
       return request(used().callback);
     },
@@ -159,12 +184,21 @@ export function uniqueEmail(prefix = 'member', domain = 'campus.edu'): string {
 
 const passwordHash = bcrypt.hashSync(TEST_PASSWORD, 4);
 
-/** A verified member created directly in the database, with a valid token for it. */
-export async function createMember(
-  fields: { name?: string; email?: string; bio?: string; isVerified?: boolean; id?: number } = {},
-) {
-  const id = fields.id ?? (await nextId('users'));
-  const user = await User.create({
+type MemberFields = {
+  name?: string;
+  email?: string;
+  bio?: string;
+  isVerified?: boolean;
+  id?: number;
+};
+type Member = { id: number; email: string; name: string; token: string; auth: string };
+/** What the helpers below write through: an app's models and services. */
+type AppData = Pick<CampusApp, 'models' | 'services'>;
+
+/** A verified member created directly in `app`'s database, with a valid token for it. */
+export async function createMember(app: AppData, fields: MemberFields = {}): Promise<Member> {
+  const id = fields.id ?? (await app.services.counters.nextId('users'));
+  const user = await app.models.User.create({
     _id: id,
     name: fields.name ?? `Member ${id}`,
     email: fields.email ?? uniqueEmail(),
@@ -185,10 +219,10 @@ export async function createMember(
  * The stored user, as a plain object, to assert what did (not) change. `lastActiveAt` is left out:
  * any authenticated request may record activity.
  */
-export async function storedUser(id: number) {
-  return User.findById(id, { lastActiveAt: 0 }).lean();
+export async function storedUser(app: AppData, id: number) {
+  return app.models.User.findById(id, { lastActiveAt: 0 }).lean();
 }
 
-export async function lastActiveAt(id: number) {
-  return (await User.findById(id, { lastActiveAt: 1 }).lean())?.lastActiveAt;
+export async function lastActiveAt(app: AppData, id: number) {
+  return (await app.models.User.findById(id, { lastActiveAt: 1 }).lean())?.lastActiveAt;
 }

@@ -12,8 +12,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { trusted } from 'mongoose';
 import { createApp } from '../../api/src/app';
-import { Post } from '../../api/src/modules/posts/model';
 import { loadConfig } from '../../api/src/platform/config';
+import type { Models } from '../../api/src/models';
 import type { Database } from '../../api/src/platform/db';
 import { createLogger } from '../../api/src/platform/logger';
 import { createMailer } from '../../api/src/platform/mailer';
@@ -61,7 +61,7 @@ function endpoints(postIds: number[]): Endpoint[] {
 }
 
 /** The API in this process, for counting its database operations (not for timing). */
-async function inProcessApi(database: Database): Promise<{
+async function inProcessApi(database: Database<Models>): Promise<{
   url: string;
   close(): void;
   /** Empties the feed and author caches (the caller's account stays known). */
@@ -123,6 +123,7 @@ async function main() {
   const children: Array<{ stop(): Promise<void> }> = [];
   try {
     const database = await db.connect();
+    const { Post } = database.models;
     const posts = await Post.countDocuments({});
     if (posts === 0) throw new Error('The bench database is empty: run `npm run bench:data` first');
     // Posts to open: recent originals that have comments (the detail page people open).

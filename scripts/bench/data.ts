@@ -7,15 +7,8 @@
  */
 import bcrypt from 'bcrypt';
 import type { Model } from 'mongoose';
-import { Comment } from '../../api/src/modules/comments/model';
-import { Counter } from '../../api/src/modules/counters/model';
-import { Follow } from '../../api/src/modules/follows/model';
-import { Like } from '../../api/src/modules/likes/model';
-import { Notification } from '../../api/src/modules/notifications/model';
-import { Post } from '../../api/src/modules/posts/model';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
-import { Repost } from '../../api/src/modules/reposts/model';
-import { User } from '../../api/src/modules/users/model';
+import { createServices } from '../../api/src/services';
 import { openBenchDatabase } from './database';
 import { FULL_SIZE, generateDataset, type DatasetSize } from './dataset';
 import { fmt, table, writeSection } from './report';
@@ -76,6 +69,8 @@ async function main() {
     console.log(
       `database ${db.embedded ? 'embedded' : 'MONGODB_URI'}; indexes built in ${fmt(indexes.ms)} ms`,
     );
+    const { models } = indexes.result;
+    const { User, Follow, Post, Repost, Comment, Like, Notification, Counter } = models;
     const loads: Array<[string, Model<never>, object[]]> = [
       ['users', User as never, data.users],
       ['follows', Follow as never, data.follows],
@@ -114,7 +109,7 @@ async function main() {
       Object.entries(lastIds).map(([name, seq]) => ({ _id: name as never, seq })),
     );
 
-    const recount = await timed(() => findCountMismatches());
+    const recount = await timed(() => findCountMismatches({ models, ...createServices(models) }));
     console.log(`recount: ${recount.result.length} mismatches in ${fmt(recount.ms / 1000, 1)} s`);
     const viral = [...data.posts].sort((a, b) => b.likesCount - a.likesCount)[0]!;
     const today = data.posts.filter(

@@ -1,21 +1,11 @@
 /**
  * The benchmark database: `MONGODB_URI` when set, else the embedded server (its CLI, in its own
- * process) with data under `.data/bench/<name>`. Registers every model, so the connection builds
- * all of the API's indexes.
+ * process) with data under `.data/bench/<name>`. Binds every model of the API to the connection
+ * (src/models.ts), so it builds all of the API's indexes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import '../../api/src/modules/account-applications/model';
-import '../../api/src/modules/comments/model';
-import '../../api/src/modules/counters/model';
-import '../../api/src/modules/feedback/model';
-import '../../api/src/modules/follows/model';
-import '../../api/src/modules/likes/model';
-import '../../api/src/modules/notifications/model';
-import '../../api/src/modules/posts/model';
-import '../../api/src/modules/reposts/model';
-import '../../api/src/modules/settings/model';
-import '../../api/src/modules/users/model';
+import { createModels, type Models } from '../../api/src/models';
 import { connectDatabase, type Database } from '../../api/src/platform/db';
 import { REPO_ROOT, startEmbeddedMongo, type Child } from './processes';
 
@@ -27,8 +17,8 @@ export interface BenchDatabase {
   /** The URI the API connects to (with the database name). */
   uri: string;
   embedded: boolean;
-  /** Connects this process's mongoose (the API's models) to it. */
-  connect(): Promise<Database>;
+  /** Connects, with the API's models bound to the connection. */
+  connect(): Promise<Database<Models>>;
   close(): Promise<void>;
 }
 
@@ -36,8 +26,9 @@ export interface BenchDatabase {
  * Like the API's connectDatabase, but patient: the embedded server compacts its journal in one
  * synchronous step (seconds at this size), which must not look like a dead server to the driver.
  */
-function connect(uri: string): Promise<Database> {
+function connect(uri: string): Promise<Database<Models>> {
   return connectDatabase(uri, {
+    models: createModels,
     driver: {
       serverSelectionTimeoutMS: 300_000,
       connectTimeoutMS: 300_000,
@@ -71,7 +62,7 @@ export async function openBenchDatabase(options: {
     server = await startEmbeddedMongo(dir);
     uri = `${server.uri}/${DB_NAME}`;
   }
-  let database: Database | undefined;
+  let database: Database<Models> | undefined;
   return {
     uri,
     embedded: server !== undefined,

@@ -7,9 +7,8 @@
  * BENCH_MIXED_DURATION (seconds, default 60), BENCH_CONNECTIONS (default 50).
  */
 import path from 'node:path';
-import { Post } from '../../api/src/modules/posts/model';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
-import { User } from '../../api/src/modules/users/model';
+import { createServices } from '../../api/src/services';
 import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
 import { CONNECTIONS, runLoad, signToken } from './load';
 import { startApi } from './processes';
@@ -42,7 +41,8 @@ async function main() {
   });
   let api: Awaited<ReturnType<typeof startApi>> | undefined;
   try {
-    await db.connect();
+    const { models } = await db.connect();
+    const { User, Post } = models;
     const members = await User.find({ isVerified: true }, { _id: 1 })
       .sort({ lastActiveAt: -1 })
       .limit(MEMBERS)
@@ -155,7 +155,7 @@ async function main() {
     );
     console.log(`errors: ${load.errors} (status codes: ${JSON.stringify(load.statusCodes)})`);
     const recountStarted = performance.now();
-    const mismatches = await findCountMismatches();
+    const mismatches = await findCountMismatches({ models, ...createServices(models) });
     const recountMs = performance.now() - recountStarted;
     console.log(`recount: ${mismatches.length} mismatches (${fmt(recountMs / 1000, 1)} s)`);
     for (const m of mismatches.slice(0, 20)) console.log(`  ${JSON.stringify(m)}`);

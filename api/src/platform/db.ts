@@ -30,11 +30,14 @@ const DISCONNECT_MS = 5_000;
  * the writes announced on it (write-events.ts). Created by `connectDatabase` / `openDatabase` and
  * handed to `createApp`; the app never reaches for a process-wide connection.
  *
- * The models are still compiled on mongoose's default connection, so one process has one
- * Database at a time (each Jest test file is its own process-like module registry).
+ * The connection is the Database's own (`mongoose.createConnection`), never mongoose's default
+ * one, and `models` are bound to it (the `models` factory passed to `connectDatabase`, e.g.
+ * src/models.ts), so several Databases live side by side in one process, each app on its own.
  */
-export interface Database {
+export interface Database<M = unknown> {
   readonly connection: mongoose.Connection;
+  /** The models bound to `connection`, their indexes built. */
+  readonly models: M;
   /** Whether the driver knows a server it can write to (from its SDAM events). */
   readonly reachable: boolean;
   /** Answers 503 at once while the database is known to be unreachable. */
@@ -54,15 +57,17 @@ function isReachable(description: mongoose.mongo.TopologyDescription): boolean {
  * first request. A first connection that fails is retried for up to `startupTimeoutMs` (a
  * database still starting), since each attempt gives up after the short server selection timeout.
  */
-export async function connectDatabase(
+export async function connectDatabase<M = unknown>(
   uri: string,
   options: {
+    /** Binds the app's models to the new connection (their indexes are built before returning). */
+    models?: (connection: mongoose.Connection) => M;
     dbName?: string;
     logger?: Logger;
     startupTimeoutMs?: number;
     driver?: mongoose.ConnectOptions;
   } = {},
-): Promise<Database> {
+): Promise<Database<M>> {
   const connectOptions: mongoose.ConnectOptions = {
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
     // While the database is down every request is refused before it reaches the driver, so only
@@ -72,17 +77,20 @@ export async function connectDatabase(
     ...options.driver,
   };
   const deadline = Date.now() + (options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS);
+  let connection: mongoose.Connection;
   for (;;) {
+    // A connection of this Database's own: the process-wide default one is never used.
+    const attempt = mongoose.createConnection(uri, connectOptions);
     try {
-      await mongoose.connect(uri, connectOptions);
+      connection = await attempt.asPromise();
       break;
     } catch (err) {
+      await attempt.close().catch(() => undefined);
       if (Date.now() >= deadline || !isServerSelectionError(err)) throw err;
       options.logger?.warn({ err }, 'database not reachable yet: retrying');
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
-  const connection = mongoose.connection;
   const client = connection.getClient();
   let reachable = true;
   // The driver's own view of the topology: a server it can write to, or none. It turns
@@ -101,10 +109,12 @@ export async function connectDatabase(
       logger.warn({ err: event.failure }, 'database heartbeat failed'),
     );
   }
+  const models = options.models ? options.models(connection) : (undefined as M);
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
 
   return {
     connection,
+    models,
     get reachable() {
       return reachable;
     },
@@ -121,7 +131,7 @@ export async function connectDatabase(
       const deadline = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), DISCONNECT_MS);
       });
-      const outcome = await Promise.race([mongoose.disconnect(), deadline]);
+      const outcome = await Promise.race([connection.close(), deadline]);
       clearTimeout(timer);
       if (outcome === 'late')
         options.logger?.error(`the database connection did not close within ${DISCONNECT_MS} ms`);
@@ -208,18 +218,19 @@ export function startEmbeddedDatabase(dbPath: string, logger: Logger): Promise<E
  * Connects to MONGODB_URI, or (unset) to an embedded server started in its own process with data
  * under `<dataDir>/db`. `close()` disconnects and stops the embedded server.
  */
-export async function openDatabase(options: {
+export async function openDatabase<M>(options: {
   mongodbUri: string | undefined;
   dataDir: string;
   logger: Logger;
-}): Promise<Database & { embedded: boolean }> {
+  models: (connection: mongoose.Connection) => M;
+}): Promise<Database<M> & { embedded: boolean }> {
   const embedded = options.mongodbUri
     ? undefined
     : await startEmbeddedDatabase(path.join(options.dataDir, 'db'), options.logger);
   const uri = options.mongodbUri ?? `${embedded!.uri}/campus?replicaSet=rs0`;
-  let database: Database;
+  let database: Database<M>;
   try {
-    database = await connectDatabase(uri, { logger: options.logger });
+    database = await connectDatabase(uri, { logger: options.logger, models: options.models });
   } catch (err) {
     await embedded?.stop();
     throw err;
@@ -227,6 +238,7 @@ export async function openDatabase(options: {
   return {
     embedded: embedded !== undefined,
     connection: database.connection,
+    models: database.models,
     get reachable() {
       return database.reachable;
     },

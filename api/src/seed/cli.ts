@@ -5,6 +5,8 @@ import { loadConfig } from '../platform/config';
 import { openDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { createUploadStorage } from '../platform/storage';
+import { createModels } from '../models';
+import { createServices } from '../services';
 import {
   demoLogins,
   isDatabaseEmpty,
@@ -16,11 +18,12 @@ import {
 async function run() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ ...config, logger });
+  const database = await openDatabase({ ...config, logger, models: createModels });
+  const target = { models: database.models, services: createServices(database.models) };
   try {
-    if (process.argv.includes('--reset')) await resetDemoCollections();
-    if (await isDatabaseEmpty()) {
-      await seedDemoData({
+    if (process.argv.includes('--reset')) await resetDemoCollections(target);
+    if (await isDatabaseEmpty(target)) {
+      await seedDemoData(target, {
         ...config,
         storage: createUploadStorage(path.join(config.dataDir, 'uploads'), config.publicUrl),
         logger,
@@ -28,7 +31,7 @@ async function run() {
     } else {
       logger.warn('the database already has users: nothing seeded (use --reset to start over)');
     }
-    printDemoLogins(await demoLogins(config.adminUserId));
+    printDemoLogins(await demoLogins(target, config.adminUserId));
   } finally {
     await database.close();
   }

@@ -4,13 +4,14 @@
  * notifications they cause. Deterministic (a seeded PRNG), and the denormalized counts are
  * computed from the generated likes, comments and reposts, so they agree with a recount.
  */
-import { Comment, type CommentDoc } from '../modules/comments/model';
-import { reserveIdBlock } from '../modules/counters/service';
-import { Like, type LikeDoc } from '../modules/likes/model';
-import { Notification, type NotificationDoc } from '../modules/notifications/model';
+import type { CommentDoc } from '../modules/comments/model';
+import type { LikeDoc } from '../modules/likes/model';
+import type { NotificationDoc } from '../modules/notifications/model';
 import { notificationKinds } from '../modules/notifications/registry';
-import { Post, type PostDoc } from '../modules/posts/model';
-import { Repost, type RepostDoc } from '../modules/reposts/model';
+import type { PostDoc } from '../modules/posts/model';
+import type { RepostDoc } from '../modules/reposts/model';
+import type { Models } from '../models';
+import type { Services } from '../services';
 
 const DAY = 86_400_000;
 
@@ -73,7 +74,15 @@ export interface ContentOptions {
   posts?: number;
 }
 
-export async function seedDemoContent(options: ContentOptions) {
+export async function seedDemoContent(
+  target: {
+    models: Pick<Models, 'Post' | 'Repost' | 'Comment' | 'Like' | 'Notification'>;
+    services: Pick<Services, 'counters'>;
+  },
+  options: ContentOptions,
+) {
+  const { Post, Repost, Comment, Like, Notification } = target.models;
+  const { reserveIdBlock } = target.services.counters;
   const random = prng(2026);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
   const now = options.now?.getTime() ?? Date.now();

@@ -4,13 +4,7 @@ import { trusted } from 'mongoose';
 import { useTestApp } from '../../test/test-app';
 import { createLogger } from '../platform/logger';
 import { createUploadStorage } from '../platform/storage';
-import { Comment } from '../modules/comments/model';
-import { Follow } from '../modules/follows/model';
-import { Like } from '../modules/likes/model';
-import { Notification } from '../modules/notifications/model';
-import { Post } from '../modules/posts/model';
 import { findCountMismatches } from '../modules/posts/recount';
-import { User } from '../modules/users/model';
 import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD } from './demo-users';
 import { demoLogins, isDatabaseEmpty, seedDemoData } from './seed';
 
@@ -18,18 +12,18 @@ const t = useTestApp();
 
 describe('seedDemoData', () => {
   test('when an empty database is seeded, then the admin is user 107, 20+ verified members have avatars and follows, and the demo password signs in', async () => {
-    expect(await isDatabaseEmpty()).toBe(true);
+    expect(await isDatabaseEmpty(t)).toBe(true);
     const storage = createUploadStorage(path.join(t.dataDir, 'uploads'), t.config.publicUrl);
-    await seedDemoData({
+    await seedDemoData(t, {
       adminUserId: 107,
       storage,
       logger: createLogger('silent'),
       bcryptRounds: 4,
     });
 
-    const admin = await User.findById(107).lean();
+    const admin = await t.models.User.findById(107).lean();
     expect(admin).toMatchObject({ email: DEMO_ADMIN.email, isVerified: true });
-    const members = await User.find({ _id: trusted({ $ne: 107 }) }).lean();
+    const members = await t.models.User.find({ _id: trusted({ $ne: 107 }) }).lean();
     expect(members.length).toBeGreaterThanOrEqual(20);
     expect(members.length).toBe(DEMO_MEMBERS.length);
     for (const member of members) {
@@ -40,7 +34,7 @@ describe('seedDemoData', () => {
       });
       await fs.access(path.join(t.dataDir, 'uploads', path.basename(member.avatarUrl!)));
     }
-    expect(await Follow.countDocuments()).toBeGreaterThan(members.length * 2);
+    expect(await t.models.Follow.countDocuments()).toBeGreaterThan(members.length * 2);
 
     const login = await t
       .http()
@@ -66,26 +60,32 @@ describe('seedDemoData', () => {
 
     // Content for every screen: 200+ posts over 30 days, some today, JD posts, quoted reposts,
     // replies, likes and notifications, with counts that agree with a recount.
-    expect(await Post.countDocuments({ originalPostId: null })).toBeGreaterThanOrEqual(200);
-    expect(await Post.countDocuments({ isJdTagged: true })).toBeGreaterThan(10);
-    expect(await Post.countDocuments({ repostComment: trusted({ $ne: null }) })).toBeGreaterThan(5);
-    expect(await Comment.countDocuments({ parentId: trusted({ $ne: null }) })).toBeGreaterThan(20);
-    expect(await Like.countDocuments()).toBeGreaterThan(200);
-    expect(await Notification.countDocuments({ userId: 107 })).toBeGreaterThan(0);
+    expect(await t.models.Post.countDocuments({ originalPostId: null })).toBeGreaterThanOrEqual(
+      200,
+    );
+    expect(await t.models.Post.countDocuments({ isJdTagged: true })).toBeGreaterThan(10);
+    expect(
+      await t.models.Post.countDocuments({ repostComment: trusted({ $ne: null }) }),
+    ).toBeGreaterThan(5);
+    expect(
+      await t.models.Comment.countDocuments({ parentId: trusted({ $ne: null }) }),
+    ).toBeGreaterThan(20);
+    expect(await t.models.Like.countDocuments()).toBeGreaterThan(200);
+    expect(await t.models.Notification.countDocuments({ userId: 107 })).toBeGreaterThan(0);
     const dayAgo = new Date(Date.now() - 86_400_000);
     expect(
-      await Post.countDocuments({ createdAt: trusted({ $gte: dayAgo }) }),
+      await t.models.Post.countDocuments({ createdAt: trusted({ $gte: dayAgo }) }),
     ).toBeGreaterThanOrEqual(15);
-    const oldest = await Post.findOne().sort({ createdAt: 1 }).lean();
+    const oldest = await t.models.Post.findOne().sort({ createdAt: 1 }).lean();
     expect(Date.now() - oldest!.createdAt.getTime()).toBeGreaterThan(25 * 86_400_000);
-    expect(await findCountMismatches()).toEqual([]);
+    expect(await findCountMismatches({ models: t.models, ...t.services })).toEqual([]);
     const top = await t
       .http()
       .get('/api/posts?topFilter=true')
       .set('Authorization', `Bearer ${login.body.token}`);
     expect(top.body.length).toBeGreaterThan(0);
 
-    expect(await demoLogins(107)).toContain(`${DEMO_ADMIN.email} (admin, user 107)`);
-    expect(await isDatabaseEmpty()).toBe(false);
+    expect(await demoLogins(t, 107)).toContain(`${DEMO_ADMIN.email} (admin, user 107)`);
+    expect(await isDatabaseEmpty(t)).toBe(false);
   });
 });

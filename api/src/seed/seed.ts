@@ -2,23 +2,18 @@ import bcrypt from 'bcrypt';
 import { trusted } from 'mongoose';
 import type { Logger } from '../platform/logger';
 import type { UploadStorage } from '../platform/storage';
-import { AccountApplication } from '../modules/account-applications/model';
-import { Comment } from '../modules/comments/model';
-import { Counter } from '../modules/counters/model';
-import { nextId, reserveIdsUpTo } from '../modules/counters/service';
-import { Feedback } from '../modules/feedback/model';
-import { Follow } from '../modules/follows/model';
-import { Like } from '../modules/likes/model';
-import { Notification } from '../modules/notifications/model';
-import { Post } from '../modules/posts/model';
-import { Repost } from '../modules/reposts/model';
-import { setSetting } from '../modules/settings/service';
-import { AppSetting } from '../modules/settings/model';
 import { storeAvatar } from '../modules/uploads/service';
-import { User } from '../modules/users/model';
+import type { Models } from '../models';
+import type { Services } from '../services';
 import { initialsAvatar } from './avatars';
 import { seedDemoContent } from './content';
 import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD, type DemoUser } from './demo-users';
+
+/** The app the demo data is written through: its models and the services the seed uses. */
+export interface SeedTarget {
+  models: Models;
+  services: Pick<Services, 'counters' | 'settings'>;
+}
 
 export interface SeedOptions {
   adminUserId: number;
@@ -27,12 +22,14 @@ export interface SeedOptions {
   bcryptRounds: number;
 }
 
-export async function isDatabaseEmpty(): Promise<boolean> {
+export async function isDatabaseEmpty({ models: { User } }: SeedTarget): Promise<boolean> {
   return (await User.estimatedDocumentCount()) === 0;
 }
 
 /** Drops everything the seed writes (used by `npm run seed -- --reset`). */
-export async function resetDemoCollections(): Promise<void> {
+export async function resetDemoCollections({ models }: SeedTarget): Promise<void> {
+  const { User, Follow, Notification, Feedback, AccountApplication, AppSetting, Counter } = models;
+  const { Post, Comment, Like, Repost } = models;
   await Promise.all([
     User.deleteMany({}),
     Follow.deleteMany({}),
@@ -49,6 +46,7 @@ export async function resetDemoCollections(): Promise<void> {
 }
 
 async function createDemoUser(
+  { models: { User } }: SeedTarget,
   id: number,
   demo: DemoUser,
   passwordHash: string,
@@ -74,7 +72,9 @@ async function createDemoUser(
  * is exactly user ADMIN_USER_ID, and later registrations continue after it. Follows form a
  * deterministic web in which every member follows 2 to 7 others and the admin.
  */
-export async function seedDemoData(options: SeedOptions): Promise<void> {
+export async function seedDemoData(target: SeedTarget, options: SeedOptions): Promise<void> {
+  const { nextId, reserveIdsUpTo } = target.services.counters;
+  const { Follow } = target.models;
   if (DEMO_MEMBERS.length >= options.adminUserId) {
     throw new Error('ADMIN_USER_ID must be greater than the number of demo members');
   }
@@ -82,7 +82,7 @@ export async function seedDemoData(options: SeedOptions): Promise<void> {
   const memberIds: number[] = [];
   for (const member of DEMO_MEMBERS) {
     const id = await nextId('users');
-    await createDemoUser(id, member, passwordHash, options);
+    await createDemoUser(target, id, member, passwordHash, options);
     memberIds.push(id);
   }
   await reserveIdsUpTo('users', options.adminUserId - 1);
@@ -92,7 +92,7 @@ export async function seedDemoData(options: SeedOptions): Promise<void> {
       `The admin would get id ${adminId}, not ${options.adminUserId}: reset the database first`,
     );
   }
-  await createDemoUser(adminId, DEMO_ADMIN, passwordHash, options);
+  await createDemoUser(target, adminId, DEMO_ADMIN, passwordHash, options);
 
   const pairs: Array<[number, number]> = [];
   memberIds.forEach((follower, index) => {
@@ -107,8 +107,8 @@ export async function seedDemoData(options: SeedOptions): Promise<void> {
   for (const [followerId, followingId] of unique.values()) {
     await Follow.create({ _id: await nextId('follows'), followerId, followingId });
   }
-  await setSetting('logo_url', 'local');
-  const content = await seedDemoContent({ memberIds, adminId });
+  await target.services.settings.setSetting('logo_url', 'local');
+  const content = await seedDemoContent(target, { memberIds, adminId });
   options.logger.info(
     { members: memberIds.length, adminId, follows: unique.size, ...content },
     'demo data seeded',
@@ -116,7 +116,10 @@ export async function seedDemoData(options: SeedOptions): Promise<void> {
 }
 
 /** The demo accounts present in the database, for the start-up banner. */
-export async function demoLogins(adminUserId: number): Promise<string[]> {
+export async function demoLogins(
+  { models: { User } }: SeedTarget,
+  adminUserId: number,
+): Promise<string[]> {
   const emails = [DEMO_ADMIN, ...DEMO_MEMBERS].map((u) => u.email);
   const present = await User.find({ email: trusted({ $in: emails }) }, { email: 1 }).lean();
   const found = new Set(present.map((u) => u.email));

@@ -1,6 +1,4 @@
 import { useTestApp } from '../../../test/test-app';
-import { Notification } from '../notifications/model';
-import { AccountApplication } from './model';
 
 const t = useTestApp({ adminUserId: 107 });
 
@@ -19,13 +17,15 @@ describe('POST /api/account-application', () => {
       status: 'pending',
       createdAt: expect.any(String),
     });
-    expect(await AccountApplication.findById(res.body.id).lean()).toMatchObject({
+    expect(await t.models.AccountApplication.findById(res.body.id).lean()).toMatchObject({
       name: 'Alum Person',
       contactInfo: '+1 555 0100',
       message: 'Class of 2015, physics',
       status: 'pending',
     });
-    expect(await Notification.findOne({ applicationId: res.body.id }).lean()).toMatchObject({
+    expect(
+      await t.models.Notification.findOne({ applicationId: res.body.id }).lean(),
+    ).toMatchObject({
       userId: 107,
       type: 'account_application',
       actorId: null,
@@ -53,13 +53,13 @@ describe('POST /api/account-application', () => {
       'Additional information must be at most 2000 characters',
     ],
   ])('when %s, then 400 and nothing is stored', async (_case, change, message) => {
-    const before = await AccountApplication.countDocuments();
+    const before = await t.models.AccountApplication.countDocuments();
     const res = await t
       .http()
       .post('/api/account-application')
       .send({ ...valid, ...change });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message });
-    expect(await AccountApplication.countDocuments()).toBe(before);
+    expect(await t.models.AccountApplication.countDocuments()).toBe(before);
   });
 });

@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface AccountApplicationDoc {
   _id: number;
@@ -21,8 +21,13 @@ const accountApplicationSchema = new Schema<AccountApplicationDoc>(
   { versionKey: false },
 );
 
-export const AccountApplication = model<AccountApplicationDoc>(
-  'AccountApplication',
-  accountApplicationSchema,
-  'account_applications',
-);
+export type AccountApplicationModel = Model<AccountApplicationDoc>;
+
+/** The AccountApplication model on `connection` (each app binds its own: see src/models.ts). */
+export function accountApplicationModel(connection: Connection): AccountApplicationModel {
+  return connection.model<AccountApplicationDoc>(
+    'AccountApplication',
+    accountApplicationSchema,
+    'account_applications',
+  );
+}

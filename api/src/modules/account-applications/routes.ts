@@ -4,9 +4,13 @@ import type { AppState } from '../../platform/auth';
 import type { RateLimitRule } from '../../platform/config';
 import { rateLimit } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
-import { submitApplication } from './service';
+import type { AccountApplicationService } from './service';
 
-export function accountApplicationRoutes(deps: { adminUserId: number; rateLimit: RateLimitRule }) {
+export function accountApplicationRoutes(
+  applications: AccountApplicationService,
+  deps: { adminUserId: number; rateLimit: RateLimitRule },
+) {
+  const { submitApplication } = applications;
   const router = new Router<AppState>({ prefix: '/api/account-application' });
 
   router.post('/', rateLimit(deps.rateLimit), async (ctx) => {

@@ -1,7 +1,5 @@
-import { createMember, useTestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { publish } from '../../../test/content';
-import { User } from '../users/model';
-import { Post } from '../posts/model';
 import { percent } from './service';
 
 const app = useTestApp({ timezone: 'UTC' });
@@ -12,22 +10,22 @@ const ENDPOINTS = ['overview', 'user-growth', 'engagement', 'active-users'];
 
 // Figures first: the authorization tests below add members.
 describe('analytics figures', () => {
-  let admin: Awaited<ReturnType<typeof createMember>>;
+  let admin: Awaited<ReturnType<typeof app.createMember>>;
 
   beforeAll(async () => {
-    admin = await createMember({ id: ADMIN_ID, name: 'Admin' });
+    admin = await app.createMember({ id: ADMIN_ID, name: 'Admin' });
     const members = [admin];
-    for (let i = 0; i < 4; i++) members.push(await createMember());
-    await createMember({ isVerified: false });
+    for (let i = 0; i < 4; i++) members.push(await app.createMember());
+    await app.createMember({ isVerified: false });
     // One member joined 10 days ago, outside "this week".
-    await User.collection.updateOne(
+    await app.models.User.collection.updateOne(
       { _id: members[1]!.id as never },
       { $set: { createdAt: new Date(Date.now() - 10 * DAY) } },
     );
     const p1 = await publish(app.http, members[1]!, 'one');
     await publish(app.http, members[2]!, 'two');
     const old = await publish(app.http, members[2]!, 'three');
-    await Post.collection.updateOne(
+    await app.models.Post.collection.updateOne(
       { _id: old.id as never },
       { $set: { createdAt: new Date(Date.now() - 3 * DAY) } },
     );
@@ -104,7 +102,7 @@ describe('analytics authorization', () => {
   test.each(ENDPOINTS)(
     'when a member who is not the admin asks for %s, then it is a 403',
     async (name) => {
-      const member = await createMember();
+      const member = await app.createMember();
       const res = await app
         .http()
         .get(`/api/analytics/${name}`)

@@ -2,9 +2,14 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppState } from '../../platform/auth';
 import { requireAdmin } from '../auth/policy';
-import { activeUsers, engagement, overview, userGrowth } from './service';
+import type { AnalyticsService } from './service';
 
-export function analyticsRoutes(requireAuth: Middleware<AppState>, options: { timezone: string }) {
+export function analyticsRoutes(
+  analytics: AnalyticsService,
+  requireAuth: Middleware<AppState>,
+  options: { timezone: string },
+) {
+  const { activeUsers, engagement, overview, userGrowth } = analytics;
   const router = new Router<AppState>({ prefix: '/api/analytics' });
   router.use(requireAuth, requireAdmin);
   router.get('/overview', async (ctx) => {

@@ -1,14 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
-import {
-  createMember,
-  TEST_JWT_SECRET,
-  TEST_PASSWORD,
-  uniqueEmail,
-  useTestApp,
-} from '../../../test/test-app';
-import { User } from '../users/model';
+import { TEST_JWT_SECRET, TEST_PASSWORD, uniqueEmail, useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
 
@@ -45,7 +38,7 @@ describe('POST /api/auth/register', () => {
     expect(res.body.user).not.toHaveProperty('verificationToken');
     expect(res.body.message).toMatch(/check your inbox/i);
 
-    const stored = await User.findOne({ email }).lean();
+    const stored = await t.models.User.findOne({ email }).lean();
     expect(stored?.isVerified).toBe(false);
     expect(stored?.password).toMatch(/^\$2[aby]\$/);
     const link = await verificationLinkFor(email);
@@ -67,7 +60,7 @@ describe('POST /api/auth/register', () => {
       .send({ name: 'B', email: email.toUpperCase(), password: 'long enough' });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('An account with this email already exists');
-    expect(await User.countDocuments({ email })).toBe(1);
+    expect(await t.models.User.countDocuments({ email })).toBe(1);
   });
 
   test.each(['campus.edu', 'mail.campus.edu', 'cu.edu', 'CAMPUS.EDU'])(
@@ -91,7 +84,7 @@ describe('POST /api/auth/register', () => {
         .send({ name: 'X', email, password: 'long enough' });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^Only institutional email addresses are accepted/);
-      expect(await User.exists({ email })).toBeNull();
+      expect(await t.models.User.exists({ email })).toBeNull();
     },
   );
 
@@ -131,7 +124,7 @@ describe('POST /api/auth/register', () => {
     const res = await t.http().post('/api/auth/register').send(body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message });
-    expect(await User.exists({ email: body.email })).toBeNull();
+    expect(await t.models.User.exists({ email: body.email })).toBeNull();
   });
 
   test('when the verification e-mail cannot be sent, then 503 and the address stays free', async () => {
@@ -142,7 +135,7 @@ describe('POST /api/auth/register', () => {
       .send({ name: 'N', email, password: 'long enough' });
     expect(res.status).toBe(503);
     expect(res.body.message).toMatch(/could not send the verification email/);
-    expect(await User.exists({ email })).toBeNull();
+    expect(await t.models.User.exists({ email })).toBeNull();
   });
 
   test('when the password is 8 characters without any composition, then it is accepted', async () => {
@@ -167,7 +160,7 @@ describe('GET /api/auth/verify/:token', () => {
     const first = await t.http().get(`/api/auth/verify/${token}`);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ message: 'Email verified successfully! You can now log in.' });
-    expect((await User.findOne({ email }).lean())?.isVerified).toBe(true);
+    expect((await t.models.User.findOne({ email }).lean())?.isVerified).toBe(true);
 
     const second = await t.http().get(`/api/auth/verify/${token}`);
     expect(second.status).toBe(400);
@@ -187,7 +180,7 @@ describe('GET /api/auth/verify/:token', () => {
 
 describe('POST /api/auth/login', () => {
   test('when a verified member signs in, then the user and an HS256 token with expiry and issuer come back', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const res = await t
       .http()
       .post('/api/auth/login')
@@ -210,7 +203,7 @@ describe('POST /api/auth/login', () => {
   });
 
   test('when the e-mail is unknown or the password wrong, then both get the same 401 message', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const unknown = await t
       .http()
       .post('/api/auth/login')
@@ -226,7 +219,7 @@ describe('POST /api/auth/login', () => {
   });
 
   test('when the account is not verified, then 403 tells the user to verify the e-mail', async () => {
-    const member = await createMember({ isVerified: false });
+    const member = await t.createMember({ isVerified: false });
     const res = await t
       .http()
       .post('/api/auth/login')
@@ -262,7 +255,7 @@ describe('POST /api/auth/login', () => {
 
 describe('GET /api/auth/me', () => {
   test('when a member asks, then they get their public fields and the member role only', async () => {
-    const ada = await createMember({ name: 'Ada', bio: 'Hi' });
+    const ada = await t.createMember({ name: 'Ada', bio: 'Hi' });
     const res = await t.http().get('/api/auth/me').set('Authorization', ada.auth).expect(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({
@@ -279,13 +272,13 @@ describe('GET /api/auth/me', () => {
   });
 
   test('when the configured administrator asks, then the roles are member and admin', async () => {
-    const admin = await createMember({ id: t.config.adminUserId });
+    const admin = await t.createMember({ id: t.config.adminUserId });
     const res = await t.http().get('/api/auth/me').set('Authorization', admin.auth).expect(200);
     expect(res.body.roles).toEqual(['member', 'admin']);
   });
 
   test('when another id is configured as the administrator, then that member is the admin', async () => {
-    const grace = await createMember();
+    const grace = await t.createMember();
     const client = t.withConfig({ adminUserId: grace.id });
     expect((await client.get('/api/auth/me').set('Authorization', grace.auth)).body.roles).toEqual([
       'member',
@@ -297,7 +290,7 @@ describe('GET /api/auth/me', () => {
 
   test('when there is no token, or the account is not verified, then it is a 401', async () => {
     await t.http().get('/api/auth/me').expect(401);
-    const unverified = await createMember({ isVerified: false });
+    const unverified = await t.createMember({ isVerified: false });
     await t.http().get('/api/auth/me').set('Authorization', unverified.auth).expect(401);
   });
 });
@@ -332,6 +325,6 @@ describe('rate limits', () => {
       .post('/api/auth/register')
       .send({ name: 'X', email, password: 'long enough' })
       .expect(429);
-    expect(await User.exists({ email })).toBeNull();
+    expect(await t.models.User.exists({ email })).toBeNull();
   });
 });

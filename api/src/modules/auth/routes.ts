@@ -8,19 +8,18 @@ import { parseInput } from '../../platform/validation';
 import {
   EMAIL_VERIFIED,
   INVALID_VERIFICATION_LINK,
-  login,
-  me,
-  register,
-  verifyEmail,
-  type AuthServiceDeps,
+  type AuthOptions,
+  type AuthService,
 } from './service';
 
 export function authRoutes(
+  auth: AuthService,
   requireAuth: Middleware<AppState>,
-  deps: AuthServiceDeps & {
+  deps: AuthOptions & {
     rateLimits: { login: RateLimitRule; register: RateLimitRule; verify: RateLimitRule };
   },
 ) {
+  const { login, me, register, verifyEmail } = auth;
   const router = new Router<AppState>({ prefix: '/api/auth' });
 
   router.post('/register', rateLimit(deps.rateLimits.register), async (ctx) => {

@@ -11,9 +11,9 @@ import {
 import type { AuthUser, TokenService } from '../../platform/auth';
 import { conflict, forbidden, HttpError, unauthorized } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
-import { nextId } from '../counters/service';
+import type { CounterService } from '../counters/service';
 import { toPublicUser } from '../users/presenters';
-import { accounts, findPublicUser } from '../users/service';
+import type { UserService } from '../users/service';
 import { verificationEmail } from './emails';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 
@@ -25,11 +25,7 @@ export const INVALID_VERIFICATION_LINK =
   'This verification link is invalid or has already been used.';
 export const EMAIL_VERIFIED = 'Email verified successfully! You can now log in.';
 
-function institutionalOnlyMessage(domains: readonly string[]): string {
-  return `Only institutional email addresses are accepted (${domains.map((d) => `@${d}`).join(', ')}).`;
-}
-
-export interface AuthServiceDeps {
+export interface AuthOptions {
   institutionDomains: string[];
   bcryptRounds: number;
   webUrl: string;
@@ -38,82 +34,100 @@ export interface AuthServiceDeps {
   tokens: TokenService;
 }
 
-function hashVerificationToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+export interface AuthServiceDeps {
+  counters: CounterService;
+  users: UserService;
 }
 
-export async function register(input: RegisterRequest, deps: AuthServiceDeps): Promise<PublicUser> {
-  if (!isInstitutionalEmail(input.email, deps.institutionDomains)) {
-    throw new HttpError(400, institutionalOnlyMessage(deps.institutionDomains));
-  }
-  if (await accounts.emailTaken(input.email)) throw conflict(EMAIL_TAKEN);
+export function createAuthService({ counters, users }: AuthServiceDeps) {
+  const { nextId } = counters;
+  const { accounts, findPublicUser } = users;
 
-  const token = randomBytes(32).toString('base64url');
-  const passwordHash = await bcrypt.hash(input.password, deps.bcryptRounds);
-  let user;
-  try {
-    user = await accounts.create({
-      _id: await nextId('users'),
-      name: input.name,
-      email: input.email,
-      password: passwordHash,
-      verificationToken: hashVerificationToken(token),
-    });
-  } catch (err) {
-    if (isDuplicateKey(err)) throw conflict(EMAIL_TAKEN);
-    throw err;
+  function institutionalOnlyMessage(domains: readonly string[]): string {
+    return `Only institutional email addresses are accepted (${domains.map((d) => `@${d}`).join(', ')}).`;
   }
 
-  try {
-    await deps.mailer.send(
-      verificationEmail(user.name, user.email, `${deps.webUrl}/verify/${token}`),
+  function hashVerificationToken(token: string): string {
+    return createHash('sha256').update(token).digest('hex');
+  }
+
+  async function register(input: RegisterRequest, deps: AuthOptions): Promise<PublicUser> {
+    if (!isInstitutionalEmail(input.email, deps.institutionDomains)) {
+      throw new HttpError(400, institutionalOnlyMessage(deps.institutionDomains));
+    }
+    if (await accounts.emailTaken(input.email)) throw conflict(EMAIL_TAKEN);
+
+    const token = randomBytes(32).toString('base64url');
+    const passwordHash = await bcrypt.hash(input.password, deps.bcryptRounds);
+    let user;
+    try {
+      user = await accounts.create({
+        _id: await nextId('users'),
+        name: input.name,
+        email: input.email,
+        password: passwordHash,
+        verificationToken: hashVerificationToken(token),
+      });
+    } catch (err) {
+      if (isDuplicateKey(err)) throw conflict(EMAIL_TAKEN);
+      throw err;
+    }
+
+    try {
+      await deps.mailer.send(
+        verificationEmail(user.name, user.email, `${deps.webUrl}/verify/${token}`),
+      );
+    } catch (err) {
+      // Without the e-mail the account could never be verified: undo it so the address stays free.
+      await accounts.remove(user._id);
+      throw new HttpError(
+        503,
+        'We could not send the verification email. Please try again later.',
+        {},
+        err,
+      );
+    }
+    return toPublicUser(user, deps.publicUrl);
+  }
+
+  /** Consumes a verification token: it works once. */
+  async function verifyEmail(token: string): Promise<boolean> {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
+    return accounts.verifyByToken(hashVerificationToken(token));
+  }
+
+  // Compared against when the e-mail is unknown, so both failures take the same time: the dummy
+  // hash has the same cost as real ones.
+  const dummyHashes = new Map<number, Promise<string>>();
+  function dummyHash(rounds: number): Promise<string> {
+    let hash = dummyHashes.get(rounds);
+    if (!hash) {
+      hash = bcrypt.hash(randomBytes(16).toString('hex'), rounds);
+      dummyHashes.set(rounds, hash);
+    }
+    return hash;
+  }
+
+  async function login(input: LoginRequest, deps: AuthOptions): Promise<LoginResponse> {
+    const user = await accounts.findByEmail(input.email);
+    const passwordMatches = await bcrypt.compare(
+      input.password,
+      user?.password ?? (await dummyHash(deps.bcryptRounds)),
     );
-  } catch (err) {
-    // Without the e-mail the account could never be verified: undo it so the address stays free.
-    await accounts.remove(user._id);
-    throw new HttpError(
-      503,
-      'We could not send the verification email. Please try again later.',
-      {},
-      err,
-    );
+    if (!user || !passwordMatches) throw unauthorized(INVALID_CREDENTIALS);
+    if (!user.isVerified) throw forbidden(EMAIL_NOT_VERIFIED);
+    return { user: toPublicUser(user, deps.publicUrl), token: deps.tokens.sign(user._id) };
   }
-  return toPublicUser(user, deps.publicUrl);
-}
 
-/** Consumes a verification token: it works once. */
-export async function verifyEmail(token: string): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
-  return accounts.verifyByToken(hashVerificationToken(token));
-}
-
-// Compared against when the e-mail is unknown, so both failures take the same time: the dummy
-// hash has the same cost as real ones.
-const dummyHashes = new Map<number, Promise<string>>();
-function dummyHash(rounds: number): Promise<string> {
-  let hash = dummyHashes.get(rounds);
-  if (!hash) {
-    hash = bcrypt.hash(randomBytes(16).toString('hex'), rounds);
-    dummyHashes.set(rounds, hash);
+  /** `GET /api/auth/me`: the caller's public fields and the roles decided when they were authenticated. */
+  async function me(caller: AuthUser, publicUrl: string): Promise<AuthMeResponse> {
+    return {
+      user: toPublicUser(await findPublicUser(caller.id), publicUrl),
+      roles: [...caller.roles],
+    };
   }
-  return hash;
+
+  return { register, verifyEmail, login, me };
 }
 
-export async function login(input: LoginRequest, deps: AuthServiceDeps): Promise<LoginResponse> {
-  const user = await accounts.findByEmail(input.email);
-  const passwordMatches = await bcrypt.compare(
-    input.password,
-    user?.password ?? (await dummyHash(deps.bcryptRounds)),
-  );
-  if (!user || !passwordMatches) throw unauthorized(INVALID_CREDENTIALS);
-  if (!user.isVerified) throw forbidden(EMAIL_NOT_VERIFIED);
-  return { user: toPublicUser(user, deps.publicUrl), token: deps.tokens.sign(user._id) };
-}
-
-/** `GET /api/auth/me`: the caller's public fields and the roles decided when they were authenticated. */
-export async function me(caller: AuthUser, publicUrl: string): Promise<AuthMeResponse> {
-  return {
-    user: toPublicUser(await findPublicUser(caller.id), publicUrl),
-    roles: [...caller.roles],
-  };
-}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,8 +1,5 @@
-import { createMember, useTestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { feed, publish } from '../../../test/content';
-import { Notification } from '../notifications/model';
-import { Post } from '../posts/model';
-import { Comment } from './model';
 
 const app = useTestApp();
 
@@ -16,8 +13,8 @@ function comment(member: { auth: string }, postId: number, body: object) {
 
 describe('POST /api/posts/:id/comments', () => {
   test('when members comment and reply, then the detail lists comments with one level of replies', async () => {
-    const ada = await createMember({ name: 'Ada' });
-    const bob = await createMember({ name: 'Bob' });
+    const ada = await app.createMember({ name: 'Ada' });
+    const bob = await app.createMember({ name: 'Bob' });
     const post = await publish(app.http, ada, 'discuss');
     const top = await comment(bob, post.id, {
       content: '  top level  ',
@@ -53,12 +50,12 @@ describe('POST /api/posts/:id/comments', () => {
       'a reply',
       'reply to reply',
     ]);
-    expect((await Comment.findById(reply.body.id).lean())?.parentId).toBe(top.body.id);
+    expect((await app.models.Comment.findById(reply.body.id).lean())?.parentId).toBe(top.body.id);
   });
 
   test('when syncToTimeline is set, then the comment is also published as a quote of the post', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const post = await publish(app.http, ada, 'quotable');
     await comment(bob, post.id, { content: 'my take', syncToTimeline: true }).expect(201);
     const shared = (await feed(app.http, bob, '?limit=50')).find(
@@ -69,16 +66,16 @@ describe('POST /api/posts/:id/comments', () => {
       originalPost: { id: post.id, content: 'quotable' },
     });
     // It is a comment, not a repost.
-    expect(await Post.findById(post.id).lean()).toMatchObject({
+    expect(await app.models.Post.findById(post.id).lean()).toMatchObject({
       commentsCount: 1,
       repostsCount: 0,
     });
   });
 
   test('when the post author is commented on, and a comment author is replied to, then each is notified once', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
-    const carol = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    const carol = await app.createMember();
     const post = await publish(app.http, ada, 'notify');
     const top = await comment(bob, post.id, { content: 'hi', syncToTimeline: false }).expect(201);
     await comment(carol, post.id, {
@@ -92,7 +89,10 @@ describe('POST /api/posts/:id/comments', () => {
       parentId: top.body.id,
     }).expect(201);
     expect(
-      await Notification.find({ postId: post.id }, { _id: 0, userId: 1, type: 1, actorId: 1 })
+      await app.models.Notification.find(
+        { postId: post.id },
+        { _id: 0, userId: 1, type: 1, actorId: 1 },
+      )
         .sort({ _id: 1 })
         .lean(),
     ).toEqual([
@@ -110,7 +110,7 @@ describe('POST /api/posts/:id/comments', () => {
     ['an unknown parent', { content: 'x', parentId: 999999 }],
     ['content over 2000 characters', { content: 'x'.repeat(2001) }],
   ])('when the comment has %s, then it is rejected and nothing changes', async (_name, body) => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const post = await publish(app.http, ada, 'guarded');
     let payload = body;
     if (body === 'other-post-parent') {
@@ -120,12 +120,12 @@ describe('POST /api/posts/:id/comments', () => {
     }
     const res = await comment(ada, post.id, payload as object);
     expect([400, 404]).toContain(res.status);
-    expect(await Comment.countDocuments({ postId: post.id })).toBe(0);
-    expect((await Post.findById(post.id).lean())?.commentsCount).toBe(0);
+    expect(await app.models.Comment.countDocuments({ postId: post.id })).toBe(0);
+    expect((await app.models.Post.findById(post.id).lean())?.commentsCount).toBe(0);
   });
 
   test('when the post is deleted, then commenting is a 404', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const post = await publish(app.http, ada, 'closed');
     await app.http().delete(`/api/posts/${post.id}`).set('Authorization', ada.auth).expect(200);
     await comment(ada, post.id, { content: 'late' }).expect(404);

@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface CommentDoc {
   _id: number;
@@ -26,4 +26,9 @@ const commentSchema = new Schema<CommentDoc>(
 commentSchema.index({ postId: 1, createdAt: 1 });
 commentSchema.index({ createdAt: 1 });
 
-export const Comment = model<CommentDoc>('Comment', commentSchema, 'comments');
+export type CommentModel = Model<CommentDoc>;
+
+/** The Comment model on `connection` (each app binds its own: see src/models.ts). */
+export function commentModel(connection: Connection): CommentModel {
+  return connection.model<CommentDoc>('Comment', commentSchema, 'comments');
+}

@@ -3,12 +3,14 @@ import type { Middleware } from 'koa';
 import { idParamSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
-import { COMMENT_NOT_FOUND, toggleCommentLike } from './service';
+import { COMMENT_NOT_FOUND, type CommentService } from './service';
 
 export function commentRoutes(
+  comments: CommentService,
   requireAuth: Middleware<AppState>,
   deps: { isPostVisible: (postId: number) => Promise<boolean> },
 ) {
+  const { toggleCommentLike } = comments;
   const router = new Router<AppState>({ prefix: '/api/comments' });
   router.use(requireAuth);
 

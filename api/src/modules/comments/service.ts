@@ -1,10 +1,10 @@
 import type { Comment as CommentView } from '@campus/contracts';
 import { notFound } from '../../platform/errors';
-import { nextId } from '../counters/service';
-import { likedComments, toggleLike, type LikeCounter, type LikeResult } from '../likes/service';
+import type { CounterService } from '../counters/service';
+import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
 import type { AuthorCache } from '../users/author-cache';
 import { toAuthor } from '../users/presenters';
-import { Comment, type CommentDoc } from './model';
+import type { CommentDoc, CommentModel } from './model';
 
 export const COMMENT_NOT_FOUND = 'Comment not found';
 
@@ -14,136 +14,158 @@ export interface CommentReads {
   authors: AuthorCache;
 }
 
-/**
- * A post's comments, oldest first, each top-level comment with its replies (one level), in three
- * database round trips: comments, then authors and the viewer's comment likes in parallel.
- */
-export async function listComments(
-  postId: number,
-  viewerId: number,
-  { publicUrl, authors: authorCache }: CommentReads,
-): Promise<CommentView[]> {
-  const comments = await Comment.find({ postId })
-    .sort({ createdAt: 1, _id: 1 })
-    .lean<CommentDoc[]>();
-  if (comments.length === 0) return [];
-  const [authors, liked] = await Promise.all([
-    authorCache.byId(comments.map((c) => c.authorId)),
-    likedComments(
-      viewerId,
-      comments.map((c) => c._id),
-    ),
-  ]);
-  const present = (c: CommentDoc): CommentView => ({
-    id: c._id,
-    content: c.content,
-    createdAt: c.createdAt.toISOString(),
-    author: toAuthor(c.authorId, authors.get(c.authorId), publicUrl),
-    likesCount: c.likesCount,
-    isLiked: liked.has(c._id),
-  });
-  const topLevel = new Map<number, CommentView & { replies: CommentView[] }>();
-  for (const c of comments)
-    if (c.parentId === null) topLevel.set(c._id, { ...present(c), replies: [] });
-  for (const c of comments) {
-    if (c.parentId !== null) topLevel.get(c.parentId)?.replies.push(present(c));
-  }
-  return [...topLevel.values()];
+export interface CommentServiceDeps {
+  models: { Comment: CommentModel };
+  counters: CounterService;
+  likes: LikeService;
 }
 
-/**
- * Stores a comment or a reply under `postId` (which the caller has checked is visible). A reply
- * to a reply attaches to the top-level comment (one level). Returns the comment as clients see it
- * and, for a reply, the author of the comment replied to.
- */
-export async function createComment(
-  authorId: number,
-  postId: number,
-  input: { content: string; parentId?: number },
-  reads: CommentReads,
-): Promise<{ comment: CommentView; repliedToAuthorId: number | null }> {
-  let parent: Pick<CommentDoc, '_id' | 'parentId' | 'authorId'> | null = null;
-  if (input.parentId !== undefined) {
-    parent = await Comment.findOne(
-      { _id: input.parentId, postId },
-      { parentId: 1, authorId: 1 },
-    ).lean();
-    if (!parent) throw notFound(COMMENT_NOT_FOUND);
-    if (parent.parentId !== null) {
-      parent = await Comment.findById(parent.parentId, { parentId: 1, authorId: 1 }).lean();
-      if (!parent) throw notFound(COMMENT_NOT_FOUND);
+export function createCommentService({ models: { Comment }, counters, likes }: CommentServiceDeps) {
+  const { nextId } = counters;
+  const { likedComments, toggleLike } = likes;
+
+  /**
+   * A post's comments, oldest first, each top-level comment with its replies (one level), in three
+   * database round trips: comments, then authors and the viewer's comment likes in parallel.
+   */
+  async function listComments(
+    postId: number,
+    viewerId: number,
+    { publicUrl, authors: authorCache }: CommentReads,
+  ): Promise<CommentView[]> {
+    const comments = await Comment.find({ postId })
+      .sort({ createdAt: 1, _id: 1 })
+      .lean<CommentDoc[]>();
+    if (comments.length === 0) return [];
+    const [authors, liked] = await Promise.all([
+      authorCache.byId(comments.map((c) => c.authorId)),
+      likedComments(
+        viewerId,
+        comments.map((c) => c._id),
+      ),
+    ]);
+    const present = (c: CommentDoc): CommentView => ({
+      id: c._id,
+      content: c.content,
+      createdAt: c.createdAt.toISOString(),
+      author: toAuthor(c.authorId, authors.get(c.authorId), publicUrl),
+      likesCount: c.likesCount,
+      isLiked: liked.has(c._id),
+    });
+    const topLevel = new Map<number, CommentView & { replies: CommentView[] }>();
+    for (const c of comments)
+      if (c.parentId === null) topLevel.set(c._id, { ...present(c), replies: [] });
+    for (const c of comments) {
+      if (c.parentId !== null) topLevel.get(c.parentId)?.replies.push(present(c));
     }
+    return [...topLevel.values()];
   }
-  const comment = await Comment.create({
-    _id: await nextId('comments'),
-    postId,
-    authorId,
-    parentId: parent?._id ?? null,
-    content: input.content,
-  });
-  const authors = await reads.authors.byId([authorId]);
+
+  /**
+   * Stores a comment or a reply under `postId` (which the caller has checked is visible). A reply
+   * to a reply attaches to the top-level comment (one level). Returns the comment as clients see it
+   * and, for a reply, the author of the comment replied to.
+   */
+  async function createComment(
+    authorId: number,
+    postId: number,
+    input: { content: string; parentId?: number },
+    reads: CommentReads,
+  ): Promise<{ comment: CommentView; repliedToAuthorId: number | null }> {
+    let parent: Pick<CommentDoc, '_id' | 'parentId' | 'authorId'> | null = null;
+    if (input.parentId !== undefined) {
+      parent = await Comment.findOne(
+        { _id: input.parentId, postId },
+        { parentId: 1, authorId: 1 },
+      ).lean();
+      if (!parent) throw notFound(COMMENT_NOT_FOUND);
+      if (parent.parentId !== null) {
+        parent = await Comment.findById(parent.parentId, { parentId: 1, authorId: 1 }).lean();
+        if (!parent) throw notFound(COMMENT_NOT_FOUND);
+      }
+    }
+    const comment = await Comment.create({
+      _id: await nextId('comments'),
+      postId,
+      authorId,
+      parentId: parent?._id ?? null,
+      content: input.content,
+    });
+    const authors = await reads.authors.byId([authorId]);
+    return {
+      comment: {
+        id: comment._id,
+        content: comment.content,
+        createdAt: comment.createdAt.toISOString(),
+        author: toAuthor(authorId, authors.get(authorId), reads.publicUrl),
+        likesCount: 0,
+        isLiked: false,
+        replies: [],
+      },
+      repliedToAuthorId: parent?.authorId ?? null,
+    };
+  }
+
+  function commentLikes(id: number): LikeCounter {
+    const move = async (delta: 1 | -1) => {
+      const after = await Comment.findOneAndUpdate(
+        { _id: id },
+        { $inc: { likesCount: delta } },
+        { returnDocument: 'after', projection: { likesCount: 1 } },
+      ).lean();
+      return after?.likesCount ?? 0;
+    };
+    return {
+      add: move,
+      current: async () => (await Comment.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
+    };
+  }
+
+  /**
+   * Likes or unlikes a comment. A comment under a deleted post is "not found": whether a post is
+   * visible is the posts module's to say, so the app hands `isPostVisible` in.
+   */
+  async function toggleCommentLike(
+    userId: number,
+    commentId: number,
+    isPostVisible: (postId: number) => Promise<boolean>,
+  ): Promise<LikeResult> {
+    const comment = await Comment.findById(commentId, { postId: 1 }).lean();
+    if (!comment || !(await isPostVisible(comment.postId))) throw notFound(COMMENT_NOT_FOUND);
+    const { liked, likesCount } = await toggleLike(
+      userId,
+      { kind: 'comment', id: commentId },
+      commentLikes(commentId),
+    );
+    return { liked, likesCount };
+  }
+
+  /** How many comments each post has, counted from the comments themselves. */
+  async function countCommentsPerPost(): Promise<Map<number, number>> {
+    const rows = await Comment.aggregate<{ _id: number; n: number }>([
+      { $group: { _id: '$postId', n: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  /** Every comment's stored likesCount (to check it against the likes). */
+  async function storedCommentLikeCounts(): Promise<Map<number, number>> {
+    const rows = await Comment.find({}, { likesCount: 1 }).lean();
+    return new Map(rows.map((c) => [c._id, c.likesCount]));
+  }
+
+  function countAllComments(): Promise<number> {
+    return Comment.estimatedDocumentCount();
+  }
+
   return {
-    comment: {
-      id: comment._id,
-      content: comment.content,
-      createdAt: comment.createdAt.toISOString(),
-      author: toAuthor(authorId, authors.get(authorId), reads.publicUrl),
-      likesCount: 0,
-      isLiked: false,
-      replies: [],
-    },
-    repliedToAuthorId: parent?.authorId ?? null,
+    listComments,
+    createComment,
+    toggleCommentLike,
+    countCommentsPerPost,
+    storedCommentLikeCounts,
+    countAllComments,
   };
 }
 
-function commentLikes(id: number): LikeCounter {
-  const move = async (delta: 1 | -1) => {
-    const after = await Comment.findOneAndUpdate(
-      { _id: id },
-      { $inc: { likesCount: delta } },
-      { returnDocument: 'after', projection: { likesCount: 1 } },
-    ).lean();
-    return after?.likesCount ?? 0;
-  };
-  return {
-    add: move,
-    current: async () => (await Comment.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
-  };
-}
-
-/**
- * Likes or unlikes a comment. A comment under a deleted post is "not found": whether a post is
- * visible is the posts module's to say, so the app hands `isPostVisible` in.
- */
-export async function toggleCommentLike(
-  userId: number,
-  commentId: number,
-  isPostVisible: (postId: number) => Promise<boolean>,
-): Promise<LikeResult> {
-  const comment = await Comment.findById(commentId, { postId: 1 }).lean();
-  if (!comment || !(await isPostVisible(comment.postId))) throw notFound(COMMENT_NOT_FOUND);
-  const { liked, likesCount } = await toggleLike(
-    userId,
-    { kind: 'comment', id: commentId },
-    commentLikes(commentId),
-  );
-  return { liked, likesCount };
-}
-
-/** How many comments each post has, counted from the comments themselves. */
-export async function countCommentsPerPost(): Promise<Map<number, number>> {
-  const rows = await Comment.aggregate<{ _id: number; n: number }>([
-    { $group: { _id: '$postId', n: { $sum: 1 } } },
-  ]);
-  return new Map(rows.map((r) => [r._id, r.n]));
-}
-
-/** Every comment's stored likesCount (to check it against the likes). */
-export async function storedCommentLikeCounts(): Promise<Map<number, number>> {
-  const rows = await Comment.find({}, { likesCount: 1 }).lean();
-  return new Map(rows.map((c) => [c._id, c.likesCount]));
-}
-
-export function countAllComments(): Promise<number> {
-  return Comment.estimatedDocumentCount();
-}
+export type CommentService = ReturnType<typeof createCommentService>;

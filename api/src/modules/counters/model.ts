@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface CounterDoc {
   _id: string;
@@ -7,4 +7,9 @@ export interface CounterDoc {
 
 const counterSchema = new Schema<CounterDoc>({ _id: String, seq: Number }, { versionKey: false });
 
-export const Counter = model<CounterDoc>('Counter', counterSchema, 'counters');
+export type CounterModel = Model<CounterDoc>;
+
+/** The Counter model on `connection` (each app binds its own: see src/models.ts). */
+export function counterModel(connection: Connection): CounterModel {
+  return connection.model<CounterDoc>('Counter', counterSchema, 'counters');
+}

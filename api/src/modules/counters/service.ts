@@ -1,28 +1,38 @@
-import { Counter } from './model';
+import type { CounterModel } from './model';
 
-/** The next numeric id of a collection: 1, 2, 3, ... (atomic, so concurrent inserts never clash). */
-export async function nextId(name: string): Promise<number> {
-  const counter = await Counter.findOneAndUpdate(
-    { _id: name },
-    { $inc: { seq: 1 } },
-    { upsert: true, returnDocument: 'after' },
-  ).lean();
-  if (!counter) throw new Error(`counter ${name} was not created`);
-  return counter.seq;
+export interface CounterServiceDeps {
+  models: { Counter: CounterModel };
 }
 
-/** Makes the next id of `name` at least `value + 1`. */
-export async function reserveIdsUpTo(name: string, value: number): Promise<void> {
-  await Counter.updateOne({ _id: name }, { $max: { seq: value } }, { upsert: true });
+export function createCounterService({ models: { Counter } }: CounterServiceDeps) {
+  /** The next numeric id of a collection: 1, 2, 3, ... (atomic, so concurrent inserts never clash). */
+  async function nextId(name: string): Promise<number> {
+    const counter = await Counter.findOneAndUpdate(
+      { _id: name },
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    ).lean();
+    if (!counter) throw new Error(`counter ${name} was not created`);
+    return counter.seq;
+  }
+
+  /** Makes the next id of `name` at least `value + 1`. */
+  async function reserveIdsUpTo(name: string, value: number): Promise<void> {
+    await Counter.updateOne({ _id: name }, { $max: { seq: value } }, { upsert: true });
+  }
+
+  /** Reserves `count` consecutive ids of `name` at once; returns the first. */
+  async function reserveIdBlock(name: string, count: number): Promise<number> {
+    const counter = await Counter.findOneAndUpdate(
+      { _id: name },
+      { $inc: { seq: count } },
+      { upsert: true, returnDocument: 'after' },
+    ).lean();
+    if (!counter) throw new Error(`counter ${name} was not created`);
+    return counter.seq - count + 1;
+  }
+
+  return { nextId, reserveIdsUpTo, reserveIdBlock };
 }
 
-/** Reserves `count` consecutive ids of `name` at once; returns the first. */
-export async function reserveIdBlock(name: string, count: number): Promise<number> {
-  const counter = await Counter.findOneAndUpdate(
-    { _id: name },
-    { $inc: { seq: count } },
-    { upsert: true, returnDocument: 'after' },
-  ).lean();
-  if (!counter) throw new Error(`counter ${name} was not created`);
-  return counter.seq - count + 1;
-}
+export type CounterService = ReturnType<typeof createCounterService>;

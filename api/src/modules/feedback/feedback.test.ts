@@ -1,12 +1,10 @@
-import { createMember, useTestApp } from '../../../test/test-app';
-import { Notification } from '../notifications/model';
-import { Feedback } from './model';
+import { useTestApp } from '../../../test/test-app';
 
 const t = useTestApp({ adminUserId: 107 });
 
 describe('POST /api/feedback', () => {
   test('when a member sends feedback, then it is stored trimmed as pending and the admin is notified with its id', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const res = await t
       .http()
       .post('/api/feedback')
@@ -20,14 +18,14 @@ describe('POST /api/feedback', () => {
       createdAt: expect.any(String),
     });
 
-    const stored = await Feedback.findById(res.body.id).lean();
+    const stored = await t.models.Feedback.findById(res.body.id).lean();
     expect(stored).toMatchObject({
       userId: member.id,
       message: 'The feed is great',
       status: 'pending',
     });
     expect(stored?.updatedAt).toBeInstanceOf(Date);
-    const notification = await Notification.findOne({ feedbackId: res.body.id }).lean();
+    const notification = await t.models.Notification.findOne({ feedbackId: res.body.id }).lean();
     expect(notification).toMatchObject({
       userId: 107,
       type: 'feedback',
@@ -46,21 +44,21 @@ describe('POST /api/feedback', () => {
       'Feedback must be at most 2000 characters',
     ],
   ])('when the feedback is %s, then 400 and nothing is stored', async (_case, body, message) => {
-    const member = await createMember();
+    const member = await t.createMember();
     const res = await t.http().post('/api/feedback').set('Authorization', member.auth).send(body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message });
-    expect(await Feedback.countDocuments({ userId: member.id })).toBe(0);
+    expect(await t.models.Feedback.countDocuments({ userId: member.id })).toBe(0);
   });
 
   test('when nobody is signed in, then 401 and nothing is stored', async () => {
-    const before = await Feedback.countDocuments();
+    const before = await t.models.Feedback.countDocuments();
     await t.http().post('/api/feedback').send({ feedback: 'anonymous' }).expect(401);
-    expect(await Feedback.countDocuments()).toBe(before);
+    expect(await t.models.Feedback.countDocuments()).toBe(before);
   });
 
   test('when feedback is sent more often than allowed, then 429 with Retry-After', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const client = t.withConfig({ rateLimits: { feedback: { max: 1, windowMs: 3_600_000 } } });
     await client
       .post('/api/feedback')
@@ -73,6 +71,6 @@ describe('POST /api/feedback', () => {
       .send({ feedback: 'two' });
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(3590);
-    expect(await Feedback.countDocuments({ userId: member.id })).toBe(1);
+    expect(await t.models.Feedback.countDocuments({ userId: member.id })).toBe(1);
   });
 });

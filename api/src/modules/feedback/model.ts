@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface FeedbackDoc {
   _id: number;
@@ -19,4 +19,9 @@ const feedbackSchema = new Schema<FeedbackDoc>(
   { versionKey: false, timestamps: true },
 );
 
-export const Feedback = model<FeedbackDoc>('Feedback', feedbackSchema, 'feedback');
+export type FeedbackModel = Model<FeedbackDoc>;
+
+/** The Feedback model on `connection` (each app binds its own: see src/models.ts). */
+export function feedbackModel(connection: Connection): FeedbackModel {
+  return connection.model<FeedbackDoc>('Feedback', feedbackSchema, 'feedback');
+}

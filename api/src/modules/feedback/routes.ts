@@ -5,12 +5,14 @@ import { currentUser, type AppState } from '../../platform/auth';
 import type { RateLimitRule } from '../../platform/config';
 import { rateLimit } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
-import { submitFeedback } from './service';
+import type { FeedbackService } from './service';
 
 export function feedbackRoutes(
+  feedback: FeedbackService,
   requireAuth: Middleware<AppState>,
   deps: { adminUserId: number; rateLimit: RateLimitRule },
 ) {
+  const { submitFeedback } = feedback;
   const router = new Router<AppState>({ prefix: '/api/feedback' });
 
   router.post('/', rateLimit(deps.rateLimit), requireAuth, async (ctx) => {

@@ -1,22 +1,26 @@
-import { createMember, useTestApp } from '../../../test/test-app';
-import { Notification } from '../notifications/model';
-import { Follow } from './model';
+import { useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
 
 describe('POST /api/users/:id/follow', () => {
   test('when a member follows and then follows again, then it toggles between following and not', async () => {
-    const me = await createMember();
-    const them = await createMember();
+    const me = await t.createMember();
+    const them = await t.createMember();
     const follow = await t
       .http()
       .post(`/api/users/${them.id}/follow`)
       .set('Authorization', me.auth);
     expect(follow.status).toBe(200);
     expect(follow.body).toEqual({ following: true, followersCount: 1 });
-    expect(await Follow.countDocuments({ followerId: me.id, followingId: them.id })).toBe(1);
+    expect(await t.models.Follow.countDocuments({ followerId: me.id, followingId: them.id })).toBe(
+      1,
+    );
     expect(
-      await Notification.countDocuments({ userId: them.id, type: 'follow', actorId: me.id }),
+      await t.models.Notification.countDocuments({
+        userId: them.id,
+        type: 'follow',
+        actorId: me.id,
+      }),
     ).toBe(1);
 
     const unfollow = await t
@@ -24,15 +28,21 @@ describe('POST /api/users/:id/follow', () => {
       .post(`/api/users/${them.id}/follow`)
       .set('Authorization', me.auth);
     expect(unfollow.body).toEqual({ following: false, followersCount: 0 });
-    expect(await Follow.countDocuments({ followerId: me.id, followingId: them.id })).toBe(0);
+    expect(await t.models.Follow.countDocuments({ followerId: me.id, followingId: them.id })).toBe(
+      0,
+    );
     expect(
-      await Notification.countDocuments({ userId: them.id, type: 'follow', actorId: me.id }),
+      await t.models.Notification.countDocuments({
+        userId: them.id,
+        type: 'follow',
+        actorId: me.id,
+      }),
     ).toBe(0);
   });
 
   test('when the follow call carries an empty JSON body or a JSON content type without a body, then it works', async () => {
-    const me = await createMember();
-    const them = await createMember();
+    const me = await t.createMember();
+    const them = await t.createMember();
     const withEmptyObject = await t
       .http()
       .post(`/api/users/${them.id}/follow`)
@@ -49,45 +59,45 @@ describe('POST /api/users/:id/follow', () => {
   });
 
   test('when two follow requests race, then there is still one follow', async () => {
-    const me = await createMember();
-    const them = await createMember();
+    const me = await t.createMember();
+    const them = await t.createMember();
     await Promise.all([
       t.http().post(`/api/users/${them.id}/follow`).set('Authorization', me.auth),
       t.http().post(`/api/users/${them.id}/follow`).set('Authorization', me.auth),
     ]);
     expect(
-      await Follow.countDocuments({ followerId: me.id, followingId: them.id }),
+      await t.models.Follow.countDocuments({ followerId: me.id, followingId: them.id }),
     ).toBeLessThanOrEqual(1);
   });
 
   test('when members follow themselves, then 400 and no follow is stored', async () => {
-    const me = await createMember();
+    const me = await t.createMember();
     const res = await t.http().post(`/api/users/${me.id}/follow`).set('Authorization', me.auth);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'You cannot follow yourself' });
-    expect(await Follow.countDocuments({ followerId: me.id })).toBe(0);
+    expect(await t.models.Follow.countDocuments({ followerId: me.id })).toBe(0);
   });
 
   test('when the user does not exist, then 404 and nothing is stored', async () => {
-    const me = await createMember();
+    const me = await t.createMember();
     const res = await t.http().post('/api/users/987654/follow').set('Authorization', me.auth);
     expect(res.status).toBe(404);
-    expect(await Follow.countDocuments({ followerId: me.id })).toBe(0);
+    expect(await t.models.Follow.countDocuments({ followerId: me.id })).toBe(0);
   });
 
   test('when there is no token, then 401 and nothing is stored', async () => {
-    const them = await createMember();
+    const them = await t.createMember();
     await t.http().post(`/api/users/${them.id}/follow`).expect(401);
-    expect(await Follow.countDocuments({ followingId: them.id })).toBe(0);
+    expect(await t.models.Follow.countDocuments({ followingId: them.id })).toBe(0);
   });
 });
 
 describe('GET /api/users/:id/following and /followers', () => {
   test('when lists are read, then they hold the users in list shape, newest first, with isFollowing for the caller', async () => {
-    const viewer = await createMember();
-    const subject = await createMember();
-    const a = await createMember({ name: 'A', bio: 'bio a' });
-    const b = await createMember({ name: 'B' });
+    const viewer = await t.createMember();
+    const subject = await t.createMember();
+    const a = await t.createMember({ name: 'A', bio: 'bio a' });
+    const b = await t.createMember({ name: 'B' });
     for (const other of [a, b]) {
       await t
         .http()
@@ -118,8 +128,8 @@ describe('GET /api/users/:id/following and /followers', () => {
   });
 
   test('when the user follows nobody, then both lists are empty arrays', async () => {
-    const viewer = await createMember();
-    const loner = await createMember();
+    const viewer = await t.createMember();
+    const loner = await t.createMember();
     await t
       .http()
       .get(`/api/users/${loner.id}/following`)
@@ -133,13 +143,13 @@ describe('GET /api/users/:id/following and /followers', () => {
   });
 
   test('when the user does not exist, then 404', async () => {
-    const viewer = await createMember();
+    const viewer = await t.createMember();
     await t.http().get('/api/users/424242/followers').set('Authorization', viewer.auth).expect(404);
     await t.http().get('/api/users/nope/following').set('Authorization', viewer.auth).expect(404);
   });
 
   test('when there is no token, then 401', async () => {
-    const subject = await createMember();
+    const subject = await t.createMember();
     await t.http().get(`/api/users/${subject.id}/followers`).expect(401);
   });
 });

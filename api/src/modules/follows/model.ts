@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import { announceWrites } from '../../platform/write-events';
 
 export interface FollowDoc {
@@ -22,4 +22,9 @@ followSchema.index({ followingId: 1, createdAt: -1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
 announceWrites(followSchema, 'follows');
-export const Follow = model<FollowDoc>('Follow', followSchema, 'follows');
+export type FollowModel = Model<FollowDoc>;
+
+/** The Follow model on `connection` (each app binds its own: see src/models.ts). */
+export function followModel(connection: Connection): FollowModel {
+  return connection.model<FollowDoc>('Follow', followSchema, 'follows');
+}

@@ -4,9 +4,14 @@ import { emptyRequestSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { parseInput } from '../../platform/validation';
 import { userIdParam } from '../users/params';
-import { listConnections, toggleFollow } from './service';
+import type { FollowService } from './service';
 
-export function followRoutes(requireAuth: Middleware<AppState>, deps: { publicUrl: string }) {
+export function followRoutes(
+  follows: FollowService,
+  requireAuth: Middleware<AppState>,
+  deps: { publicUrl: string },
+) {
+  const { listConnections, toggleFollow } = follows;
   const router = new Router<AppState>({ prefix: '/api/users/:id' });
   router.use(requireAuth);
 

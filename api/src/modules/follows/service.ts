@@ -3,95 +3,114 @@ import type { FollowToggleResponse, UserInList } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { nextId } from '../counters/service';
-import { notify, withdrawNotifications } from '../notifications/service';
+import type { CounterService } from '../counters/service';
+import type { NotificationService } from '../notifications/service';
 import { userPolicy } from '../users/policy';
 import { toUserInList } from '../users/presenters';
-import { publicUsersById, USER_NOT_FOUND, userExists } from '../users/service';
-import { Follow } from './model';
-
-/** One action for follow and unfollow (spec §4). Following notifies the followed user. */
-export async function toggleFollow(
-  actor: AuthUser,
-  targetId: number,
-): Promise<FollowToggleResponse> {
-  if (!userPolicy.canFollow(actor, targetId)) throw badRequest('You cannot follow yourself');
-  if (!(await userExists(targetId))) throw notFound(USER_NOT_FOUND);
-
-  const removed = await Follow.deleteOne({ followerId: actor.id, followingId: targetId });
-  let following: boolean;
-  if (removed.deletedCount > 0) {
-    following = false;
-    await withdrawNotifications('follow', targetId, actor.id);
-  } else {
-    following = true;
-    try {
-      await Follow.create({
-        _id: await nextId('follows'),
-        followerId: actor.id,
-        followingId: targetId,
-      });
-      await notify('follow', targetId, { actorId: actor.id });
-    } catch (err) {
-      // A concurrent request of the same user created the pair first: the outcome is the same.
-      if (!isDuplicateKey(err)) throw err;
-    }
-  }
-  const followersCount = await Follow.countDocuments({ followingId: targetId });
-  return { following, followersCount };
-}
+import { USER_NOT_FOUND, type UserService } from '../users/service';
+import type { FollowModel } from './model';
 
 type Direction = 'following' | 'followers';
 
-/**
- * Who `userId` follows, or who follows `userId`, newest first, each with whether the viewer
- * follows them. Three queries whatever the length of the list.
- */
-export async function listConnections(
-  userId: number,
-  direction: Direction,
-  viewerId: number,
-  publicUrl: string,
-): Promise<UserInList[]> {
-  if (!(await userExists(userId))) throw notFound(USER_NOT_FOUND);
-  const filter = direction === 'following' ? { followerId: userId } : { followingId: userId };
-  const follows = await Follow.find(filter).sort({ createdAt: -1, _id: -1 }).lean();
-  const ids = follows.map((f) => (direction === 'following' ? f.followingId : f.followerId));
-  if (ids.length === 0) return [];
-
-  const [users, viewerFollows] = await Promise.all([
-    publicUsersById(ids),
-    Follow.find(
-      { followerId: viewerId, followingId: trusted({ $in: ids }) },
-      { followingId: 1 },
-    ).lean(),
-  ]);
-  const followed = new Set(viewerFollows.map((f) => f.followingId));
-  return ids.flatMap((id) => {
-    const user = users.get(id);
-    return user ? [toUserInList(user, followed.has(id), publicUrl)] : [];
-  });
+export interface FollowServiceDeps {
+  models: { Follow: FollowModel };
+  counters: CounterService;
+  notifications: NotificationService;
+  users: UserService;
 }
 
-/** How many members `userId` follows and how many follow them, and whether the viewer does. */
-export async function followSummary(
-  userId: number,
-  viewerId: number,
-): Promise<{ followingCount: number; followersCount: number; isFollowing: boolean }> {
-  const [followingCount, followersCount, viewerFollows] = await Promise.all([
-    Follow.countDocuments({ followerId: userId }),
-    Follow.countDocuments({ followingId: userId }),
-    Follow.exists({ followerId: viewerId, followingId: userId }),
-  ]);
-  return { followingCount, followersCount, isFollowing: viewerFollows !== null };
+export function createFollowService({
+  models: { Follow },
+  counters,
+  notifications,
+  users,
+}: FollowServiceDeps) {
+  const { nextId } = counters;
+  const { notify, withdrawNotifications } = notifications;
+  const { publicUsersById, userExists } = users;
+
+  /** One action for follow and unfollow (spec §4). Following notifies the followed user. */
+  async function toggleFollow(actor: AuthUser, targetId: number): Promise<FollowToggleResponse> {
+    if (!userPolicy.canFollow(actor, targetId)) throw badRequest('You cannot follow yourself');
+    if (!(await userExists(targetId))) throw notFound(USER_NOT_FOUND);
+
+    const removed = await Follow.deleteOne({ followerId: actor.id, followingId: targetId });
+    let following: boolean;
+    if (removed.deletedCount > 0) {
+      following = false;
+      await withdrawNotifications('follow', targetId, actor.id);
+    } else {
+      following = true;
+      try {
+        await Follow.create({
+          _id: await nextId('follows'),
+          followerId: actor.id,
+          followingId: targetId,
+        });
+        await notify('follow', targetId, { actorId: actor.id });
+      } catch (err) {
+        // A concurrent request of the same user created the pair first: the outcome is the same.
+        if (!isDuplicateKey(err)) throw err;
+      }
+    }
+    const followersCount = await Follow.countDocuments({ followingId: targetId });
+    return { following, followersCount };
+  }
+
+  /**
+   * Who `userId` follows, or who follows `userId`, newest first, each with whether the viewer
+   * follows them. Three queries whatever the length of the list.
+   */
+  async function listConnections(
+    userId: number,
+    direction: Direction,
+    viewerId: number,
+    publicUrl: string,
+  ): Promise<UserInList[]> {
+    if (!(await userExists(userId))) throw notFound(USER_NOT_FOUND);
+    const filter = direction === 'following' ? { followerId: userId } : { followingId: userId };
+    const follows = await Follow.find(filter).sort({ createdAt: -1, _id: -1 }).lean();
+    const ids = follows.map((f) => (direction === 'following' ? f.followingId : f.followerId));
+    if (ids.length === 0) return [];
+
+    const [users, viewerFollows] = await Promise.all([
+      publicUsersById(ids),
+      Follow.find(
+        { followerId: viewerId, followingId: trusted({ $in: ids }) },
+        { followingId: 1 },
+      ).lean(),
+    ]);
+    const followed = new Set(viewerFollows.map((f) => f.followingId));
+    return ids.flatMap((id) => {
+      const user = users.get(id);
+      return user ? [toUserInList(user, followed.has(id), publicUrl)] : [];
+    });
+  }
+
+  /** How many members `userId` follows and how many follow them, and whether the viewer does. */
+  async function followSummary(
+    userId: number,
+    viewerId: number,
+  ): Promise<{ followingCount: number; followersCount: number; isFollowing: boolean }> {
+    const [followingCount, followersCount, viewerFollows] = await Promise.all([
+      Follow.countDocuments({ followerId: userId }),
+      Follow.countDocuments({ followingId: userId }),
+      Follow.exists({ followerId: viewerId, followingId: userId }),
+    ]);
+    return { followingCount, followersCount, isFollowing: viewerFollows !== null };
+  }
+
+  /** The members `userId` follows. */
+  async function followedIds(userId: number): Promise<number[]> {
+    const follows = await Follow.find({ followerId: userId }, { followingId: 1 }).lean();
+    return follows.map((f) => f.followingId);
+  }
+
+  function countAllFollows(): Promise<number> {
+    return Follow.estimatedDocumentCount();
+  }
+
+  return { toggleFollow, listConnections, followSummary, followedIds, countAllFollows };
 }
 
-/** The members `userId` follows. */
-export async function followedIds(userId: number): Promise<number[]> {
-  const follows = await Follow.find({ followerId: userId }, { followingId: 1 }).lean();
-  return follows.map((f) => f.followingId);
-}
-
-export function countAllFollows(): Promise<number> {
-  return Follow.estimatedDocumentCount();
-}
+export type FollowService = ReturnType<typeof createFollowService>;

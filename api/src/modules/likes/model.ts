@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import { announceWrites } from '../../platform/write-events';
 
 /** A like of a post or of a comment (exactly one of the two ids is set). */
@@ -29,4 +29,9 @@ likeSchema.index({ createdAt: 1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
 announceWrites(likeSchema, 'likes');
-export const Like = model<LikeDoc>('Like', likeSchema, 'likes');
+export type LikeModel = Model<LikeDoc>;
+
+/** The Like model on `connection` (each app binds its own: see src/models.ts). */
+export function likeModel(connection: Connection): LikeModel {
+  return connection.model<LikeDoc>('Like', likeSchema, 'likes');
+}

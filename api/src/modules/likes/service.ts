@@ -1,7 +1,7 @@
 import { trusted } from 'mongoose';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { nextId } from '../counters/service';
-import { Like } from './model';
+import type { CounterService } from '../counters/service';
+import type { LikeModel } from './model';
 
 export interface LikeResult {
   liked: boolean;
@@ -20,65 +20,78 @@ export interface LikeCounter {
   current(): Promise<number>;
 }
 
-function likeKey(userId: number, target: LikeTarget) {
-  return target.kind === 'post'
-    ? { userId, postId: target.id, commentId: null }
-    : { userId, postId: null, commentId: target.id };
+export interface LikeServiceDeps {
+  models: { Like: LikeModel };
+  counters: CounterService;
 }
 
-/**
- * Likes or unlikes. The like document's unique index decides races (a second like by the same
- * user loses with E11000 and changes nothing); the target's count moves with `$inc`, so it stays
- * exact under any number of concurrent toggles. `changed`: whether this call changed anything.
- */
-export async function toggleLike(
-  userId: number,
-  target: LikeTarget,
-  counter: LikeCounter,
-): Promise<LikeResult & { changed: boolean }> {
-  const key = likeKey(userId, target);
-  const removed = await Like.deleteOne(key);
-  if (removed.deletedCount === 1) {
-    return { liked: false, likesCount: await counter.add(-1), changed: true };
+export function createLikeService({ models: { Like }, counters }: LikeServiceDeps) {
+  const { nextId } = counters;
+
+  function likeKey(userId: number, target: LikeTarget) {
+    return target.kind === 'post'
+      ? { userId, postId: target.id, commentId: null }
+      : { userId, postId: null, commentId: target.id };
   }
-  try {
-    await Like.create({ _id: await nextId('likes'), ...key });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    return { liked: true, likesCount: await counter.current(), changed: false };
+
+  /**
+   * Likes or unlikes. The like document's unique index decides races (a second like by the same
+   * user loses with E11000 and changes nothing); the target's count moves with `$inc`, so it stays
+   * exact under any number of concurrent toggles. `changed`: whether this call changed anything.
+   */
+  async function toggleLike(
+    userId: number,
+    target: LikeTarget,
+    counter: LikeCounter,
+  ): Promise<LikeResult & { changed: boolean }> {
+    const key = likeKey(userId, target);
+    const removed = await Like.deleteOne(key);
+    if (removed.deletedCount === 1) {
+      return { liked: false, likesCount: await counter.add(-1), changed: true };
+    }
+    try {
+      await Like.create({ _id: await nextId('likes'), ...key });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      return { liked: true, likesCount: await counter.current(), changed: false };
+    }
+    return { liked: true, likesCount: await counter.add(1), changed: true };
   }
-  return { liked: true, likesCount: await counter.add(1), changed: true };
+
+  /** Which of `postIds` the user has liked. */
+  async function likedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
+    const likes = await Like.find(
+      { userId, postId: trusted({ $in: postIds }), commentId: null },
+      { postId: 1 },
+    ).lean();
+    return new Set(likes.map((l) => l.postId as number));
+  }
+
+  /** Which of `commentIds` the user has liked. */
+  async function likedComments(userId: number, commentIds: number[]): Promise<Set<number>> {
+    const likes = await Like.find(
+      { userId, postId: null, commentId: trusted({ $in: commentIds }) },
+      { commentId: 1 },
+    ).lean();
+    return new Set(likes.map((l) => l.commentId as number));
+  }
+
+  /** How many likes each post (or comment) has, counted from the likes themselves. */
+  async function countLikesPer(kind: LikeTarget['kind']): Promise<Map<number, number>> {
+    const [field, other] = kind === 'post' ? ['postId', 'commentId'] : ['commentId', 'postId'];
+    const rows = await Like.aggregate<{ _id: number | null; n: number }>([
+      { $match: { [other]: null } },
+      { $group: { _id: `$${field}`, n: { $sum: 1 } } },
+    ]);
+    return new Map(rows.filter((r) => r._id !== null).map((r) => [r._id as number, r.n]));
+  }
+
+  /** All likes, of posts and comments (analytics). */
+  function countAllLikes(): Promise<number> {
+    return Like.estimatedDocumentCount();
+  }
+
+  return { toggleLike, likedPosts, likedComments, countLikesPer, countAllLikes };
 }
 
-/** Which of `postIds` the user has liked. */
-export async function likedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
-  const likes = await Like.find(
-    { userId, postId: trusted({ $in: postIds }), commentId: null },
-    { postId: 1 },
-  ).lean();
-  return new Set(likes.map((l) => l.postId as number));
-}
-
-/** Which of `commentIds` the user has liked. */
-export async function likedComments(userId: number, commentIds: number[]): Promise<Set<number>> {
-  const likes = await Like.find(
-    { userId, postId: null, commentId: trusted({ $in: commentIds }) },
-    { commentId: 1 },
-  ).lean();
-  return new Set(likes.map((l) => l.commentId as number));
-}
-
-/** How many likes each post (or comment) has, counted from the likes themselves. */
-export async function countLikesPer(kind: LikeTarget['kind']): Promise<Map<number, number>> {
-  const [field, other] = kind === 'post' ? ['postId', 'commentId'] : ['commentId', 'postId'];
-  const rows = await Like.aggregate<{ _id: number | null; n: number }>([
-    { $match: { [other]: null } },
-    { $group: { _id: `$${field}`, n: { $sum: 1 } } },
-  ]);
-  return new Map(rows.filter((r) => r._id !== null).map((r) => [r._id as number, r.n]));
-}
-
-/** All likes, of posts and comments (analytics). */
-export function countAllLikes(): Promise<number> {
-  return Like.estimatedDocumentCount();
-}
+export type LikeService = ReturnType<typeof createLikeService>;

@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import type { NotificationType } from '@campus/contracts';
 
 export interface NotificationDoc {
@@ -40,8 +40,9 @@ notificationSchema.index({ userId: 1, createdAt: -1 });
 notificationSchema.index({ userId: 1, isRead: 1 });
 notificationSchema.index({ dedupeKey: 1 }, { unique: true, sparse: true });
 
-export const Notification = model<NotificationDoc>(
-  'Notification',
-  notificationSchema,
-  'notifications',
-);
+export type NotificationModel = Model<NotificationDoc>;
+
+/** The Notification model on `connection` (each app binds its own: see src/models.ts). */
+export function notificationModel(connection: Connection): NotificationModel {
+  return connection.model<NotificationDoc>('Notification', notificationSchema, 'notifications');
+}

@@ -1,12 +1,11 @@
-import { createMember, useTestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { publish } from '../../../test/content';
-import { Notification } from './model';
 
 const app = useTestApp();
 
 async function setup() {
-  const ada = await createMember({ name: 'Ada' });
-  const bob = await createMember({ name: 'Bob' });
+  const ada = await app.createMember({ name: 'Ada' });
+  const bob = await app.createMember({ name: 'Bob' });
   const post = await publish(app.http, ada, 'p'.repeat(150));
   await app.http().post(`/api/posts/${post.id}/like`).set('Authorization', bob.auth).expect(200);
   await app.http().post(`/api/users/${ada.id}/follow`).set('Authorization', bob.auth).expect(200);
@@ -74,11 +73,11 @@ describe('PUT /api/notifications/:id/read', () => {
       .put(`/api/notifications/${target}/read`)
       .set('Authorization', bob.auth)
       .expect(404);
-    expect((await Notification.findById(target).lean())?.isRead).toBe(false);
+    expect((await app.models.Notification.findById(target).lean())?.isRead).toBe(false);
   });
 
   test.each(['abc', '0', '99999999'])('when the id is %s, then it is a 404', async (id) => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     await app
       .http()
       .put(`/api/notifications/${id}/read`)
@@ -90,7 +89,7 @@ describe('PUT /api/notifications/:id/read', () => {
 describe('PUT /api/notifications/read-all', () => {
   test("when the recipient marks all read, then all of theirs are read and nobody else's", async () => {
     const { ada, bob } = await setup();
-    const carol = await createMember();
+    const carol = await app.createMember();
     await app
       .http()
       .post(`/api/users/${bob.id}/follow`)
@@ -102,8 +101,8 @@ describe('PUT /api/notifications/read-all', () => {
       .set('Authorization', ada.auth)
       .expect(200);
     expect(res.body).toEqual({ updated: 3 });
-    expect(await Notification.countDocuments({ userId: ada.id, isRead: false })).toBe(0);
-    expect(await Notification.countDocuments({ userId: bob.id, isRead: false })).toBe(1);
+    expect(await app.models.Notification.countDocuments({ userId: ada.id, isRead: false })).toBe(0);
+    expect(await app.models.Notification.countDocuments({ userId: bob.id, isRead: false })).toBe(1);
   });
 
   test('when there is no token, then it is a 401', async () => {

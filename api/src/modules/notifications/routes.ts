@@ -3,12 +3,14 @@ import type { Middleware } from 'koa';
 import { idParamSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
-import { listNotifications, markAllRead, markRead, type NotificationSources } from './service';
+import type { NotificationSources, NotificationService } from './service';
 
 export function notificationRoutes(
+  notifications: NotificationService,
   requireAuth: Middleware<AppState>,
   sources: NotificationSources,
 ) {
+  const { listNotifications, markAllRead, markRead } = notifications;
   const router = new Router<AppState>({ prefix: '/api/notifications' });
   router.use(requireAuth);
 

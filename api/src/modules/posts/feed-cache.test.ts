@@ -2,8 +2,7 @@ import type { Post as PostView } from '@campus/contracts';
 import { ReadCache } from '../../platform/read-cache';
 import { feed, publish } from '../../../test/content';
 import { countQueries } from '../../../test/query-counter';
-import { createMember, useTestApp } from '../../../test/test-app';
-import { Post } from './model';
+import { useTestApp } from '../../../test/test-app';
 
 describe('ReadCache', () => {
   afterEach(() => jest.useRealTimers());
@@ -45,8 +44,8 @@ describe('feed read caches (through the API)', () => {
   const TABS = ['', '?tab=following', '?tab=jd', '?topFilter=true'];
 
   test('when the same pages are read again, then they come without a database round trip', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
     const original = await publish(app.http, bob, 'an original');
     await app.http().post(`/api/posts/${original.id}/repost`).set('Authorization', ada.auth);
@@ -59,8 +58,8 @@ describe('feed read caches (through the API)', () => {
   });
 
   test('when the viewer likes, unlikes and reposts, then the next read shows it at once', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const post = await publish(app.http, bob, 'like me');
     expect(byId(await feed(app.http, ada), post.id)).toMatchObject({
       isLiked: false,
@@ -93,8 +92,8 @@ describe('feed read caches (through the API)', () => {
   });
 
   test('when posts are published and deleted, then every tab shows it at once', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
     for (const query of TABS) await feed(app.http, ada, query);
     const fresh = await publish(app.http, bob, 'hiring now', { isJdTagged: true });
@@ -104,8 +103,8 @@ describe('feed read caches (through the API)', () => {
   });
 
   test('when the viewer follows and unfollows, then Following changes at once', async () => {
-    const ada = await createMember();
-    const cy = await createMember();
+    const ada = await app.createMember();
+    const cy = await app.createMember();
     const post = await publish(app.http, cy, 'from cy');
     expect(ids(await feed(app.http, ada, '?tab=following'))).not.toContain(post.id);
     await app.http().post(`/api/users/${cy.id}/follow`).set('Authorization', ada.auth);
@@ -115,7 +114,7 @@ describe('feed read caches (through the API)', () => {
   });
 
   test('when a post gathers likes, then Top Posts reorders at once', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const first = await publish(app.http, ada, 'top one');
     const second = await publish(app.http, ada, 'top two');
     const top = () => feed(app.http, ada, '?topFilter=true&limit=50');
@@ -124,17 +123,20 @@ describe('feed read caches (through the API)', () => {
     const before = order(await top());
     const behind = before[1]!;
     for (let i = 0; i < 3; i++) {
-      const fan = await createMember();
+      const fan = await app.createMember();
       await app.http().post(`/api/posts/${behind}/like`).set('Authorization', fan.auth);
     }
     expect(order(await top())[0]).toBe(behind);
   });
 
   test('when a post changes behind mongoose, then the cached copy stays until it expires or the caches are cleared', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const post = await publish(app.http, ada, 'before');
     await feed(app.http, ada);
-    await Post.collection.updateOne({ _id: post.id as never }, { $set: { content: 'after' } });
+    await app.models.Post.collection.updateOne(
+      { _id: post.id as never },
+      { $set: { content: 'after' } },
+    );
     // Cached (the write bypassed the model's hooks)...
     expect(byId(await feed(app.http, ada), post.id)?.content).toBe('before');
     // ...until the app's caches are told to forget.
@@ -143,13 +145,16 @@ describe('feed read caches (through the API)', () => {
   });
 
   test('when a second app in the process has READ_CACHE_MS=0, then it reads through while the first keeps caching', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const post = await publish(app.http, ada, 'before');
     await feed(app.http, ada);
     const uncached = app.another({ readCacheMs: 0, authorCacheMs: 0 });
     await feed(uncached.http, ada);
 
-    await Post.collection.updateOne({ _id: post.id as never }, { $set: { content: 'after' } });
+    await app.models.Post.collection.updateOne(
+      { _id: post.id as never },
+      { $set: { content: 'after' } },
+    );
     // The second app sees the change at once, and asks the database every time...
     expect(byId(await feed(uncached.http, ada), post.id)?.content).toBe('after');
     const second = await countQueries(() => feed(uncached.http, ada));
@@ -165,7 +170,7 @@ describe('feed read caches (through the API)', () => {
   });
 
   test('when an app is closed, then it no longer follows the writes to its database', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const closing = app.another({});
     await feed(closing.http, ada);
     closing.app.close();

@@ -15,9 +15,9 @@
 import { trusted } from 'mongoose';
 import { ReadCache } from '../../platform/read-cache';
 import { pinned, type WriteEvent } from '../../platform/write-events';
-import { likedPosts } from '../likes/service';
-import { repostedPosts } from '../reposts/service';
-import { Post, type PostDoc } from './model';
+import type { LikeService } from '../likes/service';
+import type { RepostService } from '../reposts/service';
+import type { PostDoc, PostModel } from './model';
 
 /** A viewer's remembered flags are started afresh past this many posts. */
 const MAX_FLAGS_PER_VIEWER = 5_000;
@@ -48,6 +48,13 @@ function onlyCounts(update: unknown): boolean {
   );
 }
 
+/** Where the cache reads what it does not hold: the app's own models and services. */
+export interface FeedSources {
+  Post: PostModel;
+  likes: Pick<LikeService, 'likedPosts'>;
+  reposts: Pick<RepostService, 'repostedPosts'>;
+}
+
 export class FeedCache {
   /** Post ids of pages: For You and JD (every viewer's), Following (per viewer), Top Posts. */
   private readonly pages: Record<PageKind, ReadCache<string, number[]>>;
@@ -55,7 +62,10 @@ export class FeedCache {
   private readonly posts: ReadCache<number, PostDoc | null>;
   private readonly viewers: ReadCache<number, ViewerFlags>;
 
-  constructor(ttlMs: number) {
+  constructor(
+    ttlMs: number,
+    private readonly sources: FeedSources,
+  ) {
     this.pages = {
       shared: new ReadCache(ttlMs, 10_000),
       following: new ReadCache(ttlMs, 10_000),
@@ -120,7 +130,7 @@ export class FeedCache {
     }
     if (missing.length === 0) return found;
     const mark = this.posts.mark();
-    const docs = await Post.find({ _id: trusted({ $in: missing }) }).lean<PostDoc[]>();
+    const docs = await this.sources.Post.find({ _id: trusted({ $in: missing }) }).lean<PostDoc[]>();
     for (const doc of docs) found.set(doc._id, doc);
     for (const id of missing) this.posts.set(id, found.get(id) ?? null, mark);
     return found;
@@ -170,8 +180,8 @@ export class FeedCache {
     const missing = known ? unknown : postIds;
     const mark = this.viewers.mark();
     const [likes, reposts] = await Promise.all([
-      likedPosts(viewerId, missing),
-      repostedPosts(viewerId, missing),
+      this.sources.likes.likedPosts(viewerId, missing),
+      this.sources.reposts.repostedPosts(viewerId, missing),
     ]);
     const flags: ViewerFlags = {
       known: new Set([...(known?.known ?? []), ...missing]),

@@ -1,7 +1,6 @@
-import { createMember, useTestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { feed, publish } from '../../../test/content';
 import { countQueries } from '../../../test/query-counter';
-import { Post } from './model';
 
 const app = useTestApp();
 
@@ -15,7 +14,7 @@ async function follow(follower: { id: number; auth: string }, target: { id: numb
 
 describe('GET /api/posts', () => {
   test('when no tab is given, then For You lists every visible post newest first, 20 a page', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const created = [];
     for (let i = 0; i < 25; i++) created.push(await publish(app.http, ada, `post ${i}`));
     const page1 = await feed(app.http, ada, `?userId=${ada.id}&limit=20&offset=0&_=${Date.now()}`);
@@ -34,9 +33,9 @@ describe('GET /api/posts', () => {
   });
 
   test('when the Following tab is asked for, then it has the followed authors and the caller, nobody else', async () => {
-    const me = await createMember();
-    const friend = await createMember();
-    const stranger = await createMember();
+    const me = await app.createMember();
+    const friend = await app.createMember();
+    const stranger = await app.createMember();
     await follow(me, friend);
     const mine = await publish(app.http, me, 'my own');
     const theirs = await publish(app.http, friend, 'from a friend');
@@ -47,7 +46,7 @@ describe('GET /api/posts', () => {
   });
 
   test('when the JD tab is asked for, then only JD-tagged posts appear', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const jd = await publish(app.http, ada, 'we are hiring', { isJdTagged: true });
     const plain = await publish(app.http, ada, 'just chatting');
     const items = await feed(app.http, ada, '?tab=jd&limit=50');
@@ -57,8 +56,8 @@ describe('GET /api/posts', () => {
   });
 
   test('when the viewer is named by userId, then the token still decides isLiked', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const post = await publish(app.http, ada, 'like me');
     await app.http().post(`/api/posts/${post.id}/like`).set('Authorization', bob.auth).expect(200);
     const asAda = await feed(app.http, ada, `?userId=${bob.id}&limit=50`);
@@ -74,7 +73,7 @@ describe('GET /api/posts', () => {
     ['a negative offset', '?offset=-20'],
     ['a non-numeric offset', '?offset=abc'],
   ])('when the query has %s, then it is a 400', async (_name, query) => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const res = await app
       .http()
       .get(`/api/posts${query}`)
@@ -84,8 +83,8 @@ describe('GET /api/posts', () => {
   });
 
   test('when a page is read, then it costs a fixed number of database round trips for 1, 20 or 50 posts', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     for (let i = 0; i < 50; i++) {
       const p = await publish(app.http, ada, `counted ${i}`);
       if (i % 3 === 0)
@@ -123,10 +122,10 @@ describe('GET /api/posts', () => {
 describe('Top Posts', () => {
   test("when topFilter is set, then today's posts are ranked by likes + comments + reposts, ties newest first", async () => {
     const [a, b, c, d] = [
-      await createMember(),
-      await createMember(),
-      await createMember(),
-      await createMember(),
+      await app.createMember(),
+      await app.createMember(),
+      await app.createMember(),
+      await app.createMember(),
     ];
     const quiet = await publish(app.http, a, 'quiet');
     const liked = await publish(app.http, a, 'liked twice');
@@ -147,7 +146,7 @@ describe('Top Posts', () => {
     // An old, much-liked post is not "today".
     const old = await publish(app.http, a, 'yesterday');
     // createdAt is immutable in the model, so move it with the driver directly.
-    await Post.collection.updateOne(
+    await app.models.Post.collection.updateOne(
       { _id: old.id as never },
       { $set: { createdAt: new Date(Date.now() - 2 * 86_400_000), likesCount: 99 } },
     );

@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import { announceWrites } from '../../platform/write-events';
 
 export interface PostDoc {
@@ -52,4 +52,9 @@ postSchema.index({ authorId: 1, syncToProfile: 1, deletedAt: 1, createdAt: -1, _
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
 announceWrites(postSchema, 'posts');
-export const Post = model<PostDoc>('Post', postSchema, 'posts');
+export type PostModel = Model<PostDoc>;
+
+/** The Post model on `connection` (each app binds its own: see src/models.ts). */
+export function postModel(connection: Connection): PostModel {
+  return connection.model<PostDoc>('Post', postSchema, 'posts');
+}

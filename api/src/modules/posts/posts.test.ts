@@ -1,14 +1,12 @@
 import { trusted } from 'mongoose';
-import { createMember, useTestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { feed, publish } from '../../../test/content';
-import { User } from '../users/model';
-import { Post } from './model';
 
 const app = useTestApp();
 
 describe('POST /api/posts', () => {
   test('when a member posts, then the post comes back in the Post shape with trimmed content', async () => {
-    const ada = await createMember({ name: 'Ada' });
+    const ada = await app.createMember({ name: 'Ada' });
     const res = await app
       .http()
       .post('/api/posts')
@@ -42,12 +40,12 @@ describe('POST /api/posts', () => {
     ['a mass-assigned count', { content: 'hi', likesCount: 1000 }],
     ['a mass-assigned author', { content: 'hi', authorId: 1 }],
   ])('when the body has %s, then it is a 400 and nothing is stored', async (_name, body) => {
-    const ada = await createMember();
-    const before = await Post.countDocuments();
+    const ada = await app.createMember();
+    const before = await app.models.Post.countDocuments();
     const res = await app.http().post('/api/posts').set('Authorization', ada.auth).send(body);
     expect(res.status).toBe(400);
     expect(typeof res.body.message).toBe('string');
-    expect(await Post.countDocuments()).toBe(before);
+    expect(await app.models.Post.countDocuments()).toBe(before);
   });
 
   test('when no token is sent, then it is a 401', async () => {
@@ -57,10 +55,10 @@ describe('POST /api/posts', () => {
 
 describe('author avatars', () => {
   test('when an author has an uploaded avatar, then posts, comments and notifications give its absolute URL', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const name = `${'a'.repeat(32)}.webp`;
-    await User.updateMany(
+    await app.models.User.updateMany(
       { _id: trusted({ $in: [ada.id, bob.id] }) },
       { $set: { avatarUrl: `/uploads/${name}` } },
     );
@@ -90,7 +88,7 @@ describe('author avatars', () => {
 
 describe('GET /api/posts/:id', () => {
   test('when the post exists, then it comes with its comments', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const post = await publish(app.http, ada, 'detail me');
     const res = await app
       .http()
@@ -103,7 +101,7 @@ describe('GET /api/posts/:id', () => {
   test.each(['999999', 'abc', '-1', '1.5', '0'])(
     'when the id is %s, then it is a 404',
     async (id) => {
-      const ada = await createMember();
+      const ada = await app.createMember();
       const res = await app
         .http()
         .get(`/api/posts/${id}`)
@@ -116,7 +114,7 @@ describe('GET /api/posts/:id', () => {
 
 describe('DELETE /api/posts/:id', () => {
   test('when the author deletes, then the post disappears from feeds, detail and profile', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const post = await publish(app.http, ada, 'to be deleted');
     await app.http().delete(`/api/posts/${post.id}`).set('Authorization', ada.auth).expect(200);
     await app.http().get(`/api/posts/${post.id}`).set('Authorization', ada.auth).expect(404);
@@ -127,12 +125,12 @@ describe('DELETE /api/posts/:id', () => {
       .set('Authorization', ada.auth)
       .expect(200);
     expect(profile.body.posts.map((p: { id: number }) => p.id)).not.toContain(post.id);
-    expect((await Post.findById(post.id).lean())?.deletedAt).toBeInstanceOf(Date);
+    expect((await app.models.Post.findById(post.id).lean())?.deletedAt).toBeInstanceOf(Date);
   });
 
   test('when someone else deletes, then it is a 403 and the post stays', async () => {
-    const ada = await createMember();
-    const eve = await createMember();
+    const ada = await app.createMember();
+    const eve = await app.createMember();
     const post = await publish(app.http, ada, 'mine');
     const res = await app
       .http()
@@ -140,11 +138,11 @@ describe('DELETE /api/posts/:id', () => {
       .set('Authorization', eve.auth)
       .expect(403);
     expect(res.body.message).toBe('You can only delete your own posts');
-    expect((await Post.findById(post.id).lean())?.deletedAt).toBeNull();
+    expect((await app.models.Post.findById(post.id).lean())?.deletedAt).toBeNull();
   });
 
   test('when the post is already deleted, then it is a 404', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const post = await publish(app.http, ada, 'twice');
     await app.http().delete(`/api/posts/${post.id}`).set('Authorization', ada.auth).expect(200);
     await app.http().delete(`/api/posts/${post.id}`).set('Authorization', ada.auth).expect(404);
@@ -153,8 +151,8 @@ describe('DELETE /api/posts/:id', () => {
 
 describe('POST /api/posts/:id/repost', () => {
   test('when a member reposts with a quote, then the repost carries the original and the count moves', async () => {
-    const ada = await createMember({ name: 'Ada' });
-    const bob = await createMember({ name: 'Bob' });
+    const ada = await app.createMember({ name: 'Ada' });
+    const bob = await app.createMember({ name: 'Bob' });
     const original = await publish(app.http, ada, 'original thought');
     const res = await app
       .http()
@@ -178,8 +176,8 @@ describe('POST /api/posts/:id/repost', () => {
   });
 
   test('when the quote is blank, then it is stored as absent', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const original = await publish(app.http, ada, 'quote me');
     const res = await app
       .http()
@@ -191,8 +189,8 @@ describe('POST /api/posts/:id/repost', () => {
   });
 
   test('when the quote is over 280 characters after trimming, then it is a 400', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const original = await publish(app.http, ada, 'long quote');
     await app
       .http()
@@ -200,20 +198,20 @@ describe('POST /api/posts/:id/repost', () => {
       .set('Authorization', bob.auth)
       .send({ comment: `  ${'x'.repeat(280)}  ` })
       .expect(201);
-    const carol = await createMember();
+    const carol = await app.createMember();
     await app
       .http()
       .post(`/api/posts/${original.id}/repost`)
       .set('Authorization', carol.auth)
       .send({ comment: 'x'.repeat(281) })
       .expect(400);
-    expect((await Post.findById(original.id).lean())?.repostsCount).toBe(1);
+    expect((await app.models.Post.findById(original.id).lean())?.repostsCount).toBe(1);
   });
 
   test('when reposting a repost, then it is a 400', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
-    const carol = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    const carol = await app.createMember();
     const original = await publish(app.http, ada, 'chain');
     const repost = await app
       .http()
@@ -230,8 +228,8 @@ describe('POST /api/posts/:id/repost', () => {
   });
 
   test('when reposting the same post twice, then the second is a 409 and the count stays', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const original = await publish(app.http, ada, 'once');
     await app
       .http()
@@ -246,12 +244,12 @@ describe('POST /api/posts/:id/repost', () => {
       .send({});
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('You have already reposted this post');
-    expect((await Post.findById(original.id).lean())?.repostsCount).toBe(1);
+    expect((await app.models.Post.findById(original.id).lean())?.repostsCount).toBe(1);
   });
 
   test('when the original is deleted, then reposts of it show the original as deleted', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const original = await publish(app.http, ada, 'soon gone');
     const repost = await app
       .http()
@@ -268,8 +266,8 @@ describe('POST /api/posts/:id/repost', () => {
   });
 
   test('when a repost is deleted, then the original count goes back and the member may repost again', async () => {
-    const ada = await createMember();
-    const bob = await createMember();
+    const ada = await app.createMember();
+    const bob = await app.createMember();
     const original = await publish(app.http, ada, 'undo');
     const repost = await app
       .http()
@@ -281,7 +279,7 @@ describe('POST /api/posts/:id/repost', () => {
       .delete(`/api/posts/${repost.body.id}`)
       .set('Authorization', bob.auth)
       .expect(200);
-    expect((await Post.findById(original.id).lean())?.repostsCount).toBe(0);
+    expect((await app.models.Post.findById(original.id).lean())?.repostsCount).toBe(0);
     await app
       .http()
       .post(`/api/posts/${original.id}/repost`)
@@ -293,7 +291,7 @@ describe('POST /api/posts/:id/repost', () => {
 
 describe('profile posts', () => {
   test('when a post is not synced to the profile, then it stays out of the profile but is in the feed', async () => {
-    const ada = await createMember();
+    const ada = await app.createMember();
     const shown = await publish(app.http, ada, 'on my profile');
     const hidden = await publish(app.http, ada, 'feed only', { syncToProfile: false });
     const profile = await app

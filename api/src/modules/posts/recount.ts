@@ -1,7 +1,7 @@
-import { countCommentsPerPost, storedCommentLikeCounts } from '../comments/service';
-import { countLikesPer } from '../likes/service';
-import { countRepostsPerPost } from '../reposts/service';
-import { Post } from './model';
+import type { CommentService } from '../comments/service';
+import type { LikeService } from '../likes/service';
+import type { RepostService } from '../reposts/service';
+import type { PostModel } from './model';
 
 export interface CountMismatch {
   collection: 'posts' | 'comments';
@@ -15,7 +15,17 @@ export interface CountMismatch {
  * Recounts every denormalized counter from the source collections (with aggregations in the
  * database) and lists the documents whose stored count differs. Used by tests and benchmarks.
  */
-export async function findCountMismatches(): Promise<CountMismatch[]> {
+export async function findCountMismatches({
+  models: { Post },
+  comments: { countCommentsPerPost, storedCommentLikeCounts },
+  likes: { countLikesPer },
+  reposts: { countRepostsPerPost },
+}: {
+  models: { Post: PostModel };
+  comments: Pick<CommentService, 'countCommentsPerPost' | 'storedCommentLikeCounts'>;
+  likes: Pick<LikeService, 'countLikesPer'>;
+  reposts: Pick<RepostService, 'countRepostsPerPost'>;
+}): Promise<CountMismatch[]> {
   const [postLikes, comments, reposts, commentLikes, storedCommentLikes] = await Promise.all([
     countLikesPer('post'),
     countCommentsPerPost(),

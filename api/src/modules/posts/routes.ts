@@ -11,16 +11,7 @@ import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
 import { parseInput } from '../../platform/validation';
 import type { PostReads } from './presenters';
-import {
-  addComment,
-  createPost,
-  deletePost,
-  getPostDetail,
-  listFeed,
-  POST_NOT_FOUND,
-  repost,
-  togglePostLike,
-} from './service';
+import { POST_NOT_FOUND, type PostService } from './service';
 
 /** `:id` of a post route; anything but a positive integer names no post. */
 function postIdParam(raw: string | undefined): number {
@@ -30,9 +21,12 @@ function postIdParam(raw: string | undefined): number {
 }
 
 export function postRoutes(
+  posts: PostService,
   requireAuth: Middleware<AppState>,
   options: PostReads & { timezone: string },
 ) {
+  const { addComment, createPost, deletePost, getPostDetail, listFeed, repost, togglePostLike } =
+    posts;
   const router = new Router<AppState>({ prefix: '/api/posts' });
   router.use(requireAuth);
 

@@ -12,13 +12,13 @@ import type { AuthUser } from '../../platform/auth';
 import { badRequest, forbidden, notFound } from '../../platform/errors';
 import { countPerDay } from '../../platform/per-day';
 import { startOfDayIn } from '../../platform/time';
-import { createComment, listComments } from '../comments/service';
-import { nextId } from '../counters/service';
-import { followedIds } from '../follows/service';
-import { toggleLike, type LikeCounter, type LikeResult } from '../likes/service';
-import { notify } from '../notifications/service';
-import { recordRepost, withdrawRepost } from '../reposts/service';
-import { Post, type PostDoc } from './model';
+import type { CommentService } from '../comments/service';
+import type { CounterService } from '../counters/service';
+import type { FollowService } from '../follows/service';
+import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
+import type { NotificationService } from '../notifications/service';
+import type { RepostService } from '../reposts/service';
+import type { PostDoc, PostModel } from './model';
 import { postPolicy } from './policy';
 import { presentPosts, type PostReads } from './presenters';
 
@@ -28,267 +28,310 @@ const PROFILE_POSTS_LIMIT = 100;
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Whether the post exists and is not deleted. */
-export async function isPostVisible(id: number): Promise<boolean> {
-  return (await Post.exists({ _id: id, deletedAt: null })) !== null;
-}
-
-/** A visible (not deleted) post, or 404. */
-async function findVisiblePost(id: number): Promise<PostDoc> {
-  const post = await Post.findOne({ _id: id, deletedAt: null }).lean<PostDoc>();
-  if (!post) throw notFound(POST_NOT_FOUND);
-  return post;
-}
-
-export async function createPost(
-  author: AuthUser,
-  input: CreatePostRequest,
-  reads: PostReads,
-): Promise<PostView> {
-  const post = await Post.create({
-    _id: await nextId('posts'),
-    authorId: author.id,
-    content: input.content,
-    syncToProfile: input.syncToProfile ?? true,
-    isJdTagged: input.isJdTagged ?? false,
-  });
-  const [view] = await presentPosts([post.toObject()], author.id, reads);
-  return view!;
-}
-
-export async function getPostDetail(
-  id: number,
-  viewerId: number,
-  reads: PostReads,
-): Promise<PostDetail> {
-  const post = await findVisiblePost(id);
-  const [[view], comments] = await Promise.all([
-    presentPosts([post], viewerId, reads),
-    listComments(id, viewerId, reads),
-  ]);
-  return { ...view!, comments };
-}
-
-/** Soft-deletes the actor's own post; deleting a repost withdraws it from the original's count. */
-export async function deletePost(actor: AuthUser, id: number): Promise<void> {
-  const post = await findVisiblePost(id);
-  if (!postPolicy.canDelete(actor, post)) throw forbidden('You can only delete your own posts');
-  const marked = await Post.updateOne(
-    { _id: id, deletedAt: null },
-    { $set: { deletedAt: new Date() } },
-  );
-  if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
-  if (post.originalPostId !== null && post.sharedCommentId === null) {
-    if (await withdrawRepost(id)) {
-      await Post.updateOne({ _id: post.originalPostId }, { $inc: { repostsCount: -1 } });
-    }
-  }
-}
-
-/**
- * Reposts a post, with an optional quote. A user reposts a post at most once (409 after that,
- * until they delete their repost); a repost cannot itself be reposted (400).
- */
-export async function repost(
-  actor: AuthUser,
-  id: number,
-  input: RepostRequest,
-  reads: PostReads,
-): Promise<PostView> {
-  const original = await findVisiblePost(id);
-  if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
-  const repostPostId = await nextId('posts');
-  await recordRepost(actor.id, id, repostPostId);
-  const comment = input.comment ? input.comment : null;
-  const created = await Post.create({
-    _id: repostPostId,
-    authorId: actor.id,
-    content: '',
-    originalPostId: id,
-    repostComment: comment,
-  });
-  await Post.updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
-  if (original.authorId !== actor.id) {
-    await notify('repost', original.authorId, { actorId: actor.id, postId: id });
-  }
-  const [view] = await presentPosts([created.toObject()], actor.id, reads);
-  return view!;
-}
-
 export interface FeedOptions extends PostReads {
   timezone: string;
   now?: Date;
 }
 
-/**
- * The newest posts of `authors`, one page. Reading every post of every followed author to sort
- * them costs as much as those authors ever wrote; instead the page is first looked for among
- * recent posts (a day per 20 posts the page reaches down to: page 1 looks at the last day),
- * which the index on (authorId, deletedAt, createdAt) reads alone. A full page found there is
- * exactly the page (every newer post is in the window); otherwise the authors post little, and
- * reading all their posts is cheap. One query, sometimes two.
- */
-async function followingPage(
-  authors: number[],
-  page: { skip: number; limit: number },
-  now: Date,
-): Promise<PostDoc[]> {
-  const query = (since: Date | undefined) =>
-    Post.find({
-      authorId: trusted({ $in: authors }),
-      deletedAt: null,
-      ...(since ? { createdAt: trusted({ $gte: since }) } : {}),
-    })
-      .sort(NEWEST_FIRST)
-      .skip(page.skip)
-      .limit(page.limit)
-      .lean<PostDoc[]>();
-  const days = Math.ceil((page.skip + page.limit) / 20);
-  const recent = await query(new Date(now.getTime() - days * DAY_MS));
-  return recent.length === page.limit ? recent : query(undefined);
+export interface PostServiceDeps {
+  models: { Post: PostModel };
+  comments: CommentService;
+  counters: CounterService;
+  follows: FollowService;
+  likes: LikeService;
+  notifications: NotificationService;
+  reposts: RepostService;
 }
 
-/** One page of a feed tab, newest first (Top Posts: today's, most engaged first). */
-export async function listFeed(
-  viewerId: number,
-  query: FeedQuery,
-  opts: FeedOptions,
-): Promise<PostView[]> {
-  const page = { skip: query.offset, limit: query.limit };
-  const at = `${page.skip}:${page.limit}`;
-  let posts: PostDoc[];
-  if (query.tab === 'following') {
-    posts = await opts.feed.cachedPage('following', `${viewerId}:${at}`, async () => {
-      // The caller's own posts appear too, so a new post shows up where its author is looking.
-      const authors = [viewerId, ...(await followedIds(viewerId))];
-      return followingPage(authors, page, opts.now ?? new Date());
-    });
-  } else if (query.tab === 'jd') {
-    posts = await opts.feed.cachedPage('shared', `jd:${at}`, () =>
-      Post.find({ isJdTagged: true, deletedAt: null })
-        .sort(NEWEST_FIRST)
-        .skip(page.skip)
-        .limit(page.limit)
-        .lean<PostDoc[]>(),
-    );
-  } else if (query.topFilter === 'true') {
-    const today = startOfDayIn(opts.timezone, opts.now);
-    posts = await opts.feed.cachedPage('top', `${today.getTime()}:${at}`, () =>
-      Post.aggregate<PostDoc>([
-        { $match: { deletedAt: null, createdAt: { $gte: today } } },
-        { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
-        { $sort: { score: -1, createdAt: -1, _id: -1 } },
-        { $skip: page.skip },
-        { $limit: page.limit },
-        { $project: { score: 0 } },
-      ]),
-    );
-  } else {
-    posts = await opts.feed.cachedPage('shared', `all:${at}`, () =>
-      Post.find({ deletedAt: null })
-        .sort(NEWEST_FIRST)
-        .skip(page.skip)
-        .limit(page.limit)
-        .lean<PostDoc[]>(),
-    );
+export function createPostService({
+  models: { Post },
+  comments,
+  counters,
+  follows,
+  likes,
+  notifications,
+  reposts,
+}: PostServiceDeps) {
+  const { createComment, listComments } = comments;
+  const { nextId } = counters;
+  const { followedIds } = follows;
+  const { toggleLike } = likes;
+  const { notify } = notifications;
+  const { recordRepost, withdrawRepost } = reposts;
+
+  /** Whether the post exists and is not deleted. */
+  async function isPostVisible(id: number): Promise<boolean> {
+    return (await Post.exists({ _id: id, deletedAt: null })) !== null;
   }
-  return presentPosts(posts, viewerId, opts);
-}
 
-/** The posts a profile lists: the user's visible posts synced to the profile, newest first. */
-export async function listProfilePosts(
-  userId: number,
-  viewerId: number,
-  reads: PostReads,
-): Promise<PostView[]> {
-  const posts = await Post.find({ authorId: userId, syncToProfile: true, deletedAt: null })
-    .sort(NEWEST_FIRST)
-    .limit(PROFILE_POSTS_LIMIT)
-    .lean<PostDoc[]>();
-  return presentPosts(posts, viewerId, reads);
-}
-
-function postLikes(id: number): LikeCounter {
-  const move = async (delta: 1 | -1) => {
-    const after = await Post.findOneAndUpdate(
-      { _id: id },
-      { $inc: { likesCount: delta } },
-      { returnDocument: 'after', projection: { likesCount: 1 } },
-    ).lean();
-    return after?.likesCount ?? 0;
-  };
-  return {
-    add: move,
-    current: async () => (await Post.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
-  };
-}
-
-/** Likes or unlikes a visible post; the first like by a member notifies the author once. */
-export async function togglePostLike(userId: number, postId: number): Promise<LikeResult> {
-  const post = await findVisiblePost(postId);
-  const result = await toggleLike(userId, { kind: 'post', id: postId }, postLikes(postId));
-  if (result.liked && result.changed && post.authorId !== userId) {
-    await notify('like', post.authorId, { actorId: userId, postId });
+  /** A visible (not deleted) post, or 404. */
+  async function findVisiblePost(id: number): Promise<PostDoc> {
+    const post = await Post.findOne({ _id: id, deletedAt: null }).lean<PostDoc>();
+    if (!post) throw notFound(POST_NOT_FOUND);
+    return post;
   }
-  return { liked: result.liked, likesCount: result.likesCount };
-}
 
-/**
- * Comments on a visible post (or replies under it). With `syncToTimeline` the comment is also
- * published on the commenter's timeline as a quote of the post: a post with `originalPostId` (the
- * post, or its original when the post is a repost) and the comment as `repostComment`. Notifies
- * the author of the comment replied to and the post's author, each once and never the commenter.
- */
-export async function addComment(
-  actor: AuthUser,
-  postId: number,
-  input: CreateCommentRequest,
-  reads: PostReads,
-): Promise<CommentView> {
-  const post = await findVisiblePost(postId);
-  const { comment, repliedToAuthorId } = await createComment(actor.id, postId, input, reads);
-  await Post.updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
-
-  if (input.syncToTimeline) {
-    await Post.create({
+  async function createPost(
+    author: AuthUser,
+    input: CreatePostRequest,
+    reads: PostReads,
+  ): Promise<PostView> {
+    const post = await Post.create({
       _id: await nextId('posts'),
+      authorId: author.id,
+      content: input.content,
+      syncToProfile: input.syncToProfile ?? true,
+      isJdTagged: input.isJdTagged ?? false,
+    });
+    const [view] = await presentPosts([post.toObject()], author.id, reads);
+    return view!;
+  }
+
+  async function getPostDetail(
+    id: number,
+    viewerId: number,
+    reads: PostReads,
+  ): Promise<PostDetail> {
+    const post = await findVisiblePost(id);
+    const [[view], comments] = await Promise.all([
+      presentPosts([post], viewerId, reads),
+      listComments(id, viewerId, reads),
+    ]);
+    return { ...view!, comments };
+  }
+
+  /** Soft-deletes the actor's own post; deleting a repost withdraws it from the original's count. */
+  async function deletePost(actor: AuthUser, id: number): Promise<void> {
+    const post = await findVisiblePost(id);
+    if (!postPolicy.canDelete(actor, post)) throw forbidden('You can only delete your own posts');
+    const marked = await Post.updateOne(
+      { _id: id, deletedAt: null },
+      { $set: { deletedAt: new Date() } },
+    );
+    if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
+    if (post.originalPostId !== null && post.sharedCommentId === null) {
+      if (await withdrawRepost(id)) {
+        await Post.updateOne({ _id: post.originalPostId }, { $inc: { repostsCount: -1 } });
+      }
+    }
+  }
+
+  /**
+   * Reposts a post, with an optional quote. A user reposts a post at most once (409 after that,
+   * until they delete their repost); a repost cannot itself be reposted (400).
+   */
+  async function repost(
+    actor: AuthUser,
+    id: number,
+    input: RepostRequest,
+    reads: PostReads,
+  ): Promise<PostView> {
+    const original = await findVisiblePost(id);
+    if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
+    const repostPostId = await nextId('posts');
+    await recordRepost(actor.id, id, repostPostId);
+    const comment = input.comment ? input.comment : null;
+    const created = await Post.create({
+      _id: repostPostId,
       authorId: actor.id,
       content: '',
-      originalPostId: post.originalPostId ?? postId,
-      repostComment: comment.content,
-      sharedCommentId: comment.id,
+      originalPostId: id,
+      repostComment: comment,
     });
+    await Post.updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
+    if (original.authorId !== actor.id) {
+      await notify('repost', original.authorId, { actorId: actor.id, postId: id });
+    }
+    const [view] = await presentPosts([created.toObject()], actor.id, reads);
+    return view!;
   }
 
-  const notified = new Set<number>([actor.id]);
-  if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
-    notified.add(repliedToAuthorId);
-    await notify('reply', repliedToAuthorId, { actorId: actor.id, postId });
+  /**
+   * The newest posts of `authors`, one page. Reading every post of every followed author to sort
+   * them costs as much as those authors ever wrote; instead the page is first looked for among
+   * recent posts (a day per 20 posts the page reaches down to: page 1 looks at the last day),
+   * which the index on (authorId, deletedAt, createdAt) reads alone. A full page found there is
+   * exactly the page (every newer post is in the window); otherwise the authors post little, and
+   * reading all their posts is cheap. One query, sometimes two.
+   */
+  async function followingPage(
+    authors: number[],
+    page: { skip: number; limit: number },
+    now: Date,
+  ): Promise<PostDoc[]> {
+    const query = (since: Date | undefined) =>
+      Post.find({
+        authorId: trusted({ $in: authors }),
+        deletedAt: null,
+        ...(since ? { createdAt: trusted({ $gte: since }) } : {}),
+      })
+        .sort(NEWEST_FIRST)
+        .skip(page.skip)
+        .limit(page.limit)
+        .lean<PostDoc[]>();
+    const days = Math.ceil((page.skip + page.limit) / 20);
+    const recent = await query(new Date(now.getTime() - days * DAY_MS));
+    return recent.length === page.limit ? recent : query(undefined);
   }
-  if (!notified.has(post.authorId)) {
-    await notify('comment', post.authorId, { actorId: actor.id, postId });
+
+  /** One page of a feed tab, newest first (Top Posts: today's, most engaged first). */
+  async function listFeed(
+    viewerId: number,
+    query: FeedQuery,
+    opts: FeedOptions,
+  ): Promise<PostView[]> {
+    const page = { skip: query.offset, limit: query.limit };
+    const at = `${page.skip}:${page.limit}`;
+    let posts: PostDoc[];
+    if (query.tab === 'following') {
+      posts = await opts.feed.cachedPage('following', `${viewerId}:${at}`, async () => {
+        // The caller's own posts appear too, so a new post shows up where its author is looking.
+        const authors = [viewerId, ...(await followedIds(viewerId))];
+        return followingPage(authors, page, opts.now ?? new Date());
+      });
+    } else if (query.tab === 'jd') {
+      posts = await opts.feed.cachedPage('shared', `jd:${at}`, () =>
+        Post.find({ isJdTagged: true, deletedAt: null })
+          .sort(NEWEST_FIRST)
+          .skip(page.skip)
+          .limit(page.limit)
+          .lean<PostDoc[]>(),
+      );
+    } else if (query.topFilter === 'true') {
+      const today = startOfDayIn(opts.timezone, opts.now);
+      posts = await opts.feed.cachedPage('top', `${today.getTime()}:${at}`, () =>
+        Post.aggregate<PostDoc>([
+          { $match: { deletedAt: null, createdAt: { $gte: today } } },
+          { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
+          { $sort: { score: -1, createdAt: -1, _id: -1 } },
+          { $skip: page.skip },
+          { $limit: page.limit },
+          { $project: { score: 0 } },
+        ]),
+      );
+    } else {
+      posts = await opts.feed.cachedPage('shared', `all:${at}`, () =>
+        Post.find({ deletedAt: null })
+          .sort(NEWEST_FIRST)
+          .skip(page.skip)
+          .limit(page.limit)
+          .lean<PostDoc[]>(),
+      );
+    }
+    return presentPosts(posts, viewerId, opts);
   }
-  return comment;
+
+  /** The posts a profile lists: the user's visible posts synced to the profile, newest first. */
+  async function listProfilePosts(
+    userId: number,
+    viewerId: number,
+    reads: PostReads,
+  ): Promise<PostView[]> {
+    const posts = await Post.find({ authorId: userId, syncToProfile: true, deletedAt: null })
+      .sort(NEWEST_FIRST)
+      .limit(PROFILE_POSTS_LIMIT)
+      .lean<PostDoc[]>();
+    return presentPosts(posts, viewerId, reads);
+  }
+
+  function postLikes(id: number): LikeCounter {
+    const move = async (delta: 1 | -1) => {
+      const after = await Post.findOneAndUpdate(
+        { _id: id },
+        { $inc: { likesCount: delta } },
+        { returnDocument: 'after', projection: { likesCount: 1 } },
+      ).lean();
+      return after?.likesCount ?? 0;
+    };
+    return {
+      add: move,
+      current: async () => (await Post.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
+    };
+  }
+
+  /** Likes or unlikes a visible post; the first like by a member notifies the author once. */
+  async function togglePostLike(userId: number, postId: number): Promise<LikeResult> {
+    const post = await findVisiblePost(postId);
+    const result = await toggleLike(userId, { kind: 'post', id: postId }, postLikes(postId));
+    if (result.liked && result.changed && post.authorId !== userId) {
+      await notify('like', post.authorId, { actorId: userId, postId });
+    }
+    return { liked: result.liked, likesCount: result.likesCount };
+  }
+
+  /**
+   * Comments on a visible post (or replies under it). With `syncToTimeline` the comment is also
+   * published on the commenter's timeline as a quote of the post: a post with `originalPostId` (the
+   * post, or its original when the post is a repost) and the comment as `repostComment`. Notifies
+   * the author of the comment replied to and the post's author, each once and never the commenter.
+   */
+  async function addComment(
+    actor: AuthUser,
+    postId: number,
+    input: CreateCommentRequest,
+    reads: PostReads,
+  ): Promise<CommentView> {
+    const post = await findVisiblePost(postId);
+    const { comment, repliedToAuthorId } = await createComment(actor.id, postId, input, reads);
+    await Post.updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
+
+    if (input.syncToTimeline) {
+      await Post.create({
+        _id: await nextId('posts'),
+        authorId: actor.id,
+        content: '',
+        originalPostId: post.originalPostId ?? postId,
+        repostComment: comment.content,
+        sharedCommentId: comment.id,
+      });
+    }
+
+    const notified = new Set<number>([actor.id]);
+    if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
+      notified.add(repliedToAuthorId);
+      await notify('reply', repliedToAuthorId, { actorId: actor.id, postId });
+    }
+    if (!notified.has(post.authorId)) {
+      await notify('comment', post.authorId, { actorId: actor.id, postId });
+    }
+    return comment;
+  }
+
+  /** Previews of visible posts by id (for notifications): a repost shows its quote. */
+  async function postPreviews(
+    ids: number[],
+  ): Promise<Map<number, { id: number; content: string }>> {
+    const posts = await Post.find(
+      { _id: trusted({ $in: ids }), deletedAt: null },
+      { content: 1, repostComment: 1 },
+    ).lean();
+    return new Map(
+      posts.map((p) => [p._id, { id: p._id, content: p.content || p.repostComment || '' }]),
+    );
+  }
+
+  /** Counts of visible posts for the analytics dashboard. */
+  const postCounts = {
+    visible: (): Promise<number> => Post.countDocuments({ deletedAt: null }),
+    visibleSince: (since: Date): Promise<number> =>
+      Post.countDocuments({ deletedAt: null, createdAt: trusted({ $gte: since }) }),
+    visiblePerDay: (since: Date, timezone: string) =>
+      countPerDay(Post, { deletedAt: null }, since, timezone),
+  };
+
+  return {
+    isPostVisible,
+    createPost,
+    getPostDetail,
+    deletePost,
+    repost,
+    listFeed,
+    listProfilePosts,
+    togglePostLike,
+    addComment,
+    postPreviews,
+    postCounts,
+  };
 }
 
-/** Previews of visible posts by id (for notifications): a repost shows its quote. */
-export async function postPreviews(
-  ids: number[],
-): Promise<Map<number, { id: number; content: string }>> {
-  const posts = await Post.find(
-    { _id: trusted({ $in: ids }), deletedAt: null },
-    { content: 1, repostComment: 1 },
-  ).lean();
-  return new Map(
-    posts.map((p) => [p._id, { id: p._id, content: p.content || p.repostComment || '' }]),
-  );
-}
-
-/** Counts of visible posts for the analytics dashboard. */
-export const postCounts = {
-  visible: (): Promise<number> => Post.countDocuments({ deletedAt: null }),
-  visibleSince: (since: Date): Promise<number> =>
-    Post.countDocuments({ deletedAt: null, createdAt: trusted({ $gte: since }) }),
-  visiblePerDay: (since: Date, timezone: string) =>
-    countPerDay(Post, { deletedAt: null }, since, timezone),
-};
+export type PostService = ReturnType<typeof createPostService>;

@@ -3,10 +3,15 @@ import type { Middleware } from 'koa';
 import { currentUser, type AppState } from '../../platform/auth';
 import type { PostReads } from '../posts/presenters';
 import { userIdParam } from '../users/params';
-import { getProfile } from './service';
+import type { ProfileService } from './service';
 
 /** `GET /api/users/:id`; editing the profile is the users module's (`PUT /api/users/:id`). */
-export function profileRoutes(requireAuth: Middleware<AppState>, reads: PostReads) {
+export function profileRoutes(
+  profiles: ProfileService,
+  requireAuth: Middleware<AppState>,
+  reads: PostReads,
+) {
+  const { getProfile } = profiles;
   const router = new Router<AppState>({ prefix: '/api/users' });
   router.use(requireAuth);
 

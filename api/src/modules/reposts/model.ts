@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import { announceWrites } from '../../platform/write-events';
 
 /** Who reposted what; the repost itself is a post whose originalPostId is `postId`. */
@@ -27,4 +27,9 @@ repostSchema.index({ postId: 1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
 announceWrites(repostSchema, 'reposts');
-export const Repost = model<RepostDoc>('Repost', repostSchema, 'reposts');
+export type RepostModel = Model<RepostDoc>;
+
+/** The Repost model on `connection` (each app binds its own: see src/models.ts). */
+export function repostModel(connection: Connection): RepostModel {
+  return connection.model<RepostDoc>('Repost', repostSchema, 'reposts');
+}

@@ -1,45 +1,54 @@
 import { trusted } from 'mongoose';
 import { conflict } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { nextId } from '../counters/service';
-import { Repost } from './model';
+import type { CounterService } from '../counters/service';
+import type { RepostModel } from './model';
 
-/**
- * Records that `userId` reposted `postId` through the post `repostPostId`. A member reposts a
- * post at most once: the unique index makes a second attempt a 409, even under races.
- */
-export async function recordRepost(
-  userId: number,
-  postId: number,
-  repostPostId: number,
-): Promise<void> {
-  try {
-    await Repost.create({ _id: await nextId('reposts'), userId, postId, repostPostId });
-  } catch (err) {
-    if (isDuplicateKey(err)) throw conflict('You have already reposted this post');
-    throw err;
+export interface RepostServiceDeps {
+  models: { Repost: RepostModel };
+  counters: CounterService;
+}
+
+export function createRepostService({ models: { Repost }, counters }: RepostServiceDeps) {
+  const { nextId } = counters;
+
+  /**
+   * Records that `userId` reposted `postId` through the post `repostPostId`. A member reposts a
+   * post at most once: the unique index makes a second attempt a 409, even under races.
+   */
+  async function recordRepost(userId: number, postId: number, repostPostId: number): Promise<void> {
+    try {
+      await Repost.create({ _id: await nextId('reposts'), userId, postId, repostPostId });
+    } catch (err) {
+      if (isDuplicateKey(err)) throw conflict('You have already reposted this post');
+      throw err;
+    }
   }
+
+  /** Forgets the repost carried by `repostPostId`; whether there was one. */
+  async function withdrawRepost(repostPostId: number): Promise<boolean> {
+    const removed = await Repost.deleteOne({ repostPostId });
+    return removed.deletedCount === 1;
+  }
+
+  /** Which of `postIds` the user has reposted. */
+  async function repostedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
+    const reposts = await Repost.find(
+      { userId, postId: trusted({ $in: postIds }) },
+      { postId: 1 },
+    ).lean();
+    return new Set(reposts.map((r) => r.postId));
+  }
+
+  /** How many members reposted each post, counted from the reposts themselves. */
+  async function countRepostsPerPost(): Promise<Map<number, number>> {
+    const rows = await Repost.aggregate<{ _id: number; n: number }>([
+      { $group: { _id: '$postId', n: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  return { recordRepost, withdrawRepost, repostedPosts, countRepostsPerPost };
 }
 
-/** Forgets the repost carried by `repostPostId`; whether there was one. */
-export async function withdrawRepost(repostPostId: number): Promise<boolean> {
-  const removed = await Repost.deleteOne({ repostPostId });
-  return removed.deletedCount === 1;
-}
-
-/** Which of `postIds` the user has reposted. */
-export async function repostedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
-  const reposts = await Repost.find(
-    { userId, postId: trusted({ $in: postIds }) },
-    { postId: 1 },
-  ).lean();
-  return new Set(reposts.map((r) => r.postId));
-}
-
-/** How many members reposted each post, counted from the reposts themselves. */
-export async function countRepostsPerPost(): Promise<Map<number, number>> {
-  const rows = await Repost.aggregate<{ _id: number; n: number }>([
-    { $group: { _id: '$postId', n: { $sum: 1 } } },
-  ]);
-  return new Map(rows.map((r) => [r._id, r.n]));
-}
+export type RepostService = ReturnType<typeof createRepostService>;

@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface AppSettingDoc {
   _id: number;
@@ -16,4 +16,9 @@ const appSettingSchema = new Schema<AppSettingDoc>(
   { versionKey: false, timestamps: { createdAt: false, updatedAt: true } },
 );
 
-export const AppSetting = model<AppSettingDoc>('AppSetting', appSettingSchema, 'app_settings');
+export type AppSettingModel = Model<AppSettingDoc>;
+
+/** The AppSetting model on `connection` (each app binds its own: see src/models.ts). */
+export function appSettingModel(connection: Connection): AppSettingModel {
+  return connection.model<AppSettingDoc>('AppSetting', appSettingSchema, 'app_settings');
+}

@@ -1,5 +1,4 @@
 import { useTestApp } from '../../../test/test-app';
-import { setSetting } from './service';
 
 const t = useTestApp();
 
@@ -11,8 +10,8 @@ describe('GET /api/settings', () => {
   });
 
   test('when a logo is configured, then its URL is returned, without signing in', async () => {
-    await setSetting('logo_url', 'https://cdn.campus.edu/logo.png');
-    await setSetting('logo_url', 'https://cdn.campus.edu/logo-2.png');
+    await t.services.settings.setSetting('logo_url', 'https://cdn.campus.edu/logo.png');
+    await t.services.settings.setSetting('logo_url', 'https://cdn.campus.edu/logo-2.png');
     const res = await t.http().get('/api/settings');
     expect(res.body).toEqual({ logo_url: 'https://cdn.campus.edu/logo-2.png' });
     expect(res.headers['cache-control']).toBe('public, max-age=60');

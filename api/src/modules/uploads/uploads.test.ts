@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { createMember, storedUser, useTestApp } from '../../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
 
@@ -26,7 +26,7 @@ async function uploadedFiles(): Promise<string[]> {
 
 describe('POST /api/upload/avatar', () => {
   test('when a member uploads a PNG, then it is re-encoded to WebP under a random name and served with a long cache', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const png = await solidImage(800, 600).png().toBuffer();
     const res = await t
       .http()
@@ -63,7 +63,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when a JPEG carries EXIF metadata, then the stored image has none', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const jpeg = await solidImage(64, 64)
       .jpeg()
       .withExif({ IFD0: { Copyright: 'secret-location-marker' } })
@@ -83,7 +83,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when text is named .png and sent as image/png, then 415 and nothing is stored', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const before = await uploadedFiles();
     const res = await t
       .http()
@@ -99,7 +99,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when an HTML page hides a PNG inside it, then 415', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const png = await solidImage(16, 16).png().toBuffer();
     const polyglot = Buffer.concat([
       Buffer.from('<html><script>alert(document.cookie)</script><!--'),
@@ -114,7 +114,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when a valid PNG carries a script after its end (polyglot), then only re-encoded pixels are stored', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const png = await solidImage(16, 16).png().toBuffer();
     const polyglot = Buffer.concat([
       png,
@@ -134,7 +134,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when an SVG (which can carry script) is uploaded, then 415', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
     );
@@ -147,7 +147,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when an image claims huge dimensions, then 413 and nothing is stored', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const before = await uploadedFiles();
     const bomb = await pngClaiming(60_000, 60_000);
     expect((await sharp(bomb, { limitInputPixels: false }).metadata()).width).toBe(60_000);
@@ -162,7 +162,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when an image exceeds the configured pixel limit, then 413', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const client = t.withConfig({ avatarMaxPixels: 100 * 100 });
     const png = await solidImage(101, 100).png().toBuffer();
     await client
@@ -173,7 +173,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when the file is larger than 5 MB, then 413 and no partial file is left behind', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const big = Buffer.alloc(5 * 1024 * 1024 + 1, 7);
     const res = await t
       .http()
@@ -186,7 +186,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when two files are sent in the avatar field, then 400 Upload failed', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const png = await solidImage(8, 8).png().toBuffer();
     const res = await t
       .http()
@@ -199,7 +199,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when the multipart body is malformed, then 400 Upload failed, never 5xx', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const res = await t
       .http()
       .post('/api/upload/avatar')
@@ -213,7 +213,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when the multipart content type has no boundary, then 400', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const res = await t
       .http()
       .post('/api/upload/avatar')
@@ -224,7 +224,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when the body is JSON instead of multipart, then 415', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const res = await t
       .http()
       .post('/api/upload/avatar')
@@ -234,7 +234,7 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when the avatar field is missing, then 400 Upload failed', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const png = await solidImage(8, 8).png().toBuffer();
     const res = await t
       .http()
@@ -253,8 +253,8 @@ describe('POST /api/upload/avatar', () => {
   });
 
   test('when a member uploads, then the profile itself is not changed by the upload', async () => {
-    const member = await createMember();
-    const before = await storedUser(member.id);
+    const member = await t.createMember();
+    const before = await t.storedUser(member.id);
     const png = await solidImage(8, 8).png().toBuffer();
     await t
       .http()
@@ -262,7 +262,7 @@ describe('POST /api/upload/avatar', () => {
       .set('Authorization', member.auth)
       .attach('avatar', png, 'a.png')
       .expect(201);
-    expect(await storedUser(member.id)).toEqual(before);
+    expect(await t.storedUser(member.id)).toEqual(before);
   });
 });
 

@@ -1,7 +1,7 @@
 import { trusted } from 'mongoose';
 import { ReadCache } from '../../platform/read-cache';
 import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
-import { User } from './model';
+import type { UserModel } from './model';
 
 export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1 } as const;
 
@@ -17,7 +17,10 @@ const MAX_AUTHORS = 50_000;
 export class AuthorCache {
   private readonly authors: ReadCache<number, AuthorDoc>;
 
-  constructor(ttlMs: number) {
+  constructor(
+    ttlMs: number,
+    private readonly User: UserModel,
+  ) {
     this.authors = new ReadCache(ttlMs, MAX_AUTHORS);
   }
 
@@ -31,7 +34,7 @@ export class AuthorCache {
     }
     if (missing.length === 0) return found;
     const mark = this.authors.mark();
-    const users = await User.find({ _id: trusted({ $in: missing }) }, AUTHOR_FIELDS).lean<
+    const users = await this.User.find({ _id: trusted({ $in: missing }) }, AUTHOR_FIELDS).lean<
       AuthorDoc[]
     >();
     for (const user of users) {

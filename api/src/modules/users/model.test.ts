@@ -1,6 +1,4 @@
 import { useTestApp } from '../../../test/test-app';
-import { Follow } from '../follows/model';
-import { User } from './model';
 
 const t = useTestApp();
 
@@ -8,18 +6,18 @@ const base = { name: 'N', password: 'hash' };
 
 describe('indexes', () => {
   test('when two users are stored with the same e-mail in different case, then the unique index refuses the second', async () => {
-    await User.create({ _id: 9001, email: 'Same@Campus.edu', ...base });
+    await t.models.User.create({ _id: 9001, email: 'Same@Campus.edu', ...base });
     await expect(
-      User.create({ _id: 9002, email: 'same@campus.EDU', ...base }),
+      t.models.User.create({ _id: 9002, email: 'same@campus.EDU', ...base }),
     ).rejects.toMatchObject({ code: 11000 });
-    expect(await User.countDocuments({ email: 'same@campus.edu' })).toBe(1);
+    expect(await t.models.User.countDocuments({ email: 'same@campus.edu' })).toBe(1);
   });
 
   test('when the same follow pair is stored twice, then the unique index refuses the second', async () => {
-    await Follow.create({ _id: 9001, followerId: 1, followingId: 2 });
-    await expect(Follow.create({ _id: 9002, followerId: 1, followingId: 2 })).rejects.toMatchObject(
-      { code: 11000 },
-    );
+    await t.models.Follow.create({ _id: 9001, followerId: 1, followingId: 2 });
+    await expect(
+      t.models.Follow.create({ _id: 9002, followerId: 1, followingId: 2 }),
+    ).rejects.toMatchObject({ code: 11000 });
   });
 
   test('when the same address registers twice at once, then exactly one account exists and the other request gets 409', async () => {
@@ -29,6 +27,6 @@ describe('indexes', () => {
       t.http().post('/api/auth/register').send(body),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(await User.countDocuments({ email: 'twin@campus.edu' })).toBe(1);
+    expect(await t.models.User.countDocuments({ email: 'twin@campus.edu' })).toBe(1);
   });
 });

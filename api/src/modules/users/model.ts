@@ -1,4 +1,4 @@
-import { model, Schema } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import { BIO_MAX_LENGTH, NAME_MAX_LENGTH } from '@campus/contracts';
 import { announceWrites } from '../../platform/write-events';
 
@@ -43,4 +43,9 @@ const userSchema = new Schema<UserDoc>(
 
 // The app's author and account caches (read-caches.ts) forget what these writes change.
 announceWrites(userSchema, 'users');
-export const User = model<UserDoc>('User', userSchema, 'users');
+export type UserModel = Model<UserDoc>;
+
+/** The User model on `connection` (each app binds its own: see src/models.ts). */
+export function userModel(connection: Connection): UserModel {
+  return connection.model<UserDoc>('User', userSchema, 'users');
+}

@@ -4,10 +4,15 @@ import { profileUpdateSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { parseInput } from '../../platform/validation';
 import { userIdParam } from './params';
-import { updateProfile } from './service';
+import type { UserService } from './service';
 
 /** `PUT /api/users/:id`; reading a profile is the profiles module's (`GET /api/users/:id`). */
-export function userRoutes(requireAuth: Middleware<AppState>, deps: { publicUrl: string }) {
+export function userRoutes(
+  users: UserService,
+  requireAuth: Middleware<AppState>,
+  deps: { publicUrl: string },
+) {
+  const { updateProfile } = users;
   const router = new Router<AppState>({ prefix: '/api/users' });
   router.use(requireAuth);
 

@@ -1,13 +1,12 @@
-import { createMember, lastActiveAt, storedUser, useTestApp } from '../../../test/test-app';
-import { User } from './model';
+import { useTestApp } from '../../../test/test-app';
 
 const t = useTestApp({ activityThrottleMs: 60 * 60 * 1000 });
 
 describe('GET /api/users/:id', () => {
   test('when a member opens a profile, then the §3 profile shape comes back with counts, isFollowing and an empty posts list', async () => {
-    const viewer = await createMember();
-    const target = await createMember({ name: 'Target', bio: 'Hello' });
-    const other = await createMember();
+    const viewer = await t.createMember();
+    const target = await t.createMember({ name: 'Target', bio: 'Hello' });
+    const other = await t.createMember();
     await t
       .http()
       .post(`/api/users/${target.id}/follow`)
@@ -42,8 +41,8 @@ describe('GET /api/users/:id', () => {
   });
 
   test('when the viewer does not follow the user, then isFollowing is false', async () => {
-    const viewer = await createMember();
-    const target = await createMember();
+    const viewer = await t.createMember();
+    const target = await t.createMember();
     const res = await t.http().get(`/api/users/${target.id}`).set('Authorization', viewer.auth);
     expect(res.body.isFollowing).toBe(false);
   });
@@ -51,7 +50,7 @@ describe('GET /api/users/:id', () => {
   test.each(['999999', 'abc', '0', '-1', '1.5'])(
     'when the id is %s, then 404 User not found',
     async (id) => {
-      const viewer = await createMember();
+      const viewer = await t.createMember();
       const res = await t.http().get(`/api/users/${id}`).set('Authorization', viewer.auth);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: 'User not found' });
@@ -59,22 +58,22 @@ describe('GET /api/users/:id', () => {
   );
 
   test('when there is no token, then 401', async () => {
-    const target = await createMember();
+    const target = await t.createMember();
     const res = await t.http().get(`/api/users/${target.id}`);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: 'Authentication required' });
   });
 
   test('when the account behind the token was deleted, then 401', async () => {
-    const member = await createMember();
-    await User.deleteOne({ _id: member.id });
+    const member = await t.createMember();
+    await t.models.User.deleteOne({ _id: member.id });
     await t.http().get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(401);
   });
 });
 
 describe('PUT /api/users/:id', () => {
   test('when members edit their own profile, then name, bio and avatar are stored trimmed and the updated user is returned', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const res = await t
       .http()
       .put(`/api/users/${member.id}`)
@@ -93,7 +92,7 @@ describe('PUT /api/users/:id', () => {
       avatarUrl: 'https://images.example.org/me.png',
       createdAt: expect.any(String),
     });
-    const stored = await storedUser(member.id);
+    const stored = await t.storedUser(member.id);
     expect(stored).toMatchObject({
       name: 'New Name',
       bio: 'Bio text',
@@ -102,7 +101,7 @@ describe('PUT /api/users/:id', () => {
   });
 
   test('when the avatar is an upload URL of the API or empty, then it is accepted (empty removes it)', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     const upload = 'http://api.test/uploads/0123456789abcdef0123456789abcdef.webp';
     const path = '/uploads/0123456789abcdef0123456789abcdef.webp';
     const res = await t
@@ -112,7 +111,7 @@ describe('PUT /api/users/:id', () => {
       .send({ name: 'A', avatarUrl: upload });
     expect(res.body.avatarUrl).toBe(upload);
     // Stored as a path, so a new PUBLIC_URL (another host or port) keeps avatars working.
-    expect((await storedUser(member.id))?.avatarUrl).toBe(path);
+    expect((await t.storedUser(member.id))?.avatarUrl).toBe(path);
     const moved = await t
       .withConfig({ publicUrl: 'https://campus.example' })
       .get(`/api/users/${member.id}`)
@@ -133,25 +132,25 @@ describe('PUT /api/users/:id', () => {
       .set('Authorization', member.auth)
       .send({ name: 'A', avatarUrl: foreign })
       .expect(200);
-    expect((await storedUser(member.id))?.avatarUrl).toBe(foreign);
+    expect((await t.storedUser(member.id))?.avatarUrl).toBe(foreign);
     await t
       .http()
       .put(`/api/users/${member.id}`)
       .set('Authorization', member.auth)
       .send({ name: 'A', avatarUrl: '' })
       .expect(200);
-    expect((await storedUser(member.id))?.avatarUrl).toBeNull();
+    expect((await t.storedUser(member.id))?.avatarUrl).toBeNull();
   });
 
   test('when only the name is sent, then bio and avatar stay as they were', async () => {
-    const member = await createMember({ bio: 'Keep me' });
+    const member = await t.createMember({ bio: 'Keep me' });
     await t
       .http()
       .put(`/api/users/${member.id}`)
       .set('Authorization', member.auth)
       .send({ name: 'Only name' })
       .expect(200);
-    expect(await storedUser(member.id)).toMatchObject({ name: 'Only name', bio: 'Keep me' });
+    expect(await t.storedUser(member.id)).toMatchObject({ name: 'Only name', bio: 'Keep me' });
   });
 
   test.each([
@@ -194,8 +193,8 @@ describe('PUT /api/users/:id', () => {
       'Avatar URL must be an http(s) image URL',
     ],
   ])('when %s, then 400 with the message and nothing changes', async (_case, body, message) => {
-    const member = await createMember({ name: 'Before', bio: 'Before bio' });
-    const before = await storedUser(member.id);
+    const member = await t.createMember({ name: 'Before', bio: 'Before bio' });
+    const before = await t.storedUser(member.id);
     const res = await t
       .http()
       .put(`/api/users/${member.id}`)
@@ -203,11 +202,11 @@ describe('PUT /api/users/:id', () => {
       .send(body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message });
-    expect(await storedUser(member.id)).toEqual(before);
+    expect(await t.storedUser(member.id)).toEqual(before);
   });
 
   test('when the name has exactly 100 and the bio 500 characters, then they are accepted', async () => {
-    const member = await createMember();
+    const member = await t.createMember();
     await t
       .http()
       .put(`/api/users/${member.id}`)
@@ -217,9 +216,9 @@ describe('PUT /api/users/:id', () => {
   });
 
   test("when a member edits someone else's profile, then 403 and the other profile is unchanged", async () => {
-    const attacker = await createMember();
-    const victim = await createMember({ name: 'Victim' });
-    const before = await storedUser(victim.id);
+    const attacker = await t.createMember();
+    const victim = await t.createMember({ name: 'Victim' });
+    const before = await t.storedUser(victim.id);
     const res = await t
       .http()
       .put(`/api/users/${victim.id}`)
@@ -227,28 +226,28 @@ describe('PUT /api/users/:id', () => {
       .send({ name: 'Hacked' });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: 'You can only edit your own profile' });
-    expect(await storedUser(victim.id)).toEqual(before);
+    expect(await t.storedUser(victim.id)).toEqual(before);
   });
 });
 
 describe('last activity', () => {
   test('when a member makes authenticated requests, then lastActiveAt is recorded once per throttle window', async () => {
-    const member = await createMember();
-    expect(await lastActiveAt(member.id)).toBeNull();
+    const member = await t.createMember();
+    expect(await t.lastActiveAt(member.id)).toBeNull();
     await t.http().get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
-    const first = await lastActiveAt(member.id);
+    const first = await t.lastActiveAt(member.id);
     expect(first).toBeInstanceOf(Date);
     await t.http().get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
-    expect(await lastActiveAt(member.id)).toEqual(first);
+    expect(await t.lastActiveAt(member.id)).toEqual(first);
   });
 
   test('when the throttle window has passed, then the next request records it again', async () => {
     const client = t.withConfig({ activityThrottleMs: 0 });
-    const member = await createMember();
+    const member = await t.createMember();
     await client.get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
-    const first = (await lastActiveAt(member.id))!;
+    const first = (await t.lastActiveAt(member.id))!;
     await new Promise((resolve) => setTimeout(resolve, 5));
     await client.get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
-    expect((await lastActiveAt(member.id))!.getTime()).toBeGreaterThan(first.getTime());
+    expect((await t.lastActiveAt(member.id))!.getTime()).toBeGreaterThan(first.getTime());
   });
 });

@@ -1,0 +1,36 @@
+/**
+ * Every model of the API, bound to one connection. Each module's model file declares its schema
+ * and a binder; nothing is compiled on mongoose's default connection, so two apps in one process
+ * (tests, benchmarks) each work on their own database. `connectDatabase(uri, { models:
+ * createModels })` binds them when it connects and builds their indexes before anything is served.
+ */
+import type { Connection } from 'mongoose';
+import { accountApplicationModel } from './modules/account-applications/model';
+import { commentModel } from './modules/comments/model';
+import { counterModel } from './modules/counters/model';
+import { feedbackModel } from './modules/feedback/model';
+import { followModel } from './modules/follows/model';
+import { likeModel } from './modules/likes/model';
+import { notificationModel } from './modules/notifications/model';
+import { postModel } from './modules/posts/model';
+import { repostModel } from './modules/reposts/model';
+import { appSettingModel } from './modules/settings/model';
+import { userModel } from './modules/users/model';
+
+export function createModels(connection: Connection) {
+  return {
+    AccountApplication: accountApplicationModel(connection),
+    AppSetting: appSettingModel(connection),
+    Comment: commentModel(connection),
+    Counter: counterModel(connection),
+    Feedback: feedbackModel(connection),
+    Follow: followModel(connection),
+    Like: likeModel(connection),
+    Notification: notificationModel(connection),
+    Post: postModel(connection),
+    Repost: repostModel(connection),
+    User: userModel(connection),
+  };
+}
+
+export type Models = ReturnType<typeof createModels>;

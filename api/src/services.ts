@@ -1,0 +1,58 @@
+/**
+ * Every module's service, built on one app's models: each module gets the models it owns and
+ * the services of the modules it uses (never another module's model), in dependency order.
+ * `createApp` builds them once and hands each route factory the services it calls; tests,
+ * the seed and the benchmarks use the same object (`app.services`).
+ */
+import { createAccountApplicationService } from './modules/account-applications/service';
+import { createAnalyticsService } from './modules/analytics/service';
+import { createAuthService } from './modules/auth/service';
+import { createCommentService } from './modules/comments/service';
+import { createCounterService } from './modules/counters/service';
+import { createFeedbackService } from './modules/feedback/service';
+import { createFollowService } from './modules/follows/service';
+import { createLikeService } from './modules/likes/service';
+import { createNotificationService } from './modules/notifications/service';
+import { createPostService } from './modules/posts/service';
+import { createProfileService } from './modules/profiles/service';
+import { createRepostService } from './modules/reposts/service';
+import { createSettingService } from './modules/settings/service';
+import { createUserService } from './modules/users/service';
+import type { Models } from './models';
+
+export function createServices(models: Models) {
+  const counters = createCounterService({ models });
+  const notifications = createNotificationService({ models, counters });
+  const users = createUserService({ models });
+  const likes = createLikeService({ models, counters });
+  const reposts = createRepostService({ models, counters });
+  const follows = createFollowService({ models, counters, notifications, users });
+  const comments = createCommentService({ models, counters, likes });
+  const posts = createPostService({
+    models,
+    comments,
+    counters,
+    follows,
+    likes,
+    notifications,
+    reposts,
+  });
+  return {
+    accountApplications: createAccountApplicationService({ models, counters, notifications }),
+    analytics: createAnalyticsService({ comments, follows, likes, posts, users }),
+    auth: createAuthService({ counters, users }),
+    comments,
+    counters,
+    feedback: createFeedbackService({ models, counters, notifications }),
+    follows,
+    likes,
+    notifications,
+    posts,
+    profiles: createProfileService({ follows, posts, users }),
+    reposts,
+    settings: createSettingService({ models, counters }),
+    users,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
