@@ -156,8 +156,8 @@ async function main() {
         fetch(`${local.url}${e.paths[0]}`, { headers }).then((r) => r.arrayBuffer());
       await call(); // the first request may also record the caller's activity
       local.emptyReadCaches();
-      const cold = await countRoundTrips(call);
-      roundTrips.set(e.name, { cold, warm: await countRoundTrips(call) });
+      const cold = await countRoundTrips(database.connection, call);
+      roundTrips.set(e.name, { cold, warm: await countRoundTrips(database.connection, call) });
     }
     local.close();
 

@@ -1,6 +1,6 @@
 /** autocannon runs and the measurements every benchmark reports. */
 import autocannon from 'autocannon';
-import mongoose from 'mongoose';
+import type { Connection } from 'mongoose';
 import { createTokenService } from '../../api/src/platform/auth';
 import { BENCH_JWT_SECRET } from './processes';
 
@@ -43,18 +43,22 @@ export function signToken(userId: number): string {
 }
 
 /**
- * Counts the database operations mongoose sends (one round trip each) while `fn` runs, in this
- * process: the API runs in-process for this measurement only (as api/test/query-counter.ts does).
+ * Counts the database operations mongoose sends on `connection` (one round trip each) while `fn`
+ * runs, in this process: the API runs in-process for this measurement only (as
+ * api/test/query-counter.ts does).
  */
-export async function countRoundTrips(fn: () => Promise<unknown>): Promise<string[]> {
+export async function countRoundTrips(
+  connection: Connection,
+  fn: () => Promise<unknown>,
+): Promise<string[]> {
   const ops: string[] = [];
-  mongoose.set('debug', (collection: string, method: string) => {
+  connection.set('debug', (collection: string, method: string) => {
     ops.push(`${collection}.${method}`);
   });
   try {
     await fn();
   } finally {
-    mongoose.set('debug', false);
+    connection.set('debug', false);
   }
   return ops;
 }

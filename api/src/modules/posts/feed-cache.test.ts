@@ -51,7 +51,9 @@ describe('feed read caches (through the API)', () => {
     await app.http().post(`/api/posts/${original.id}/repost`).set('Authorization', ada.auth);
     for (const query of TABS) {
       await feed(app.http, ada, query);
-      const { result, queries } = await countQueries(() => feed(app.http, ada, query));
+      const { result, queries } = await countQueries(app.database.connection, () =>
+        feed(app.http, ada, query),
+      );
       expect({ query, queries }).toEqual({ query, queries: [] });
       if (query !== '?tab=jd') expect(ids(result)).toContain(original.id);
     }
@@ -157,11 +159,11 @@ describe('feed read caches (through the API)', () => {
     );
     // The second app sees the change at once, and asks the database every time...
     expect(byId(await feed(uncached.http, ada), post.id)?.content).toBe('after');
-    const second = await countQueries(() => feed(uncached.http, ada));
+    const second = await countQueries(app.database.connection, () => feed(uncached.http, ada));
     expect(second.queries.filter((q) => q.startsWith('posts.'))).not.toHaveLength(0);
     // ...while the first still answers from its cache, configured as before.
     expect(byId(await feed(app.http, ada), post.id)?.content).toBe('before');
-    const first = await countQueries(() => feed(app.http, ada));
+    const first = await countQueries(app.database.connection, () => feed(app.http, ada));
     expect(first.queries).toEqual([]);
 
     // A write through either app reaches both apps' caches (one database, one write path).

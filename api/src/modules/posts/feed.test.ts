@@ -102,7 +102,7 @@ describe('GET /api/posts', () => {
     await feed(app.http, bob, '?limit=1'); // warm up (activity is recorded at most once per window)
     for (const tab of ['', '&tab=following', '&tab=jd', '&topFilter=true']) {
       for (const limit of [1, 20, 50]) {
-        const { result, queries } = await countQueries(() =>
+        const { result, queries } = await countQueries(app.database.connection, () =>
           feed(app.http, bob, `?limit=${limit}${tab}`),
         );
         expect(result.length).toBeGreaterThan(0);
