@@ -27,7 +27,7 @@ async function collectionCounts() {
 
 describe('MongoDB operator objects and wrong types in every body field', () => {
   const registerBody = () => ({ name: 'Valid', email: uniqueEmail('op'), password: 'long enough' });
-  const profileBody = { name: 'Valid', bio: 'Valid', avatarUrl: 'https://example.org/a.png' };
+  const profileBody = { name: 'Valid', bio: 'Valid', avatarUrl: '' };
   const feedbackBody = { feedback: 'Valid' };
   const applicationBody = { name: 'Valid', contactInfo: 'Valid', message: 'Valid' };
 
@@ -392,6 +392,11 @@ describe('script payloads are data', () => {
     'vbscript:msgbox(1)',
     '//evil.example/a.png',
     'https://',
+    'https://tracker.example/pixel.gif?member=1',
+    `https://tracker.example/uploads/${'a'.repeat(32)}.webp`,
+    `http://api.test.evil.example/uploads/${'a'.repeat(32)}.webp`,
+    `http://api.test@evil.example/uploads/${'a'.repeat(32)}.webp`,
+    `http://api.test/uploads/${'a'.repeat(32)}.webp?x=1`,
   ])('when the avatar URL is %j, then 400 and the avatar is unchanged', async (avatarUrl) => {
     const member = await t.createMember();
     const before = await t.storedUser(member.id);
@@ -402,6 +407,92 @@ describe('script payloads are data', () => {
       .send({ name: 'A', avatarUrl });
     expect(res.status).toBe(400);
     expect(await t.storedUser(member.id)).toEqual(before);
+  });
+});
+
+describe('invisible characters in names and bios', () => {
+  const INVISIBLE_MESSAGE = 'cannot contain control, invisible or text-direction characters';
+  const samples = [
+    ['NUL', 'Ada\u0000Admin'],
+    ['an escape sequence', 'Ada\u001b[2J'],
+    ['a right-to-left override', 'Ada \u202Egnp.exe'],
+    ['a first-strong isolate', 'Ada \u2068x'],
+    ['a zero-width space', 'Ad\u200Ba'],
+    ['a zero-width joiner between letters', 'ad\u200Dmin'],
+  ] as const;
+
+  test.each(samples)(
+    'when a registration name carries %s, then 400 and no account',
+    async (_case, name) => {
+      const email = uniqueEmail('invisible');
+      const res = await t
+        .http()
+        .post('/api/auth/register')
+        .send({ name, email, password: 'long enough' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: `Name ${INVISIBLE_MESSAGE}` });
+      expect(await t.models.User.exists({ email })).toBeNull();
+    },
+  );
+
+  test.each(samples)(
+    'when a profile name or bio carries %s, then 400 and the profile is unchanged',
+    async (_case, text) => {
+      const member = await t.createMember();
+      const before = await t.storedUser(member.id);
+      for (const [body, field] of [
+        [{ name: text }, 'Name'],
+        [{ name: 'Ada', bio: text }, 'Bio'],
+      ] as const) {
+        const res = await t
+          .http()
+          .put(`/api/users/${member.id}`)
+          .set('Authorization', member.auth)
+          .send(body);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ message: `${field} ${INVISIBLE_MESSAGE}` });
+      }
+      expect(await t.storedUser(member.id)).toEqual(before);
+    },
+  );
+
+  test('when an applicant’s name carries a right-to-left override, then 400 and nothing reaches the admin', async () => {
+    const before = await collectionCounts();
+    const res = await t
+      .http()
+      .post('/api/account-application')
+      .send({ name: 'Ada \u202Enimda', contactInfo: 'ada@example.org', message: 'Hello' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: `Full name ${INVISIBLE_MESSAGE}` });
+    expect(await collectionCounts()).toEqual(before);
+  });
+
+  test('when names and bios use other scripts, accents, emoji and line breaks, then they are kept', async () => {
+    const member = await t.createMember();
+    const res = await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'Zoë محمد 李 👩‍💻', bio: 'שלום\nLine two' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Zoë محمد 李 👩‍💻', bio: 'שלום\nLine two' });
+  });
+});
+
+describe('paging far back', () => {
+  test('when the feed is asked for an offset beyond 1000, then 400 with a clear message', async () => {
+    const member = await t.createMember();
+    for (const offset of ['1001', '1000000']) {
+      const res = await t
+        .http()
+        .get(`/api/posts?offset=${offset}`)
+        .set('Authorization', member.auth);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        message: 'The feed can only be paged 1000 posts back (offset must be at most 1000)',
+      });
+    }
+    await t.http().get('/api/posts?offset=1000').set('Authorization', member.auth).expect(200);
   });
 });
 

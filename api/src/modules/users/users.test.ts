@@ -1,4 +1,7 @@
+import { AVATAR_URL_MESSAGE } from '@campus/contracts';
 import { useTestApp } from '../../../test/test-app';
+
+const UPLOAD_NAME = '0123456789abcdef0123456789abcdef.webp';
 
 const t = useTestApp({ activityThrottleMs: 60 * 60 * 1000 });
 
@@ -81,7 +84,7 @@ describe('PUT /api/users/:id', () => {
       .send({
         name: '  New Name ',
         bio: ' Bio text ',
-        avatarUrl: 'https://images.example.org/me.png',
+        avatarUrl: ` http://api.test/uploads/${UPLOAD_NAME} `,
       });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -89,14 +92,14 @@ describe('PUT /api/users/:id', () => {
       name: 'New Name',
       email: member.email,
       bio: 'Bio text',
-      avatarUrl: 'https://images.example.org/me.png',
+      avatarUrl: `http://api.test/uploads/${UPLOAD_NAME}`,
       createdAt: expect.any(String),
     });
     const stored = await t.storedUser(member.id);
     expect(stored).toMatchObject({
       name: 'New Name',
       bio: 'Bio text',
-      avatarUrl: 'https://images.example.org/me.png',
+      avatarUrl: `/uploads/${UPLOAD_NAME}`,
     });
   });
 
@@ -124,15 +127,16 @@ describe('PUT /api/users/:id', () => {
       .set('Authorization', member.auth)
       .send({ name: 'A', avatarUrl: path });
     expect(relative.body.avatarUrl).toBe(upload);
-    // Another site's /uploads/ URL stays as given.
+    // Another site's /uploads/ URL is not ours: every viewer's browser would fetch it.
     const foreign = 'https://elsewhere.example/uploads/0123456789abcdef0123456789abcdef.webp';
-    await t
+    const refused = await t
       .http()
       .put(`/api/users/${member.id}`)
       .set('Authorization', member.auth)
-      .send({ name: 'A', avatarUrl: foreign })
-      .expect(200);
-    expect((await t.storedUser(member.id))?.avatarUrl).toBe(foreign);
+      .send({ name: 'A', avatarUrl: foreign });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: AVATAR_URL_MESSAGE });
+    expect((await t.storedUser(member.id))?.avatarUrl).toBe(path);
     await t
       .http()
       .put(`/api/users/${member.id}`)
@@ -170,27 +174,47 @@ describe('PUT /api/users/:id', () => {
     [
       'the avatar is javascript:',
       { name: 'Ok', avatarUrl: 'javascript:alert(1)' },
-      'Avatar URL must be an http(s) image URL',
+      AVATAR_URL_MESSAGE,
     ],
     [
       'the avatar is JavaScript: with spaces',
       { name: 'Ok', avatarUrl: '  JaVaScRiPt:alert(1)' },
-      'Avatar URL must be an http(s) image URL',
+      AVATAR_URL_MESSAGE,
     ],
     [
       'the avatar is data:',
       { name: 'Ok', avatarUrl: 'data:image/svg+xml;base64,PHN2Zy8+' },
-      'Avatar URL must be an http(s) image URL',
+      AVATAR_URL_MESSAGE,
     ],
     [
       'the avatar is ftp:',
       { name: 'Ok', avatarUrl: 'ftp://example.org/a.png' },
-      'Avatar URL must be an http(s) image URL',
+      AVATAR_URL_MESSAGE,
+    ],
+    [
+      'the avatar is another site’s image (a tracking pixel every viewer would fetch)',
+      { name: 'Ok', avatarUrl: 'https://images.example.org/me.png' },
+      AVATAR_URL_MESSAGE,
+    ],
+    [
+      'the name carries a right-to-left override',
+      { name: 'Ada \u202Enimda' },
+      'Name cannot contain control, invisible or text-direction characters',
+    ],
+    [
+      'the name carries a NUL',
+      { name: 'Ada\u0000' },
+      'Name cannot contain control, invisible or text-direction characters',
+    ],
+    [
+      'the bio carries a zero-width space',
+      { name: 'Ok', bio: 'hid\u200Bden' },
+      'Bio cannot contain control, invisible or text-direction characters',
     ],
     [
       'the avatar is a relative path outside uploads',
       { name: 'Ok', avatarUrl: '/api/users/1' },
-      'Avatar URL must be an http(s) image URL',
+      AVATAR_URL_MESSAGE,
     ],
   ])('when %s, then 400 with the message and nothing changes', async (_case, body, message) => {
     const member = await t.createMember({ name: 'Before', bio: 'Before bio' });
