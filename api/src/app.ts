@@ -4,6 +4,7 @@ import Koa, { type Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import helmet from 'koa-helmet';
 import { accountApplicationRoutes } from './modules/account-applications/routes';
+import { accountLifecycleRoutes } from './modules/account-lifecycle/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes } from './modules/auth/routes';
 import { commentRoutes } from './modules/comments/routes';
@@ -151,7 +152,13 @@ export function createApp({
       urlencoded: false,
       text: false,
       patchNode: false,
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
+      // DELETE too: deleting an account carries the member's password.
+      parsedMethods: [
+        HttpMethodEnum.POST,
+        HttpMethodEnum.PUT,
+        HttpMethodEnum.PATCH,
+        HttpMethodEnum.DELETE,
+      ],
     }),
   );
 
@@ -163,6 +170,15 @@ export function createApp({
       publicUrl: config.publicUrl,
       mailer,
       tokens,
+      rateLimits: config.rateLimits,
+    }),
+    accountLifecycleRoutes(services.accountLifecycle, authenticated, {
+      bcryptRounds: config.bcryptRounds,
+      webUrl: config.webUrl,
+      adminUserId: config.adminUserId,
+      mailer,
+      tokens,
+      storage,
       rateLimits: config.rateLimits,
     }),
     userRoutes(services.users, authenticated, { publicUrl: config.publicUrl }),

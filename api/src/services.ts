@@ -5,6 +5,7 @@
  * the seed and the benchmarks use the same object (`app.services`).
  */
 import { createAccountApplicationService } from './modules/account-applications/service';
+import { createAccountLifecycleService } from './modules/account-lifecycle/service';
 import { createAnalyticsService } from './modules/analytics/service';
 import { createAuthService } from './modules/auth/service';
 import { createCommentService } from './modules/comments/service';
@@ -37,13 +38,25 @@ export function createServices(models: Models) {
     notifications,
     reposts,
   });
+  const feedback = createFeedbackService({ models, counters, notifications });
   return {
+    accountLifecycle: createAccountLifecycleService({
+      transaction: (work) => models.User.db.transaction(work),
+      users,
+      posts,
+      comments,
+      likes,
+      reposts,
+      follows,
+      notifications,
+      feedback,
+    }),
     accountApplications: createAccountApplicationService({ models, counters, notifications }),
     analytics: createAnalyticsService({ comments, follows, likes, posts, users }),
     auth: createAuthService({ counters, users }),
     comments,
     counters,
-    feedback: createFeedbackService({ models, counters, notifications }),
+    feedback,
     follows,
     likes,
     notifications,

@@ -42,6 +42,18 @@ async function verificationToken(email: string): Promise<string> {
   throw new Error(`no e-mail to ${email}`);
 }
 
+async function resetToken(email: string): Promise<string> {
+  const dir = path.join(t.dataDir, 'outbox');
+  for (const file of (await fs.readdir(dir))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .reverse()) {
+    const mail = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8'));
+    if (mail.to === email && mail.links.reset) return mail.links.reset.split('/').at(-1);
+  }
+  throw new Error(`no reset e-mail to ${email}`);
+}
+
 describe('API responses and their contracts', () => {
   test('when every call is made, then each answers exactly its contract', async () => {
     const http = () => t.http();
@@ -213,6 +225,51 @@ describe('API responses and their contracts', () => {
       const url = call.slice('GET '.length);
       await answers(call, http().get(url).set('Authorization', admin.auth));
     }
+
+    // The account lifecycle, on a member of its own: it ends with the account deleted.
+    const leaver = await t.createMember({ name: 'Leaver' });
+    await answers(
+      'POST /api/auth/forgot-password',
+      http().post('/api/auth/forgot-password').send({ email: leaver.email }),
+    );
+    await answers(
+      'POST /api/auth/reset-password',
+      http()
+        .post('/api/auth/reset-password')
+        .send({ token: await resetToken(leaver.email), password: 'a reset password' }),
+    );
+    await answers(
+      'POST /api/auth/resend-verification',
+      http()
+        .post('/api/auth/resend-verification')
+        .send({ email: uniqueEmail('nobody') }),
+    );
+    const back = await answers(
+      'POST /api/auth/login',
+      http().post('/api/auth/login').send({ email: leaver.email, password: 'a reset password' }),
+    );
+    const changed = await answers(
+      'PUT /api/auth/password',
+      http()
+        .put('/api/auth/password')
+        .set('Authorization', `Bearer ${back.token}`)
+        .send({ currentPassword: 'a reset password', newPassword: 'a changed password' }),
+    );
+    await answers(
+      'POST /api/auth/logout-all',
+      http().post('/api/auth/logout-all').set('Authorization', `Bearer ${changed.token}`),
+    );
+    const last = await answers(
+      'POST /api/auth/login',
+      http().post('/api/auth/login').send({ email: leaver.email, password: 'a changed password' }),
+    );
+    await answers(
+      'DELETE /api/users/:id',
+      http()
+        .delete(`/api/users/${leaver.id}`)
+        .set('Authorization', `Bearer ${last.token}`)
+        .send({ password: 'a changed password' }),
+    );
   });
 
   test('when calls fail, then the body is exactly an error ({ message }; verify adds error)', async () => {

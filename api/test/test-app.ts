@@ -63,6 +63,10 @@ export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
       verify: NO_LIMIT,
       application: NO_LIMIT,
       feedback: NO_LIMIT,
+      passwordReset: NO_LIMIT,
+      verificationResend: NO_LIMIT,
+      accountEmails: NO_LIMIT,
+      passwordCheck: NO_LIMIT,
       ...overrides.rateLimits,
     },
   };

@@ -53,10 +53,11 @@ function mirrorMailpit(mailpitUrl: string, outbox: string): () => void {
         if (copied.has(message.ID)) continue;
         const body = await json<{ Text: string }>(`${mailpitUrl}/api/v1/message/${message.ID}`);
         const verification = /https?:\/\/\S+\/verify\/[\w.~-]+/.exec(body.Text)?.[0];
+        const reset = /https?:\/\/\S+\/reset-password\/[\w.~-]+/.exec(body.Text)?.[0];
         const mail = {
           to: message.To.map((to) => to.Address).join(', '),
           subject: message.Subject,
-          links: verification ? { verification } : {},
+          links: { ...(verification && { verification }), ...(reset && { reset }) },
           createdAt: message.Created,
         };
         const name = `${message.Created.replace(/[:.]/g, '-')}-${message.ID}.json`;

@@ -120,7 +120,19 @@ export const test = cspCheckedContext.extend<Fixtures>({
 export { expect };
 
 /** The verification link of the last e-mail sent to `email`, read from the API's outbox. */
-export async function verificationLinkFor(env: E2eEnvironment, email: string): Promise<string> {
+export function verificationLinkFor(env: E2eEnvironment, email: string): Promise<string> {
+  return mailLinkFor(env, email, 'verification');
+}
+
+/**
+ * The link of one kind (`verification`, `reset`) in the last e-mail to `email` that has one,
+ * read from the API's outbox.
+ */
+export async function mailLinkFor(
+  env: E2eEnvironment,
+  email: string,
+  kind: 'verification' | 'reset',
+): Promise<string> {
   const outbox = path.join(env.dataDir, 'outbox');
   for (let attempt = 0; attempt < 40; attempt++) {
     const files = (await readdir(outbox).catch(() => [] as string[]))
@@ -131,11 +143,12 @@ export async function verificationLinkFor(env: E2eEnvironment, email: string): P
         to: string;
         links?: Record<string, string>;
       };
-      if (mail.to.includes(email) && mail.links?.verification) return mail.links.verification;
+      const link = mail.links?.[kind];
+      if (mail.to.includes(email) && link) return link;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`No verification e-mail for ${email} in ${outbox}`);
+  throw new Error(`No ${kind} e-mail for ${email} in ${outbox}`);
 }
 
 /** The currently shown toast (one at a time). */

@@ -91,6 +91,10 @@ export default async function globalSetup() {
     RATE_LIMIT_VERIFY_MAX: '10000',
     RATE_LIMIT_APPLICATION_MAX: '10000',
     RATE_LIMIT_FEEDBACK_MAX: '10000',
+    RATE_LIMIT_PASSWORD_RESET_MAX: '10000',
+    RATE_LIMIT_VERIFICATION_RESEND_MAX: '10000',
+    RATE_LIMIT_ACCOUNT_EMAILS_MAX: '10000',
+    RATE_LIMIT_PASSWORD_CHECK_MAX: '10000',
     // The specs act fast as a few members; the limits themselves are tested in the API's suite.
     ...Object.fromEntries(
       ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS'].flatMap((action) => [

@@ -29,6 +29,16 @@ describe('token service', () => {
     expect(tokens.verify(tokens.sign(107))).toBe(107);
   });
 
+  test('when a token is signed, then its claims carry the issue time in milliseconds', () => {
+    jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00.123Z') });
+    try {
+      const claims = tokens.verifyClaims(tokens.sign(5));
+      expect(claims).toEqual({ userId: 5, issuedAt: Date.parse('2026-01-01T00:00:00.123Z') });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('when a token of another issuer or secret is verified, then 401', () => {
     const other = createTokenService({ secret: 's'.repeat(40), issuer: 'other', expiresIn: '1h' });
     expect(() => tokens.verify(other.sign(1))).toThrow(expect.objectContaining({ status: 401 }));

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { Middleware } from 'koa';
-import type { Role } from '@campus/contracts';
+import { SESSION_REVOKED_MESSAGE, type Role } from '@campus/contracts';
 import { unauthorized } from './errors';
 import { ReadCache } from './read-cache';
 
@@ -14,6 +14,11 @@ export interface AuthUser {
   email: string;
   /** Decided once, when the caller is authenticated (users/policy.ts `rolesOf`). */
   roles: readonly Role[];
+  /**
+   * Epoch ms before which the account's tokens are refused (its last password change, reset or
+   * "sign out of all devices"); 0 or absent: none is.
+   */
+  sessionsValidAfter?: number;
 }
 
 export interface AppState {
@@ -30,11 +35,25 @@ export interface TokenOptions {
   verified?: VerifiedTokens;
 }
 
+/** What a valid token says: whose it is and when it was issued (epoch ms). */
+export interface TokenClaims {
+  userId: number;
+  issuedAt: number;
+}
+
 export interface TokenService {
   sign(userId: number): string;
   /** The user id of a valid token; throws 401 for anything else. */
   verify(token: string): number;
+  /** The user id and issue time of a valid token; throws 401 for anything else. */
+  verifyClaims(token: string): TokenClaims;
 }
+
+/**
+ * The issue time in milliseconds, as a private claim: `iat` has whole seconds, and a session
+ * revoked in the same second as a login must still tell the two apart.
+ */
+const ISSUED_AT_MS_CLAIM = 'iat_ms';
 
 const MAX_VERIFIED_TOKENS = 10_000;
 
@@ -43,18 +62,21 @@ const MAX_VERIFIED_TOKENS = 10_000;
  * request (an HMAC and two base64/JSON decodes) was ~8 % of a cached feed request's CPU.
  */
 export class VerifiedTokens {
-  private readonly tokens = new ReadCache<string, number>(
+  private readonly tokens = new ReadCache<string, TokenClaims>(
     Number.MAX_SAFE_INTEGER,
     MAX_VERIFIED_TOKENS,
   );
 
-  /** The user id of a token checked before and not expired since. */
-  get(token: string): number | undefined {
+  /**
+   * The claims of a token checked before and not expired since. Only the signature check is
+   * cached: whether the account still accepts the token (revocation) is asked on every request.
+   */
+  get(token: string): TokenClaims | undefined {
     return this.tokens.get(token);
   }
 
-  remember(token: string, userId: number, expiresAt: number): void {
-    this.tokens.set(token, userId, this.tokens.mark(), expiresAt - Date.now());
+  remember(token: string, claims: TokenClaims, expiresAt: number): void {
+    this.tokens.set(token, claims, this.tokens.mark(), expiresAt - Date.now());
   }
 
   clear(): void {
@@ -71,31 +93,41 @@ export function createTokenService({
   // A key object made once: given a string, jsonwebtoken first tries to parse it as a PEM public
   // key on every verification (and fails, expensively), the largest cost of a feed request.
   const key = createSecretKey(Buffer.from(secret));
+  function verifyClaims(token: string): TokenClaims {
+    const known = verified?.get(token);
+    if (known !== undefined) return known;
+    let payload: string | jwt.JwtPayload;
+    try {
+      payload = jwt.verify(token, key, { algorithms: [ALGORITHM], issuer });
+    } catch {
+      throw unauthorized('Invalid or expired token');
+    }
+    if (typeof payload !== 'object') throw unauthorized('Invalid token');
+    const subject = payload.sub;
+    if (!subject || !/^[1-9][0-9]{0,15}$/.test(subject)) throw unauthorized('Invalid token');
+    const issuedAtMs: unknown = payload[ISSUED_AT_MS_CLAIM];
+    const claims = {
+      userId: Number(subject),
+      // Tokens signed before the claim existed fall back to `iat` (whole seconds).
+      issuedAt:
+        typeof issuedAtMs === 'number' && Number.isSafeInteger(issuedAtMs)
+          ? issuedAtMs
+          : (payload.iat ?? 0) * 1000,
+    };
+    if (payload.exp !== undefined) verified?.remember(token, claims, payload.exp * 1000);
+    return claims;
+  }
   return {
     sign(userId) {
-      return jwt.sign({}, key, {
+      return jwt.sign({ [ISSUED_AT_MS_CLAIM]: Date.now() }, key, {
         algorithm: ALGORITHM,
         subject: String(userId),
         issuer,
         expiresIn: expiresIn as jwt.SignOptions['expiresIn'],
       });
     },
-    verify(token) {
-      const known = verified?.get(token);
-      if (known !== undefined) return known;
-      let payload: string | jwt.JwtPayload;
-      try {
-        payload = jwt.verify(token, key, { algorithms: [ALGORITHM], issuer });
-      } catch {
-        throw unauthorized('Invalid or expired token');
-      }
-      const subject = typeof payload === 'object' ? payload.sub : undefined;
-      if (!subject || !/^[1-9][0-9]{0,15}$/.test(subject)) throw unauthorized('Invalid token');
-      const userId = Number(subject);
-      const exp = typeof payload === 'object' ? payload.exp : undefined;
-      if (exp !== undefined) verified?.remember(token, userId, exp * 1000);
-      return userId;
-    },
+    verify: (token) => verifyClaims(token).userId,
+    verifyClaims,
   };
 }
 
@@ -131,8 +163,11 @@ export function requireAuth({ tokens, loadUser }: AuthDeps): Middleware<AppState
   return async (ctx, next) => {
     const token = bearerToken(ctx.get('Authorization'));
     if (!token) throw unauthorized();
-    const user = await loadUser(tokens.verify(token));
+    const { userId, issuedAt } = tokens.verifyClaims(token);
+    const user = await loadUser(userId);
     if (!user) throw unauthorized('Invalid or expired token');
+    // Issued before the member's last password change or "sign out of all devices".
+    if (issuedAt < (user.sessionsValidAfter ?? 0)) throw unauthorized(SESSION_REVOKED_MESSAGE);
     ctx.state.user = user;
     return next();
   };

@@ -68,6 +68,17 @@ export interface Config {
     verify: RateLimitRule;
     application: RateLimitRule;
     feedback: RateLimitRule;
+    /** Per client IP: forgot-password and reset-password requests. */
+    passwordReset: RateLimitRule;
+    /** Per client IP: resend-verification requests. */
+    verificationResend: RateLimitRule;
+    /**
+     * Per e-mail address: reset and verification e-mails sent to it. Over the limit the request
+     * is still answered 202 (the answer must not depend on the account), but nothing is sent.
+     */
+    accountEmails: RateLimitRule;
+    /** Per client IP: calls that check a signed-in member's password (change it, delete the account). */
+    passwordCheck: RateLimitRule;
   };
   /** Per member: posts, comments, reposts, likes, follows and avatar uploads. */
   memberLimits: Record<MemberAction, MemberLimit>;
@@ -172,6 +183,10 @@ export function loadConfig(env: Env = process.env): Config {
       verify: rule(env, 'VERIFY', 20, FIFTEEN_MINUTES),
       application: rule(env, 'APPLICATION', 5, ONE_HOUR),
       feedback: rule(env, 'FEEDBACK', 10, ONE_HOUR),
+      passwordReset: rule(env, 'PASSWORD_RESET', 10, ONE_HOUR),
+      verificationResend: rule(env, 'VERIFICATION_RESEND', 5, ONE_HOUR),
+      accountEmails: rule(env, 'ACCOUNT_EMAILS', 3, ONE_HOUR),
+      passwordCheck: rule(env, 'PASSWORD_CHECK', 10, FIFTEEN_MINUTES),
     },
     // Well above what a person does by hand, far below what a script floods with.
     memberLimits: {

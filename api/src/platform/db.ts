@@ -11,6 +11,9 @@ import { onWrites, type WriteListener } from './write-events';
 // Untrusted objects in query filters (e.g. `{ email: { $gt: '' } }`) are wrapped in $eq.
 mongoose.set('sanitizeFilter', true);
 mongoose.set('strictQuery', true);
+// Inside `connection.transaction(fn)`, every operation joins the transaction without each service
+// taking a session parameter (deleting an account spans many modules' services).
+mongoose.set('transactionAsyncLocalStorage', true);
 
 /**
  * How long an operation waits for the driver to find a usable server. A request that was already

@@ -4,7 +4,7 @@ import { errorMiddleware } from './errors';
 import { createLogger } from './logger';
 import type { AppState } from './auth';
 import { MEMBER_ACTIONS, type MemberAction, type MemberLimit } from './config';
-import { memberLimiters, rateLimit } from './rate-limit';
+import { keyedLimit, memberLimiters, rateLimit } from './rate-limit';
 
 function appWith(max: number, windowMs: number, now: () => number) {
   const app = new Koa();
@@ -128,5 +128,27 @@ describe('memberLimiters', () => {
     expect((await act('avatars', 1)).body.message).toBe(
       'Too many profile picture uploads: you can make at most 1 profile picture upload per minute. Please try again in 60 seconds.',
     );
+  });
+});
+
+describe('keyedLimit', () => {
+  test('when a key is over its limit, then it is refused until the window ends, and other keys are not', () => {
+    let time = 0;
+    const limit = keyedLimit({ max: 2, windowMs: 1000 }, () => time);
+    expect([limit.allow('a'), limit.allow('a'), limit.allow('a')]).toEqual([true, true, false]);
+    expect(limit.allow('b')).toBe(true);
+    time = 1000;
+    expect(limit.allow('a')).toBe(true);
+  });
+
+  test('when max is 0, then every attempt is allowed', () => {
+    const limit = keyedLimit({ max: 0, windowMs: 1000 });
+    expect(Array.from({ length: 5 }, () => limit.allow('a'))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });

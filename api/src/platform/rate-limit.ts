@@ -61,6 +61,22 @@ export function rateLimit(rule: RateLimitRule, now: () => number = Date.now): Mi
   };
 }
 
+/**
+ * Fixed-window counting per any key (e.g. an e-mail address), for limits a route applies itself:
+ * `allow(key)` counts an attempt and says whether it is within `rule.max` (`max: 0`: always).
+ */
+export function keyedLimit(rule: RateLimitRule, now: () => number = Date.now) {
+  const windows = fixedWindows(rule.windowMs);
+  return {
+    allow(key: string): boolean {
+      if (rule.max === 0) return true;
+      const window = windows.current(key, now());
+      window.count += 1;
+      return window.count <= rule.max;
+    },
+  };
+}
+
 /** How each action is named in the 429 message ("at most 10 posts per minute"). */
 const ACTION_NOUNS: Record<MemberAction, [one: string, many: string]> = {
   posts: ['post', 'posts'],

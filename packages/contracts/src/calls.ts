@@ -7,7 +7,10 @@ import {
 } from './analytics';
 import {
   authMeResponseSchema,
+  changePasswordResponseSchema,
   loginResponseSchema,
+  messageResponseSchema,
+  noContentResponseSchema,
   registerResponseSchema,
   verifyResponseSchema,
 } from './auth';
@@ -40,6 +43,12 @@ export const responseSchemas = {
   'POST /api/auth/login': loginResponseSchema,
   'GET /api/auth/verify/:token': verifyResponseSchema,
   'GET /api/auth/me': authMeResponseSchema,
+  'POST /api/auth/forgot-password': messageResponseSchema,
+  'POST /api/auth/reset-password': messageResponseSchema,
+  'POST /api/auth/resend-verification': messageResponseSchema,
+  'PUT /api/auth/password': changePasswordResponseSchema,
+  'POST /api/auth/logout-all': noContentResponseSchema,
+  'DELETE /api/users/:id': noContentResponseSchema,
   'GET /api/users/:id': profileSchema,
   'PUT /api/users/:id': publicUserSchema,
   'POST /api/users/:id/follow': followToggleResponseSchema,

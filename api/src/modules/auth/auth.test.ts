@@ -47,13 +47,9 @@ describe('POST /api/auth/register', () => {
     expect(stored?.verificationToken).not.toBe(tokenFromLink(link));
   });
 
-  test('when the e-mail differs only by case from an existing one, then 409 and no second account', async () => {
+  test('when the e-mail differs only by case from an existing verified one, then 409 and no second account', async () => {
     const email = uniqueEmail('case');
-    await t
-      .http()
-      .post('/api/auth/register')
-      .send({ name: 'A', email, password: 'long enough' })
-      .expect(201);
+    await t.createMember({ email });
     const res = await t
       .http()
       .post('/api/auth/register')

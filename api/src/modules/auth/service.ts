@@ -58,19 +58,25 @@ export function createAuthService({ counters, users }: AuthServiceDeps) {
     if (await accounts.emailTaken(input.email)) throw conflict(EMAIL_TAKEN);
 
     const token = randomBytes(32).toString('base64url');
-    const passwordHash = await bcrypt.hash(input.password, deps.bcryptRounds);
-    let user;
-    try {
-      user = await accounts.create({
-        _id: await nextId('users'),
-        name: input.name,
-        email: input.email,
-        password: passwordHash,
-        verificationToken: hashVerificationToken(token),
-      });
-    } catch (err) {
-      if (isDuplicateKey(err)) throw conflict(EMAIL_TAKEN);
-      throw err;
+    const pending = {
+      name: input.name,
+      email: input.email,
+      password: await bcrypt.hash(input.password, deps.bcryptRounds),
+      verificationToken: hashVerificationToken(token),
+    };
+    // An unverified sign-up does not hold the address: registering it again replaces it (new
+    // password, new link; the old link stops working), so nobody can squat a student's e-mail.
+    let user = await accounts.replacePending(pending);
+    const created = user === null;
+    if (!user) {
+      try {
+        user = await accounts.create({ _id: await nextId('users'), ...pending });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // A sign-up for the same address landed in between: replace it, unless it is verified.
+        user = await accounts.replacePending(pending);
+        if (!user) throw conflict(EMAIL_TAKEN);
+      }
     }
 
     try {
@@ -79,7 +85,7 @@ export function createAuthService({ counters, users }: AuthServiceDeps) {
       );
     } catch (err) {
       // Without the e-mail the account could never be verified: undo it so the address stays free.
-      await accounts.remove(user._id);
+      if (created) await accounts.remove(user._id);
       throw new HttpError(
         503,
         'We could not send the verification email. Please try again later.',

@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import type { Comment as CommentView } from '@campus/contracts';
 import { notFound } from '../../platform/errors';
 import type { CounterService } from '../counters/service';
@@ -158,6 +159,56 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     return Comment.estimatedDocumentCount();
   }
 
+  /** How many comments each of these posts has. */
+  async function countCommentsOn(postIds: number[]): Promise<Map<number, number>> {
+    if (postIds.length === 0) return new Map();
+    const rows = await Comment.aggregate<{ _id: number; n: number }>([
+      { $match: { postId: { $in: postIds } } },
+      { $group: { _id: '$postId', n: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  /**
+   * Account deletion: removes the member's comments, every comment on the given posts (theirs,
+   * going too) and the replies to all of these. Answers the removed comments and the posts they
+   * were on (whose counts the caller recounts).
+   */
+  async function removeCommentsOf(
+    userId: number,
+    postIds: number[],
+  ): Promise<{ commentIds: number[]; postIds: number[] }> {
+    const direct = await Comment.find(
+      postIds.length > 0
+        ? { $or: [{ authorId: userId }, { postId: trusted({ $in: postIds }) }] }
+        : { authorId: userId },
+      { postId: 1 },
+    ).lean();
+    const replies =
+      direct.length > 0
+        ? await Comment.find(
+            { parentId: trusted({ $in: direct.map((c) => c._id) }) },
+            { postId: 1 },
+          ).lean()
+        : [];
+    const removed = [...direct, ...replies];
+    const commentIds = [...new Set(removed.map((c) => c._id))];
+    if (commentIds.length > 0) await Comment.deleteMany({ _id: trusted({ $in: commentIds }) });
+    return { commentIds, postIds: [...new Set(removed.map((c) => c.postId))] };
+  }
+
+  /** Sets these comments' likesCount to their likes, counted. */
+  async function recountCommentLikes(commentIds: number[]): Promise<void> {
+    const ids = [...new Set(commentIds)];
+    if (ids.length === 0) return;
+    const counts = await likes.countLikesOn('comment', ids);
+    await Comment.bulkWrite(
+      ids.map((id) => ({
+        updateOne: { filter: { _id: id }, update: { $set: { likesCount: counts.get(id) ?? 0 } } },
+      })),
+    );
+  }
+
   return {
     listComments,
     createComment,
@@ -165,6 +216,9 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     countCommentsPerPost,
     storedCommentLikeCounts,
     countAllComments,
+    countCommentsOn,
+    removeCommentsOf,
+    recountCommentLikes,
   };
 }
 

@@ -40,7 +40,12 @@ export function createFeedbackService({
     return new Map(found.map((f) => [f._id, { message: f.message }]));
   }
 
-  return { submitFeedback, feedbackMessages };
+  /** Account deletion: the member's feedback. */
+  async function removeFeedbackOf(userId: number): Promise<void> {
+    await Feedback.deleteMany({ userId });
+  }
+
+  return { submitFeedback, feedbackMessages, removeFeedbackOf };
 }
 
 export type FeedbackService = ReturnType<typeof createFeedbackService>;

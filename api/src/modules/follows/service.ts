@@ -110,7 +110,19 @@ export function createFollowService({
     return Follow.estimatedDocumentCount();
   }
 
-  return { toggleFollow, listConnections, followSummary, followedIds, countAllFollows };
+  /** Account deletion: the member's follows, both ways (the counts are counted, not stored). */
+  async function removeFollowsOf(userId: number): Promise<void> {
+    await Follow.deleteMany({ $or: [{ followerId: userId }, { followingId: userId }] });
+  }
+
+  return {
+    toggleFollow,
+    listConnections,
+    followSummary,
+    followedIds,
+    countAllFollows,
+    removeFollowsOf,
+  };
 }
 
 export type FollowService = ReturnType<typeof createFollowService>;

@@ -91,7 +91,51 @@ export function createLikeService({ models: { Like }, counters }: LikeServiceDep
     return Like.estimatedDocumentCount();
   }
 
-  return { toggleLike, likedPosts, likedComments, countLikesPer, countAllLikes };
+  /** How many likes each of these posts (or comments) has. */
+  async function countLikesOn(
+    kind: LikeTarget['kind'],
+    ids: number[],
+  ): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const field = kind === 'post' ? 'postId' : 'commentId';
+    const rows = await Like.aggregate<{ _id: number; n: number }>([
+      { $match: { [field]: { $in: ids } } },
+      { $group: { _id: `$${field}`, n: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  /**
+   * Account deletion: removes the member's likes and every like of the given posts and comments
+   * (theirs, going too). Answers what the member had liked, whose counts the caller recounts.
+   */
+  async function removeLikesOf(
+    userId: number,
+    targets: { postIds: number[]; commentIds: number[] },
+  ): Promise<{ postIds: number[]; commentIds: number[] }> {
+    const own = await Like.find({ userId }, { postId: 1, commentId: 1 }).lean();
+    await Like.deleteMany({ userId });
+    if (targets.postIds.length > 0) {
+      await Like.deleteMany({ postId: trusted({ $in: targets.postIds }) });
+    }
+    if (targets.commentIds.length > 0) {
+      await Like.deleteMany({ commentId: trusted({ $in: targets.commentIds }) });
+    }
+    return {
+      postIds: own.flatMap((l) => (l.postId === null ? [] : [l.postId])),
+      commentIds: own.flatMap((l) => (l.commentId === null ? [] : [l.commentId])),
+    };
+  }
+
+  return {
+    toggleLike,
+    likedPosts,
+    likedComments,
+    countLikesPer,
+    countLikesOn,
+    countAllLikes,
+    removeLikesOf,
+  };
 }
 
 export type LikeService = ReturnType<typeof createLikeService>;

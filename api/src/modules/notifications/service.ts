@@ -128,7 +128,19 @@ export function createNotificationService({
     return result.modifiedCount;
   }
 
-  return { notify, withdrawNotifications, listNotifications, markRead, markAllRead };
+  /** Account deletion: every notification to the member and every one they caused. */
+  async function removeNotificationsOf(userId: number): Promise<void> {
+    await Notification.deleteMany({ $or: [{ userId }, { actorId: userId }] });
+  }
+
+  return {
+    notify,
+    withdrawNotifications,
+    listNotifications,
+    markRead,
+    markAllRead,
+    removeNotificationsOf,
+  };
 }
 
 export type NotificationService = ReturnType<typeof createNotificationService>;

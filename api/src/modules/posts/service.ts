@@ -319,7 +319,46 @@ export function createPostService({
       countPerDay(Post, { deletedAt: null }, since, timezone),
   };
 
+  /** Every post of an author, deleted ones included (account deletion). */
+  async function postIdsByAuthor(authorId: number): Promise<number[]> {
+    const posts = await Post.find({ authorId }, { _id: 1 }).lean();
+    return posts.map((p) => p._id);
+  }
+
+  /** Removes posts for good (account deletion; a member's own delete is the soft `deletePost`). */
+  async function removePosts(ids: number[]): Promise<void> {
+    if (ids.length > 0) await Post.deleteMany({ _id: trusted({ $in: ids }) });
+  }
+
+  /** Sets these posts' likes, comments and reposts counts to what their sources hold. */
+  async function recountPosts(postIds: number[]): Promise<void> {
+    const ids = [...new Set(postIds)];
+    if (ids.length === 0) return;
+    const [likeCounts, commentCounts, repostCounts] = await Promise.all([
+      likes.countLikesOn('post', ids),
+      comments.countCommentsOn(ids),
+      reposts.countRepostsOn(ids),
+    ]);
+    await Post.bulkWrite(
+      ids.map((id) => ({
+        updateOne: {
+          filter: { _id: id },
+          update: {
+            $set: {
+              likesCount: likeCounts.get(id) ?? 0,
+              commentsCount: commentCounts.get(id) ?? 0,
+              repostsCount: repostCounts.get(id) ?? 0,
+            },
+          },
+        },
+      })),
+    );
+  }
+
   return {
+    postIdsByAuthor,
+    removePosts,
+    recountPosts,
     isPostVisible,
     createPost,
     getPostDetail,

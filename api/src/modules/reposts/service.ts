@@ -48,7 +48,35 @@ export function createRepostService({ models: { Repost }, counters }: RepostServ
     return new Map(rows.map((r) => [r._id, r.n]));
   }
 
-  return { recordRepost, withdrawRepost, repostedPosts, countRepostsPerPost };
+  /** How many members reposted each of these posts. */
+  async function countRepostsOn(postIds: number[]): Promise<Map<number, number>> {
+    if (postIds.length === 0) return new Map();
+    const rows = await Repost.aggregate<{ _id: number; n: number }>([
+      { $match: { postId: { $in: postIds } } },
+      { $group: { _id: '$postId', n: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  /**
+   * Account deletion: removes the member's reposts and every repost of the given posts (theirs,
+   * going too). Answers the posts the member had reposted, whose counts the caller recounts.
+   */
+  async function removeRepostsOf(userId: number, postIds: number[]): Promise<number[]> {
+    const own = await Repost.find({ userId }, { postId: 1 }).lean();
+    await Repost.deleteMany({ userId });
+    if (postIds.length > 0) await Repost.deleteMany({ postId: trusted({ $in: postIds }) });
+    return own.map((r) => r.postId);
+  }
+
+  return {
+    recordRepost,
+    withdrawRepost,
+    repostedPosts,
+    countRepostsPerPost,
+    countRepostsOn,
+    removeRepostsOf,
+  };
 }
 
 export type RepostService = ReturnType<typeof createRepostService>;

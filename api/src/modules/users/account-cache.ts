@@ -4,7 +4,15 @@ import { pinned, updatedFields, type WriteEvent } from '../../platform/write-eve
 
 const MAX_ACCOUNTS = 10_000;
 /** Stored fields an AuthUser depends on, or that decide whether the account may sign in. */
-const ACCOUNT_FIELDS = ['_id', 'name', 'email', 'isVerified', 'password', 'lastPasswordChange'];
+const ACCOUNT_FIELDS = [
+  '_id',
+  'name',
+  'email',
+  'isVerified',
+  'password',
+  'lastPasswordChange',
+  'tokensValidAfter',
+];
 
 /**
  * Callers seen in the last `ttlMs` (AUTH_CACHE_MS, never longer than ACTIVITY_THROTTLE_MS, so a

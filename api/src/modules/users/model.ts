@@ -17,6 +17,16 @@ export interface UserDoc {
   passwordResetToken: string | null;
   passwordResetExpires: Date | null;
   lastPasswordChange: Date | null;
+  /**
+   * Tokens issued before this are refused (401): set by a password reset or change and by "sign
+   * out of all devices". Null: every unexpired token of the account is valid.
+   */
+  tokensValidAfter: Date | null;
+  /**
+   * When an unverified sign-up is removed by the TTL index (48 hours after its latest link);
+   * unset once the e-mail is verified, so verified accounts never expire.
+   */
+  unverifiedExpiresAt?: Date;
   /** Last authenticated request, recorded at most once per ACTIVITY_THROTTLE_MS (DAU/MAU). */
   lastActiveAt: Date | null;
   createdAt: Date;
@@ -35,11 +45,19 @@ const userSchema = new Schema<UserDoc>(
     passwordResetToken: { type: String, default: null },
     passwordResetExpires: { type: Date, default: null },
     lastPasswordChange: { type: Date, default: null },
+    tokensValidAfter: { type: Date, default: null },
+    unverifiedExpiresAt: { type: Date },
     lastActiveAt: { type: Date, default: null, index: true },
     createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },
   { versionKey: false },
 );
+
+// Unverified sign-ups expire: an address nobody proved they own does not stay taken (MongoDB's
+// TTL monitor removes the document once `unverifiedExpiresAt` has passed; verified accounts have
+// no such field). Reset links are looked up by their hash.
+userSchema.index({ unverifiedExpiresAt: 1 }, { expireAfterSeconds: 0 });
+userSchema.index({ passwordResetToken: 1 });
 
 // The app's author and account caches (read-caches.ts) forget what these writes change.
 announceWrites(userSchema, 'users');

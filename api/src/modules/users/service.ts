@@ -11,6 +11,9 @@ import { PUBLIC_USER_FIELDS, toPublicUser, type UserFields } from './presenters'
 
 export const USER_NOT_FOUND = 'User not found';
 
+/** An unverified sign-up is removed this long after its latest verification link (TTL index). */
+export const UNVERIFIED_ACCOUNT_TTL_MS = 48 * 60 * 60_000;
+
 export interface UserServiceDeps {
   models: { User: UserModel };
 }
@@ -20,9 +23,12 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
     return (await User.exists({ _id: id })) !== null;
   }
 
-  /** A user's public fields, or 404. */
+  /** A user's public fields, or 404; an unverified sign-up is nobody's business yet. */
   async function findPublicUser(id: number): Promise<UserFields> {
-    const user = await User.findById(id, PUBLIC_USER_FIELDS).lean<UserFields>();
+    const user = await User.findOne(
+      { _id: id, isVerified: true },
+      PUBLIC_USER_FIELDS,
+    ).lean<UserFields>();
     if (!user) throw notFound(USER_NOT_FOUND);
     return user;
   }
@@ -91,6 +97,7 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       email: 1,
       isVerified: 1,
       lastActiveAt: 1,
+      tokensValidAfter: 1,
     }).lean();
     if (!user || !user.isVerified) return undefined;
     const now = options.now ?? new Date();
@@ -103,6 +110,7 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       name: user.name,
       email: user.email,
       roles: userPolicy.rolesOf(user._id, options.adminUserId),
+      sessionsValidAfter: user.tokensValidAfter?.getTime() ?? 0,
     };
   }
 
@@ -126,16 +134,44 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
     };
   }
 
-  /** Accounts as the auth module reads and writes them (sign-up, e-mail verification, login). */
+  /**
+   * Accounts as the auth and account-lifecycle modules read and write them (sign-up, e-mail
+   * verification, login, passwords, sessions, deletion).
+   */
   const accounts = {
+    /** Whether a verified account holds this e-mail (an unverified sign-up does not block it). */
     async emailTaken(email: string): Promise<boolean> {
-      return (await User.exists({ email })) !== null;
+      return (await User.exists({ email, isVerified: true })) !== null;
     },
-    /** Creates an unverified account; a taken e-mail fails with a duplicate-key error. */
+    /**
+     * Creates an unverified account that expires after UNVERIFIED_ACCOUNT_TTL_MS; a taken e-mail
+     * fails with a duplicate-key error.
+     */
     async create(
       fields: Pick<UserDoc, '_id' | 'name' | 'email' | 'password' | 'verificationToken'>,
     ) {
-      return (await User.create(fields)).toObject<UserDoc>();
+      const unverifiedExpiresAt = new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS);
+      return (await User.create({ ...fields, unverifiedExpiresAt })).toObject<UserDoc>();
+    },
+    /**
+     * Registering an address whose sign-up is still unverified replaces that sign-up: new name,
+     * password and link (the old link stops working), a new 48 hours. Null when the address has
+     * no unverified account (none, or verified meanwhile).
+     */
+    async replacePending(
+      fields: Pick<UserDoc, 'name' | 'email' | 'password' | 'verificationToken'>,
+    ): Promise<UserDoc | null> {
+      const { email, ...changes } = fields;
+      return User.findOneAndUpdate(
+        { email, isVerified: false },
+        {
+          $set: {
+            ...changes,
+            unverifiedExpiresAt: new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS),
+          },
+        },
+        { returnDocument: 'after' },
+      ).lean<UserDoc>();
     },
     async remove(id: number): Promise<void> {
       await User.deleteOne({ _id: id });
@@ -144,9 +180,86 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
     async verifyByToken(tokenHash: string): Promise<boolean> {
       const user = await User.findOneAndUpdate(
         { verificationToken: tokenHash },
-        { $set: { isVerified: true, verificationToken: null } },
+        { $set: { isVerified: true, verificationToken: null }, $unset: { unverifiedExpiresAt: 1 } },
       ).lean();
       return user !== null;
+    },
+    /** The stored password hash of an account, or null when there is none. */
+    async findPasswordHash(id: number): Promise<string | null> {
+      const user = await User.findById(id, { password: 1 }).lean();
+      return user?.password ?? null;
+    },
+    /** Stores the hash of a new reset token; it replaces any older one. */
+    async setPasswordResetToken(id: number, tokenHash: string, expires: Date): Promise<void> {
+      await User.updateOne(
+        { _id: id },
+        { $set: { passwordResetToken: tokenHash, passwordResetExpires: expires } },
+      );
+    },
+    /**
+     * Sets the password of the account holding this unexpired reset token, in one atomic update
+     * that also clears the token (it works once), revokes every older session and marks the
+     * e-mail verified (the member just proved they read it). False when no account matches.
+     */
+    async resetPasswordByToken(tokenHash: string, passwordHash: string, now: Date) {
+      const user = await User.findOneAndUpdate(
+        { passwordResetToken: tokenHash, passwordResetExpires: trusted({ $gt: now }) },
+        {
+          $set: {
+            password: passwordHash,
+            lastPasswordChange: now,
+            tokensValidAfter: now,
+            passwordResetToken: null,
+            passwordResetExpires: null,
+            isVerified: true,
+            verificationToken: null,
+          },
+          $unset: { unverifiedExpiresAt: 1 },
+        },
+      ).lean();
+      return user !== null;
+    },
+    /** A new password: every token issued before `now` is refused from now on. */
+    async changePassword(id: number, passwordHash: string, now: Date): Promise<void> {
+      await User.updateOne(
+        { _id: id },
+        {
+          $set: {
+            password: passwordHash,
+            lastPasswordChange: now,
+            tokensValidAfter: now,
+            passwordResetToken: null,
+            passwordResetExpires: null,
+          },
+        },
+      );
+    },
+    /** Sign out everywhere: every token issued before `now` is refused from now on. */
+    async revokeSessions(id: number, now: Date): Promise<void> {
+      await User.updateOne({ _id: id }, { $set: { tokensValidAfter: now } });
+    },
+    /**
+     * A new verification token for the unverified account of this e-mail (the old link stops
+     * working) and a new expiry; null when there is no unverified account with it.
+     */
+    async renewVerificationToken(
+      email: string,
+      tokenHash: string,
+      expiresAt: Date,
+    ): Promise<Pick<UserDoc, 'name' | 'email'> | null> {
+      return User.findOneAndUpdate(
+        { email, isVerified: false },
+        { $set: { verificationToken: tokenHash, unverifiedExpiresAt: expiresAt } },
+        { projection: { name: 1, email: 1 } },
+      ).lean();
+    },
+    /** Removes the account document; answers its stored avatar URL (to remove the file too). */
+    async removeAccount(id: number): Promise<string | null> {
+      const user = await User.findOneAndDelete(
+        { _id: id },
+        { projection: { avatarUrl: 1 } },
+      ).lean();
+      return user?.avatarUrl ?? null;
     },
     /** The account with this e-mail, password hash included (login only). */
     async findByEmail(email: string): Promise<UserDoc | null> {
