@@ -9,6 +9,7 @@
 # suite; scripts/compose/compose.test.ts runs this script and checks that both agree.
 #   API_URL                 the API as the browser sees it (required)
 #   MF_FEED_URL ...         each remote's manifest URL (the shell: scripts come from there)
+#   OVERRIDE_ORIGINS        origins of feature teams' preview builds (the shell, optional)
 #   SHELL_URL               the shell's URL (required in a remote: CAMPUS_APP=remote)
 set -eu
 dir="${SECURITY_HEADERS_DIR:-/etc/nginx/runtime}"
@@ -55,6 +56,10 @@ for name in MF_FEED_URL MF_PROFILE_URL MF_NOTIFICATIONS_URL MF_ADMIN_URL; do
     eval "value=\${$name:-}"
     [ -n "$value" ] || continue
     check "$name" "$value"
+    remote_origins="$(add_origins "$remote_origins" $(origin_of "$value"))"
+done
+for value in $(printf '%s' "${OVERRIDE_ORIGINS:-}" | tr ',' ' '); do
+    check OVERRIDE_ORIGINS "$value"
     remote_origins="$(add_origins "$remote_origins" $(origin_of "$value"))"
 done
 api_origin="$(origin_of "$api_url")"

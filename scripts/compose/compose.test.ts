@@ -362,18 +362,25 @@ describe('docker-compose.yml', () => {
       return { header };
     };
     try {
-      const shell = serviceEnvironment(services.shell!);
+      // The shell's policy, from the env.json its container writes (with a preview origin too).
+      const shell = {
+        ...serviceEnvironment(services.shell!),
+        OVERRIDE_ORIGINS: 'https://preview.example,http://localhost:5173',
+      };
+      const envJson = path.join(folder, 'env.json');
+      execFileSync('sh', [path.join(repoRoot, 'docker/shell/40-write-env-json.sh')], {
+        env: { PATH: process.env.PATH, ...shell, ENV_JSON_PATH: envJson },
+        stdio: 'pipe',
+      });
+      const runtime = JSON.parse(readFileSync(envJson, 'utf8')) as {
+        apiUrl: string;
+        remotes: Record<string, string>;
+        overrideOrigins: string[];
+      };
+      expect(runtime.overrideOrigins).toEqual(['https://preview.example', 'http://localhost:5173']);
       const { header } = render({ ...shell, CAMPUS_APP: 'shell' });
       expect(header('security-headers.conf', 'Content-Security-Policy')).toBe(
-        contentSecurityPolicy({
-          apiUrl: shell.API_URL!,
-          remotes: {
-            mf_feed: shell.MF_FEED_URL!,
-            mf_profile: shell.MF_PROFILE_URL!,
-            mf_notifications: shell.MF_NOTIFICATIONS_URL!,
-            mf_admin: shell.MF_ADMIN_URL!,
-          },
-        }),
+        contentSecurityPolicy(runtime),
       );
       expect(header('security-headers.conf', 'X-Frame-Options')).toBe('DENY');
 
