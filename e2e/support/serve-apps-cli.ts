@@ -9,7 +9,6 @@ async function main() {
   const apps = await serveApps({
     apiUrl: process.env.API_URL ?? 'http://localhost:4000',
     host: process.env.HOST ?? 'localhost',
-    adminUserId: Number(process.env.ADMIN_USER_ID ?? 107),
     ports: {
       shell: port('SHELL_PORT', 3000),
       mf_feed: port('MF_FEED_PORT', 3001),

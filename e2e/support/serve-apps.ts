@@ -24,7 +24,6 @@ export interface ServeAppsOptions {
   ports?: Partial<Record<'shell' | RemoteName, number>>;
   /** Replaces a remote's manifest URL in env.json (e.g. to point it at a dead server). */
   remoteUrls?: Partial<Record<RemoteName, string>>;
-  adminUserId?: number;
   /** Origins a remote's manifest may be overridden from (env.json `overrideOrigins`). */
   overrideOrigins?: string[];
   host?: string;
@@ -34,7 +33,6 @@ export interface ServedApps {
   shellUrl: string;
   env: {
     apiUrl: string;
-    adminUserId: number;
     remotes: Record<RemoteName, string>;
     overrideOrigins: string[];
   };
@@ -45,7 +43,6 @@ export async function serveApps({
   apiUrl,
   ports = {},
   remoteUrls = {},
-  adminUserId = 107,
   overrideOrigins = [],
   host,
 }: ServeAppsOptions): Promise<ServedApps> {
@@ -68,7 +65,7 @@ export async function serveApps({
       servers.push(server);
       remotes[app.name] = remoteUrls[app.name] ?? `${server.url}/mf-manifest.json`;
     }
-    const env = { apiUrl, adminUserId, remotes, overrideOrigins };
+    const env = { apiUrl, remotes, overrideOrigins };
     const shell = await startStaticServer({
       root: path.join(repoRoot, 'shell', 'dist'),
       port: ports.shell ?? 0,
