@@ -75,7 +75,12 @@ async function main(): Promise<void> {
   const apiCommand = values.dev
     ? [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/main.ts']
     : [apiBuild];
-  const api = run(process.execPath, apiCommand, { ...process.env, PORT: String(API_PORT) });
+  // A local run is a demo: the demo accounts are seeded into an empty database (DEMO_MODE).
+  const api = run(process.execPath, apiCommand, {
+    ...process.env,
+    PORT: String(API_PORT),
+    DEMO_MODE: process.env.DEMO_MODE ?? '1',
+  });
   void exited(api).then((code) => {
     console.error(`The API stopped (exit code ${code}).`);
     stopAll(code || 1);

@@ -23,6 +23,7 @@ import { errorMiddleware, HttpError } from './platform/errors';
 import type { InFlight } from './platform/in-flight';
 import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
+import { memberLimiters } from './platform/rate-limit';
 import type { UploadStorage } from './platform/storage';
 import { notificationSources } from './notification-sources';
 import type { Models } from './models';
@@ -162,9 +163,12 @@ export function createApp({
     }),
   );
 
+  // Per member, shared by every route of an action (liking posts and comments count together).
+  const limits = memberLimiters(config.memberLimits);
   const routers = [
     authRoutes(services.auth, authenticated, {
       institutionDomains: config.institutionDomains,
+      adminUserId: config.adminUserId,
       bcryptRounds: config.bcryptRounds,
       webUrl: config.webUrl,
       publicUrl: config.publicUrl,
@@ -181,15 +185,16 @@ export function createApp({
       storage,
       rateLimits: config.rateLimits,
     }),
-    userRoutes(services.users, authenticated, { publicUrl: config.publicUrl }),
+    userRoutes(services.users, authenticated, { publicUrl: config.publicUrl, storage }),
     profileRoutes(services.profiles, authenticated, reads),
-    followRoutes(services.follows, authenticated, { publicUrl: config.publicUrl }),
+    followRoutes(services.follows, authenticated, { publicUrl: config.publicUrl, limits }),
     uploadRoutes(authenticated, {
       storage,
       tempDir: path.join(config.dataDir, 'tmp'),
       maxBytes: config.avatarMaxBytes,
       maxPixels: config.avatarMaxPixels,
       size: config.avatarSize,
+      limits,
     }),
     feedbackRoutes(services.feedback, authenticated, {
       adminUserId: config.adminUserId,
@@ -200,9 +205,10 @@ export function createApp({
       rateLimit: config.rateLimits.application,
     }),
     settingsRoutes(services.settings),
-    postRoutes(services.posts, authenticated, { ...reads, timezone: config.timezone }),
+    postRoutes(services.posts, authenticated, { ...reads, timezone: config.timezone, limits }),
     commentRoutes(services.comments, authenticated, {
       isPostVisible: services.posts.isPostVisible,
+      limits,
     }),
     notificationRoutes(
       services.notifications,

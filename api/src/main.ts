@@ -7,17 +7,40 @@ import { openDatabase } from './platform/db';
 import { createLogger } from './platform/logger';
 import { createModels } from './models';
 import { createMailer } from './platform/mailer';
+import {
+  configRefusals,
+  demoAccountRefusal,
+  isProduction,
+  ProductionRefusal,
+} from './platform/production';
 import { createUploadStorage } from './platform/storage';
-import { demoLogins, isDatabaseEmpty, printDemoLogins, seedDemoData } from './seed/seed';
+import {
+  demoLogins,
+  findDemoAccount,
+  isDatabaseEmpty,
+  printDemoLogins,
+  seedDemoData,
+} from './seed/seed';
 
 /** How long a shutdown waits for requests in progress before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
-  const config = loadConfig();
+  // `--demo` asks for demo mode as DEMO_MODE=1 does (npm start and the e2e runs ask for it).
+  const demoFlag = process.argv.includes('--demo');
+  const config = loadConfig(demoFlag ? { ...process.env, DEMO_MODE: '1' } : process.env);
   const logger = createLogger(config.logLevel);
+  const refusals = configRefusals(config);
+  if (refusals.length > 0) throw new ProductionRefusal(refusals);
   const storage = createUploadStorage(path.join(config.dataDir, 'uploads'), config.publicUrl);
   const database = await openDatabase({ ...config, logger, models: createModels });
+  if (isProduction(config)) {
+    const demoRefusals = demoAccountRefusal(config, await findDemoAccount(database));
+    if (demoRefusals.length > 0) {
+      await database.close();
+      throw new ProductionRefusal(demoRefusals);
+    }
+  }
 
   const inFlight = trackInFlight();
   const app = createApp({
@@ -34,8 +57,8 @@ async function main() {
     jwtSecret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
     database,
   });
-  // The demo data is written through the app's own models and services.
-  if (config.seedOnEmpty && (await isDatabaseEmpty(app))) {
+  // Only demo mode seeds, and only an empty database; the data goes through the app's services.
+  if (config.demoMode && (await isDatabaseEmpty(app))) {
     logger.info('empty database: seeding demo data');
     await seedDemoData(app, { ...config, storage, logger });
   }
@@ -80,6 +103,8 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // A refusal is one line per reason for whoever deploys; anything else keeps its stack.
+  if (err instanceof ProductionRefusal) process.stderr.write(`${err.message}\n`);
+  else console.error(err);
   process.exit(1);
 });

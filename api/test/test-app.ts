@@ -7,7 +7,7 @@ import request from 'supertest';
 import { start } from '@campus/embedded-mongo';
 import { createApp, type CampusApp } from '../src/app';
 import { createTokenService } from '../src/platform/auth';
-import { loadConfig, type Config } from '../src/platform/config';
+import { loadConfig, MEMBER_ACTIONS, type Config } from '../src/platform/config';
 import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mailer';
@@ -56,6 +56,10 @@ export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
     publicUrl: 'http://api.test',
     webUrl: 'http://web.test',
     jwtSecret: TEST_JWT_SECRET,
+    // Tests act fast as few members; the limits are tested with their own app (member-limits.test.ts).
+    memberLimits: Object.fromEntries(
+      MEMBER_ACTIONS.map((action) => [action, { perMinute: 0, perDay: 0 }]),
+    ) as Config['memberLimits'],
     ...overrides,
     rateLimits: {
       login: NO_LIMIT,

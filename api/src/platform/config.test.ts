@@ -15,7 +15,6 @@ describe('loadConfig', () => {
       allowedOrigins: [3000, 3001, 3002, 3003, 3004].map((p) => `http://localhost:${p}`),
       jsonBodyLimit: '100kb',
       avatarMaxBytes: 5 * 1024 * 1024,
-      seedOnEmpty: true,
       demoMode: false,
     });
     expect(config.memberLimits.comments).toEqual({ perMinute: 20, perDay: 300 });
@@ -32,7 +31,6 @@ describe('loadConfig', () => {
       ADMIN_USER_ID: '1',
       RATE_LIMIT_LOGIN_MAX: '0',
       RATE_LIMIT_LOGIN_WINDOW_MS: '1000',
-      SEED_ON_EMPTY: 'false',
       DATA_DIR: '/var/campus',
       DEMO_MODE: '1',
       RATE_LIMIT_LIKES_PER_MINUTE: '0',
@@ -44,7 +42,6 @@ describe('loadConfig', () => {
       allowedOrigins: ['https://app.example', 'https://admin.example'],
       publicUrl: 'https://api.example',
       adminUserId: 1,
-      seedOnEmpty: false,
       dataDir: '/var/campus',
     });
     expect(config.rateLimits.login).toEqual({ max: 0, windowMs: 1000 });

@@ -82,8 +82,6 @@ export interface Config {
   };
   /** Per member: posts, comments, reposts, likes, follows and avatar uploads. */
   memberLimits: Record<MemberAction, MemberLimit>;
-  /** Run the demo seed on first start of an empty database. */
-  seedOnEmpty: boolean;
   /**
    * Demo mode (`DEMO_MODE=1`, or `--demo`): the demo data is seeded into an empty database, and
    * the production refusals (platform/production.ts) do not apply.
@@ -197,7 +195,6 @@ export function loadConfig(env: Env = process.env): Config {
       follows: memberLimit(env, 'follows', 30, 200),
       avatars: memberLimit(env, 'avatars', 5, 20),
     },
-    seedOnEmpty: bool(env, 'SEED_ON_EMPTY', true),
     demoMode: bool(env, 'DEMO_MODE', false),
     logLevel: str(env, 'LOG_LEVEL') ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: bool(env, 'TRUST_PROXY', false),

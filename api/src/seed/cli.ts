@@ -16,7 +16,13 @@ import {
 } from './seed';
 
 async function run() {
-  const config = loadConfig();
+  // The demo data (accounts whose password is public) only ever goes where demo mode is asked for.
+  const config = loadConfig(
+    process.argv.includes('--demo') ? { ...process.env, DEMO_MODE: '1' } : process.env,
+  );
+  if (!config.demoMode) {
+    throw new Error('The demo data is seeded only in demo mode: DEMO_MODE=1 or --demo');
+  }
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ ...config, logger, models: createModels });
   const target = { models: database.models, services: createServices(database.models) };

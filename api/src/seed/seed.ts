@@ -115,6 +115,22 @@ export async function seedDemoData(target: SeedTarget, options: SeedOptions): Pr
   );
 }
 
+/**
+ * A demo account present in the database (its password is in the README), or null: production
+ * refuses to start while there is one (platform/production.ts).
+ */
+export async function findDemoAccount({
+  models: { User },
+}: {
+  models: Pick<SeedTarget['models'], 'User'>;
+}): Promise<string | null> {
+  const emails = [DEMO_ADMIN, ...DEMO_MEMBERS].map((u) => u.email);
+  const found = await User.findOne({ email: trusted({ $in: emails }) }, { email: 1 })
+    .sort({ _id: 1 })
+    .lean();
+  return found?.email ?? null;
+}
+
 /** The demo accounts present in the database, for the start-up banner. */
 export async function demoLogins(
   { models: { User } }: SeedTarget,

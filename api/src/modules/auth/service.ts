@@ -27,6 +27,8 @@ export const EMAIL_VERIFIED = 'Email verified successfully! You can now log in.'
 
 export interface AuthOptions {
   institutionDomains: string[];
+  /** Reserved for the provisioned administrator: no registration receives it. */
+  adminUserId: number;
   bcryptRounds: number;
   webUrl: string;
   publicUrl: string;
@@ -40,7 +42,7 @@ export interface AuthServiceDeps {
 }
 
 export function createAuthService({ counters, users }: AuthServiceDeps) {
-  const { nextId } = counters;
+  const { nextIdExcept } = counters;
   const { accounts, findPublicUser } = users;
 
   function institutionalOnlyMessage(domains: readonly string[]): string {
@@ -70,7 +72,10 @@ export function createAuthService({ counters, users }: AuthServiceDeps) {
     const created = user === null;
     if (!user) {
       try {
-        user = await accounts.create({ _id: await nextId('users'), ...pending });
+        user = await accounts.create({
+          _id: await nextIdExcept('users', deps.adminUserId),
+          ...pending,
+        });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         // A sign-up for the same address landed in between: replace it, unless it is verified.

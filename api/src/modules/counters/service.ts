@@ -16,6 +16,17 @@ export function createCounterService({ models: { Counter } }: CounterServiceDeps
     return counter.seq;
   }
 
+  /**
+   * The next id of `name` other than `reserved` (the administrator's id, which registration
+   * never hands out): when the counter reaches it, it is passed over for good.
+   */
+  async function nextIdExcept(name: string, reserved: number): Promise<number> {
+    for (;;) {
+      const id = await nextId(name);
+      if (id !== reserved) return id;
+    }
+  }
+
   /** Makes the next id of `name` at least `value + 1`. */
   async function reserveIdsUpTo(name: string, value: number): Promise<void> {
     await Counter.updateOne({ _id: name }, { $max: { seq: value } }, { upsert: true });
@@ -32,7 +43,7 @@ export function createCounterService({ models: { Counter } }: CounterServiceDeps
     return counter.seq - count + 1;
   }
 
-  return { nextId, reserveIdsUpTo, reserveIdBlock };
+  return { nextId, nextIdExcept, reserveIdsUpTo, reserveIdBlock };
 }
 
 export type CounterService = ReturnType<typeof createCounterService>;

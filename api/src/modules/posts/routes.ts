@@ -9,6 +9,7 @@ import {
 } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
+import type { MemberLimiters } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
 import type { PostReads } from './presenters';
 import { POST_NOT_FOUND, type PostService } from './service';
@@ -23,7 +24,10 @@ function postIdParam(raw: string | undefined): number {
 export function postRoutes(
   posts: PostService,
   requireAuth: Middleware<AppState>,
-  options: PostReads & { timezone: string },
+  options: PostReads & {
+    timezone: string;
+    limits: Pick<MemberLimiters, 'posts' | 'likes' | 'reposts' | 'comments'>;
+  },
 ) {
   const { addComment, createPost, deletePost, getPostDetail, listFeed, repost, togglePostLike } =
     posts;
@@ -37,7 +41,9 @@ export function postRoutes(
     ctx.body = await listFeed(currentUser(ctx.state).id, query, options);
   });
 
-  router.post('/', async (ctx) => {
+  const { limits } = options;
+
+  router.post('/', limits.posts, async (ctx) => {
     const input = parseInput(createPostSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = await createPost(currentUser(ctx.state), input, options);
@@ -54,18 +60,18 @@ export function postRoutes(
     ctx.body = { id, deleted: true };
   });
 
-  router.post('/:id/like', async (ctx) => {
+  router.post('/:id/like', limits.likes, async (ctx) => {
     ctx.body = await togglePostLike(currentUser(ctx.state).id, postIdParam(ctx.params.id));
   });
 
-  router.post('/:id/repost', async (ctx) => {
+  router.post('/:id/repost', limits.reposts, async (ctx) => {
     const id = postIdParam(ctx.params.id);
     const input = parseInput(repostSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = await repost(currentUser(ctx.state), id, input, options);
   });
 
-  router.post('/:id/comments', async (ctx) => {
+  router.post('/:id/comments', limits.comments, async (ctx) => {
     const id = postIdParam(ctx.params.id);
     const input = parseInput(createCommentSchema, ctx.request.body);
     ctx.status = 201;

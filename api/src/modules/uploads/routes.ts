@@ -6,6 +6,7 @@ import { koaBody } from 'koa-body';
 import { AVATAR_FIELD } from '@campus/contracts';
 import type { AppState } from '../../platform/auth';
 import { HttpError } from '../../platform/errors';
+import type { MemberLimiters } from '../../platform/rate-limit';
 import type { UploadStorage } from '../../platform/storage';
 import { storeAvatar, UPLOAD_FAILED, type AvatarOptions } from './service';
 
@@ -15,7 +16,12 @@ interface UploadedFile {
 
 export function uploadRoutes(
   requireAuth: Middleware<AppState>,
-  deps: { storage: UploadStorage; maxBytes: number; tempDir: string } & AvatarOptions,
+  deps: {
+    storage: UploadStorage;
+    maxBytes: number;
+    tempDir: string;
+    limits: Pick<MemberLimiters, 'avatars'>;
+  } & AvatarOptions,
 ) {
   const router = new Router<AppState>({ prefix: '/api/upload' });
 
@@ -48,7 +54,8 @@ export function uploadRoutes(
       },
     });
 
-  router.post('/avatar', requireAuth, requireMultipart, async (ctx) => {
+  // Counted before the body is read: a refused upload costs no parsing and no disk.
+  router.post('/avatar', requireAuth, deps.limits.avatars, requireMultipart, async (ctx) => {
     await fs.mkdir(deps.tempDir, { recursive: true });
     const uploadDir = await fs.mkdtemp(path.join(deps.tempDir, 'upload-'));
     try {

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { profileUpdateSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
+import type { UploadStorage } from '../../platform/storage';
 import { parseInput } from '../../platform/validation';
 import { userIdParam } from './params';
 import type { UserService } from './service';
@@ -10,7 +11,7 @@ import type { UserService } from './service';
 export function userRoutes(
   users: UserService,
   requireAuth: Middleware<AppState>,
-  deps: { publicUrl: string },
+  deps: { publicUrl: string; storage: UploadStorage },
 ) {
   const { updateProfile } = users;
   const router = new Router<AppState>({ prefix: '/api/users' });
@@ -20,7 +21,7 @@ export function userRoutes(
     const actor = currentUser(ctx.state);
     const userId = userIdParam(ctx.params.id);
     const update = parseInput(profileUpdateSchema, ctx.request.body);
-    ctx.body = await updateProfile(actor, userId, update, deps.publicUrl);
+    ctx.body = await updateProfile(actor, userId, update, deps);
   });
 
   return router;

@@ -1,8 +1,8 @@
 import { trusted } from 'mongoose';
-import type { ProfileUpdate, PublicUser } from '@campus/contracts';
+import { AVATAR_URL_MESSAGE, type ProfileUpdate, type PublicUser } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
-import { forbidden, notFound } from '../../platform/errors';
-import { toPublicFileUrl, toStoredFileUrl } from '../../platform/storage';
+import { forbidden, HttpError, notFound } from '../../platform/errors';
+import { toPublicFileUrl, toStoredFileUrl, type UploadStorage } from '../../platform/storage';
 import type { AccountCache } from './account-cache';
 import type { UserDoc, UserModel } from './model';
 import { countPerDay } from '../../platform/per-day';
@@ -63,7 +63,7 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
     actor: AuthUser,
     userId: number,
     update: ProfileUpdate,
-    publicUrl: string,
+    { publicUrl, storage }: { publicUrl: string; storage: Pick<UploadStorage, 'has' | 'remove'> },
   ): Promise<PublicUser> {
     if (!userPolicy.canEditProfile(actor, userId)) {
       throw forbidden('You can only edit your own profile');
@@ -72,8 +72,21 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       name: update.name,
     };
     if (update.bio !== undefined) changes.bio = update.bio;
+    let replaced: string | null = null;
     if (update.avatarUrl !== undefined) {
-      changes.avatarUrl = update.avatarUrl ? toStoredFileUrl(update.avatarUrl, publicUrl) : null;
+      const avatarUrl = update.avatarUrl ? toStoredFileUrl(update.avatarUrl, publicUrl) : null;
+      const current = await User.findById(userId, { avatarUrl: 1 }).lean();
+      if (!current) throw notFound(USER_NOT_FOUND);
+      // A new avatar must be a file we hold (not a removed one, nor a name made up).
+      if (
+        avatarUrl !== null &&
+        avatarUrl !== current.avatarUrl &&
+        !(await storage.has(avatarUrl))
+      ) {
+        throw new HttpError(400, AVATAR_URL_MESSAGE);
+      }
+      if (current.avatarUrl !== avatarUrl) replaced = current.avatarUrl;
+      changes.avatarUrl = avatarUrl;
     }
     const user = await User.findByIdAndUpdate(
       userId,
@@ -81,7 +94,20 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       { returnDocument: 'after', projection: PUBLIC_USER_FIELDS, runValidators: true },
     ).lean();
     if (!user) throw notFound(USER_NOT_FOUND);
+    if (replaced) await removeUnusedUpload(replaced, storage);
     return toPublicUser(user, publicUrl);
+  }
+
+  /**
+   * Deletes a replaced avatar's file unless another member shows the same upload. A file that
+   * cannot be deleted stays behind; the profile change it belonged to has already succeeded.
+   */
+  async function removeUnusedUpload(
+    stored: string,
+    storage: Pick<UploadStorage, 'remove'>,
+  ): Promise<void> {
+    if (await User.exists({ avatarUrl: stored })) return;
+    await storage.remove(stored).catch(() => undefined);
   }
 
   /**

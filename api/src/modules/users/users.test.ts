@@ -1,9 +1,26 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { AVATAR_URL_MESSAGE } from '@campus/contracts';
 import { useTestApp } from '../../../test/test-app';
 
 const UPLOAD_NAME = '0123456789abcdef0123456789abcdef.webp';
 
 const t = useTestApp({ activityThrottleMs: 60 * 60 * 1000 });
+
+/** Puts a file in the app's upload directory, as the upload route would; returns its path. */
+async function storedUpload(name: string): Promise<string> {
+  await fs.mkdir(path.join(t.dataDir, 'uploads'), { recursive: true });
+  await fs.writeFile(path.join(t.dataDir, 'uploads', name), 'webp');
+  return `/uploads/${name}`;
+}
+
+const uploadExists = (stored: string) =>
+  fs.access(path.join(t.dataDir, stored)).then(
+    () => true,
+    () => false,
+  );
+
+beforeAll(() => storedUpload(UPLOAD_NAME));
 
 describe('GET /api/users/:id', () => {
   test('when a member opens a profile, then the §3 profile shape comes back with counts, isFollowing and an empty posts list', async () => {
@@ -144,6 +161,48 @@ describe('PUT /api/users/:id', () => {
       .send({ name: 'A', avatarUrl: '' })
       .expect(200);
     expect((await t.storedUser(member.id))?.avatarUrl).toBeNull();
+  });
+
+  test('when an avatar is replaced or removed, then the old file is deleted, unless another member shows it', async () => {
+    const member = await t.createMember();
+    const put = (avatarUrl: string) =>
+      t
+        .http()
+        .put(`/api/users/${member.id}`)
+        .set('Authorization', member.auth)
+        .send({ name: 'A', avatarUrl });
+    const first = await storedUpload(`${'1'.repeat(32)}.webp`);
+    const second = await storedUpload(`${'2'.repeat(32)}.webp`);
+    await put(first).expect(200);
+    await put(`http://api.test${second}`).expect(200);
+    expect(await uploadExists(first)).toBe(false);
+    expect(await uploadExists(second)).toBe(true);
+    // Saving the profile with the same avatar keeps it.
+    await put(second).expect(200);
+    expect(await uploadExists(second)).toBe(true);
+
+    const other = await t.createMember();
+    await t
+      .http()
+      .put(`/api/users/${other.id}`)
+      .set('Authorization', other.auth)
+      .send({ name: 'B', avatarUrl: second })
+      .expect(200);
+    await put('').expect(200);
+    expect(await uploadExists(second)).toBe(true); // still the other member's avatar
+  });
+
+  test('when the avatar names an upload that does not exist (removed, or made up), then 400 and nothing changes', async () => {
+    const member = await t.createMember();
+    const before = await t.storedUser(member.id);
+    const res = await t
+      .http()
+      .put(`/api/users/${member.id}`)
+      .set('Authorization', member.auth)
+      .send({ name: 'A', avatarUrl: `/uploads/${'f'.repeat(32)}.webp` });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: AVATAR_URL_MESSAGE });
+    expect(await t.storedUser(member.id)).toEqual(before);
   });
 
   test('when only the name is sent, then bio and avatar stay as they were', async () => {
