@@ -357,7 +357,7 @@ test.describe('editing the profile', () => {
 
     await url.fill('javascript:alert(1)');
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(page.getByText('Avatar URL must be an http(s) image URL')).toBeVisible();
+    await expect(page.getByText('Avatar must be a picture uploaded to Campus')).toBeVisible();
     await url.fill(adaAvatar);
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(toast(page)).toContainText('Profile updated successfully!');
