@@ -27,6 +27,7 @@ import { memberLimiters } from './platform/rate-limit';
 import type { UploadStorage } from './platform/storage';
 import { notificationSources } from './notification-sources';
 import type { Models } from './models';
+import { followAccountChanges } from './modules/users/account-cache';
 import { createReadCaches, type ReadCaches } from './read-caches';
 import { createServices, type Services } from './services';
 
@@ -107,6 +108,10 @@ export function createApp({
     reposts: services.reposts,
   });
   const unsubscribe = caches.subscribe(database);
+  // Other API processes' account writes (a revoked session) reach this app's cache at once too.
+  const stopFollowingAccounts = followAccountChanges(models.User, caches.accounts, (err) =>
+    logger.warn({ err }, 'account change stream failed; the account cache was cleared'),
+  );
   const tokens = createTokenService({
     secret: jwtSecret,
     issuer: config.jwtIssuer,
@@ -221,5 +226,9 @@ export function createApp({
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
-  return Object.assign(app, { models, services, caches, close: unsubscribe });
+  const close = () => {
+    unsubscribe();
+    stopFollowingAccounts();
+  };
+  return Object.assign(app, { models, services, caches, close });
 }

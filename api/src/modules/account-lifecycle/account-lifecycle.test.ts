@@ -1,8 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
+import request from 'supertest';
 import { SESSION_REVOKED_MESSAGE } from '@campus/contracts';
-import { TEST_JWT_SECRET, TEST_PASSWORD, uniqueEmail, useTestApp } from '../../../test/test-app';
+import {
+  buildTestApp,
+  TEST_JWT_SECRET,
+  TEST_PASSWORD,
+  uniqueEmail,
+  useTestApp,
+} from '../../../test/test-app';
+import { createModels } from '../../models';
+import { connectDatabase } from '../../platform/db';
 import {
   INVALID_RESET_LINK,
   RESET_LINK_SENT,
@@ -252,6 +261,32 @@ describe('POST /api/auth/logout-all', () => {
     // Signing in again works.
     const fresh = await login(ada.email, TEST_PASSWORD);
     expect((await me(`Bearer ${fresh.body.token}`)).status).toBe(200);
+  });
+
+  test('when another API process (its own connection, its account cache warm for a minute) serves the revoked token, then it refuses it at once too', async () => {
+    const { host, port, name } = t.database.connection;
+    const otherProcess = await connectDatabase(`mongodb://${host}:${port}/?directConnection=true`, {
+      dbName: name,
+      models: createModels,
+    });
+    const { app, callback } = buildTestApp(otherProcess, t.dataDir, { authCacheMs: 60_000 });
+    try {
+      const ada = await t.createMember();
+      const viaOther = () => request(callback).get('/api/auth/me').set('Authorization', ada.auth);
+      expect((await viaOther()).status).toBe(200); // now cached there
+      await t.http().post('/api/auth/logout-all').set('Authorization', ada.auth).expect(204);
+      // The change arrives through the other process's change stream on `users`.
+      let answer = await viaOther();
+      for (let tries = 0; answer.status === 200 && tries < 40; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        answer = await viaOther();
+      }
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ message: SESSION_REVOKED_MESSAGE });
+    } finally {
+      app.close();
+      await otherProcess.close();
+    }
   });
 
   test('when a token was signed before the claim with milliseconds existed, then `iat` decides', async () => {
