@@ -33,9 +33,12 @@ const CSP_VIOLATION = /Content Security Policy|Content-Security-Policy|^\[csp-vi
  * policy the servers send (support/security-headers.ts) lets the app work: no inline script, no
  * eval, no origin the policy forgot.
  */
-const cspCheckedContext = base.extend({
-  context: async ({ context }, use) => {
-    const violations: string[] = [];
+const cspCheckedContext = base.extend<{ cspViolations: string[] }>({
+  // eslint-disable-next-line no-empty-pattern
+  cspViolations: async ({}, use) => {
+    await use([]);
+  },
+  context: async ({ context, cspViolations: violations }, use) => {
     const watch = (page: Page) =>
       page.on('console', (message) => {
         if (CSP_VIOLATION.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
@@ -54,6 +57,10 @@ const cspCheckedContext = base.extend({
   },
 });
 
+/**
+ * `cspViolations`: what the pages reported so far. A spec that provokes violations on purpose
+ * (security-headers.spec.ts) checks them and empties the list; any left fail the test.
+ */
 export const test = cspCheckedContext.extend<Fixtures>({
   // Playwright reads a fixture's dependencies from its destructuring: `{}` means none.
   // eslint-disable-next-line no-empty-pattern
