@@ -158,11 +158,28 @@ describe('docker-compose.yml', () => {
         .filter((source) => !/\.test\.tsx?$/.test(source))
         .map(readText)
         .join('\n');
-      for (const variable of Object.keys(serviceEnvironment(service))) {
-        expect({ variable, read: readsVariable(sources, variable) }).toEqual({
-          variable,
-          read: true,
-        });
+      const environment = serviceEnvironment(service);
+      // The API reads its environment in one typed module: a variable is read when leaving it out
+      // (or setting it off its default) changes the configuration. That also follows names built
+      // in steps (`RATE_LIMIT_${action}` + `_PER_DAY`), which the text search cannot.
+      const changesApiConfig = (variable: string) => {
+        if (name !== 'api') return false;
+        const without = { ...environment };
+        delete without[variable];
+        const bumped = { ...environment, [variable]: `${environment[variable]}1` };
+        const configured = JSON.stringify(loadConfig(environment));
+        const differs = (env: Record<string, string>) => {
+          try {
+            return JSON.stringify(loadConfig(env)) !== configured;
+          } catch {
+            return true; // refused: it was read
+          }
+        };
+        return differs(without) || differs(bumped);
+      };
+      for (const variable of Object.keys(environment)) {
+        const read = readsVariable(sources, variable) || changesApiConfig(variable);
+        expect({ variable, read }).toEqual({ variable, read: true });
       }
     },
   );
