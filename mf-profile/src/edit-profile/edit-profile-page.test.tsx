@@ -151,6 +151,8 @@ describe('EditProfilePage', () => {
     for (const refused of ['javascript:alert(1)', 'https://pics.example/me.png']) {
       await userEvent.clear(url);
       await userEvent.type(url, refused);
+      // Not previewed either: the browser would fetch another site's image for nothing.
+      expect(screen.getByAltText('Ada Okafor')).toHaveAttribute('src', STORED_AVATAR);
       await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
       expect(await screen.findByText(AVATAR_URL_MESSAGE)).toBeInTheDocument();
     }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import {
   BIO_MAX_LENGTH,
   profileUpdateSchema,
+  uploadPathOf,
   type Profile,
   type ProfileUpdate,
 } from '@campus/contracts';
@@ -133,7 +134,10 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const typedUrl = (useWatch({ control, name: 'avatarUrl' }) ?? '').trim();
   const bio = useWatch({ control, name: 'bio' }) ?? '';
   const busy = state === 'uploading' || state === 'saving' || state === 'success';
-  const preview = cropped?.url ?? (typedUrl || profile.avatarUrl);
+  // Only a Campus upload is previewed: another site's image would be fetched for nothing (the
+  // API refuses it) and would tell that site who is editing their profile.
+  const typedUpload = typedUrl && uploadPathOf(typedUrl) ? typedUrl : '';
+  const preview = cropped?.url ?? (typedUpload || profile.avatarUrl);
 
   const clearFile = () => {
     setPicked(null);
@@ -228,7 +232,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
         label="Or use an image URL"
         type="url"
         inputMode="url"
-        placeholder="https://example.com/me.jpg"
+        placeholder="Link to a picture uploaded to Campus"
         error={errors.avatarUrl?.message}
         disabled={busy}
         {...urlField}
