@@ -188,6 +188,7 @@ export function createApp({
       mailer,
       tokens,
       storage,
+      forgetReads: () => caches.clear(),
       rateLimits: config.rateLimits,
     }),
     userRoutes(services.users, authenticated, { publicUrl: config.publicUrl, storage }),

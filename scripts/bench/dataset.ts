@@ -183,7 +183,8 @@ export function generateDataset(options: {
     users.push({
       _id: id,
       name: admin ? 'Campus Admin' : `${pick(FIRST)} ${pick(LAST)}`,
-      email: admin ? 'admin@campus.edu' : `user${id}@campus.edu`,
+      // Not the demo admin's address: the API (production mode) refuses to start beside a demo account.
+      email: admin ? 'bench.admin@campus.edu' : `user${id}@campus.edu`,
       password: passwordHash,
       avatarUrl: null,
       bio: random() < 0.5 ? sentence(random, 4, 12) : '',
@@ -192,6 +193,7 @@ export function generateDataset(options: {
       passwordResetToken: null,
       passwordResetExpires: null,
       lastPasswordChange: null,
+      tokensValidAfter: null,
       lastActiveAt: admin ? new Date(now) : lastActiveAt,
       createdAt,
     });

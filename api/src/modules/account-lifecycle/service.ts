@@ -56,6 +56,11 @@ export interface AccountLifecycleOptions {
   mailer: Mailer;
   tokens: TokenService;
   storage: Pick<UploadStorage, 'remove'>;
+  /**
+   * Makes the app's read caches forget everything. Writes inside a transaction are announced as
+   * they run, before the commit, so a read between the two could keep the old state.
+   */
+  forgetReads: () => void;
 }
 
 export interface AccountLifecycleDeps {
@@ -169,6 +174,7 @@ export function createAccountLifecycleService(deps: AccountLifecycleDeps) {
     await deps.transaction(async () => {
       avatarUrl = await removeEverything(userId);
     });
+    options.forgetReads();
     if (avatarUrl) await options.storage.remove(avatarUrl);
   }
 
