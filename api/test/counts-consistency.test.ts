@@ -25,7 +25,7 @@ test('when likes, comments, reposts and deletes run concurrently, then every sto
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed % n;
   };
-  const requests = Array.from({ length: 400 }, () => {
+  const requests = Array.from({ length: 200 }, () => {
     const m = members[rand(members.length)]!;
     const p = posts[rand(posts.length)]!;
     const c = comments[rand(comments.length)]!.body as { id: number };

@@ -16,26 +16,26 @@ describe('POST /api/posts/:id/like', () => {
     expect(await app.models.Like.countDocuments({ postId: post.id })).toBe(1);
   });
 
-  test('when 200 members toggle at once, then the count is exactly 200', async () => {
+  test('when 60 members toggle at once, then the count is exactly 60', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'popular');
-    const members = await Promise.all(Array.from({ length: 200 }, () => app.createMember()));
+    const members = await Promise.all(Array.from({ length: 60 }, () => app.createMember()));
     const results = await Promise.all(
       members.map((m) =>
         app.http().post(`/api/posts/${post.id}/like`).set('Authorization', m.auth),
       ),
     );
     expect(results.every((r) => r.status === 200 && r.body.liked === true)).toBe(true);
-    expect((await app.models.Post.findById(post.id).lean())?.likesCount).toBe(200);
-    expect(await app.models.Like.countDocuments({ postId: post.id })).toBe(200);
+    expect((await app.models.Post.findById(post.id).lean())?.likesCount).toBe(60);
+    expect(await app.models.Like.countDocuments({ postId: post.id })).toBe(60);
     // And back down, all at once.
     await Promise.all(
       members
-        .slice(0, 120)
+        .slice(0, 36)
         .map((m) => app.http().post(`/api/posts/${post.id}/like`).set('Authorization', m.auth)),
     );
-    expect((await app.models.Post.findById(post.id).lean())?.likesCount).toBe(80);
-    expect(await app.models.Like.countDocuments({ postId: post.id })).toBe(80);
+    expect((await app.models.Post.findById(post.id).lean())?.likesCount).toBe(24);
+    expect(await app.models.Like.countDocuments({ postId: post.id })).toBe(24);
   }, 60_000);
 
   test('when the same member double-clicks, then the count moves by at most one', async () => {
