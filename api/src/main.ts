@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { createApp } from './app';
 import { trackInFlight } from './platform/in-flight';
-import { resolveJwtSecret } from './platform/auth';
 import { loadConfig } from './platform/config';
 import { openDatabase } from './platform/db';
+import { resolveJwtSecret } from './platform/jwt-secret';
 import { createLogger } from './platform/logger';
 import { createModels } from './models';
 import { createMailer } from './platform/mailer';
@@ -54,7 +54,7 @@ async function main() {
       outboxDir: path.join(config.dataDir, 'outbox'),
       logger,
     }),
-    jwtSecret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
+    jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
   });
   // Only demo mode seeds, and only an empty database; the data goes through the app's services.

@@ -1,22 +1,4 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { createTokenService, resolveJwtSecret } from './auth';
-
-describe('resolveJwtSecret', () => {
-  test('when JWT_SECRET is unset, then a secret is generated once, kept under DATA_DIR and reused', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'campus-secret-'));
-    try {
-      const first = await resolveJwtSecret(undefined, dir);
-      expect(first.length).toBeGreaterThanOrEqual(32);
-      expect(await resolveJwtSecret(undefined, dir)).toBe(first);
-      expect((await fs.stat(path.join(dir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
-      expect(await resolveJwtSecret('from-env', dir)).toBe('from-env');
-    } finally {
-      await fs.rm(dir, { recursive: true, force: true });
-    }
-  });
-});
+import { createTokenService } from './auth';
 
 describe('token service', () => {
   const tokens = createTokenService({

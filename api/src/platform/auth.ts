@@ -1,6 +1,4 @@
-import { createSecretKey, randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Middleware } from 'koa';
 import { SESSION_REVOKED_MESSAGE, type Role } from '@campus/contracts';
@@ -132,21 +130,6 @@ export function createTokenService({
 }
 
 /** JWT_SECRET from the environment, else one generated on first start and kept under DATA_DIR. */
-export async function resolveJwtSecret(configured: string | undefined, dataDir: string) {
-  if (configured) return configured;
-  const file = path.join(dataDir, 'jwt-secret');
-  try {
-    const stored = (await fs.readFile(file, 'utf8')).trim();
-    if (stored.length >= 32) return stored;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const secret = randomBytes(48).toString('base64url');
-  await fs.mkdir(dataDir, { recursive: true });
-  await fs.writeFile(file, secret, { mode: 0o600 });
-  return secret;
-}
-
 export interface AuthDeps {
   tokens: TokenService;
   /** The account behind a token id, or undefined when it no longer exists or may not sign in. */

@@ -35,7 +35,7 @@ export interface Config {
   mongodbUri: string | undefined;
   /** Only used with `mongodbUri`: database name when the URI has none. */
   dataDir: string;
-  /** Unset: generated once and kept in `<dataDir>/jwt-secret`. */
+  /** Unset: generated once and kept in the database (platform/jwt-secret.ts). */
   jwtSecret: string | undefined;
   jwtExpiresIn: string;
   jwtIssuer: string;
