@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { start } from '@campus/embedded-mongo';
 import { connectDatabase, type Database } from './db';
-import { APP_SETTINGS_COLLECTION, resolveJwtSecret } from './jwt-secret';
+import { SECRETS_COLLECTION, resolveJwtSecret } from './jwt-secret';
 
 let server: Awaited<ReturnType<typeof start>> | undefined;
 const opened: Database[] = [];
@@ -44,7 +44,7 @@ test('when several processes start together on an empty database, then they all 
   expect(new Set(secrets).size).toBe(1);
   expect(first.length).toBeGreaterThanOrEqual(32);
   const stored = await firstOf(connections)
-    .connection.db!.collection(APP_SETTINGS_COLLECTION)
+    .connection.db!.collection(SECRETS_COLLECTION)
     .find()
     .toArray();
   expect(stored).toEqual([expect.objectContaining({ _id: 'jwt-secret', value: first })]);
@@ -56,9 +56,7 @@ test('when several processes start together on an empty database, then they all 
 test('when JWT_SECRET is set, then it is used and nothing is stored', async () => {
   const database = await connect('secret_configured');
   expect(await resolveJwtSecret('from-env', database.connection)).toBe('from-env');
-  expect(await database.connection.db!.collection(APP_SETTINGS_COLLECTION).countDocuments()).toBe(
-    0,
-  );
+  expect(await database.connection.db!.collection(SECRETS_COLLECTION).countDocuments()).toBe(0);
 });
 
 test('when an older version left a secret file, then the first start keeps it, so sessions survive the upgrade', async () => {

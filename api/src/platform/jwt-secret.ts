@@ -4,8 +4,11 @@ import path from 'node:path';
 import type mongoose from 'mongoose';
 import { isDuplicateKey } from './mongo-errors';
 
-/** The collection of values generated once per deployment and shared by every API process. */
-export const APP_SETTINGS_COLLECTION = 'app_settings';
+/**
+ * Values generated once per deployment and shared by every API process; its own collection, apart
+ * from the public settings (`app_settings`), so nothing that lists settings can reach a secret.
+ */
+export const SECRETS_COLLECTION = 'secrets';
 const JWT_SECRET_ID = 'jwt-secret';
 
 interface StoredSetting {
@@ -41,7 +44,7 @@ export async function resolveJwtSecret(
   if (configured) return configured;
   const db = connection.db;
   if (!db) throw new Error('resolveJwtSecret: the database connection is not open');
-  const settings = db.collection<StoredSetting>(APP_SETTINGS_COLLECTION);
+  const settings = db.collection<StoredSetting>(SECRETS_COLLECTION);
   const candidate =
     (dataDir ? await legacySecretFile(dataDir) : undefined) ??
     randomBytes(48).toString('base64url');
@@ -53,9 +56,7 @@ export async function resolveJwtSecret(
   }
   const stored = await settings.findOne({ _id: JWT_SECRET_ID });
   if (!stored || typeof stored.value !== 'string' || stored.value.length < 32) {
-    throw new Error(
-      `The stored JWT secret (${APP_SETTINGS_COLLECTION}.${JWT_SECRET_ID}) is invalid`,
-    );
+    throw new Error(`The stored JWT secret (${SECRETS_COLLECTION}.${JWT_SECRET_ID}) is invalid`);
   }
   return stored.value;
 }
