@@ -19,7 +19,18 @@ class LoadMoreError extends Error {
   }
 }
 
-async function fetchPage(key: FeedPageKey): Promise<Post[]> {
+/**
+ * A feed page's SWR key: the kit's page key plus the showing it belongs to. Every mount of the
+ * feed, and every change of tab or filter, is a new showing with keys of its own, so it always
+ * starts from a freshly fetched first page (spec §4, §9): nothing a previous showing cached (its
+ * pages, SWR's remembered page count, an in-flight request) can be shown or reused instead.
+ */
+type ShowingPageKey = readonly [...FeedPageKey, number];
+
+let showings = 0;
+const nextShowing = () => (showings += 1);
+
+async function fetchPage(key: ShowingPageKey): Promise<Post[]> {
   const [, , name, page] = key;
   try {
     return await fetchFeedPage(feedFilterOf(name), page);
@@ -51,16 +62,23 @@ function uniqueVisible(pages: Post[][], hidden: ReadonlySet<number>): Post[] {
  */
 export function useFeed(filter: FeedFilter) {
   const name = feedName(filter);
+  // A new showing per mount and per tab or filter (see ShowingPageKey).
+  const [showing, setShowing] = useState(() => ({ name, id: nextShowing() }));
+  if (showing.name !== name) setShowing({ name, id: nextShowing() });
+  const pageKey = useCallback(
+    (page: number): ShowingPageKey => [...feedPageKey(showing.name, page), showing.id],
+    [showing],
+  );
   const { cache, mutate: globalMutate } = useSWRConfig();
   const feed = useSWRInfinite<
     Post[],
     unknown,
-    (index: number, previous: Post[] | null) => FeedPageKey | null
+    (index: number, previous: Post[] | null) => ShowingPageKey | null
   >(
     (index, previous) =>
       (previous && previous.length < FEED_PAGE_SIZE) || beyondPagingBound(index)
         ? null
-        : feedPageKey(name, index),
+        : pageKey(index),
     fetchPage,
     {
       revalidateOnMount: true, // spec §9: the feed cache is always stale
@@ -86,15 +104,15 @@ export function useFeed(filter: FeedFilter) {
   useEffect(
     () => () => {
       for (let page = 0; page <= loadedPages.current; page += 1) {
-        cache.delete(unstable_serialize(feedPageKey(name, page)));
+        cache.delete(unstable_serialize(pageKey(page)));
       }
-      const feedKey = serializeInfinite((page: number) => feedPageKey(name, page));
+      const feedKey = serializeInfinite(pageKey);
       cache.delete(feedKey);
       globalMutate(feedKey, undefined).catch(() => {
         // The whole data provider unmounted with its cache: there is nothing left to forget.
       });
     },
-    [cache, globalMutate, name],
+    [cache, globalMutate, pageKey],
   );
 
   const lastPage = data?.[data.length - 1];
