@@ -23,7 +23,7 @@ import { errorMiddleware, HttpError } from './platform/errors';
 import type { InFlight } from './platform/in-flight';
 import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
-import { memberLimiters } from './platform/rate-limit';
+import { createRateLimits } from './platform/rate-limit';
 import type { UploadStorage } from './platform/storage';
 import { notificationSources } from './notification-sources';
 import type { Models } from './models';
@@ -98,7 +98,12 @@ export function createApp({
   database,
   inFlight,
 }: AppDeps): CampusApp {
-  const app = new Koa<AppState>({ proxy: config.trustProxy });
+  // Behind N proxies the client is the address the outermost proxy saw (Koa takes the leftmost of
+  // the last N X-Forwarded-For entries); with none, the header (anyone can write it) is ignored.
+  const app = new Koa<AppState>({
+    proxy: config.trustProxyHops > 0,
+    maxIpsCount: config.trustProxyHops,
+  });
   const { models } = database;
   const services = createServices(models);
   const caches = createReadCaches(config, {
@@ -168,8 +173,10 @@ export function createApp({
     }),
   );
 
-  // Per member, shared by every route of an action (liking posts and comments count together).
-  const limits = memberLimiters(config.memberLimits);
+  // Counted in the database, so every API process shares them; the member limiters are shared by
+  // every route of an action (liking posts and comments count together).
+  const rateLimits = createRateLimits(models.RateLimitWindow, config.memberLimits);
+  const limits = rateLimits.members;
   const routers = [
     authRoutes(services.auth, authenticated, {
       institutionDomains: config.institutionDomains,
@@ -179,7 +186,8 @@ export function createApp({
       publicUrl: config.publicUrl,
       mailer,
       tokens,
-      rateLimits: config.rateLimits,
+      rateLimits,
+      rules: config.rateLimits,
     }),
     accountLifecycleRoutes(services.accountLifecycle, authenticated, {
       bcryptRounds: config.bcryptRounds,
@@ -189,7 +197,8 @@ export function createApp({
       tokens,
       storage,
       forgetReads: () => caches.clear(),
-      rateLimits: config.rateLimits,
+      rateLimits,
+      rules: config.rateLimits,
     }),
     userRoutes(services.users, authenticated, { publicUrl: config.publicUrl, storage }),
     profileRoutes(services.profiles, authenticated, reads),
@@ -204,11 +213,13 @@ export function createApp({
     }),
     feedbackRoutes(services.feedback, authenticated, {
       adminUserId: config.adminUserId,
-      rateLimit: config.rateLimits.feedback,
+      rateLimits,
+      rules: config.rateLimits,
     }),
     accountApplicationRoutes(services.accountApplications, {
       adminUserId: config.adminUserId,
-      rateLimit: config.rateLimits.application,
+      rateLimits,
+      rules: config.rateLimits,
     }),
     settingsRoutes(services.settings),
     postRoutes(services.posts, authenticated, { ...reads, timezone: config.timezone, limits }),

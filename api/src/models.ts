@@ -16,6 +16,7 @@ import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
 import { appSettingModel } from './modules/settings/model';
 import { userModel } from './modules/users/model';
+import { rateLimitWindowModel } from './platform/rate-limit-model';
 
 export function createModels(connection: Connection) {
   return {
@@ -28,6 +29,7 @@ export function createModels(connection: Connection) {
     Like: likeModel(connection),
     Notification: notificationModel(connection),
     Post: postModel(connection),
+    RateLimitWindow: rateLimitWindowModel(connection),
     Repost: repostModel(connection),
     User: userModel(connection),
   };

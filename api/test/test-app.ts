@@ -61,16 +61,11 @@ export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
       MEMBER_ACTIONS.map((action) => [action, { perMinute: 0, perDay: 0 }]),
     ) as Config['memberLimits'],
     ...overrides,
+    // Every limit off unless the test file sets it (each is tested with its own app).
     rateLimits: {
-      login: NO_LIMIT,
-      register: NO_LIMIT,
-      verify: NO_LIMIT,
-      application: NO_LIMIT,
-      feedback: NO_LIMIT,
-      passwordReset: NO_LIMIT,
-      verificationResend: NO_LIMIT,
-      accountEmails: NO_LIMIT,
-      passwordCheck: NO_LIMIT,
+      ...(Object.fromEntries(
+        Object.keys(base.rateLimits).map((rule) => [rule, NO_LIMIT]),
+      ) as Config['rateLimits']),
       ...overrides.rateLimits,
     },
   };

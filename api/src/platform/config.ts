@@ -5,7 +5,7 @@ import { assertTimeZone } from './time';
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
 export interface RateLimitRule {
-  /** Requests allowed per client IP within `windowMs`. */
+  /** Attempts allowed per key (client IP, e-mail address, member...) within `windowMs`; 0: off. */
   max: number;
   windowMs: number;
 }
@@ -62,12 +62,31 @@ export interface Config {
   authorCacheMs: number;
   /** How long feed pages, posts and viewers' like/repost flags are reused (0: never). */
   readCacheMs: number;
+  /**
+   * Each limit counts either per client address (flood control, high enough for a campus behind
+   * one NAT address) or per account, e-mail address, token or signed-in member.
+   */
   rateLimits: {
+    /** Per client IP: sign-in attempts; a successful sign-in does not count. */
     login: RateLimitRule;
+    /** Per e-mail address: failed sign-ins (then 429 for that account only). */
+    loginFailures: RateLimitRule;
+    /** Per client IP: registrations. */
     register: RateLimitRule;
+    /** Per e-mail address: registrations. */
+    registerEmail: RateLimitRule;
+    /** Per client IP: verification links opened. */
     verify: RateLimitRule;
+    /** Per verification token: attempts to use it. */
+    verifyToken: RateLimitRule;
+    /** Per client IP: account applications. */
     application: RateLimitRule;
+    /** Per contact (as the applicant wrote it, case-insensitive): account applications. */
+    applicationContact: RateLimitRule;
+    /** Per signed-in member: feedback sent. */
     feedback: RateLimitRule;
+    /** Per client IP, counted after sign-in: feedback sent. */
+    feedbackIp: RateLimitRule;
     /** Per client IP: forgot-password and reset-password requests. */
     passwordReset: RateLimitRule;
     /** Per client IP: resend-verification requests. */
@@ -77,7 +96,7 @@ export interface Config {
      * is still answered 202 (the answer must not depend on the account), but nothing is sent.
      */
     accountEmails: RateLimitRule;
-    /** Per client IP: calls that check a signed-in member's password (change it, delete the account). */
+    /** Per signed-in member: calls that check the password (change it, delete the account). */
     passwordCheck: RateLimitRule;
   };
   /** Per member: posts, comments, reposts, likes, follows and avatar uploads. */
@@ -88,8 +107,12 @@ export interface Config {
    */
   demoMode: boolean;
   logLevel: string;
-  /** Honour X-Forwarded-For (behind a reverse proxy) for rate limiting. */
-  trustProxy: boolean;
+  /**
+   * How many reverse proxies in front of the API append to X-Forwarded-For: the client address
+   * is the one the outermost of them saw (the Nth entry from the right). 0: the socket address;
+   * the header is ignored, since a client can write anything in it.
+   */
+  trustProxyHops: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -176,13 +199,19 @@ export function loadConfig(env: Env = process.env): Config {
     authorCacheMs: int(env, 'AUTHOR_CACHE_MS', 10_000),
     readCacheMs: int(env, 'READ_CACHE_MS', 10_000),
     rateLimits: {
-      login: rule(env, 'LOGIN', 10, FIFTEEN_MINUTES),
-      register: rule(env, 'REGISTER', 5, ONE_HOUR),
-      verify: rule(env, 'VERIFY', 20, FIFTEEN_MINUTES),
-      application: rule(env, 'APPLICATION', 5, ONE_HOUR),
+      // Per address: only floods; a campus behind one NAT address stays well below.
+      login: rule(env, 'LOGIN', 300, FIFTEEN_MINUTES),
+      loginFailures: rule(env, 'LOGIN_FAILURES', 10, FIFTEEN_MINUTES),
+      register: rule(env, 'REGISTER', 50, ONE_HOUR),
+      registerEmail: rule(env, 'REGISTER_EMAIL', 5, ONE_HOUR),
+      verify: rule(env, 'VERIFY', 300, FIFTEEN_MINUTES),
+      verifyToken: rule(env, 'VERIFY_TOKEN', 10, FIFTEEN_MINUTES),
+      application: rule(env, 'APPLICATION', 30, ONE_HOUR),
+      applicationContact: rule(env, 'APPLICATION_CONTACT', 3, ONE_HOUR),
       feedback: rule(env, 'FEEDBACK', 10, ONE_HOUR),
-      passwordReset: rule(env, 'PASSWORD_RESET', 10, ONE_HOUR),
-      verificationResend: rule(env, 'VERIFICATION_RESEND', 5, ONE_HOUR),
+      feedbackIp: rule(env, 'FEEDBACK_IP', 300, ONE_HOUR),
+      passwordReset: rule(env, 'PASSWORD_RESET', 100, ONE_HOUR),
+      verificationResend: rule(env, 'VERIFICATION_RESEND', 100, ONE_HOUR),
       accountEmails: rule(env, 'ACCOUNT_EMAILS', 3, ONE_HOUR),
       passwordCheck: rule(env, 'PASSWORD_CHECK', 10, FIFTEEN_MINUTES),
     },
@@ -197,6 +226,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     demoMode: bool(env, 'DEMO_MODE', false),
     logLevel: str(env, 'LOG_LEVEL') ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0),
   };
 }

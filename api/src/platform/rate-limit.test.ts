@@ -1,22 +1,53 @@
 import Koa, { type Middleware } from 'koa';
 import request from 'supertest';
+import { start } from '@campus/embedded-mongo';
+import { connectDatabase, type Database } from './db';
 import { errorMiddleware } from './errors';
 import { createLogger } from './logger';
 import type { AppState } from './auth';
 import { MEMBER_ACTIONS, type MemberAction, type MemberLimit } from './config';
-import { keyedLimit, memberLimiters, rateLimit } from './rate-limit';
+import { createRateLimits } from './rate-limit';
+import { rateLimitWindowModel, type RateLimitWindowModel } from './rate-limit-model';
+
+let server: Awaited<ReturnType<typeof start>> | undefined;
+let database: Database<{ RateLimitWindow: RateLimitWindowModel }>;
+
+beforeAll(async () => {
+  if (!process.env.TEST_MONGODB_URI) server = await start({ port: 0 });
+  database = await connectDatabase(process.env.TEST_MONGODB_URI ?? server!.uri, {
+    dbName: `rate_limit_${Date.now()}`,
+    models: (connection) => ({ RateLimitWindow: rateLimitWindowModel(connection) }),
+  });
+});
+
+// Each test starts from no counts (the tests reuse limit names, keys and clock values).
+beforeEach(() => database.models.RateLimitWindow.deleteMany({}));
+
+afterAll(async () => {
+  if (process.env.TEST_MONGODB_URI) await database.connection.dropDatabase();
+  await database.close();
+  await server?.stop();
+});
+
+const OFF: MemberLimit = { perMinute: 0, perDay: 0 };
+const allOff = () =>
+  Object.fromEntries(MEMBER_ACTIONS.map((a) => [a, OFF])) as Record<MemberAction, MemberLimit>;
+
+function limitsAt(now: () => number, members = allOff()) {
+  return createRateLimits(database.models.RateLimitWindow, members, now);
+}
 
 function appWith(max: number, windowMs: number, now: () => number) {
   const app = new Koa();
   app.use(errorMiddleware(createLogger('silent')));
-  app.use(rateLimit({ max, windowMs }, now));
+  app.use(limitsAt(now).perIp('test', { max, windowMs }));
   app.use((ctx) => {
     ctx.body = { ok: true };
   });
   return request(app.callback());
 }
 
-describe('rateLimit', () => {
+describe('perIp', () => {
   test('when the window has passed, then requests are allowed again', async () => {
     let time = 1_000_000;
     const client = appWith(1, 10_000, () => time);
@@ -36,18 +67,10 @@ describe('rateLimit', () => {
   });
 });
 
-describe('memberLimiters', () => {
-  const OFF: MemberLimit = { perMinute: 0, perDay: 0 };
-
+describe('member limiters', () => {
   /** An app where `x-member` says who is signed in and each path is one action's route. */
   function memberApp(limits: Partial<Record<MemberAction, MemberLimit>>, now: () => number) {
-    const limiters = memberLimiters(
-      { ...Object.fromEntries(MEMBER_ACTIONS.map((a) => [a, OFF])), ...limits } as Record<
-        MemberAction,
-        MemberLimit
-      >,
-      now,
-    );
+    const limiters = limitsAt(now, { ...allOff(), ...limits }).members;
     const app = new Koa<AppState>();
     app.use(errorMiddleware(createLogger('silent')));
     const signIn: Middleware<AppState> = async (ctx, next) => {
@@ -69,7 +92,7 @@ describe('memberLimiters', () => {
   }
 
   test('when a member makes more posts in a minute than allowed, then 429 with a clear message and Retry-After, and the next minute is open again', async () => {
-    let time = 5_000_000;
+    let time = 4_980_000; // a minute starts here (windows are aligned to the clock)
     const act = memberApp({ posts: { perMinute: 3, perDay: 100 } }, () => time);
     for (let i = 0; i < 3; i += 1) await act('posts', 1).expect(200);
     const limited = await act('posts', 1);
@@ -131,24 +154,48 @@ describe('memberLimiters', () => {
   });
 });
 
-describe('keyedLimit', () => {
-  test('when a key is over its limit, then it is refused until the window ends, and other keys are not', () => {
+describe('take', () => {
+  test('when a key is over its limit, then it is refused until the window ends, and other keys are not', async () => {
     let time = 0;
-    const limit = keyedLimit({ max: 2, windowMs: 1000 }, () => time);
-    expect([limit.allow('a'), limit.allow('a'), limit.allow('a')]).toEqual([true, true, false]);
-    expect(limit.allow('b')).toBe(true);
+    const { take } = limitsAt(() => time);
+    const rule = { max: 2, windowMs: 1000 };
+    const allowed = async (key: string) => (await take('keyed', key, rule)).allowed;
+    expect([await allowed('a'), await allowed('a'), await allowed('a')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(await allowed('b')).toBe(true);
     time = 1000;
-    expect(limit.allow('a')).toBe(true);
+    expect(await allowed('a')).toBe(true);
   });
 
-  test('when max is 0, then every attempt is allowed', () => {
-    const limit = keyedLimit({ max: 0, windowMs: 1000 });
-    expect(Array.from({ length: 5 }, () => limit.allow('a'))).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
+  test('when an attempt is refunded, then it no longer counts', async () => {
+    const { take } = limitsAt(() => 0);
+    const rule = { max: 1, windowMs: 1000 };
+    await (await take('keyed', 'a', rule)).refund();
+    expect((await take('keyed', 'a', rule)).allowed).toBe(true);
+    expect((await take('keyed', 'a', rule)).allowed).toBe(false);
+  });
+
+  test('when max is 0, then every attempt is allowed and nothing is stored', async () => {
+    const { take } = limitsAt(Date.now);
+    for (let i = 0; i < 5; i += 1) {
+      expect((await take('keyed', 'a', { max: 0, windowMs: 1000 })).allowed).toBe(true);
+    }
+    expect(await database.models.RateLimitWindow.countDocuments()).toBe(0);
+  });
+
+  test('when a window is counted, then its document expires (TTL) at the end of the window and holds no raw key', async () => {
+    const { take } = limitsAt(() => 10_500);
+    await take('keyed', 'someone@campus.edu', { max: 5, windowMs: 1000 });
+    const [stored] = await database.models.RateLimitWindow.find().lean();
+    expect(stored).toMatchObject({ count: 1, expiresAt: new Date(11_000) });
+    expect(stored?._id).toMatch(/^keyed:10000:/);
+    expect(stored?._id).not.toContain('someone');
+    const indexes = await database.models.RateLimitWindow.collection.indexes();
+    expect(indexes).toContainEqual(
+      expect.objectContaining({ key: { expiresAt: 1 }, expireAfterSeconds: 0 }),
+    );
   });
 });

@@ -1,81 +1,72 @@
+import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { AppState } from './auth';
 import type { MemberAction, MemberLimit, RateLimitRule } from './config';
 import { HttpError } from './errors';
-
-interface Window {
-  count: number;
-  resetAt: number;
-}
+import { isDuplicateKey } from './mongo-errors';
+import type { RateLimitWindowModel } from './rate-limit-model';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-/**
- * Fixed windows of `windowMs` per key, kept in this process's memory (every API process counts
- * on its own). Windows that have ended are swept once per window length, so memory follows the
- * keys active within one window.
- */
-function fixedWindows(windowMs: number) {
-  const windows = new Map<string, Window>();
-  let nextSweep = 0;
-  return {
-    current(key: string, time: number): Window {
-      if (time >= nextSweep) {
-        for (const [k, window] of windows) if (window.resetAt <= time) windows.delete(k);
-        nextSweep = time + windowMs;
-      }
-      let window = windows.get(key);
-      if (!window || window.resetAt <= time) {
-        window = { count: 0, resetAt: time + windowMs };
-        windows.set(key, window);
-      }
-      return window;
-    },
-  };
-}
-
-function retryAfterSeconds(window: Window, time: number): number {
-  return Math.max(1, Math.ceil((window.resetAt - time) / 1000));
+/** One counted attempt: whether it is within the limit, and how to take it back. */
+export interface Attempt {
+  allowed: boolean;
+  /** Seconds until the window ends (for `Retry-After`). */
+  retryAfter: number;
+  /** Takes this attempt back out of the count (a success that must not count, a refusal). */
+  refund(): Promise<void>;
 }
 
 function tooMany(message: string, retryAfter: number): HttpError {
   return new HttpError(429, message, { 'Retry-After': String(retryAfter) });
 }
 
+export const TOO_MANY_REQUESTS = 'Too many requests. Please try again later.';
+
 /**
- * Fixed-window limit per client IP (for calls made before or without signing in). `max: 0`
- * disables the limit. Over the limit: 429 with `Retry-After` in whole seconds.
+ * Fixed windows counted in the database (`rate_limits`, platform/rate-limit-model.ts), so every
+ * API process on the database counts into the same windows. An attempt is one atomic `$inc`
+ * upsert of its window's document, counted before any work is done, so a burst sent at once
+ * (to one process or spread over several) cannot slip past the limit.
  */
-export function rateLimit(rule: RateLimitRule, now: () => number = Date.now): Middleware {
-  const windows = fixedWindows(rule.windowMs);
-  return async (ctx, next) => {
-    if (rule.max === 0) return next();
+export function windowCounter(RateLimitWindow: RateLimitWindowModel, now: () => number) {
+  return async function take(
+    limit: string,
+    key: string,
+    { max, windowMs }: RateLimitRule,
+  ): Promise<Attempt> {
     const time = now();
-    const window = windows.current(ctx.ip, time);
-    window.count += 1;
-    if (window.count > rule.max) {
-      throw tooMany('Too many requests. Please try again later.', retryAfterSeconds(window, time));
+    const start = time - (time % windowMs);
+    // Keys are hashed: no e-mail address or token is kept in the collection, and any key has
+    // the same short length.
+    const _id = `${limit}:${start}:${createHash('sha256').update(key).digest('base64url')}`;
+    const retryAfter = Math.max(1, Math.ceil((start + windowMs - time) / 1000));
+    const increment = () =>
+      RateLimitWindow.findOneAndUpdate(
+        { _id },
+        { $inc: { count: 1 }, $setOnInsert: { expiresAt: new Date(start + windowMs) } },
+        { upsert: true, returnDocument: 'after', lean: true },
+      );
+    let window;
+    try {
+      window = await increment();
+    } catch (err) {
+      // Two first attempts in one window raced to insert it: the loser increments the winner's.
+      if (!isDuplicateKey(err)) throw err;
+      window = await increment();
     }
-    return next();
+    return {
+      allowed: (window?.count ?? 1) <= max,
+      retryAfter,
+      refund: async () => {
+        await RateLimitWindow.updateOne({ _id }, { $inc: { count: -1 } });
+      },
+    };
   };
 }
 
-/**
- * Fixed-window counting per any key (e.g. an e-mail address), for limits a route applies itself:
- * `allow(key)` counts an attempt and says whether it is within `rule.max` (`max: 0`: always).
- */
-export function keyedLimit(rule: RateLimitRule, now: () => number = Date.now) {
-  const windows = fixedWindows(rule.windowMs);
-  return {
-    allow(key: string): boolean {
-      if (rule.max === 0) return true;
-      const window = windows.current(key, now());
-      window.count += 1;
-      return window.count <= rule.max;
-    },
-  };
-}
+export type TakeAttempt = ReturnType<typeof windowCounter>;
 
 /** How each action is named in the 429 message ("at most 10 posts per minute"). */
 const ACTION_NOUNS: Record<MemberAction, [one: string, many: string]> = {
@@ -106,52 +97,99 @@ export function memberLimitMessage(
 
 export type MemberLimiters = Record<MemberAction, Middleware<AppState>>;
 
+/** A limit's state: the rule, and a `limit` name that keeps its windows apart from the others'. */
+type Named = { name: string; rule: RateLimitRule };
+
 /**
- * One limiter per member action (posts, comments, reposts, likes, follows, avatar uploads), each
- * counting per signed-in member per minute and per day; a route puts its action's limiter after
- * `requireAuth`. Every attempt counts, counted before the work is done, so requests sent all at
- * once cannot slip past; an attempt refused with 429 does not count. Built once per app, so the
- * routes of one action (liking posts and comments) share their counts.
+ * The app's rate limits, counted in its database (one instance per app, built by createApp):
+ *
+ * - `perIp(name, rule)`: a middleware counting every request per client address (`ctx.ip`,
+ *   which honours `TRUST_PROXY_HOPS`), for calls made before or without signing in;
+ * - `perMember(name, rule)`: a middleware counting per signed-in member, put after `requireAuth`
+ *   so a request that is not signed in counts against nobody;
+ * - `take(name, key, rule)`: one attempt for any key (an e-mail address, a token), for limits a
+ *   route applies itself, with `refund()` to take back what must not count (a success);
+ * - `members`: one limiter per member action (posts, comments, ...), per minute and per day.
+ *
+ * `max: 0` turns a limit off. Over a limit: 429 with `Retry-After` in whole seconds.
  */
-export function memberLimiters(
-  limits: Record<MemberAction, MemberLimit>,
+export function createRateLimits(
+  RateLimitWindow: RateLimitWindowModel,
+  memberLimits: Record<MemberAction, MemberLimit>,
   now: () => number = Date.now,
-): MemberLimiters {
-  const limiter = (action: MemberAction): Middleware<AppState> => {
-    const { perMinute, perDay } = limits[action];
+) {
+  const counter = windowCounter(RateLimitWindow, now);
+  const take = async (name: string, key: string, rule: RateLimitRule): Promise<Attempt> => {
+    if (rule.max === 0 || rule.windowMs === 0) {
+      return { allowed: true, retryAfter: 0, refund: async () => {} };
+    }
+    return counter(name, key, rule);
+  };
+  const refuseOver = async (limit: Named, key: string) => {
+    const attempt = await take(limit.name, key, limit.rule);
+    if (!attempt.allowed) throw tooMany(TOO_MANY_REQUESTS, attempt.retryAfter);
+  };
+
+  const memberLimiter = (action: MemberAction): Middleware<AppState> => {
+    const { perMinute, perDay } = memberLimits[action];
     const rules = [
-      { max: perMinute, per: 'minute' as const, windows: fixedWindows(MINUTE_MS) },
-      { max: perDay, per: 'day' as const, windows: fixedWindows(DAY_MS) },
+      { max: perMinute, per: 'minute' as const, windowMs: MINUTE_MS },
+      { max: perDay, per: 'day' as const, windowMs: DAY_MS },
     ].filter((rule) => rule.max > 0);
     return async (ctx, next) => {
       const memberId = ctx.state.user?.id;
       if (memberId === undefined || rules.length === 0) return next();
-      const time = now();
-      const current = rules.map((rule) => ({
-        ...rule,
-        window: rule.windows.current(String(memberId), time),
-      }));
+      const attempts = await Promise.all(
+        rules.map(async (rule) => ({
+          ...rule,
+          attempt: await take(`${action}-per-${rule.per}`, String(memberId), rule),
+        })),
+      );
       // The longest wait decides: a member over the daily limit is told about the day.
-      const exceeded = current
-        .filter(({ window, max }) => window.count >= max)
-        .sort((a, b) => b.window.resetAt - a.window.resetAt)[0];
+      const exceeded = attempts
+        .filter(({ attempt }) => !attempt.allowed)
+        .sort((a, b) => b.attempt.retryAfter - a.attempt.retryAfter)[0];
       if (exceeded) {
-        const retryAfter = retryAfterSeconds(exceeded.window, time);
+        // A refused attempt does not count, in any window.
+        await Promise.all(attempts.map(({ attempt }) => attempt.refund()));
+        const { retryAfter } = exceeded.attempt;
         throw tooMany(
           memberLimitMessage(action, exceeded.max, exceeded.per, retryAfter),
           retryAfter,
         );
       }
-      for (const { window } of current) window.count += 1;
       return next();
     };
   };
+
   return {
-    posts: limiter('posts'),
-    comments: limiter('comments'),
-    reposts: limiter('reposts'),
-    likes: limiter('likes'),
-    follows: limiter('follows'),
-    avatars: limiter('avatars'),
+    take,
+    perIp(name: string, rule: RateLimitRule): Middleware {
+      return async (ctx, next) => {
+        await refuseOver({ name, rule }, ctx.ip);
+        return next();
+      };
+    },
+    perMember(name: string, rule: RateLimitRule): Middleware<AppState> {
+      return async (ctx, next) => {
+        const memberId = ctx.state.user?.id;
+        if (memberId !== undefined) await refuseOver({ name, rule }, String(memberId));
+        return next();
+      };
+    },
+    /** The 429 for an attempt `take` refused, with `message` (default: the generic one). */
+    refusal(attempt: Attempt, message = TOO_MANY_REQUESTS): HttpError {
+      return tooMany(message, attempt.retryAfter);
+    },
+    members: {
+      posts: memberLimiter('posts'),
+      comments: memberLimiter('comments'),
+      reposts: memberLimiter('reposts'),
+      likes: memberLimiter('likes'),
+      follows: memberLimiter('follows'),
+      avatars: memberLimiter('avatars'),
+    } satisfies MemberLimiters,
   };
 }
+
+export type RateLimits = ReturnType<typeof createRateLimits>;

@@ -3,7 +3,8 @@ import type { Middleware } from 'koa';
 import { loginRequestSchema, registerRequestSchema } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import type { RateLimitRule } from '../../platform/config';
-import { rateLimit } from '../../platform/rate-limit';
+import { HttpError } from '../../platform/errors';
+import type { RateLimits } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
 import {
   EMAIL_VERIFIED,
@@ -12,18 +13,34 @@ import {
   type AuthService,
 } from './service';
 
+/** The 429 of a sign-in over the per-account limit: the same for an account that does not exist. */
+export const TOO_MANY_SIGN_IN_ATTEMPTS =
+  'Too many failed sign-in attempts for this account. Please try again later.';
+
 export function authRoutes(
   auth: AuthService,
   requireAuth: Middleware<AppState>,
   deps: AuthOptions & {
-    rateLimits: { login: RateLimitRule; register: RateLimitRule; verify: RateLimitRule };
+    rateLimits: RateLimits;
+    rules: Record<
+      'login' | 'loginFailures' | 'register' | 'registerEmail' | 'verify' | 'verifyToken',
+      RateLimitRule
+    >;
   },
 ) {
   const { login, me, register, verifyEmail } = auth;
+  const { rateLimits, rules } = deps;
   const router = new Router<AppState>({ prefix: '/api/auth' });
 
-  router.post('/register', rateLimit(deps.rateLimits.register), async (ctx) => {
-    const user = await register(parseInput(registerRequestSchema, ctx.request.body), deps);
+  router.post('/register', rateLimits.perIp('register', rules.register), async (ctx) => {
+    const input = parseInput(registerRequestSchema, ctx.request.body);
+    const perEmail = await rateLimits.take(
+      'register-email',
+      input.email.trim().toLowerCase(),
+      rules.registerEmail,
+    );
+    if (!perEmail.allowed) throw rateLimits.refusal(perEmail);
+    const user = await register(input, deps);
     ctx.status = 201;
     ctx.body = {
       message:
@@ -32,12 +49,45 @@ export function authRoutes(
     };
   });
 
-  router.post('/login', rateLimit(deps.rateLimits.login), async (ctx) => {
-    ctx.body = await login(parseInput(loginRequestSchema, ctx.request.body), deps);
+  /**
+   * Behind a campus NAT, many members share one address: the address only stops floods (a high
+   * limit), and the guessing limit is per account. Every attempt counts before the password is
+   * checked (so a parallel burst cannot slip past) and a sign-in that was not a wrong password
+   * (a success, an unverified account, an error) is taken back: success never counts. The 429 of
+   * a locked account reads the same whether the account exists or not.
+   */
+  router.post('/login', async (ctx) => {
+    const input = parseInput(loginRequestSchema, ctx.request.body);
+    const perIp = await rateLimits.take('login', ctx.ip, rules.login);
+    if (!perIp.allowed) {
+      await perIp.refund();
+      throw rateLimits.refusal(perIp);
+    }
+    const perAccount = await rateLimits.take(
+      'login-failures',
+      input.email.trim().toLowerCase(),
+      rules.loginFailures,
+    );
+    if (!perAccount.allowed) {
+      await Promise.all([perIp.refund(), perAccount.refund()]);
+      throw rateLimits.refusal(perAccount, TOO_MANY_SIGN_IN_ATTEMPTS);
+    }
+    try {
+      ctx.body = await login(input, deps);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 401) {
+        await Promise.all([perIp.refund(), perAccount.refund()]);
+      }
+      throw err;
+    }
+    await Promise.all([perIp.refund(), perAccount.refund()]);
   });
 
-  router.get('/verify/:token', rateLimit(deps.rateLimits.verify), async (ctx) => {
-    if (await verifyEmail(ctx.params.token ?? '')) {
+  router.get('/verify/:token', rateLimits.perIp('verify', rules.verify), async (ctx) => {
+    const token = ctx.params.token ?? '';
+    const perToken = await rateLimits.take('verify-token', token, rules.verifyToken);
+    if (!perToken.allowed) throw rateLimits.refusal(perToken);
+    if (await verifyEmail(token)) {
       ctx.body = { message: EMAIL_VERIFIED };
     } else {
       ctx.status = 400;

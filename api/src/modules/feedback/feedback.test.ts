@@ -70,7 +70,9 @@ describe('POST /api/feedback', () => {
       .set('Authorization', member.auth)
       .send({ feedback: 'two' });
     expect(res.status).toBe(429);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(3590);
+    // Windows are aligned to the clock (every process counts into the same one): at most an hour.
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(3600);
     expect(await t.models.Feedback.countDocuments({ userId: member.id })).toBe(1);
   });
 });
