@@ -366,16 +366,33 @@ describe('change streams', () => {
     const db = client.db('replset_tail');
     await db.dropDatabase();
     const coll = db.collection<Item>('c');
-    const stream = coll.watch([], { maxAwaitTimeMS: 5000 });
-    await stream.tryNext();
-    const started = Date.now();
-    setTimeout(() => void coll.insertOne({ _id: 1 }), 300);
-    const event = await next(stream);
-    const waited = Date.now() - started;
-    expect(event.operationType).toBe('insert');
-    expect(waited).toBeGreaterThanOrEqual(250);
-    expect(waited).toBeLessThan(4000);
-    await stream.close();
+    // The stream's own client, to see every getMore it sends and what each one brought back.
+    const watcher = await MongoClient.connect(`${server.uri}/?replicaSet=rs0`, {
+      monitorCommands: true,
+    });
+    const stream = watcher.db('replset_tail').collection<Item>('c').watch([], {
+      maxAwaitTimeMS: 8000,
+    });
+    try {
+      await stream.tryNext();
+      const batches: number[] = [];
+      watcher.on('commandSucceeded', (e) => {
+        if (e.commandName === 'getMore') {
+          batches.push((e.reply as { cursor: { nextBatch: unknown[] } }).cursor.nextBatch.length);
+        }
+      });
+      const started = Date.now();
+      setTimeout(() => void coll.insertOne({ _id: 1 }), 300);
+      const event = await next(stream);
+      expect(event.operationType).toBe('insert');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250); // it did wait for the insert
+      // One getMore waited and brought the event: no empty answers (polling), and not a wait to
+      // the end of maxAwaitTimeMS (that would have answered empty first).
+      expect(batches).toEqual([1]);
+    } finally {
+      await stream.close();
+      await watcher.close();
+    }
   });
 });
 
