@@ -1,0 +1,35 @@
+import { trendChartOptions } from './trend-chart';
+
+// apexcharts draws nothing in jsdom; what can go wrong is the options this module gives it.
+jest.mock('react-apexcharts', () => ({ __esModule: true, default: () => null }));
+
+describe('trendChartOptions', () => {
+  const points = [
+    { date: '2026-05-01', value: 9 },
+    { date: '2026-05-02', value: 0 },
+    { date: '2026-05-03', value: 0 },
+    { date: '2026-05-04', value: 7 },
+  ];
+
+  it('when the growth line drops to zero, then it is drawn with a curve that cannot overshoot below it', () => {
+    const options = trendChartOptions({
+      kind: 'line',
+      seriesName: 'New Users',
+      yTitle: 'Users',
+      points,
+    });
+    // 'smooth' (a Catmull-Rom spline) dips below zero between 9 and 0; monotone cubic cannot.
+    expect(options.stroke?.curve).toBe('monotoneCubic');
+    expect(options.yaxis).toMatchObject({ min: 0 });
+  });
+
+  it('when the chart is drawn, then one category per day is labelled', () => {
+    const options = trendChartOptions({
+      kind: 'bar',
+      seriesName: 'Posts',
+      yTitle: 'Posts',
+      points,
+    });
+    expect((options.xaxis?.categories as string[]).length).toBe(4);
+  });
+});
