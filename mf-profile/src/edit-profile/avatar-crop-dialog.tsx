@@ -63,11 +63,14 @@ export function AvatarCropDialog({
   source,
   onApply,
   onCancel,
+  onUnreadable,
 }: {
   /** Object URL of the chosen file; the dialog is open while there is one. */
   source: string | null;
   onApply: (file: File) => void;
   onCancel: () => void;
+  /** The file says it is a picture but the browser cannot draw it (a renamed or broken file). */
+  onUnreadable: () => void;
 }) {
   const image = useRef<HTMLImageElement>(null);
   const [crop, setCrop] = useState<Crop>();
@@ -121,7 +124,13 @@ export function AvatarCropDialog({
               setPixelCrop(pixels);
             }}
           >
-            <img ref={image} src={source} alt="Picture to crop" onLoad={onImageLoad} />
+            <img
+              ref={image}
+              src={source}
+              alt="Picture to crop"
+              onLoad={onImageLoad}
+              onError={onUnreadable}
+            />
           </ReactCrop>
         </Stage>
       )}

@@ -233,4 +233,37 @@ describe('EditProfilePage', () => {
     );
     expect(screen.queryByText(/will be uploaded/)).not.toBeInTheDocument();
   });
+  it('says a chosen file that is not a picture is not one, and opens no crop dialog', async () => {
+    api();
+    renderEdit();
+    await screen.findByLabelText('Display name');
+    // The browser's file chooser lets a member switch to "All files"; the accept list is a hint.
+    const user = userEvent.setup({ applyAccept: false });
+    const notes = new File(['%PDF-1.7'], 'notes.pdf', { type: 'application/pdf' });
+    await user.upload(screen.getByLabelText('Upload picture'), notes);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'notes.pdf is not a picture. Choose a JPEG, PNG, WebP or GIF file.',
+    );
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Upload picture')).toHaveAttribute('aria-invalid', 'true');
+
+    // A picture chosen next clears the message and opens the crop dialog.
+    await chooseFile();
+    expect(screen.queryByText(/is not a picture/)).not.toBeInTheDocument();
+  });
+
+  it('closes the crop dialog and says so when a file named as a picture cannot be drawn', async () => {
+    api();
+    renderEdit();
+    await screen.findByLabelText('Display name');
+    const fake = new File(['not really'], 'holiday.png', { type: 'image/png' });
+    await userEvent.upload(screen.getByLabelText('Upload picture'), fake);
+    const dialog = await screen.findByRole('dialog', { name: 'Crop your picture' });
+    fireEvent.error(within(dialog).getByAltText('Picture to crop'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(
+      screen.getByText('holiday.png is not a picture. Choose a JPEG, PNG, WebP or GIF file.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/will be uploaded/)).not.toBeInTheDocument();
+  });
 });

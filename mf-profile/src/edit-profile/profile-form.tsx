@@ -73,6 +73,12 @@ const Muted = styled.p`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
+const FileError = styled.p`
+  margin: 0;
+  font-size: 0.8125rem;
+  color: ${({ theme }) => theme.colors.danger};
+`;
+
 const Actions = styled.div`
   display: flex;
   justify-content: flex-end;
@@ -91,6 +97,13 @@ const SUBMIT_TEXT: Record<SaveState, string> = {
 interface Picture {
   file: File;
   url: string;
+}
+
+/** What the file input accepts; a browser lets a member pick any file anyway ("All files"). */
+const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+
+function notAPicture(file: File): string {
+  return `${file.name} is not a picture. Choose a JPEG, PNG, WebP or GIF file.`;
 }
 
 function pictureOf(file: File): Picture {
@@ -114,6 +127,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const session = useSession();
   const [picked, setPicked] = useState<Picture | null>(null); // waiting in the crop dialog
   const [cropped, setCropped] = useState<Picture | null>(null); // to upload on save
+  const [fileError, setFileError] = useState<string | null>(null);
   const [state, setState] = useState<SaveState>('idle');
   useRevokeOnChange(picked);
   useRevokeOnChange(cropped);
@@ -147,7 +161,14 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const onFileChosen = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = ''; // choosing the same file again is a new choice
-    if (file) setPicked(pictureOf(file));
+    if (!file) return;
+    // A crop dialog around a file no browser can draw would show nothing and crop nothing.
+    if (!PICTURE_TYPES.includes(file.type)) {
+      setFileError(notAPicture(file));
+      return;
+    }
+    setFileError(null);
+    setPicked(pictureOf(file));
   };
 
   const urlField = register('avatarUrl', {
@@ -213,6 +234,8 @@ export function ProfileForm({ profile }: { profile: Profile }) {
               accept="image/jpeg,image/png,image/webp,image/gif"
               onChange={onFileChosen}
               disabled={busy}
+              aria-invalid={fileError ? true : undefined}
+              aria-describedby="avatar-file-hint"
             />
             <FileButton htmlFor="avatar-file">Upload picture</FileButton>
             {avatarFile && (
@@ -221,11 +244,17 @@ export function ProfileForm({ profile }: { profile: Profile }) {
               </Button>
             )}
           </div>
-          <Muted aria-live="polite">
-            {avatarFile
-              ? `${avatarFile.name} will be uploaded when you save.`
-              : 'JPEG, PNG, WebP or GIF, up to 5 MB.'}
-          </Muted>
+          {fileError ? (
+            <FileError id="avatar-file-hint" role="alert">
+              {fileError}
+            </FileError>
+          ) : (
+            <Muted id="avatar-file-hint" aria-live="polite">
+              {avatarFile
+                ? `${avatarFile.name} will be uploaded when you save.`
+                : 'JPEG, PNG, WebP or GIF, up to 5 MB.'}
+            </Muted>
+          )}
         </div>
       </AvatarField>
       <TextField
@@ -275,6 +304,10 @@ export function ProfileForm({ profile }: { profile: Profile }) {
           setValue('avatarUrl', '');
         }}
         onCancel={clearFile}
+        onUnreadable={() => {
+          if (picked) setFileError(notAPicture(picked.file));
+          clearFile();
+        }}
       />
     </Form>
   );

@@ -112,13 +112,26 @@ describe('ProfilePage', () => {
     expect(screen.getByLabelText('location')).toHaveTextContent(/^\/$/);
   });
 
-  it('shows User not found after Failed to fetch profile', async () => {
-    mockApi(({ path }) =>
+  it('shows User not found for a missing profile without an error toast on top', async () => {
+    const fetchMock = mockApi(({ path }) =>
       path === '/api/users/99' ? { status: 404, body: { message: 'User not found' } } : undefined,
     );
     renderProfile('/profile/99');
     expect(await screen.findByText("This user profile doesn't exist.")).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'User not found' })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/api/users/99'))).toBe(true);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows User not found after Failed to fetch profile when the API fails', async () => {
+    mockApi(({ path }) =>
+      path === '/api/users/99' ? { status: 500, body: { message: 'Internal error' } } : undefined,
+    );
+    renderProfile('/profile/99');
+    expect(await screen.findByText("This user profile doesn't exist.")).toBeInTheDocument();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch profile');
   });
 
