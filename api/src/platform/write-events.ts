@@ -118,3 +118,11 @@ export function updatedFields(update: unknown): Set<string> | undefined {
   }
   return fields;
 }
+
+/**
+ * Announces a write once more, e.g. when the transaction that made it commits (its hooks ran
+ * while it was still invisible to other readers): see modules/counters/atomic.ts.
+ */
+export function announceWrite(connection: Connection, collection: string, event: WriteEvent): void {
+  emit(connection, collection, event);
+}
