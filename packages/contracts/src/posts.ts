@@ -42,6 +42,11 @@ const postFields = {
   author: postAuthorSchema,
   originalPostId: idSchema.nullable().optional(),
   repostComment: z.string().nullable().optional(),
+  /**
+   * Set when the post is a comment its author also shared to their timeline (`syncToTimeline`):
+   * the id of that comment on the original post. Such a post reads as a comment, not a repost.
+   */
+  sharedCommentId: idSchema.nullable().optional(),
 };
 
 /**

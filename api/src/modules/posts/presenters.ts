@@ -50,6 +50,7 @@ export async function presentPosts(
     author: toAuthor(p.authorId, authors.get(p.authorId), publicUrl),
     originalPostId: p.originalPostId ?? null,
     repostComment: p.repostComment ?? null,
+    sharedCommentId: p.sharedCommentId ?? null,
   });
   return posts.map((p) => {
     const original = p.originalPostId ? originalsById.get(p.originalPostId) : undefined;
