@@ -64,7 +64,10 @@ describe('apiRequest', () => {
     await expect(apiRequest('/api/x')).rejects.toThrow('500: Internal Server Error');
   });
 
-  it.each([401, 403])('logs the user out on %i outside login and registration', async (status) => {
+  it.each([
+    [401, { signedIn: false, reason: 'expired' }],
+    [403, { signedIn: false }],
+  ])('logs the user out on %i outside login and registration', async (status, detail) => {
     storeAuth(signedIn);
     const authChanged = jest.fn();
     const off = onAppEvent('authChanged', authChanged);
@@ -74,7 +77,7 @@ describe('apiRequest', () => {
     );
     off();
     expect(readStoredAuth()).toBeNull();
-    expect(authChanged).toHaveBeenCalledWith({ signedIn: false });
+    expect(authChanged).toHaveBeenCalledWith(detail);
   });
 
   it('keeps the session when login answers 401', async () => {

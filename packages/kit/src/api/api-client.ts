@@ -89,7 +89,10 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   if (revoked) logOutEverywhere('revoked');
   if (response.status === 401 && on401 === 'returnNull') return null as T;
   const isSignIn = SIGN_IN_PATHS.some((signInPath) => path.startsWith(signInPath));
-  if ((response.status === 401 || response.status === 403) && !isSignIn) logOutEverywhere();
+  // A 401 means the token no longer opens a session: say so (reason `expired`). A 403 is a
+  // refusal of this one call (spec §8 still signs out) and needs no explanation of its own.
+  if (response.status === 401 && !isSignIn) logOutEverywhere('expired');
+  if (response.status === 403 && !isSignIn) logOutEverywhere();
 
   if (error) throw error;
   return (text ? JSON.parse(text) : null) as T;

@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
 
 /** `revoked`: the API refused the token because the member changed or reset their password or
- * signed out of all devices elsewhere. */
-export type SignOutReason = 'revoked';
+ * signed out of all devices elsewhere. `expired`: the API answered 401 for the token (it expired
+ * or no longer opens a session). */
+export type SignOutReason = 'revoked' | 'expired';
 
 /**
  * The window events the apps use to tell each other what happened. They are plain DOM

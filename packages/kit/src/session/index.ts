@@ -1,2 +1,7 @@
-export { SessionProvider, useSession } from './session-provider';
+export {
+  SessionProvider,
+  useSession,
+  SESSION_ENDED_MESSAGE,
+  SESSION_ENDED_TITLE,
+} from './session-provider';
 export type { Session, SessionStatus } from './session-provider';

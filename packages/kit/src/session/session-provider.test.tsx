@@ -5,6 +5,7 @@ import { configureApi, readStoredAuth, storeAuth } from '@campus/kit/api';
 import { DataProvider } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { SessionProvider, useSession } from '@campus/kit/session';
+import { retryDelay } from './session-provider';
 import { mockApi, renderWithTheme } from '@campus/kit/testing';
 import { Toaster, dismissToast } from '@campus/kit/toast';
 
@@ -32,6 +33,8 @@ function Probe() {
       <button onClick={session.logout}>log out</button>
       <button onClick={() => session.replaceToken('fresh-token')}>replace token</button>
       <p>token: {session.token ?? 'none'}</p>
+      <p>unreachable: {session.unreachable ? 'yes' : 'no'}</p>
+      <button onClick={session.retry}>retry</button>
     </div>
   );
 }
@@ -100,6 +103,84 @@ describe('SessionProvider', () => {
     renderSession();
     expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
     expect(readStoredAuth()).toBeNull();
+  });
+
+  it('says the session ended when the check answers 401', async () => {
+    storeAuth({ user: { ...ada, id: 8 }, token: 'ended' });
+    respondWith(401, { message: 'Unauthorized' });
+    renderWithTheme(
+      <DataProvider>
+        <SessionProvider>
+          <Probe />
+        </SessionProvider>
+        <Toaster />
+      </DataProvider>,
+    );
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Session endedYour session has ended. Please sign in again.',
+    );
+    act(() => dismissToast());
+  });
+
+  it.each([
+    ['a 503', () => ({ status: 503, body: { message: 'Service Unavailable' } })],
+    [
+      'an unreachable API',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ],
+  ])('keeps the login and offers a retry after %s at start-up', async (what, answer) => {
+    const token = `kept-through-${what}`;
+    storeAuth({ user: { ...ada, id: 9 }, token });
+    let down = true;
+    const fetchMock = mockApi(
+      () => (down ? answer() : { status: 200, body: me({ ...ada, id: 9 }) }),
+      {
+        acceptStoredLogin: false,
+      },
+    );
+    renderSession();
+    expect(await screen.findByText('unreachable: yes')).toBeInTheDocument();
+    expect(screen.getByText('status: checking')).toBeInTheDocument();
+    expect(readStoredAuth()?.token).toBe(token);
+
+    down = false;
+    act(() => screen.getByText('retry').click());
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    expect(screen.getByText('unreachable: no')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('checks an unreachable login again by itself, with back-off', async () => {
+    jest.useFakeTimers();
+    try {
+      storeAuth({ user: { ...ada, id: 10 }, token: 'retried-by-itself' });
+      let calls = 0;
+      mockApi(
+        () => {
+          calls += 1;
+          return calls < 3
+            ? { status: 502, body: { message: 'Bad Gateway' } }
+            : { status: 200, body: me({ ...ada, id: 10 }) };
+        },
+        { acceptStoredLogin: false },
+      );
+      renderSession();
+      await act(async () => undefined);
+      expect(calls).toBe(1);
+      await act(async () => jest.advanceTimersByTime(retryDelay(0)));
+      expect(calls).toBe(2);
+      // the second wait is longer than the first
+      await act(async () => jest.advanceTimersByTime(retryDelay(0)));
+      expect(calls).toBe(2);
+      await act(async () => jest.advanceTimersByTime(retryDelay(1) - retryDelay(0)));
+      expect(calls).toBe(3);
+      expect(screen.getByText('status: authenticated')).toBeInTheDocument();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('is admin only when the API gives the admin role, whatever the user id', async () => {

@@ -12,6 +12,7 @@ import { useSWRConfig } from 'swr';
 import { SESSION_REVOKED_MESSAGE, type AuthMeResponse, type Role } from '@campus/contracts';
 import {
   AUTH_STORAGE_KEY,
+  ApiError,
   apiRequest,
   clearStoredAuth,
   readStoredAuth,
@@ -32,6 +33,13 @@ export interface Session {
   roles: readonly Role[];
   /** Whether the API gave the signed-in user the admin role. */
   isAdmin: boolean;
+  /**
+   * While `checking`: the API could not be reached or failed (a 5xx) when the stored login was
+   * checked. The login is kept and checked again with back-off; `retry` checks it at once.
+   */
+  unreachable: boolean;
+  /** Checks the stored login again now (the retry state's button). */
+  retry: () => void;
   /** Stores the user and token and tells every app (authChanged). */
   login: (auth: StoredAuth) => void;
   /** Clears the stored state and every cached response. */
@@ -83,9 +91,28 @@ if (typeof window !== 'undefined') {
   window.addEventListener('pageshow', () => (pageUnloading = false));
 }
 
-type State = { status: SessionStatus; auth: StoredAuth | null; roles: readonly Role[] };
+type State = {
+  status: SessionStatus;
+  auth: StoredAuth | null;
+  roles: readonly Role[];
+  unreachable?: boolean;
+};
 
 const NO_ROLES: readonly Role[] = [];
+
+/** Said when the API ends a session (a 401) that the member did not end themselves. */
+export const SESSION_ENDED_TITLE = 'Session ended';
+export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.';
+
+/** Waits between checks of a stored login while the API is unreachable: 2 s doubling to 30 s. */
+export function retryDelay(attempt: number): number {
+  return Math.min(30_000, 2_000 * 2 ** attempt);
+}
+
+/** Only the API refusing the token ends a session; anything else (a 5xx, no network) is a hiccup. */
+function refusesToken(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
+}
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const { mutate } = useSWRConfig();
@@ -97,6 +124,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // Whether this page has held a session since the cache was last cleared.
   const heldSession = useRef(state.auth !== null);
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const failedChecks = useRef(0);
 
   const signOutLocally = useCallback(async () => {
     lastCheck.at = 0;
@@ -109,20 +138,44 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   /** Confirms a stored login with the API; state changes only once the answer is in. */
   const verify = useCallback(
-    (stored: StoredAuth) =>
-      confirmSession(stored).then(
+    function check(stored: StoredAuth): Promise<void> {
+      clearTimeout(retryTimer.current);
+      return confirmSession(stored).then(
         ({ user, roles }) => {
           if (readStoredAuth()?.token !== stored.token) return; // a newer login or logout won
+          failedChecks.current = 0;
           setState({ status: 'authenticated', auth: { token: stored.token, user }, roles });
         },
-        () => {
+        (error: unknown) => {
           if (pageUnloading || readStoredAuth()?.token !== stored.token) return;
-          clearStoredAuth();
-          return signOutLocally();
+          if (refusesToken(error)) {
+            clearStoredAuth();
+            return signOutLocally();
+          }
+          // The API is down or failing: keep the login, show the retry state, try again later.
+          setState((current) =>
+            current.status === 'checking' && current.auth?.token === stored.token
+              ? { ...current, unreachable: true }
+              : current,
+          );
+          const delay = retryDelay(failedChecks.current);
+          failedChecks.current += 1;
+          retryTimer.current = setTimeout(() => {
+            const latest = readStoredAuth();
+            if (latest?.token === stored.token) void check(latest);
+          }, delay);
         },
-      ),
+      );
+    },
     [signOutLocally],
   );
+
+  useEffect(() => () => clearTimeout(retryTimer.current), []);
+
+  const retry = useCallback(() => {
+    const stored = readStoredAuth();
+    if (stored) void verify(stored);
+  }, [verify]);
 
   /** Re-reads the stored login after a storage or auth-change event. */
   const recheck = useCallback(() => {
@@ -152,6 +205,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         toast({
           title: 'Signed out',
           description: SESSION_REVOKED_MESSAGE,
+          variant: 'destructive',
+        });
+      } else if (detail.reason === 'expired') {
+        toast({
+          title: SESSION_ENDED_TITLE,
+          description: SESSION_ENDED_MESSAGE,
           variant: 'destructive',
         });
       }
@@ -209,12 +268,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       token: state.status === 'authenticated' ? (state.auth?.token ?? null) : null,
       roles: state.status === 'authenticated' ? state.roles : NO_ROLES,
       isAdmin: state.status === 'authenticated' && state.roles.includes('admin'),
+      unreachable: state.status === 'checking' && state.unreachable === true,
+      retry,
       login,
       logout,
       updateUser,
       replaceToken,
     }),
-    [state, login, logout, updateUser, replaceToken],
+    [state, retry, login, logout, updateUser, replaceToken],
   );
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
