@@ -29,6 +29,14 @@ export const registerRequestSchema = z.strictObject({
     .string('Password is required')
     .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  /**
+   * The token of an invitation (`?invitation=` of the link an approved application received):
+   * any e-mail domain is then allowed and the account is marked `affiliation: 'alumni'`.
+   */
+  invitationToken: z
+    .string('Invitation token must be text')
+    .max(200, 'This invitation link is invalid')
+    .optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 

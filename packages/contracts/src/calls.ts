@@ -1,5 +1,18 @@
 import { accountApplicationResponseSchema } from './account-applications';
 import {
+  adminApplicationListSchema,
+  adminFeedbackListSchema,
+  adminFeedbackSchema,
+  adminSummarySchema,
+  adminUserListSchema,
+  adminUserSchema,
+  approveApplicationResponseSchema,
+  auditListSchema,
+  invitationResponseSchema,
+  rejectApplicationResponseSchema,
+} from './admin';
+import { adminReportListSchema, adminReportSchema, reportResponseSchema } from './reports';
+import {
   activeUsersSchema,
   analyticsOverviewSchema,
   engagementSchema,
@@ -73,5 +86,19 @@ export const responseSchemas = {
   'GET /api/analytics/user-growth': userGrowthSchema,
   'GET /api/analytics/engagement': engagementSchema,
   'GET /api/analytics/active-users': activeUsersSchema,
+  'GET /api/invitations/:token': invitationResponseSchema,
+  'POST /api/reports': reportResponseSchema,
+  'GET /api/admin/summary': adminSummarySchema,
+  'GET /api/admin/applications': adminApplicationListSchema,
+  'POST /api/admin/applications/:id/approve': approveApplicationResponseSchema,
+  'POST /api/admin/applications/:id/reject': rejectApplicationResponseSchema,
+  'GET /api/admin/feedback': adminFeedbackListSchema,
+  'PUT /api/admin/feedback/:id': adminFeedbackSchema,
+  'GET /api/admin/users': adminUserListSchema,
+  'POST /api/admin/users/:id/suspend': adminUserSchema,
+  'POST /api/admin/users/:id/reactivate': adminUserSchema,
+  'GET /api/admin/reports': adminReportListSchema,
+  'POST /api/admin/reports/:id/resolve': adminReportSchema,
+  'GET /api/admin/audit': auditListSchema,
 } as const;
 export type ApiCall = keyof typeof responseSchemas;

@@ -276,6 +276,10 @@ describe('notificationSchema', () => {
           return n.feedback?.message ?? '';
         case 'account_application':
           return n.application?.name ?? '';
+        case 'feedback_reply':
+          return n.reply;
+        case 'content_removed':
+          return n.content;
         default: {
           const unknown: never = n;
           return unknown;

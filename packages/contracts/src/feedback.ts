@@ -9,7 +9,11 @@ export const feedbackRequestSchema = z.strictObject({
 });
 export type FeedbackRequest = z.infer<typeof feedbackRequestSchema>;
 
-export const feedbackStatusSchema = z.enum(['pending', 'reviewed', 'resolved']);
+export const FEEDBACK_STATUSES = ['pending', 'in_progress', 'resolved'] as const;
+export const feedbackStatusSchema = z.enum(FEEDBACK_STATUSES, {
+  error: `Status must be one of ${FEEDBACK_STATUSES.join(', ')}`,
+});
+export type FeedbackStatus = z.infer<typeof feedbackStatusSchema>;
 
 export const feedbackResponseSchema = z.object({
   id: idSchema,

@@ -12,4 +12,6 @@ export * from './uploads';
 export * from './notifications';
 export * from './analytics';
 export * from './jobs';
+export * from './admin';
+export * from './reports';
 export * from './calls';

@@ -10,6 +10,8 @@ export const NOTIFICATION_TYPES = [
   'follow',
   'feedback',
   'account_application',
+  'feedback_reply',
+  'content_removed',
 ] as const;
 export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationTypeSchema>;
@@ -54,6 +56,25 @@ const accountApplicationNotificationSchema = member('account_application', {
 });
 
 /**
+ * Sent to a member when the administrator replies to their feedback: `reply` is the reply's text,
+ * `feedback` the member's own message (null if it cannot be found); `actor` is the administrator.
+ */
+const feedbackReplyNotificationSchema = member('feedback_reply', {
+  actor,
+  feedback: z.object({ message: z.string() }).nullable(),
+  reply: z.string(),
+});
+/**
+ * Sent to a member when the administrator removed their post or comment after reports. It never
+ * names who reported: `actor` is always null; `content` is the start of what was removed.
+ */
+const contentRemovedNotificationSchema = member('content_removed', {
+  actor: z.null(),
+  targetType: z.enum(['post', 'comment']),
+  content: z.string(),
+});
+
+/**
  * Client view of a notification (spec §3): one member per type with exactly its fields, so a
  * `switch (notification.type)` narrows each case and the compiler finds a forgotten type. A newer
  * API may send a type this build does not know yet: clients that render notifications keep a
@@ -67,6 +88,8 @@ export const notificationSchema = z.discriminatedUnion('type', [
   followNotificationSchema,
   feedbackNotificationSchema,
   accountApplicationNotificationSchema,
+  feedbackReplyNotificationSchema,
+  contentRemovedNotificationSchema,
 ]);
 export type Notification = z.infer<typeof notificationSchema>;
 /** One type's notification, e.g. `NotificationOf<'like'>`. */

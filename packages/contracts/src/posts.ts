@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, isoDateSchema } from './common';
+import { affiliationSchema } from './users';
 
 export const FEED_PAGE_SIZE = 20;
 export const FEED_MAX_PAGE_SIZE = 50;
@@ -24,6 +25,8 @@ export const postAuthorSchema = z.object({
   name: z.string(),
   email: z.string(),
   avatarUrl: z.string().nullable(),
+  /** `alumni` for invited alumni (an Alumni badge); absent for everyone else. */
+  affiliation: affiliationSchema.optional(),
 });
 export type PostAuthor = z.infer<typeof postAuthorSchema>;
 

@@ -72,6 +72,14 @@ export const profileUpdateSchema = z.strictObject({
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
+/**
+ * Who a member is beyond a student: `alumni` for accounts registered through an invitation (an
+ * approved account application). Absent for everyone else; clients show an Alumni badge.
+ */
+export const AFFILIATIONS = ['alumni'] as const;
+export const affiliationSchema = z.enum(AFFILIATIONS);
+export type Affiliation = z.infer<typeof affiliationSchema>;
+
 /** A user as any signed-in member may see it. */
 export const publicUserSchema = z.object({
   id: idSchema,
@@ -80,6 +88,7 @@ export const publicUserSchema = z.object({
   avatarUrl: z.string().nullable(),
   bio: z.string(),
   createdAt: isoDateSchema,
+  affiliation: affiliationSchema.optional(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
