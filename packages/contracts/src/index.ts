@@ -10,6 +10,7 @@ export * from './account-applications';
 export * from './settings';
 export * from './uploads';
 export * from './notifications';
+export * from './stream';
 export * from './analytics';
 export * from './jobs';
 export * from './admin';

@@ -33,10 +33,18 @@ function member<T extends NotificationType, F extends z.ZodRawShape>(type: T, fi
   });
 }
 
+/** How much of a comment or reply a notification quotes. */
+export const NOTIFICATION_COMMENT_TEXT_LENGTH = 100;
+/**
+ * What was said: the first 100 characters of the comment or reply; null once it is deleted (or
+ * for notifications stored before comments were recorded on them).
+ */
+const commentText = z.string().max(NOTIFICATION_COMMENT_TEXT_LENGTH).nullable();
+
 const likeNotificationSchema = member('like', { actor, post });
-const commentNotificationSchema = member('comment', { actor, post });
+const commentNotificationSchema = member('comment', { actor, post, commentText });
 /** A reply to the recipient's comment; `post` is the post commented on. */
-const replyNotificationSchema = member('reply', { actor, post });
+const replyNotificationSchema = member('reply', { actor, post, commentText });
 const repostNotificationSchema = member('repost', { actor, post });
 const followNotificationSchema = member('follow', { actor });
 /** Sent to the administrator; `feedback` is null if the feedback cannot be found. */
@@ -103,3 +111,95 @@ export type NotificationReadResponse = z.infer<typeof notificationReadResponseSc
 /** `PUT /api/notifications/read-all` response: how many were unread. */
 export const markAllReadResponseSchema = z.object({ updated: z.number().int().nonnegative() });
 export type MarkAllReadResponse = z.infer<typeof markAllReadResponseSchema>;
+
+/** `GET /api/notifications?grouped=true` page size: default and largest. */
+export const NOTIFICATION_GROUPS_PAGE_SIZE = 20;
+export const NOTIFICATION_GROUPS_MAX_PAGE_SIZE = 50;
+/** How many actors a group names (the newest first); `actorsCount` says how many there are. */
+export const NOTIFICATION_GROUP_ACTORS = 3;
+
+/**
+ * `GET /api/notifications` query. Without `grouped=true` the answer is the plain list (the newest
+ * 100, `notificationListSchema`); with it, one page of groups (`notificationGroupPageSchema`):
+ * `before` is the previous page's `nextCursor`.
+ */
+export const notificationListQuerySchema = z.object({
+  grouped: z.enum(['true', 'false'], 'grouped must be true or false').optional(),
+  before: z.coerce
+    .number('before must be a notification group cursor')
+    .int('before must be a notification group cursor')
+    .positive('before must be a notification group cursor')
+    .optional(),
+  limit: z.coerce
+    .number('limit must be a number')
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(
+      NOTIFICATION_GROUPS_MAX_PAGE_SIZE,
+      `limit must be at most ${NOTIFICATION_GROUPS_MAX_PAGE_SIZE}`,
+    )
+    .default(NOTIFICATION_GROUPS_PAGE_SIZE),
+});
+export type NotificationListQuery = z.infer<typeof notificationListQuerySchema>;
+
+const actorSummary = z.object({ id: idSchema, name: z.string(), avatarUrl: z.string().nullable() });
+
+/**
+ * Notifications shown as one row: likes of the same post, reposts of the same post, follows of
+ * the same day (in the API's TIMEZONE); every other notification is a group of one. The group's
+ * place in the list is its newest member's.
+ */
+export const notificationGroupSchema = z.object({
+  /**
+   * Stable while the group grows: `like:<postId>`, `repost:<postId>`, `follow:<YYYY-MM-DD>`, or
+   * `<type>#<notificationId>` for a group of one. `PUT /api/notifications/read` takes it.
+   */
+  key: z.string(),
+  type: notificationTypeSchema,
+  /** The newest member, in its client shape (its post, feedback, comment text...). */
+  latest: notificationSchema,
+  /** Up to 3 distinct actors, the most recent first. */
+  actors: z.array(actorSummary).max(NOTIFICATION_GROUP_ACTORS),
+  /** How many distinct actors the group has ('Ada Okafor and 3 others': actorsCount - 1 others). */
+  actorsCount: z.number().int().nonnegative(),
+  /** Every member's id, newest first. */
+  ids: z.array(idSchema).min(1),
+  /** True when every member is read. */
+  isRead: z.boolean(),
+  /** The newest member's time. */
+  createdAt: isoDateSchema,
+});
+export type NotificationGroup = z.infer<typeof notificationGroupSchema>;
+
+/** `GET /api/notifications?grouped=true` response. */
+export const notificationGroupPageSchema = z.object({
+  groups: z.array(notificationGroupSchema),
+  /** Pass as `before` for the next page; null on the last page. */
+  nextCursor: idSchema.nullable(),
+});
+export type NotificationGroupPage = z.infer<typeof notificationGroupPageSchema>;
+
+/** A group key as `notificationGroupSchema.key` spells it. */
+export const notificationGroupKeySchema = z
+  .string('Group keys must be text')
+  .regex(
+    /^(?:(?:like|repost):[1-9][0-9]{0,15}|follow:\d{4}-\d{2}-\d{2}|[a-z_]+#[1-9][0-9]{0,15})$/,
+    'Invalid notification group key',
+  );
+
+/**
+ * `PUT /api/notifications/read` payload: marks read the recipient's own notifications with these
+ * ids and every member of these groups (someone else's ids or groups change nothing).
+ */
+export const markNotificationsReadRequestSchema = z
+  .strictObject({
+    ids: z.array(idSchema, 'ids must be a list of notification ids').max(500).optional(),
+    keys: z
+      .array(notificationGroupKeySchema, 'keys must be a list of group keys')
+      .max(100)
+      .optional(),
+  })
+  .refine((body) => (body.ids?.length ?? 0) + (body.keys?.length ?? 0) > 0, {
+    message: 'Give the ids or the group keys to mark read',
+  });
+export type MarkNotificationsReadRequest = z.infer<typeof markNotificationsReadRequestSchema>;

@@ -110,3 +110,43 @@ export const followToggleResponseSchema = z.object({
   followersCount: z.number().int().nonnegative(),
 });
 export type FollowToggleResponse = z.infer<typeof followToggleResponseSchema>;
+
+/** How many people `GET /api/users?q=` answers at most. */
+export const USER_SEARCH_LIMIT = 20;
+export const USER_SEARCH_QUERY_MAX_LENGTH = 100;
+
+/**
+ * `GET /api/users?q=` query: a prefix of a name (any word of it) or of an e-mail address, in any
+ * case and with or without accents ('ada', 'OKAF', 'jose' finds José).
+ */
+export const userSearchQuerySchema = z.object({
+  q: z
+    .string('q is required')
+    .trim()
+    .min(1, 'q is required')
+    .max(
+      USER_SEARCH_QUERY_MAX_LENGTH,
+      `q must be at most ${USER_SEARCH_QUERY_MAX_LENGTH} characters`,
+    ),
+});
+export type UserSearchQuery = z.infer<typeof userSearchQuerySchema>;
+
+/** `GET /api/users?q=` response: at most 20 verified, active members (the caller included). */
+export const userSearchResultSchema = userListSchema;
+export type UserSearchResult = z.infer<typeof userSearchResultSchema>;
+
+/** How many people `GET /api/users/suggestions` answers at most. */
+export const USER_SUGGESTIONS_LIMIT = 10;
+
+/**
+ * One person to follow: someone followed by people the caller follows (`mutualCount` of them),
+ * or, to fill the list, one of the most followed members (`mutualCount` 0).
+ */
+export const userSuggestionSchema = userInListSchema.extend({
+  isFollowing: z.literal(false),
+  /** How many of the people the caller follows follow this person. */
+  mutualCount: z.number().int().nonnegative(),
+  followersCount: z.number().int().nonnegative(),
+});
+export type UserSuggestion = z.infer<typeof userSuggestionSchema>;
+export const userSuggestionListSchema = z.array(userSuggestionSchema).max(USER_SUGGESTIONS_LIMIT);
