@@ -18,4 +18,6 @@ export const keys = {
   analyticsUserGrowth: () => ['/api/analytics/user-growth'] as const,
   analyticsEngagement: () => ['/api/analytics/engagement'] as const,
   analyticsActiveUsers: () => ['/api/analytics/active-users'] as const,
+  /** The counts of the shell's Admin section; every admin action revalidates it. */
+  adminSummary: () => ['/api/admin/summary'] as const,
 } satisfies Record<string, (...args: never[]) => ApiKey>;

@@ -1,0 +1,172 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import styled from 'styled-components';
+import type { ReportTargetType } from '@campus/contracts';
+import { useSession } from '@campus/kit/session';
+import { ReportDialog } from './report-dialog';
+
+const Wrapper = styled.div`
+  position: relative;
+  margin-left: auto;
+`;
+
+const Trigger = styled.button`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  min-width: 32px;
+  min-height: 32px;
+  border: 0;
+  border-radius: ${({ theme }) => theme.radius.full};
+  background: transparent;
+  color: ${({ theme }) => theme.colors.textMuted};
+  font: inherit;
+  font-size: 1.125rem;
+  line-height: 1;
+  cursor: pointer;
+
+  &:hover {
+    background: ${({ theme }) => theme.colors.surfaceMuted};
+  }
+`;
+
+const Menu = styled.ul`
+  position: absolute;
+  right: 0;
+  z-index: 20;
+  min-width: 160px;
+  margin: ${({ theme }) => theme.space(1)} 0 0;
+  padding: ${({ theme }) => theme.space(1)};
+  list-style: none;
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  background: ${({ theme }) => theme.colors.surface};
+  box-shadow: ${({ theme }) => theme.shadow.lg};
+
+  button {
+    width: 100%;
+    padding: ${({ theme }) => theme.space(2)} ${({ theme }) => theme.space(3)};
+    border: 0;
+    border-radius: ${({ theme }) => theme.radius.sm};
+    background: transparent;
+    color: ${({ theme }) => theme.colors.danger};
+    font: inherit;
+    font-size: 0.875rem;
+    text-align: left;
+    cursor: pointer;
+  }
+  button:hover,
+  button:focus-visible {
+    background: ${({ theme }) => theme.colors.surfaceMuted};
+  }
+`;
+
+export interface ReportMenuProps {
+  targetType: ReportTargetType;
+  targetId: number;
+  /** Who wrote the post or comment (the member themselves for a profile): nobody reports themselves. */
+  authorId: number;
+  /** The menu item: 'Report post', 'Report', 'Report user'. */
+  label: string;
+  /** What the menu button is about, for screen readers ('More actions for this post'). */
+  menuLabel?: string;
+}
+
+/**
+ * A '⋯' menu button with one item that opens the report dialog. Signed-out visitors and the
+ * author see nothing. Keyboard: Enter, Space or ArrowDown opens the menu on its item; Escape or
+ * Tab closes it (Escape returns focus to the button); a click elsewhere closes it.
+ */
+export function ReportMenu({
+  targetType,
+  targetId,
+  authorId,
+  label,
+  menuLabel = 'More actions',
+}: ReportMenuProps) {
+  const { user } = useSession();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const menuId = useId();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const item = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    item.current?.focus();
+    const onPointerDown = (event: PointerEvent | MouseEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setMenuOpen(false);
+    };
+    document.addEventListener('mousedown', onPointerDown);
+    return () => document.removeEventListener('mousedown', onPointerDown);
+  }, [menuOpen]);
+
+  if (!user || user.id === authorId) return null;
+
+  const onMenuKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      setMenuOpen(false);
+      trigger.current?.focus();
+    } else if (event.key === 'Tab') {
+      setMenuOpen(false);
+    } else if (
+      event.key === 'ArrowDown' ||
+      event.key === 'ArrowUp' ||
+      event.key === 'Home' ||
+      event.key === 'End'
+    ) {
+      event.preventDefault(); // one item: it keeps the focus
+      item.current?.focus();
+    }
+  };
+
+  return (
+    <Wrapper ref={wrapper}>
+      <Trigger
+        ref={trigger}
+        type="button"
+        aria-label={menuLabel}
+        aria-haspopup="menu"
+        aria-expanded={menuOpen}
+        aria-controls={menuOpen ? menuId : undefined}
+        onClick={() => setMenuOpen((open) => !open)}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
+            setMenuOpen(true);
+          }
+        }}
+      >
+        <span aria-hidden="true">⋯</span>
+      </Trigger>
+      {menuOpen && (
+        <Menu id={menuId} role="menu" aria-label={menuLabel} onKeyDown={onMenuKeyDown}>
+          <li role="none">
+            <button
+              ref={item}
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                setMenuOpen(false);
+                setDialogOpen(true);
+              }}
+            >
+              {label}
+            </button>
+          </li>
+        </Menu>
+      )}
+      <ReportDialog
+        open={dialogOpen}
+        onOpenChange={(open) => {
+          setDialogOpen(open);
+          // The dialog gives focus back to the menu item it came from, which is gone.
+          if (!open) requestAnimationFrame(() => trigger.current?.focus());
+        }}
+        targetType={targetType}
+        targetId={targetId}
+      />
+    </Wrapper>
+  );
+}
