@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import type { LikeResponse, Post } from '@campus/contracts';
 import { relativeTime } from '@campus/kit/format';
+import { ReportMenu } from '@campus/kit/report';
 import { useSession } from '@campus/kit/session';
 import { HeartIcon, CommentIcon, RepostIcon } from './icons';
 import { isRepost, repostPost, togglePostLike } from './post-requests';
@@ -228,6 +229,7 @@ export function PostCard({
           <RepostIcon />
           <span aria-hidden="true">{repostsCount}</span>
         </ActionButton>
+        <ReportMenu targetType="post" targetId={post.id} authorId={post.author.id} label="Report post" menuLabel="More actions for this post" />
       </Actions>
       {user && !repost && (
         <RepostDialog

@@ -76,6 +76,7 @@ export function PostBody({
           <Link className="author" to={`/profile/${post.author.id}`}>
             {post.author.name}
           </Link>
+          {post.author.affiliation === 'alumni' && <Badge>Alumni</Badge>}
           <span>{handleFromEmail(post.author.email)}</span>
           <span aria-hidden="true">·</span>
           {href ? (
