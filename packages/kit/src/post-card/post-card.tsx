@@ -229,7 +229,13 @@ export function PostCard({
           <RepostIcon />
           <span aria-hidden="true">{repostsCount}</span>
         </ActionButton>
-        <ReportMenu targetType="post" targetId={post.id} authorId={post.author.id} label="Report post" menuLabel="More actions for this post" />
+        <ReportMenu
+          targetType="post"
+          targetId={post.id}
+          authorId={post.author.id}
+          label="Report post"
+          menuLabel="More actions for this post"
+        />
       </Actions>
       {user && !repost && (
         <RepostDialog
