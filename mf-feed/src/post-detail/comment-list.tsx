@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import type { Comment } from '@campus/contracts';
 import { relativeTime } from '@campus/kit/format';
 import { usePostLike } from '@campus/kit/post-card';
+import { ReportMenu } from '@campus/kit/report';
 import { Avatar } from '@campus/kit/ui';
 import { CommentForm } from './comment-form';
 import { toggleCommentLike } from './post-detail-requests';
@@ -116,6 +117,13 @@ function CommentItem({
         >
           Reply
         </button>
+        <ReportMenu
+          targetType="comment"
+          targetId={comment.id}
+          authorId={comment.author.id}
+          label="Report"
+          menuLabel={`More actions for the comment by ${comment.author.name}`}
+        />
       </Actions>
       {replying && (
         <div style={{ marginLeft: 40 }}>
