@@ -24,7 +24,7 @@ import type { InFlight } from './platform/in-flight';
 import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
 import { createRateLimits } from './platform/rate-limit';
-import type { UploadStorage } from './platform/storage';
+import { createUploadStorage, type UploadStorage } from './platform/storage';
 import { notificationSources } from './notification-sources';
 import type { Models } from './models';
 import { followAccountChanges } from './modules/users/account-cache';
@@ -35,7 +35,6 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   mailer: Mailer;
-  storage: UploadStorage;
   jwtSecret: string;
   /**
    * The database the app works on: its models (bound to its own connection, see models.ts), its
@@ -85,6 +84,8 @@ export type CampusApp = Koa<AppState> & {
   readonly models: Models;
   readonly services: Services;
   readonly caches: ReadCaches;
+  /** Uploaded files, kept in the database (GridFS) on the app's connection. */
+  readonly storage: UploadStorage;
   /** Stops following the database's writes; the database itself belongs to the caller. */
   close(): void;
 };
@@ -93,7 +94,6 @@ export function createApp({
   config,
   logger,
   mailer,
-  storage,
   jwtSecret,
   database,
   inFlight,
@@ -106,6 +106,7 @@ export function createApp({
   });
   const { models } = database;
   const services = createServices(models);
+  const storage = createUploadStorage(models.User.db, config.publicUrl);
   const caches = createReadCaches(config, {
     Post: models.Post,
     User: models.User,
@@ -152,8 +153,8 @@ export function createApp({
       maxAge: 600,
     }),
   );
-  app.use(storage.serve());
   app.use(database.requireReachable);
+  app.use(storage.serve());
   app.use(requireJsonBodies);
   app.use(
     koaBody({
@@ -242,5 +243,5 @@ export function createApp({
     unsubscribe();
     stopFollowingAccounts();
   };
-  return Object.assign(app, { models, services, caches, close });
+  return Object.assign(app, { models, services, caches, storage, close });
 }

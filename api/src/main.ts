@@ -1,10 +1,12 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app';
 import { trackInFlight } from './platform/in-flight';
 import { loadConfig } from './platform/config';
-import { openDatabase } from './platform/db';
+import { openDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './platform/db';
 import { resolveJwtSecret } from './platform/jwt-secret';
-import { createLogger } from './platform/logger';
+import { createLogger, type Logger } from './platform/logger';
 import { createModels } from './models';
 import { createMailer } from './platform/mailer';
 import {
@@ -13,14 +15,8 @@ import {
   isProduction,
   ProductionRefusal,
 } from './platform/production';
-import { createUploadStorage } from './platform/storage';
-import {
-  demoLogins,
-  findDemoAccount,
-  isDatabaseEmpty,
-  printDemoLogins,
-  seedDemoData,
-} from './seed/seed';
+import type { Config } from './platform/config';
+import { demoLogins, findDemoAccount, printDemoLogins, seedDemoDataOnce } from './seed/seed';
 
 /** How long a shutdown waits for requests in progress before closing their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -32,7 +28,71 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const refusals = configRefusals(config);
   if (refusals.length > 0) throw new ProductionRefusal(refusals);
-  const storage = createUploadStorage(path.join(config.dataDir, 'uploads'), config.publicUrl);
+  if (cluster.isPrimary && config.apiProcesses > 1) return runProcesses(config, logger);
+  return runApi(config, logger);
+}
+
+/**
+ * API_PROCESSES > 1: this process only starts the database (the embedded one stays one process,
+ * started here; MONGODB_URI otherwise) and runs that many API processes on the API port with
+ * node's cluster, which hands each new connection to one of them. A process that dies after it
+ * started listening is replaced; one that dies while starting stops everything (a configuration
+ * error would otherwise restart forever).
+ */
+async function runProcesses(config: Config, logger: Logger) {
+  let embedded: EmbeddedDatabase | undefined;
+  let mongodbUri = config.mongodbUri;
+  if (!mongodbUri) {
+    embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'db'), logger);
+    mongodbUri = `${embedded.uri}/campus?replicaSet=rs0`;
+  }
+  let stopping = false;
+  const workers = new Set<Worker>();
+  const fork = () => {
+    const worker = cluster.fork({ MONGODB_URI: mongodbUri });
+    let listening = false;
+    workers.add(worker);
+    worker.once('listening', () => {
+      listening = true;
+    });
+    worker.once('exit', (code, signal) => {
+      workers.delete(worker);
+      if (stopping) return;
+      if (!listening) {
+        logger.fatal({ code, signal }, 'an API process stopped while starting');
+        stop(1);
+        return;
+      }
+      logger.error({ code, signal }, 'an API process stopped: starting another');
+      fork();
+    });
+  };
+  const stop = (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    // Each process finishes its requests in progress (runApi's stop) before the database goes.
+    const exited = [...workers].map(
+      (worker) => new Promise<void>((resolve) => worker.once('exit', () => resolve())),
+    );
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    const forced = setTimeout(() => {
+      for (const worker of workers) worker.process.kill('SIGKILL');
+    }, SHUTDOWN_GRACE_MS + 5_000);
+    void Promise.all(exited)
+      .then(() => embedded?.stop())
+      .then(() => {
+        clearTimeout(forced);
+        process.exit(exitCode);
+      });
+  };
+  logger.info({ processes: config.apiProcesses, port: config.port }, 'starting API processes');
+  for (let i = 0; i < config.apiProcesses; i++) fork();
+  process.once('SIGINT', () => stop(0));
+  process.once('SIGTERM', () => stop(0));
+}
+
+/** One API process: its own connection, app and caches (the only process, or one of several). */
+async function runApi(config: Config, logger: Logger) {
   const database = await openDatabase({ ...config, logger, models: createModels });
   if (isProduction(config)) {
     const demoRefusals = demoAccountRefusal(config, await findDemoAccount(database));
@@ -47,7 +107,6 @@ async function main() {
     inFlight,
     config,
     logger,
-    storage,
     mailer: createMailer({
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
@@ -57,15 +116,20 @@ async function main() {
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
   });
-  // Only demo mode seeds, and only an empty database; the data goes through the app's services.
-  if (config.demoMode && (await isDatabaseEmpty(app))) {
-    logger.info('empty database: seeding demo data');
-    await seedDemoData(app, { ...config, storage, logger });
+  // Only demo mode seeds, and only an empty database, once however many processes start together;
+  // the data goes through the app's services.
+  const seeded =
+    config.demoMode && (await seedDemoDataOnce(app, { ...config, storage: app.storage, logger }));
+  if (seeded || !cluster.isWorker || cluster.worker?.id === 1) {
+    printDemoLogins(await demoLogins(app, config.adminUserId));
   }
-  printDemoLogins(await demoLogins(app, config.adminUserId));
 
   const server = app.listen(config.port, () => {
-    logger.info({ port: config.port, embeddedDatabase: database.embedded }, 'api listening');
+    const { port } = server.address() as AddressInfo;
+    logger.info(
+      { port, embeddedDatabase: database.embedded, pid: process.pid },
+      'api listening',
+    );
   });
 
   let stopping = false;
@@ -100,6 +164,8 @@ async function main() {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // One of several processes: the primary went away (it never leaves its processes behind).
+  if (cluster.isWorker) process.once('disconnect', () => stop('disconnect'));
 }
 
 main().catch((err: unknown) => {

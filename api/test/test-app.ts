@@ -11,7 +11,6 @@ import { loadConfig, MEMBER_ACTIONS, type Config } from '../src/platform/config'
 import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mailer';
-import { createUploadStorage } from '../src/platform/storage';
 import { createModels, type Models } from '../src/models';
 import type { Services } from '../src/services';
 
@@ -91,7 +90,6 @@ export function buildTestApp(
       outboxDir: path.join(dataDir, 'outbox'),
       logger,
     }),
-    storage: createUploadStorage(path.join(dataDir, 'uploads'), cfg.publicUrl),
     jwtSecret: TEST_JWT_SECRET,
     database,
   });

@@ -17,7 +17,6 @@ import type { Models } from '../../api/src/models';
 import type { Database } from '../../api/src/platform/db';
 import { createLogger } from '../../api/src/platform/logger';
 import { createMailer } from '../../api/src/platform/mailer';
-import { createUploadStorage } from '../../api/src/platform/storage';
 import { BENCH_DIR, openBenchDatabase } from './database';
 import { CONNECTIONS, countRoundTrips, median, runLoad, signToken, type LoadResult } from './load';
 import { BENCH_JWT_SECRET, LOOPBACK, startApi, startKoaCeiling } from './processes';
@@ -83,7 +82,6 @@ async function inProcessApi(database: Database<Models>): Promise<{
       outboxDir: path.join(BENCH_DIR, 'outbox'),
       logger,
     }),
-    storage: createUploadStorage(path.join(BENCH_DIR, 'uploads'), config.publicUrl),
     jwtSecret: BENCH_JWT_SECRET,
     database,
   });

@@ -31,6 +31,8 @@ export interface MemberLimit {
 export interface Config {
   env: string;
   port: number;
+  /** How many API processes serve `port` (node's cluster; 1: this process alone). */
+  apiProcesses: number;
   /** Unset: the embedded database is started with data under `<dataDir>/db`. */
   mongodbUri: string | undefined;
   /** Only used with `mongodbUri`: database name when the URI has none. */
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     env: str(env, 'NODE_ENV') ?? 'development',
     port,
+    apiProcesses: Math.max(1, int(env, 'API_PROCESSES', 1)),
     mongodbUri: str(env, 'MONGODB_URI'),
     dataDir,
     jwtSecret: str(env, 'JWT_SECRET'),

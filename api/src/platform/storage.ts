@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
+import mongoose from 'mongoose';
 import { AVATAR_URL_MESSAGE } from '@campus/contracts';
 import { HttpError } from './errors';
 
@@ -12,6 +10,11 @@ const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
 };
+
+/** GridFS keeps uploads in `uploads.files` (one document per file) and `uploads.chunks`. */
+export const UPLOADS_BUCKET = 'uploads';
+/** A stored name never gets other bytes, so browsers and proxies may keep it for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export interface StoredFile {
   name: string;
@@ -43,36 +46,72 @@ export function toPublicFileUrl(stored: string, publicUrl: string): string {
 }
 
 export interface UploadStorage {
-  dir: string;
   save(data: Buffer, extension: 'webp' | 'png' | 'jpg'): Promise<StoredFile>;
   /** Whether `storedPath` (`/uploads/<name>`) is a file we store. */
   has(storedPath: string): Promise<boolean>;
   /** Deletes a stored file (a replaced avatar); anything that is not one is left alone. */
   remove(storedPath: string): Promise<void>;
-  /** `GET /uploads/:name`: stored files only, with their content type and a long cache. */
+  /** `GET /uploads/:name`: stored files only, with their content type, ETag and a long cache. */
   serve(): Middleware;
 }
 
-/** Files under random names in one directory, served by the API under `/uploads/`. */
-export function createUploadStorage(dir: string, publicUrl: string): UploadStorage {
+interface UploadMetadata {
+  contentType: string;
+  /** Quoted strong validator: the SHA-256 of the bytes. */
+  etag: string;
+}
+
+function storedName(storedPath: string): string | undefined {
+  return UPLOAD_PATH.test(storedPath) ? storedPath.slice('/uploads/'.length) : undefined;
+}
+
+/**
+ * Uploads under random names in the database's own file store (GridFS, bucket `uploads`) on the
+ * app's connection, so every API process stores and serves every file: nothing is on a disk of
+ * one process. Served by the API under `/uploads/<name>` with an ETag (304 on If-None-Match) and
+ * an immutable year-long cache.
+ */
+export function createUploadStorage(
+  connection: mongoose.Connection,
+  publicUrl: string,
+): UploadStorage {
+  const bucket = () => {
+    const db = connection.db;
+    if (!db) throw new Error('createUploadStorage: the database connection is not open');
+    return new mongoose.mongo.GridFSBucket(db, { bucketName: UPLOADS_BUCKET });
+  };
+  const filesNamed = (name: string) => bucket().find({ filename: name }).toArray();
+
   return {
-    dir,
     async save(data, extension) {
-      await fs.mkdir(dir, { recursive: true });
       const name = `${randomBytes(16).toString('hex')}.${extension}`;
-      await fs.writeFile(path.join(dir, name), data, { flag: 'wx' });
+      const metadata: UploadMetadata = {
+        contentType: CONTENT_TYPES[extension]!,
+        etag: `"${createHash('sha256').update(data).digest('base64url')}"`,
+      };
+      const upload = bucket().openUploadStream(name, { metadata });
+      await new Promise<void>((resolve, reject) => {
+        upload.once('error', reject);
+        upload.end(data, () => resolve());
+      });
       return { name, path: `/uploads/${name}`, url: `${publicUrl}/uploads/${name}` };
     },
     async has(storedPath) {
-      if (!UPLOAD_PATH.test(storedPath)) return false;
-      return fs.stat(path.join(dir, path.basename(storedPath))).then(
-        (stat) => stat.isFile(),
-        () => false,
-      );
+      const name = storedName(storedPath);
+      if (!name) return false;
+      return (await bucket().find({ filename: name }).limit(1).toArray()).length > 0;
     },
     async remove(storedPath) {
-      if (!UPLOAD_PATH.test(storedPath)) return;
-      await fs.rm(path.join(dir, path.basename(storedPath)), { force: true });
+      const name = storedName(storedPath);
+      if (!name) return;
+      for (const file of await filesNamed(name)) {
+        // Another process removing the same file at the same time is not an error.
+        await bucket()
+          .delete(file._id)
+          .catch((err: unknown) => {
+            if (!(err instanceof mongoose.mongo.MongoRuntimeError)) throw err;
+          });
+      }
     },
     serve() {
       return async (ctx, next) => {
@@ -80,17 +119,20 @@ export function createUploadStorage(dir: string, publicUrl: string): UploadStora
         if (!match || ctx.method !== 'GET') return next();
         const name = match[1]!;
         if (!STORED_NAME.test(name)) return next();
-        const file = path.join(dir, name);
-        let size: number;
-        try {
-          size = (await fs.stat(file)).size;
-        } catch {
-          return next();
+        const [file] = await bucket().find({ filename: name }).limit(1).toArray();
+        if (!file) return next();
+        const metadata = file.metadata as UploadMetadata | undefined;
+        ctx.status = 200;
+        ctx.set('Cache-Control', IMMUTABLE);
+        if (metadata?.etag) ctx.set('ETag', metadata.etag);
+        ctx.type = metadata?.contentType ?? CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)]!;
+        // Koa compares If-None-Match with the ETag set above.
+        if (ctx.fresh) {
+          ctx.status = 304;
+          return;
         }
-        ctx.type = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)]!;
-        ctx.length = size;
-        ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-        ctx.body = createReadStream(file);
+        ctx.length = file.length;
+        ctx.body = bucket().openDownloadStream(file._id);
       };
     },
   };

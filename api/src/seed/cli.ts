@@ -1,19 +1,12 @@
 // `npm run seed -w api [-- --reset]`: seeds the demo data into an empty database. With --reset it
 // first deletes users, follows, notifications, feedback, applications, settings and counters.
-import path from 'node:path';
 import { loadConfig } from '../platform/config';
 import { openDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { createUploadStorage } from '../platform/storage';
 import { createModels } from '../models';
 import { createServices } from '../services';
-import {
-  demoLogins,
-  isDatabaseEmpty,
-  printDemoLogins,
-  resetDemoCollections,
-  seedDemoData,
-} from './seed';
+import { demoLogins, printDemoLogins, resetDemoCollections, seedDemoDataOnce } from './seed';
 
 async function run() {
   // The demo data (accounts whose password is public) only ever goes where demo mode is asked for.
@@ -28,13 +21,12 @@ async function run() {
   const target = { models: database.models, services: createServices(database.models) };
   try {
     if (process.argv.includes('--reset')) await resetDemoCollections(target);
-    if (await isDatabaseEmpty(target)) {
-      await seedDemoData(target, {
-        ...config,
-        storage: createUploadStorage(path.join(config.dataDir, 'uploads'), config.publicUrl),
-        logger,
-      });
-    } else {
+    const seeded = await seedDemoDataOnce(target, {
+      ...config,
+      storage: createUploadStorage(database.connection, config.publicUrl),
+      logger,
+    });
+    if (!seeded) {
       logger.warn('the database already has users: nothing seeded (use --reset to start over)');
     }
     printDemoLogins(await demoLogins(target, config.adminUserId));

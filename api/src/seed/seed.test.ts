@@ -1,25 +1,37 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { trusted } from 'mongoose';
 import { useTestApp } from '../../test/test-app';
 import { createLogger } from '../platform/logger';
 import { createUploadStorage } from '../platform/storage';
 import { findCountMismatches } from '../modules/posts/recount';
 import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD } from './demo-users';
-import { demoLogins, isDatabaseEmpty, seedDemoData } from './seed';
+import { demoLogins, isDatabaseEmpty, SEED_LOCK_COLLECTION, seedDemoDataOnce } from './seed';
 
 const t = useTestApp();
 
 describe('seedDemoData', () => {
-  test('when an empty database is seeded, then the admin is user 107, 20+ verified members have avatars and follows, and the demo password signs in', async () => {
+  test('when several processes seed an empty database together (one lock left by a process that died), then exactly one seeds: the admin is user 107, 20+ verified members have avatars and follows, and the demo password signs in', async () => {
     expect(await isDatabaseEmpty(t)).toBe(true);
-    const storage = createUploadStorage(path.join(t.dataDir, 'uploads'), t.config.publicUrl);
-    await seedDemoData(t, {
+    const storage = createUploadStorage(t.database.connection, t.config.publicUrl);
+    const options = {
       adminUserId: 107,
       storage,
       logger: createLogger('silent'),
       bcryptRounds: 4,
-    });
+    };
+    const locks = t.database.connection.db!.collection<{ _id: string; until: Date }>(
+      SEED_LOCK_COLLECTION,
+    );
+    await locks.insertOne({ _id: 'demo-data', until: new Date(Date.now() - 1_000) });
+    // Three starts on one database, the third through an app of its own.
+    const other = t.another({}).app;
+    const seeded = await Promise.all([
+      seedDemoDataOnce(t, options),
+      seedDemoDataOnce(t, options),
+      seedDemoDataOnce(other, { ...options, storage: other.storage }),
+    ]);
+    expect(seeded.filter(Boolean)).toHaveLength(1);
+    expect(await locks.countDocuments()).toBe(0);
+    expect(await seedDemoDataOnce(t, options)).toBe(false);
 
     const admin = await t.models.User.findById(107).lean();
     expect(admin).toMatchObject({ email: DEMO_ADMIN.email, isVerified: true });
@@ -32,7 +44,7 @@ describe('seedDemoData', () => {
         bio: expect.stringMatching(/\w/),
         avatarUrl: expect.stringMatching(/^\/uploads\/[a-f0-9]{32}\.webp$/),
       });
-      await fs.access(path.join(t.dataDir, 'uploads', path.basename(member.avatarUrl!)));
+      expect(await storage.has(member.avatarUrl!)).toBe(true);
     }
     expect(await t.models.Follow.countDocuments()).toBeGreaterThan(members.length * 2);
 

@@ -1,7 +1,8 @@
 import bcrypt from 'bcrypt';
 import { trusted } from 'mongoose';
 import type { Logger } from '../platform/logger';
-import type { UploadStorage } from '../platform/storage';
+import { isDuplicateKey } from '../platform/mongo-errors';
+import { UPLOADS_BUCKET, type UploadStorage } from '../platform/storage';
 import { storeAvatar } from '../modules/uploads/service';
 import type { Models } from '../models';
 import type { Services } from '../services';
@@ -26,6 +27,59 @@ export async function isDatabaseEmpty({ models: { User } }: SeedTarget): Promise
   return (await User.estimatedDocumentCount()) === 0;
 }
 
+/** Where the seeding lock lives: one document while a process seeds (or checks that it need not). */
+export const SEED_LOCK_COLLECTION = 'seed_locks';
+const SEED_LOCK_ID = 'demo-data';
+/** A lock older than this belongs to a process that died while seeding: the next one takes it. */
+const SEED_LOCK_MS = 10 * 60_000;
+const SEED_LOCK_POLL_MS = 250;
+
+interface SeedLock {
+  _id: string;
+  until: Date;
+}
+
+/**
+ * Seeds the demo data when the database is empty, exactly once however many API processes start
+ * together on it: each takes the lock (an insert under one fixed `_id`; the others lose with
+ * E11000 and wait for it to go), and only under the lock looks whether the database is empty, so
+ * a process never sees "empty" while another is half way through seeding. Answers whether this
+ * call seeded. A lock left by a process that died is taken over after SEED_LOCK_MS.
+ */
+export async function seedDemoDataOnce(
+  target: SeedTarget,
+  options: SeedOptions,
+  lockMs = SEED_LOCK_MS,
+): Promise<boolean> {
+  const db = target.models.User.db.db;
+  if (!db) throw new Error('seedDemoDataOnce: the database connection is not open');
+  const locks = db.collection<SeedLock>(SEED_LOCK_COLLECTION);
+  for (;;) {
+    const until = new Date(Date.now() + lockMs);
+    try {
+      await locks.insertOne({ _id: SEED_LOCK_ID, until });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const held = await locks.findOne({ _id: SEED_LOCK_ID });
+      if (held && held.until.getTime() < Date.now()) {
+        options.logger.warn('a seeding lock outlived its process: taking it over');
+        await locks.deleteOne({ _id: SEED_LOCK_ID, until: held.until });
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, SEED_LOCK_POLL_MS));
+      }
+      continue;
+    }
+    try {
+      if (!(await isDatabaseEmpty(target))) return false;
+      options.logger.info('empty database: seeding demo data');
+      await seedDemoData(target, options);
+      return true;
+    } finally {
+      await locks.deleteOne({ _id: SEED_LOCK_ID, until });
+    }
+  }
+}
+
 /** Drops everything the seed writes (used by `npm run seed -- --reset`). */
 export async function resetDemoCollections({ models }: SeedTarget): Promise<void> {
   const { User, Follow, Notification, Feedback, AccountApplication, AppSetting, Counter } = models;
@@ -43,6 +97,11 @@ export async function resetDemoCollections({ models }: SeedTarget): Promise<void
     Like.deleteMany({}),
     Repost.deleteMany({}),
   ]);
+  // The avatars of the accounts just deleted (uploads are GridFS files: platform/storage.ts).
+  const db = User.db.db;
+  await Promise.all(
+    ['files', 'chunks'].map((part) => db?.collection(`${UPLOADS_BUCKET}.${part}`).deleteMany({})),
+  );
 }
 
 async function createDemoUser(

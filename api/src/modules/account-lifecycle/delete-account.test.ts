@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
+import { createUploadStorage } from '../../platform/storage';
 import { findCountMismatches } from '../posts/recount';
 import { TEST_PASSWORD, useTestApp } from '../../../test/test-app';
 import { CANNOT_DELETE_ACCOUNT, CANNOT_DELETE_ADMIN, WRONG_PASSWORD } from './service';
@@ -50,12 +49,9 @@ describe('DELETE /api/users/:id', () => {
       name: 'Ada',
       avatarUrl: upload.body.avatarUrl,
     });
-    const avatarFile = path.join(
-      t.dataDir,
-      'uploads',
-      String(upload.body.avatarUrl).split('/').at(-1)!,
-    );
-    await fs.access(avatarFile);
+    const uploads = createUploadStorage(t.database.connection, t.config.publicUrl);
+    const avatarFile = new URL(upload.body.avatarUrl).pathname;
+    expect(await uploads.has(avatarFile)).toBe(true);
 
     const adaPost = await call(ada, 'post', '/api/posts', { content: 'Ada was here' });
     const benPost = await call(ben, 'post', '/api/posts', { content: 'Ben was here' });
@@ -105,7 +101,7 @@ describe('DELETE /api/users/:id', () => {
       await models.Notification.countDocuments({ $or: [{ userId: ada.id }, { actorId: ada.id }] }),
     ).toBe(0);
     expect(await models.Feedback.countDocuments({ userId: ada.id })).toBe(0);
-    await expect(fs.access(avatarFile)).rejects.toThrow();
+    expect(await uploads.has(avatarFile)).toBe(false);
     expect(await findCountMismatches({ models, ...t.services })).toEqual([]);
 
     // What other members see: Ben's post with its counts fixed, his repost of Ada's post empty.

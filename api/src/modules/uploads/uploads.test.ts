@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import mongoose from 'mongoose';
 import sharp from 'sharp';
+import { UPLOADS_BUCKET } from '../../platform/storage';
 import { useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
@@ -20,8 +22,24 @@ async function pngClaiming(width: number, height: number): Promise<Buffer> {
   return png;
 }
 
+/** The names in the database's upload store (GridFS `uploads.files`). */
 async function uploadedFiles(): Promise<string[]> {
-  return fs.readdir(path.join(t.dataDir, 'uploads')).catch(() => []);
+  const files = await t.database.connection
+    .db!.collection(`${UPLOADS_BUCKET}.files`)
+    .find({}, { projection: { filename: 1 } })
+    .toArray();
+  return files.map((f) => String(f.filename)).sort();
+}
+
+/** The stored bytes of an uploaded avatar, read from the database's upload store. */
+async function storedBytes(avatarUrl: string): Promise<Buffer> {
+  const bucket = new mongoose.mongo.GridFSBucket(t.database.connection.db!, {
+    bucketName: UPLOADS_BUCKET,
+  });
+  const parts: Buffer[] = [];
+  for await (const part of bucket.openDownloadStreamByName(path.basename(avatarUrl)))
+    parts.push(part as Buffer);
+  return Buffer.concat(parts);
 }
 
 describe('POST /api/upload/avatar', () => {
@@ -50,6 +68,8 @@ describe('POST /api/upload/avatar', () => {
     expect(served.headers['content-type']).toBe('image/webp');
     expect(served.headers['cache-control']).toContain('max-age=31536000');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.headers.etag).toMatch(/^"[\w-]+"$/);
+    await t.http().get(servedPath).set('If-None-Match', served.headers.etag!).expect(304);
     const meta = await sharp(served.body as Buffer).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 512, height: 512 });
 
@@ -75,9 +95,7 @@ describe('POST /api/upload/avatar', () => {
       .set('Authorization', member.auth)
       .attach('avatar', jpeg, 'photo.jpg');
     expect(res.status).toBe(201);
-    const stored = await fs.readFile(
-      path.join(t.dataDir, 'uploads', path.basename(res.body.avatarUrl)),
-    );
+    const stored = await storedBytes(res.body.avatarUrl);
     expect(stored.includes('secret-location-marker')).toBe(false);
     expect((await sharp(stored).metadata()).exif).toBeUndefined();
   });
@@ -126,9 +144,7 @@ describe('POST /api/upload/avatar', () => {
       .set('Authorization', member.auth)
       .attach('avatar', polyglot, 'x.html');
     expect(res.status).toBe(201);
-    const stored = await fs.readFile(
-      path.join(t.dataDir, 'uploads', path.basename(res.body.avatarUrl)),
-    );
+    const stored = await storedBytes(res.body.avatarUrl);
     expect(stored.includes('<script>')).toBe(false);
     expect(stored.subarray(0, 4).toString()).toBe('RIFF');
   });

@@ -1,24 +1,27 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import mongoose from 'mongoose';
 import { AVATAR_URL_MESSAGE } from '@campus/contracts';
+import { createUploadStorage, UPLOADS_BUCKET } from '../../platform/storage';
 import { useTestApp } from '../../../test/test-app';
 
 const UPLOAD_NAME = '0123456789abcdef0123456789abcdef.webp';
 
 const t = useTestApp({ activityThrottleMs: 60 * 60 * 1000 });
 
-/** Puts a file in the app's upload directory, as the upload route would; returns its path. */
+/** Puts a file under `name` in the database's upload store, as the upload route would; returns its path. */
 async function storedUpload(name: string): Promise<string> {
-  await fs.mkdir(path.join(t.dataDir, 'uploads'), { recursive: true });
-  await fs.writeFile(path.join(t.dataDir, 'uploads', name), 'webp');
+  const bucket = new mongoose.mongo.GridFSBucket(t.database.connection.db!, {
+    bucketName: UPLOADS_BUCKET,
+  });
+  await new Promise<void>((resolve, reject) => {
+    const upload = bucket.openUploadStream(name, { metadata: { contentType: 'image/webp' } });
+    upload.once('error', reject);
+    upload.end(Buffer.from('webp'), () => resolve());
+  });
   return `/uploads/${name}`;
 }
 
 const uploadExists = (stored: string) =>
-  fs.access(path.join(t.dataDir, stored)).then(
-    () => true,
-    () => false,
-  );
+  createUploadStorage(t.database.connection, t.config.publicUrl).has(stored);
 
 beforeAll(() => storedUpload(UPLOAD_NAME));
 
