@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
+import { Linkified } from '@campus/kit/text';
 
 /** Spec §9: post text is clamped to 5 lines. */
 export const POST_CLAMP_LINES = 5;
@@ -32,7 +33,8 @@ const Toggle = styled.button`
 
 /**
  * Text clamped to 5 lines with 'Show more' only when it really overflows (measured after layout
- * and again whenever the box is resized).
+ * and again whenever the box is resized). The clamp draws the one ellipsis: nothing inside adds
+ * another (links are never shortened with '…', long ones wrap instead).
  */
 export function ClampedText({ text }: { text: string }) {
   const ref = useRef<HTMLParagraphElement>(null);
@@ -52,8 +54,8 @@ export function ClampedText({ text }: { text: string }) {
 
   return (
     <>
-      <Text ref={ref} $clamped={!expanded}>
-        {text}
+      <Text ref={ref} dir="auto" $clamped={!expanded}>
+        <Linkified text={text} />
       </Text>
       {(overflows || expanded) && (
         <Toggle

@@ -8,4 +8,15 @@ export { PostBody, QuotedPost, ORIGINAL_DELETED_TEXT } from './quoted-post';
 export { ClampedText, POST_CLAMP_LINES } from './clamped-text';
 export { usePostLike } from './use-post-like';
 export type { LikeState, UsePostLikeOptions } from './use-post-like';
-export { isRepost, repostPost, togglePostLike } from './post-requests';
+export { usePostRepost, REPOST_UNDONE_TEXT } from './use-post-repost';
+export type { RepostState, UsePostRepostOptions } from './use-post-repost';
+export type { OpenPostState } from './post-card';
+export {
+  creditedPost,
+  isPlainRepost,
+  isRepost,
+  isSharedComment,
+  repostPost,
+  togglePostLike,
+  undoRepost,
+} from './post-requests';

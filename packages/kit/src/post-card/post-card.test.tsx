@@ -207,7 +207,9 @@ describe('PostCard', () => {
       expect.objectContaining({ method: 'POST', body: JSON.stringify({ comment: 'So useful' }) }),
     );
     expect(onReposted).toHaveBeenCalledWith(expect.objectContaining({ id: 99 }), expect.anything());
-    expect(screen.getByRole('button', { name: 'Repost (2 reposts)' })).toBeDisabled();
+    const reposted = screen.getByRole('button', { name: 'Repost (2 reposts)' });
+    expect(reposted).toHaveAttribute('aria-pressed', 'true');
+    expect(reposted).toHaveAttribute('title', 'Undo repost');
   });
 
   it('sends no comment when it is blank and shows the failure toast', async () => {
@@ -285,5 +287,139 @@ describe('PostCard', () => {
     const button = screen.getByRole('button', { name: /^Repost/ });
     expect(button).toBeDisabled();
     expect(button).toHaveAttribute('title', 'Sign in to repost');
+  });
+
+  describe('reposts credit the original', () => {
+    /** Ben's plain repost of Ada's post 5 (liked 3 times, 2 comments, reposted by Ben). */
+    function plainRepost(extra: Partial<Post> = {}) {
+      const { originalPost: _unused, ...original } = makePost({
+        id: 5,
+        content: 'Career fair Tuesday',
+        likesCount: 3,
+        commentsCount: 2,
+        repostsCount: 1,
+        isReposted: true,
+      });
+      void _unused;
+      return makePost({
+        id: 12,
+        author: ben,
+        content: '',
+        likesCount: 0,
+        commentsCount: 0,
+        repostsCount: 0,
+        originalPostId: 5,
+        repostComment: null,
+        originalPost: original,
+        ...extra,
+      });
+    }
+
+    it('likes, counts and opens the original of a plain repost', async () => {
+      const likeRequest = jest.fn(async () => ({ liked: true, likesCount: 4 }));
+      mockFetch(() => ({ status: 500 }));
+      await renderSignedIn({ post: plainRepost(), likeRequest });
+      const card = screen.getByRole('article', { name: 'Ben Larsen reposted Ada Okafor' });
+      await userEvent.click(within(card).getByRole('button', { name: 'Like (3 likes)' }));
+      expect(likeRequest).toHaveBeenCalledWith(5);
+      expect(await within(card).findByRole('button', { name: 'Like (4 likes)' })).toBeVisible();
+      expect(within(card).getByRole('button', { name: 'Repost (1 repost)' })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      await userEvent.click(within(card).getByRole('button', { name: 'Comments (2 comments)' }));
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/post\/5$/);
+    });
+
+    it("withdraws the viewer's repost from the same button", async () => {
+      const fetchMock = mockFetch(() => ({ status: 200, body: { id: 12, deleted: true } }));
+      const onRepostUndone = jest.fn();
+      await renderSignedIn({ post: plainRepost(), onRepostUndone });
+      await userEvent.click(screen.getByRole('button', { name: 'Repost (1 repost)' }));
+      expect(await screen.findByText('Your repost was removed.')).toBeInTheDocument();
+      expect(fetchMock).toHaveBeenCalledWith(
+        'http://api.test/api/posts/5/repost',
+        expect.objectContaining({ method: 'DELETE' }),
+      );
+      const button = screen.getByRole('button', { name: 'Repost (0 reposts)' });
+      expect(button).toHaveAttribute('aria-pressed', 'false');
+      expect(onRepostUndone).toHaveBeenCalledWith(expect.objectContaining({ id: 5 }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+
+    it('keeps the repost and says why when the API refuses to withdraw it', async () => {
+      mockFetch(() => ({
+        status: 404,
+        body: { message: 'You have no plain repost of this post' },
+      }));
+      await renderSignedIn({ post: plainRepost() });
+      await userEvent.click(screen.getByRole('button', { name: 'Repost (1 repost)' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'You have no plain repost of this post',
+      );
+      expect(screen.getByRole('button', { name: 'Repost (1 repost)' })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+    });
+
+    it('shows a comment shared to the timeline as a comment on the post, acting on the post', async () => {
+      const likeRequest = jest.fn(async () => ({ liked: true, likesCount: 4 }));
+      mockFetch(() => ({ status: 500 }));
+      await renderSignedIn({
+        post: plainRepost({ repostComment: 'See you there', sharedCommentId: 77 }),
+        likeRequest,
+      });
+      const card = screen.getByRole('article', {
+        name: "Ben Larsen commented on Ada Okafor's post",
+      });
+      expect(card).toHaveTextContent('Ben Larsen commented');
+      expect(card).not.toHaveTextContent('reposted');
+      expect(within(card).getByLabelText("Ben Larsen's comment")).toHaveTextContent(
+        'See you there',
+      );
+      await userEvent.click(within(card).getByRole('button', { name: 'Like (3 likes)' }));
+      expect(likeRequest).toHaveBeenCalledWith(5);
+    });
+
+    it('keeps a quote (a repost with its own comment) acting on itself', async () => {
+      const likeRequest = jest.fn(async () => ({ liked: true, likesCount: 1 }));
+      mockFetch(() => ({ status: 500 }));
+      await renderSignedIn({ post: plainRepost({ repostComment: 'Worth going' }), likeRequest });
+      await userEvent.click(screen.getByRole('button', { name: 'Like (0 likes)' }));
+      expect(likeRequest).toHaveBeenCalledWith(12);
+      expect(screen.getByRole('button', { name: /^Repost/ })).toBeDisabled();
+    });
+  });
+
+  describe('text and times', () => {
+    it('links web addresses, lets text set its direction and truncates nothing itself', async () => {
+      mockFetch(() => ({ status: 500 }));
+      await renderSignedIn({
+        post: makePost({ content: 'مرحبا! Details: https://example.org/fair' }),
+      });
+      const link = screen.getByRole('link', { name: 'https://example.org/fair' });
+      expect(link).toHaveAttribute('rel', 'noopener nofollow ugc');
+      expect(link).toHaveAttribute('target', '_blank');
+      const text = link.closest('p');
+      expect(text).toHaveAttribute('dir', 'auto');
+      expect(text).toHaveTextContent(/^مرحبا! Details: https:\/\/example\.org\/fair$/);
+      expect(screen.getByRole('link', { name: 'Ada Okafor' })).toHaveAttribute('dir', 'auto');
+      await userEvent.click(link);
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/); // the card did not open
+    });
+
+    it('shows the time in a <time datetime> with the exact moment on hover', async () => {
+      mockFetch(() => ({ status: 500 }));
+      const createdAt = new Date(Date.now() - 5 * 60_000).toISOString();
+      await renderSignedIn({ post: makePost({ createdAt }) });
+      const time = screen.getByText('5 minutes ago');
+      expect(time.tagName).toBe('TIME');
+      expect(time).toHaveAttribute('datetime', createdAt);
+      expect(time.getAttribute('title')).toMatch(/\d{4}/);
+      expect(
+        screen.getByRole('link', { name: /^Open post, 5 minutes ago \(.+\)$/ }),
+      ).toHaveAttribute('href', '/post/10');
+    });
   });
 });

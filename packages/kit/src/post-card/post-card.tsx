@@ -2,14 +2,24 @@ import { useState, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import type { LikeResponse, Post } from '@campus/contracts';
-import { relativeTime } from '@campus/kit/format';
+import { TimeAgo, useMinuteClock } from '@campus/kit/format';
 import { ReportMenu } from '@campus/kit/report';
 import { useSession } from '@campus/kit/session';
+import { Linkified } from '@campus/kit/text';
+import { mediaMobile } from '@campus/kit/theme';
 import { HeartIcon, CommentIcon, RepostIcon } from './icons';
-import { isRepost, repostPost, togglePostLike } from './post-requests';
-import { PostBody, QuotedPost } from './quoted-post';
+import {
+  creditedPost,
+  isRepost,
+  isSharedComment,
+  repostPost,
+  togglePostLike,
+  undoRepost,
+} from './post-requests';
+import { PostBody, QuotedPost, ellipsis, openLabel } from './quoted-post';
 import { RepostDialog } from './repost-dialog';
 import { usePostLike } from './use-post-like';
+import { usePostRepost } from './use-post-repost';
 
 const Article = styled.article`
   display: grid;
@@ -31,6 +41,14 @@ const RepostLine = styled.p`
   font-size: 0.8125rem;
   color: ${({ theme }) => theme.colors.textMuted};
 
+  min-width: 0;
+
+  > span {
+    display: flex;
+    gap: ${({ theme }) => theme.space(1)};
+    min-width: 0;
+    white-space: nowrap;
+  }
   a {
     color: inherit;
     font-weight: 600;
@@ -38,6 +56,9 @@ const RepostLine = styled.p`
   }
   a:hover {
     text-decoration: underline;
+  }
+  .actor {
+    ${ellipsis}
   }
 `;
 
@@ -69,6 +90,12 @@ const Actions = styled.div`
   display: flex;
   gap: ${({ theme }) => theme.space(6)};
   padding-left: 52px;
+
+  ${mediaMobile} {
+    justify-content: space-between;
+    gap: ${({ theme }) => theme.space(2)};
+    padding-left: 0;
+  }
 `;
 
 export const ActionButton = styled.button<{ $active?: boolean }>`
@@ -83,6 +110,7 @@ export const ActionButton = styled.button<{ $active?: boolean }>`
   font-size: 0.875rem;
   color: ${({ theme, $active }) => ($active ? theme.colors.danger : theme.colors.textMuted)};
   cursor: pointer;
+  touch-action: manipulation;
 
   &:hover:not(:disabled) {
     background: ${({ theme }) => theme.colors.surfaceMuted};
@@ -91,62 +119,93 @@ export const ActionButton = styled.button<{ $active?: boolean }>`
     opacity: 0.45;
     cursor: not-allowed;
   }
+  &[aria-pressed='true'] {
+    font-weight: 600;
+  }
+
+  /* A fingertip needs 44 x 44 px (WCAG 2.5.5). */
+  ${mediaMobile} {
+    min-width: 44px;
+    min-height: 44px;
+    justify-content: center;
+    padding: ${({ theme }) => theme.space(2.5)};
+  }
+`;
+
+const RepostButton = styled(ActionButton)`
+  &[aria-pressed='true'] {
+    color: ${({ theme }) => theme.colors.success};
+  }
 `;
 
 export interface PostCardProps {
   /** The post as the API returns it (spec §3 Post shape). */
   post: Post;
-  /** Called just before the card navigates to /post/{id} (a feed saves its scroll here). */
+  /** Called just before the card navigates to a post (a feed saves its scroll here). */
   onOpen?: (post: Post) => void;
-  /** After the server confirmed a like toggle, with its `{ liked, likesCount }`. */
+  /** After the server confirmed a like toggle of the post acted on, with `{ liked, likesCount }`. */
   onLikeChange?: (post: Post, result: LikeResponse) => void;
-  /** After a successful repost, with the new repost (refresh a list here). */
-  onReposted?: (repost: Post, original: Post) => void;
+  /** After a successful repost, with the new repost and the post reposted (refresh a list here). */
+  onReposted?: (repost: Post, original: Omit<Post, 'originalPost'>) => void;
+  /** After the viewer withdrew their repost of the post acted on (refresh a list here). */
+  onRepostUndone?: (original: Omit<Post, 'originalPost'>) => void;
   /** Replace the like request (default `POST /api/posts/{id}/like`). */
   likeRequest?: (postId: number) => Promise<LikeResponse>;
   /** Replace the repost request (default `POST /api/posts/{id}/repost`). */
   repostRequest?: (postId: number, comment?: string) => Promise<Post>;
+  /** Replace the undo request (default `DELETE /api/posts/{id}/repost`). */
+  undoRepostRequest?: (postId: number) => Promise<unknown>;
 }
 
 const INTERACTIVE = 'a, button, input, textarea, select, label, [role="dialog"]';
 
 const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
 
+/** What the detail page reads from the location state: open with the comment box focused. */
+export interface OpenPostState {
+  focusComment?: boolean;
+}
+
 /**
- * Spec §2 post card, shared by the feed and the profile. The actions apply to this post (a repost
- * has its own likes and comments); likes are optimistic; a repost cannot be reposted; only a
- * signed-in user gets the repost dialog. Clicking the card (outside its links and buttons) or its
- * time opens /post/{id}.
+ * Spec §2 post card, shared by the feed and the profile. The actions apply to the post the card
+ * credits (`creditedPost`): a plain repost and a comment shared to a timeline act on their
+ * original (likes, comments, the repost button and opening), a quote on itself. Likes are
+ * optimistic; the repost button reposts through the dialog (signed-in members only) or, once the
+ * viewer reposted, withdraws their repost; a post that quotes another cannot be reposted.
+ * Clicking the card (outside its links and buttons) or its time opens the post.
  */
 export function PostCard({
   post,
   onOpen,
   onLikeChange,
   onReposted,
+  onRepostUndone,
   likeRequest = togglePostLike,
   repostRequest = repostPost,
+  undoRepostRequest = undoRepost,
 }: PostCardProps) {
   const navigate = useNavigate();
   const { user } = useSession();
-  const like = usePostLike(post, {
+  useMinuteClock(); // the time links' names say the time
+  const target = creditedPost(post);
+  const like = usePostLike(target, {
     request: likeRequest,
     onSettled: onLikeChange ? (result) => onLikeChange(post, result) : undefined,
   });
+  const reposts = usePostRepost(target, {
+    undoRequest: undoRepostRequest,
+    onUndone: onRepostUndone ? () => onRepostUndone(target) : undefined,
+  });
   const [repostOpen, setRepostOpen] = useState(false);
-  // Counted from this post's repostsCount; fresh data from the server replaces it.
-  const [repostedFrom, setRepostedFrom] = useState<number | null>(null);
-  const repost = isRepost(post);
-  const href = `/post/${post.id}`;
-  const authorName = repost
-    ? (post.originalPost?.author.name ?? post.author.name)
-    : post.author.name;
-  const justReposted = repostedFrom === post.repostsCount;
-  const repostsCount = justReposted ? post.repostsCount + 1 : post.repostsCount;
-  const alreadyReposted = justReposted || post.isReposted;
+  const quotes = isRepost(post);
+  const sharedComment = isSharedComment(post);
+  const repostable = !isRepost(target);
+  const href = `/post/${target.id}`;
+  const originalAuthor = post.originalPost?.author.name ?? post.author.name;
 
-  const open = () => {
+  const open = (state?: OpenPostState) => {
     onOpen?.(post);
-    void navigate(href);
+    void navigate(href, state ? { state } : undefined);
   };
 
   const onCardClick = (event: MouseEvent<HTMLElement>) => {
@@ -157,36 +216,54 @@ export function PostCard({
     open();
   };
 
-  const repostLabel = repost
+  const repostTitle = !repostable
     ? 'A repost cannot be reposted'
-    : alreadyReposted
-      ? 'You reposted this post'
-      : !user
-        ? 'Sign in to repost'
+    : !user
+      ? 'Sign in to repost'
+      : reposts.reposted
+        ? 'Undo repost'
         : undefined;
 
+  const onRepostClick = () => {
+    if (reposts.reposted) void reposts.undo();
+    else setRepostOpen(true);
+  };
+
+  const label = sharedComment
+    ? `${post.author.name} commented on ${originalAuthor}'s post`
+    : quotes
+      ? `${post.author.name} reposted ${originalAuthor}`
+      : `Post by ${post.author.name}`;
+
   return (
-    <Article
-      aria-label={repost ? `${post.author.name} reposted ${authorName}` : `Post by ${authorName}`}
-      onClick={onCardClick}
-    >
-      {repost ? (
+    <Article aria-label={label} onClick={onCardClick}>
+      {quotes ? (
         <>
           <RepostLine>
-            <RepostIcon />
+            {sharedComment ? <CommentIcon /> : <RepostIcon />}
             <span>
-              <Link to={`/profile/${post.author.id}`}>{post.author.name}</Link> reposted ·{' '}
+              <Link
+                className="actor"
+                dir="auto"
+                title={post.author.name}
+                to={`/profile/${post.author.id}`}
+              >
+                {post.author.name}
+              </Link>{' '}
+              <span>{sharedComment ? 'commented' : 'reposted'} ·</span>{' '}
               <Link
                 to={href}
-                aria-label={`Open repost, ${relativeTime(post.createdAt)}`}
+                aria-label={openLabel(sharedComment ? 'comment' : 'repost', post.createdAt)}
                 onClick={() => onOpen?.(post)}
               >
-                {relativeTime(post.createdAt)}
+                <TimeAgo date={post.createdAt} />
               </Link>
             </span>
           </RepostLine>
           {post.repostComment && (
-            <Quote aria-label={`${post.author.name}'s comment`}>{post.repostComment}</Quote>
+            <Quote dir="auto" aria-label={`${post.author.name}'s comment`}>
+              <Linkified text={post.repostComment} />
+            </Quote>
           )}
           <Original>
             <QuotedPost post={post} />
@@ -213,22 +290,23 @@ export function PostCard({
         </ActionButton>
         <ActionButton
           type="button"
-          aria-label={`Comments (${plural(post.commentsCount, 'comment')})`}
-          onClick={open}
+          aria-label={`Comments (${plural(target.commentsCount, 'comment')})`}
+          onClick={() => open({ focusComment: true })}
         >
           <CommentIcon />
-          <span aria-hidden="true">{post.commentsCount}</span>
+          <span aria-hidden="true">{target.commentsCount}</span>
         </ActionButton>
-        <ActionButton
+        <RepostButton
           type="button"
-          aria-label={`Repost (${plural(repostsCount, 'repost')})`}
-          title={repostLabel}
-          disabled={repost || alreadyReposted || !user}
-          onClick={() => setRepostOpen(true)}
+          aria-label={`Repost (${plural(reposts.repostsCount, 'repost')})`}
+          aria-pressed={user && repostable ? reposts.reposted : undefined}
+          title={repostTitle}
+          disabled={!repostable || !user || reposts.pending}
+          onClick={onRepostClick}
         >
           <RepostIcon />
-          <span aria-hidden="true">{repostsCount}</span>
-        </ActionButton>
+          <span aria-hidden="true">{reposts.repostsCount}</span>
+        </RepostButton>
         <ReportMenu
           targetType="post"
           targetId={post.id}
@@ -237,15 +315,15 @@ export function PostCard({
           menuLabel="More actions for this post"
         />
       </Actions>
-      {user && !repost && (
+      {user && repostable && (
         <RepostDialog
-          post={post}
+          post={target}
           open={repostOpen}
           onOpenChange={setRepostOpen}
           request={repostRequest}
           onReposted={(created) => {
-            setRepostedFrom(post.repostsCount);
-            onReposted?.(created, post);
+            reposts.markReposted();
+            onReposted?.(created, target);
           }}
         />
       )}

@@ -20,3 +20,33 @@ export function repostPost(postId: number, comment?: string): Promise<Post> {
 export function isRepost(post: Pick<Post, 'originalPostId'>): boolean {
   return post.originalPostId !== null && post.originalPostId !== undefined;
 }
+
+/**
+ * `DELETE /api/posts/{id}/repost`: withdraws the viewer's plain repost of post `id` (a 404 with
+ * the API's message when they have none, e.g. when their repost carries a quote).
+ */
+export function undoRepost(postId: number): Promise<unknown> {
+  return apiRequest(`/api/posts/${postId}/repost`, { method: 'DELETE' });
+}
+
+/** A comment its author also shared to their timeline: it reads as a comment on the post. */
+export function isSharedComment(post: Pick<Post, 'sharedCommentId'>): boolean {
+  return post.sharedCommentId !== null && post.sharedCommentId !== undefined;
+}
+
+/** A repost without a quote of its own. */
+export function isPlainRepost(
+  post: Pick<Post, 'originalPostId' | 'repostComment' | 'sharedCommentId'>,
+): boolean {
+  return isRepost(post) && !isSharedComment(post) && !post.repostComment;
+}
+
+/**
+ * The post a card's like, comment, repost and opening act on. A plain repost and a shared comment
+ * credit their original, so its counts and its thread stay whole; a quote (a repost with a
+ * comment of its own) is a post of its own; a repost whose original is gone acts on itself.
+ */
+export function creditedPost(post: Post): Omit<Post, 'originalPost'> {
+  if ((isPlainRepost(post) || isSharedComment(post)) && post.originalPost) return post.originalPost;
+  return post;
+}

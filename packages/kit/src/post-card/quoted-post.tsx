@@ -1,9 +1,25 @@
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Post } from '@campus/contracts';
-import { handleFromEmail, relativeTime } from '@campus/kit/format';
+import {
+  TimeAgo,
+  exactTime,
+  handleFromEmail,
+  relativeTime,
+  useMinuteClock,
+} from '@campus/kit/format';
+import { UserText } from '@campus/kit/text';
 import { Avatar, Badge } from '@campus/kit/ui';
 import { ClampedText } from './clamped-text';
+
+/** One line that ends in an ellipsis when it does not fit (names and handles in cards). */
+export const ellipsis = `
+  min-width: 0;
+  max-width: 100%;
+  overflow: hidden;
+  text-overflow: ellipsis;
+  white-space: nowrap;
+`;
 
 export const Meta = styled.div`
   display: flex;
@@ -25,6 +41,10 @@ export const Meta = styled.div`
     color: ${({ theme }) => theme.colors.text};
     font-weight: 700;
   }
+  .author,
+  .handle {
+    ${ellipsis}
+  }
 `;
 
 const Row = styled.div`
@@ -39,6 +59,12 @@ const Body = styled.div`
   gap: ${({ theme }) => theme.space(1.5)};
 `;
 
+const FullText = styled(UserText)`
+  margin: 0;
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+`;
+
 const Deleted = styled.p`
   margin: 0;
   padding: ${({ theme }) => theme.space(3)};
@@ -50,6 +76,11 @@ const Deleted = styled.p`
 
 /** Spec §3: a repost keeps `originalPostId`; `originalPost` is null once the original is deleted. */
 export const ORIGINAL_DELETED_TEXT = 'The original post has been deleted.';
+
+/** The accessible name of a link to a post by its time: "Open post, 5 minutes ago (…exact…)". */
+export function openLabel(what: string, createdAt: string): string {
+  return `Open ${what}, ${relativeTime(createdAt)} (${exactTime(createdAt)})`;
+}
 
 /**
  * A post's author line and content: avatar, name linking to /profile/{authorId}, handle, relative
@@ -67,34 +98,33 @@ export function PostBody({
   onOpen?: () => void;
   clamp?: boolean;
 }) {
-  const time = relativeTime(post.createdAt);
+  useMinuteClock(); // the link's name says the time too
   return (
     <Row>
       <Avatar name={post.author.name} src={post.author.avatarUrl} />
       <Body>
         <Meta>
-          <Link className="author" to={`/profile/${post.author.id}`}>
+          <Link
+            className="author"
+            dir="auto"
+            title={post.author.name}
+            to={`/profile/${post.author.id}`}
+          >
             {post.author.name}
           </Link>
           {post.author.affiliation === 'alumni' && <Badge>Alumni</Badge>}
-          <span>{handleFromEmail(post.author.email)}</span>
+          <span className="handle">{handleFromEmail(post.author.email)}</span>
           <span aria-hidden="true">·</span>
           {href ? (
-            <Link to={href} aria-label={`Open post, ${time}`} onClick={onOpen}>
-              <time dateTime={post.createdAt}>{time}</time>
+            <Link to={href} aria-label={openLabel('post', post.createdAt)} onClick={onOpen}>
+              <TimeAgo date={post.createdAt} />
             </Link>
           ) : (
-            <time dateTime={post.createdAt}>{time}</time>
+            <TimeAgo date={post.createdAt} />
           )}
           {post.isJdTagged && <Badge $tone="primary">JD</Badge>}
         </Meta>
-        {clamp ? (
-          <ClampedText text={post.content} />
-        ) : (
-          <p style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-            {post.content}
-          </p>
-        )}
+        {clamp ? <ClampedText text={post.content} /> : <FullText text={post.content} />}
       </Body>
     </Row>
   );

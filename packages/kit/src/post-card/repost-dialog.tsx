@@ -18,7 +18,8 @@ const Actions = styled.div`
 `;
 
 export interface RepostDialogProps {
-  post: Post;
+  /** The post to repost (its id and author are all the dialog needs). */
+  post: Pick<Post, 'id' | 'author'>;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** After the server created the repost. */

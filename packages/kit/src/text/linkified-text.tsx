@@ -16,6 +16,14 @@ const OPTIONS: Opts = {
   validate: (value, type) => type === 'url' && !/^(?!https?:)[a-z][a-z0-9+.-]*:/i.test(value),
 };
 
+/**
+ * The text with its web addresses as links, and nothing around it: for an element that already
+ * has its own styles (put `dir="auto"` on that element).
+ */
+export function Linkified({ text }: { text: string }) {
+  return <Linkify options={OPTIONS}>{text}</Linkify>;
+}
+
 export interface UserTextProps extends HTMLAttributes<HTMLElement> {
   /** The member's text (a post, a comment, a bio): rendered as text, web addresses as links. */
   text: string;
@@ -31,7 +39,7 @@ export interface UserTextProps extends HTMLAttributes<HTMLElement> {
 export function UserText({ text, as: Element = 'p', ...rest }: UserTextProps) {
   return (
     <Element dir="auto" {...rest}>
-      <Linkify options={OPTIONS}>{text}</Linkify>
+      <Linkified text={text} />
     </Element>
   );
 }
