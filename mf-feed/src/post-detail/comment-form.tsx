@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type Ref } from 'react';
 import styled from 'styled-components';
 import { failureDescription } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
@@ -27,12 +27,15 @@ export function CommentForm({
   parentId,
   replyingTo,
   autoFocus,
+  fieldRef,
   onPosted,
 }: {
   postId: number;
   parentId?: number;
   replyingTo?: string;
   autoFocus?: boolean;
+  /** The text field (the page's Comment button focuses it). */
+  fieldRef?: Ref<HTMLTextAreaElement>;
   onPosted: (sharedToTimeline: boolean) => void;
 }) {
   const isReply = parentId !== undefined;
@@ -77,6 +80,8 @@ export function CommentForm({
         hideLabel
         placeholder={isReply ? 'Write a reply...' : 'Write a comment...'}
         rows={isReply ? 2 : 3}
+        ref={fieldRef}
+        dir="auto"
         value={content}
         autoFocus={autoFocus}
         onChange={(event) => setContent(event.target.value)}

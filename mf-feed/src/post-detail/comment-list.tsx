@@ -2,9 +2,11 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Comment } from '@campus/contracts';
-import { relativeTime } from '@campus/kit/format';
+import { TimeAgo } from '@campus/kit/format';
 import { usePostLike } from '@campus/kit/post-card';
 import { ReportMenu } from '@campus/kit/report';
+import { UserText } from '@campus/kit/text';
+import { mediaMobile } from '@campus/kit/theme';
 import { Avatar } from '@campus/kit/ui';
 import { CommentForm } from './comment-form';
 import { toggleCommentLike } from './post-detail-requests';
@@ -34,17 +36,24 @@ const Head = styled.div`
   align-items: center;
   font-size: 0.875rem;
 
+  min-width: 0;
+
   a {
+    min-width: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
     font-weight: 700;
     color: ${({ theme }) => theme.colors.text};
     text-decoration: none;
   }
   time {
+    flex-shrink: 0;
     color: ${({ theme }) => theme.colors.textMuted};
   }
 `;
 
-const Text = styled.p`
+const Text = styled(UserText)`
   margin: 0 0 0 40px;
   white-space: pre-wrap;
   overflow-wrap: anywhere;
@@ -67,6 +76,14 @@ const Actions = styled.div`
   button[aria-pressed='true'] {
     color: ${({ theme }) => theme.colors.danger};
     font-weight: 600;
+  }
+
+  ${mediaMobile} {
+    margin-left: 28px;
+    button {
+      min-width: 44px;
+      min-height: 44px;
+    }
   }
 `;
 
@@ -103,10 +120,12 @@ function CommentItem({
     <Item aria-label={`Comment by ${comment.author.name}`}>
       <Head>
         <Avatar name={comment.author.name} src={comment.author.avatarUrl} size={32} />
-        <Link to={`/profile/${comment.author.id}`}>{comment.author.name}</Link>
-        <time dateTime={comment.createdAt}>{relativeTime(comment.createdAt)}</time>
+        <Link dir="auto" title={comment.author.name} to={`/profile/${comment.author.id}`}>
+          {comment.author.name}
+        </Link>
+        <TimeAgo date={comment.createdAt} />
       </Head>
-      <Text>{comment.content}</Text>
+      <Text text={comment.content} />
       <Actions>
         <CommentLike comment={comment} />
         <button

@@ -269,4 +269,59 @@ describe('PostDetailPage', () => {
       '/post/5',
     );
   });
+
+  it('focuses the comment box from Comment', async () => {
+    mockApi(() => ({ status: 200, body: detail() }));
+    openAt();
+    const page = await screen.findByRole('article', { name: 'Post by Ada Okafor' });
+    const field = within(page).getByRole('textbox', { name: 'Write a comment' });
+    expect(field).not.toHaveFocus();
+    await userEvent.click(within(page).getByRole('button', { name: 'Comment' }));
+    expect(field).toHaveFocus();
+  });
+
+  it('opens the repost dialog from Repost, and Repost withdraws the repost afterwards', async () => {
+    const api = mockApi(({ method, pathname }) => {
+      if (method === 'POST' && pathname === '/api/posts/10/repost') {
+        return { status: 201, body: makePost({ id: 99, originalPostId: 10 }) };
+      }
+      if (method === 'DELETE' && pathname === '/api/posts/10/repost') {
+        return { status: 200, body: { id: 99, deleted: true } };
+      }
+      return { status: 200, body: detail() };
+    });
+    openAt();
+    const page = await screen.findByRole('article', { name: 'Post by Ada Okafor' });
+    const button = within(page).getByRole('button', { name: 'Repost' });
+    await userEvent.click(button);
+    const dialog = screen.getByRole('dialog', { name: 'Repost' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Repost' }));
+    expect(await screen.findByText('Post reposted successfully!')).toBeInTheDocument();
+    await waitFor(() => expect(button).toHaveAttribute('aria-pressed', 'true'));
+    await userEvent.click(button);
+    expect(await screen.findByText('Your repost was removed.')).toBeInTheDocument();
+    expect(callsTo(api, '/api/posts/10/repost', 'DELETE')).toHaveLength(1);
+  });
+
+  it('opens the original instead of a plain repost, so its thread stays whole', async () => {
+    const original = makePost({ id: 5, author: BEN, content: 'Original words' });
+    mockApi(({ pathname }) => ({
+      status: 200,
+      body:
+        pathname === '/api/posts/12'
+          ? detail({
+              id: 12,
+              content: '',
+              originalPostId: 5,
+              repostComment: null,
+              originalPost: withoutOriginal(original),
+            })
+          : detail({ ...withoutOriginal(original), comments: [] }),
+    }));
+    openAt('/post/12');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/post/5'));
+    expect(await screen.findByRole('article', { name: 'Post by Ben Larsen' })).toHaveTextContent(
+      'Original words',
+    );
+  });
 });

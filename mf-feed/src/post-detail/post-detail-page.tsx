@@ -1,11 +1,25 @@
-import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import useSWR from 'swr';
 import type { PostDetail } from '@campus/contracts';
 import { keys } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
-import { relativeTime } from '@campus/kit/format';
-import { PostBody, QuotedPost, isRepost, usePostLike } from '@campus/kit/post-card';
+import { TimeAgo } from '@campus/kit/format';
+import {
+  PostBody,
+  QuotedPost,
+  RepostDialog,
+  isPlainRepost,
+  isRepost,
+  isSharedComment,
+  usePostLike,
+  usePostRepost,
+  type OpenPostState,
+} from '@campus/kit/post-card';
+import { useSession } from '@campus/kit/session';
+import { Linkified } from '@campus/kit/text';
+import { mediaMobile } from '@campus/kit/theme';
 import { Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { CommentForm } from './comment-form';
 import { CommentList } from './comment-list';
@@ -73,7 +87,16 @@ const Counts = styled.p`
 
 const Actions = styled.div`
   display: flex;
+  flex-wrap: wrap;
   gap: ${({ theme }) => theme.space(2)};
+
+  /* A fingertip needs 44 x 44 px (WCAG 2.5.5). */
+  ${mediaMobile} {
+    button {
+      min-width: 44px;
+      min-height: 44px;
+    }
+  }
 `;
 
 const CommentsSection = styled.section`
@@ -89,12 +112,29 @@ const CommentsSection = styled.section`
 const plural = (count: number, one: string) => (count === 1 ? one : `${one}s`);
 
 function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => void }) {
+  const { user } = useSession();
+  const location = useLocation();
   const like = usePostLike(post);
+  const reposts = usePostRepost(post, { onUndone: onChanged });
+  const [repostOpen, setRepostOpen] = useState(false);
+  const commentField = useRef<HTMLTextAreaElement>(null);
   const repost = isRepost(post);
+  const sharedComment = isSharedComment(post);
+
+  // Opened from a card's Comment button: the comment box is where the member is going.
+  const focusComment = (location.state as OpenPostState | null)?.focusComment === true;
+  useEffect(() => {
+    if (focusComment) commentField.current?.focus();
+  }, [focusComment]);
 
   const onCommentPosted = (sharedToTimeline: boolean) => {
     onChanged();
     if (sharedToTimeline) emitAppEvent('postCreated', {});
+  };
+
+  const onRepostClick = () => {
+    if (reposts.reposted) void reposts.undo();
+    else setRepostOpen(true);
   };
 
   return (
@@ -102,11 +142,15 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
       {repost ? (
         <>
           <RepostLine>
-            <Link to={`/profile/${post.author.id}`}>{post.author.name}</Link> reposted ·{' '}
-            <time dateTime={post.createdAt}>{relativeTime(post.createdAt)}</time>
+            <Link to={`/profile/${post.author.id}`} dir="auto">
+              {post.author.name}
+            </Link>{' '}
+            {sharedComment ? 'commented' : 'reposted'} · <TimeAgo date={post.createdAt} />
           </RepostLine>
           {post.repostComment && (
-            <Quote aria-label={`${post.author.name}'s comment`}>{post.repostComment}</Quote>
+            <Quote dir="auto" aria-label={`${post.author.name}'s comment`}>
+              <Linkified text={post.repostComment} />
+            </Quote>
           )}
           <Original>
             <QuotedPost post={post} clamp={false} />
@@ -126,7 +170,7 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
           <strong>{post.commentsCount}</strong> {plural(post.commentsCount, 'comment')}
         </span>
         <span>
-          <strong>{post.repostsCount}</strong> {plural(post.repostsCount, 'repost')}
+          <strong>{reposts.repostsCount}</strong> {plural(reposts.repostsCount, 'repost')}
         </span>
       </Counts>
       <Actions>
@@ -138,25 +182,55 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
         >
           Like
         </Button>
-        {/* Spec §2: Comment and Repost do nothing on this page. */}
-        <Button variant="secondary" size="sm">
+        <Button variant="secondary" size="sm" onClick={() => commentField.current?.focus()}>
           Comment
         </Button>
-        <Button variant="secondary" size="sm">
+        <Button
+          variant={reposts.reposted ? 'primary' : 'secondary'}
+          size="sm"
+          aria-pressed={user && !repost ? reposts.reposted : undefined}
+          title={
+            repost
+              ? 'A repost cannot be reposted'
+              : !user
+                ? 'Sign in to repost'
+                : reposts.reposted
+                  ? 'Undo repost'
+                  : undefined
+          }
+          disabled={repost || !user || reposts.pending}
+          onClick={onRepostClick}
+        >
           Repost
         </Button>
         {post.canDelete && <DeletePostButton postId={post.id} />}
       </Actions>
+      {user && !repost && (
+        <RepostDialog
+          post={post}
+          open={repostOpen}
+          onOpenChange={setRepostOpen}
+          onReposted={() => {
+            reposts.markReposted();
+            onChanged();
+            emitAppEvent('postCreated', {});
+          }}
+        />
+      )}
       <CommentsSection aria-labelledby="comments-title">
         <h2 id="comments-title">Comments</h2>
-        <CommentForm postId={post.id} onPosted={onCommentPosted} />
+        <CommentForm postId={post.id} fieldRef={commentField} onPosted={onCommentPosted} />
         <CommentList postId={post.id} comments={post.comments} onPosted={onCommentPosted} />
       </CommentsSection>
     </>
   );
 }
 
-/** Spec §2 "Post detail" (/post/:id): Back, a skeleton, 'Post not found', or the post. */
+/**
+ * Spec §2 "Post detail" (/post/:id): Back, a skeleton, 'Post not found', or the post. Comment
+ * focuses the comment box; Repost opens the repost dialog (or withdraws the member's repost). A
+ * plain repost or a shared comment opens its original instead (replacing the history entry).
+ */
 export default function PostDetailPage() {
   const { id } = useParams();
   const location = useLocation();
@@ -199,6 +273,10 @@ export default function PostDetailPage() {
         />
       </Page>
     );
+  }
+  // A plain repost or a shared comment credits its original: its thread and counts are there.
+  if ((isPlainRepost(post) || isSharedComment(post)) && post.originalPost) {
+    return <Navigate to={`/post/${post.originalPost.id}`} replace state={location.state} />;
   }
   return (
     <Page aria-label={`Post by ${post.author.name}`}>
