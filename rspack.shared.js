@@ -147,6 +147,57 @@ function readExposes(appDir) {
   return exposes;
 }
 
+/** What the servers may send compressed: text files, at least this big to be worth it. */
+const PRECOMPRESSED = /\.(?:js|mjs|css|html|json|svg|txt)$/;
+const PRECOMPRESS_MIN_BYTES = 1024;
+/** Written when the shell's container starts (docker/shell/): a build-time copy would be stale. */
+const NEVER_PRECOMPRESSED = new Set(['env.json']);
+
+/**
+ * Writes a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy next to every text file of
+ * a production build, once it is on disk (the Module Federation manifest included), so the
+ * servers send the smallest form the browser accepts without compressing on each request:
+ * e2e/support/static-server.ts (sirv) picks `.br` or `.gz`, nginx's gzip_static the `.gz`
+ * (docker/nginx/). A copy that would not be smaller is not written.
+ */
+class PrecompressPlugin {
+  apply(compiler) {
+    compiler.hooks.done.tapPromise('PrecompressPlugin', async (stats) => {
+      if (stats.hasErrors()) return;
+      const zlib = require('node:zlib');
+      const { promisify } = require('node:util');
+      const brotli = promisify(zlib.brotliCompress);
+      const gzip = promisify(zlib.gzip);
+      const outputDir = compiler.options.output.path;
+      const entries = await fs.promises.readdir(outputDir, {
+        recursive: true,
+        withFileTypes: true,
+      });
+      await Promise.all(
+        entries
+          .filter((entry) => entry.isFile() && PRECOMPRESSED.test(entry.name))
+          .filter((entry) => !NEVER_PRECOMPRESSED.has(entry.name))
+          .map(async (entry) => {
+            const file = path.join(entry.parentPath, entry.name);
+            const body = await fs.promises.readFile(file);
+            if (body.length < PRECOMPRESS_MIN_BYTES) return;
+            const [br, gz] = await Promise.all([
+              brotli(body, {
+                params: {
+                  [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+                },
+              }),
+              gzip(body, { level: 9 }),
+            ]);
+            if (br.length < body.length) await fs.promises.writeFile(`${file}.br`, br);
+            if (gz.length < body.length) await fs.promises.writeFile(`${file}.gz`, gz);
+          }),
+      );
+    });
+  }
+}
+
 function resolveMode(env, argv) {
   if (argv.mode) return argv.mode;
   if (process.env.NODE_ENV === 'production' || process.env.NODE_ENV === 'development') {
@@ -236,6 +287,7 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
           ? [new rspack.CopyRspackPlugin({ patterns: [{ from: publicDir, to: '.' }] })]
           : []),
         ...(isServe && !isProduction ? [reactRefreshPlugin()] : []),
+        ...(isProduction && !isServe ? [new PrecompressPlugin()] : []),
       ],
       optimization: {
         minimize: isProduction,

@@ -39,6 +39,27 @@ export interface ServedApps {
   close: () => Promise<unknown>;
 }
 
+/**
+ * The `Link` header of the shell's home page (`/`, the feed): the browser starts fetching the
+ * feed remote's manifest and remoteEntry.js with the shell's own scripts, before the shell has
+ * read env.json (the same preload an index.html could name, but the remote's URL is known only
+ * at deploy time). The shell's own preload (composition/route-preload.ts) then finds them ready.
+ */
+export function landingPreload(feedManifest: string): Record<string, string> {
+  let entry: string;
+  try {
+    entry = new URL('remoteEntry.js', feedManifest).href;
+  } catch {
+    return {};
+  }
+  return {
+    Link: [
+      `<${feedManifest}>; rel=preload; as=fetch; crossorigin=anonymous`,
+      `<${entry}>; rel=preload; as=script`,
+    ].join(', '),
+  };
+}
+
 export async function serveApps({
   apiUrl,
   ports = {},
@@ -73,6 +94,7 @@ export async function serveApps({
       historyFallback: true,
       overrides: { '/env.json': JSON.stringify(env) },
       headers: () => headers,
+      pageHeaders: (pathname) => (pathname === '/' ? landingPreload(remotes.mf_feed) : {}),
     });
     servers.push(shell);
     headers = securityHeaders(env);

@@ -1,40 +1,28 @@
-// A small static file server for the production builds, composed as deployed: each app on its
-// own port, the security headers (Content-Security-Policy, frame protection) on every response,
-// CORS for the one origin allowed to fetch a remote's files (the shell's), a history fallback for
-// the shell, long caching for content-hashed files and none for the files that name them.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
+// The static file server for the production builds, composed as deployed: each app on its own
+// port, the security headers (Content-Security-Policy, frame protection) on every response, CORS
+// for the one origin allowed to fetch a remote's files (the shell's), a history fallback for the
+// shell. Files are served by sirv (a maintained static-file library): the brotli or gzip copy the
+// build wrote next to each file (rspack.shared.js) when the browser accepts it, an ETag on every
+// file so a revalidation is a 304 with no body, content-hashed files cached for a year as
+// immutable and the files that name them (index.html, remoteEntry.js, mf-manifest.json, anything
+// without a content hash) revalidated on every load (`no-cache`).
+import { createHash } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import sirv from 'sirv';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.map': 'application/json; charset=utf-8',
-};
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
 
-/** Names that point at other files: they must never be cached, so a redeploy shows at once. */
-const UNHASHED = new Set(['index.html', 'env.json', 'mf-manifest.json', 'remoteEntry.js']);
+/** A content-hashed file name (rspack's `[name].[contenthash:8].js`): its bytes never change. */
+const HASHED = /\.[0-9a-f]{8}\.(?:js|mjs|css|svg|png|jpe?g|gif|webp|woff2?)$/;
 
-async function fileAt(root: string, urlPath: string): Promise<string | null> {
-  const resolved = path.resolve(root, `.${decodeURIComponent(urlPath)}`);
-  if (resolved !== root && !resolved.startsWith(`${root}${path.sep}`)) return null;
-  try {
-    const info = await stat(resolved);
-    return info.isFile() ? resolved : null;
-  } catch {
-    return null;
-  }
+/** The Cache-Control a file of the build is served with. */
+export function cacheControlFor(pathname: string): string {
+  return HASHED.test(path.posix.basename(pathname)) ? IMMUTABLE : REVALIDATE;
 }
+
+const CHARSET_TYPES = /^(?:text\/|application\/(?:json|javascript|manifest\+json))/;
 
 export interface StaticServerOptions {
   /** The folder to serve (an app's dist/). */
@@ -52,6 +40,11 @@ export interface StaticServerOptions {
    */
   headers?: () => Record<string, string>;
   /**
+   * Headers added to the HTML page (index.html and the history fallback), given the path asked
+   * for: e.g. a `Link` header preloading the landing route's remote (serve-apps.ts).
+   */
+  pageHeaders?: (pathname: string) => Record<string, string>;
+  /**
    * Origins whose pages may read this server's files from script (a remote's: the shell's
    * origin). Read on each request. Absent or empty: no CORS header, same-origin reads only.
    */
@@ -64,6 +57,15 @@ export interface StaticServer {
   close: () => Promise<void>;
 }
 
+function varyOn(response: ServerResponse, ...names: string[]) {
+  const current = String(response.getHeader('Vary') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) if (!current.includes(name)) current.push(name);
+  if (current.length > 0) response.setHeader('Vary', current.join(', '));
+}
+
 export async function startStaticServer({
   root,
   port = 0,
@@ -71,16 +73,50 @@ export async function startStaticServer({
   historyFallback = false,
   overrides = {},
   headers = () => ({}),
+  pageHeaders = () => ({}),
   corsOrigins = () => [],
 }: StaticServerOptions): Promise<StaticServer> {
   const base = path.resolve(root);
-  const server = createServer(async (request, response) => {
+  const overrideTags = Object.fromEntries(
+    Object.entries(overrides).map(([urlPath, body]) => [
+      urlPath,
+      `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    ]),
+  );
+  // dev: looks each request up on disk rather than listing the folder once at start, so a
+  // folder built into while it is served (a preview build, a redeployed remote) is seen at once.
+  const files = sirv(base, {
+    dev: true,
+    etag: true,
+    brotli: true,
+    gzip: true,
+    single: historyFallback,
+    // Only the browser's own requests: no dotfiles, no listing, nothing outside the folder.
+    dotfiles: false,
+    setHeaders: (response, pathname) => {
+      // sirv names the encoding it picked; the CORS answer depends on the origin too.
+      varyOn(response, 'Accept-Encoding');
+      const isPage = !path.posix.extname(pathname) || pathname.endsWith('.html');
+      response.setHeader('Cache-Control', isPage ? REVALIDATE : cacheControlFor(pathname));
+      if (isPage)
+        for (const [name, value] of Object.entries(pageHeaders(pathname)))
+          response.setHeader(name, value);
+      const type = String(response.getHeader('Content-Type') ?? '');
+      if (CHARSET_TYPES.test(type) && !type.includes('charset')) {
+        response.setHeader('Content-Type', `${type}; charset=utf-8`);
+      }
+    },
+    onNoMatch: (_request, response) => {
+      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+    },
+  });
+  const server = createServer((request, response) => {
     for (const [name, value] of Object.entries(headers())) response.setHeader(name, value);
     response.setHeader('X-Content-Type-Options', 'nosniff');
     const allowed = corsOrigins();
     const origin = request.headers.origin;
     // The answer depends on the Origin header, so caches must keep one copy per origin.
-    if (allowed.length > 0) response.setHeader('Vary', 'Origin');
+    if (allowed.length > 0) varyOn(response, 'Origin');
     const corsAllowed = origin !== undefined && allowed.includes(origin);
     if (corsAllowed) response.setHeader('Access-Control-Allow-Origin', origin);
     if (request.method === 'OPTIONS') {
@@ -95,26 +131,31 @@ export async function startStaticServer({
       response.writeHead(405).end();
       return;
     }
-    const urlPath = new URL(request.url ?? '/', 'http://local').pathname;
-    if (Object.hasOwn(overrides, urlPath)) {
-      response.writeHead(200, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-store' });
-      response.end(request.method === 'HEAD' ? undefined : overrides[urlPath]);
+    let urlPath: string;
+    try {
+      urlPath = decodeURIComponent(new URL(request.url ?? '/', 'http://local').pathname);
+    } catch {
+      response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad path');
       return;
     }
-    let file = await fileAt(base, urlPath === '/' ? '/index.html' : urlPath);
-    if (!file && historyFallback && !path.extname(urlPath))
-      file = await fileAt(base, '/index.html');
-    if (!file) {
+    // Never a dotfile (sirv's on-disk lookup would not skip one).
+    if (/(?:^|\/)\./.test(urlPath)) {
       response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
-    const name = path.basename(file);
-    response.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': UNHASHED.has(name) ? 'no-cache' : 'public, max-age=31536000, immutable',
-    });
-    if (request.method === 'HEAD') response.end();
-    else createReadStream(file).pipe(response);
+    if (Object.hasOwn(overrides, urlPath)) {
+      const etag = overrideTags[urlPath]!;
+      response.setHeader('Cache-Control', REVALIDATE);
+      response.setHeader('ETag', etag);
+      if (request.headers['if-none-match'] === etag) {
+        response.writeHead(304).end();
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      response.end(request.method === 'HEAD' ? undefined : overrides[urlPath]);
+      return;
+    }
+    files(request, response);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,11 +1,12 @@
 import './app/zod-without-eval';
 import { registerPlugins } from '@module-federation/enhanced/runtime';
 import { createRoot } from 'react-dom/client';
-import { configureApi } from '@campus/kit/api';
+import { configureApi, readStoredAuth } from '@campus/kit/api';
 import { App } from './app/app';
-import { loadRuntimeConfig } from './app/runtime-config';
 import { kitCompatibilityPlugin } from './composition/kit-compatibility';
 import { registerMemberRemotes } from './composition/remote-registry';
+import { preloadLandingRemote } from './composition/route-preload';
+import { fetchRuntimeConfig } from './composition/runtime-config-loader';
 import {
   OVERRIDE_PARAM,
   resolveRemoteOverrides,
@@ -14,7 +15,7 @@ import {
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 
-loadRuntimeConfig().then(
+fetchRuntimeConfig().then(
   (config) => {
     configureApi({ baseUrl: config.apiUrl });
     // Before any remote is registered: each one's kit is checked as its manifest arrives.
@@ -33,6 +34,8 @@ loadRuntimeConfig().then(
     }
     const composed = { ...config, remotes: overrides.remotes };
     registerMemberRemotes(composed);
+    // In parallel with the session check the app starts on render: the landing route's remote.
+    preloadLandingRemote(window.location.pathname, readStoredAuth() !== null);
     root.render(<App config={composed} overrides={overrides} />);
   },
   (error: unknown) => {

@@ -1,11 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router-dom';
 import type { ExposedModule, RemoteModuleProps, RemoteName } from '@campus/kit/remote-modules';
 import { useSession } from '@campus/kit/session';
-import { ForgotPasswordPage } from '../auth/forgot-password-page';
-import { LoginPage } from '../auth/login-page';
-import { RegisterPage } from '../auth/register-page';
-import { ResetPasswordPage } from '../auth/reset-password-page';
-import { VerifyEmailPage } from '../auth/verify-email-page';
 import { PageSkeleton } from '../composition/page-skeleton';
 import { registerAdminRemote } from '../composition/remote-registry';
 import { RemoteSlot } from '../composition/remote-slot';
@@ -15,6 +11,22 @@ import { NotFoundPage } from '../not-found/not-found-page';
 import { AiSearchPage } from '../search/ai-search-page';
 import { useRuntimeConfig } from './runtime-config-context';
 
+// The signed-out pages (and zod and the form library they validate with) are loaded only when
+// someone is signed out: a signed-in member's first load carries none of them.
+const ForgotPasswordPage = lazy(() =>
+  import('../auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const LoginPage = lazy(() => import('../auth/login-page').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() =>
+  import('../auth/register-page').then((m) => ({ default: m.RegisterPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('../auth/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
+);
+const VerifyEmailPage = lazy(() =>
+  import('../auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })),
+);
+
 /** Spec §2: the signed-in and the signed-out route tables, and the spinner while checking. */
 export function AppRoutes() {
   const { status } = useSession();
@@ -23,6 +35,14 @@ export function AppRoutes() {
 }
 
 function SignedOutRoutes() {
+  return (
+    <Suspense fallback={<FullScreenLoading />}>
+      <SignedOutRouteTable />
+    </Suspense>
+  );
+}
+
+function SignedOutRouteTable() {
   return (
     <Routes>
       <Route path="/register" element={<RegisterPage />} />
