@@ -27,7 +27,6 @@ import { createRateLimits } from './platform/rate-limit';
 import { createUploadStorage, type UploadStorage } from './platform/storage';
 import { notificationSources } from './notification-sources';
 import type { Models } from './models';
-import { followAccountChanges } from './modules/users/account-cache';
 import { createReadCaches, type ReadCaches } from './read-caches';
 import { createServices, type Services } from './services';
 
@@ -114,9 +113,9 @@ export function createApp({
     reposts: services.reposts,
   });
   const unsubscribe = caches.subscribe(database);
-  // Other API processes' account writes (a revoked session) reach this app's cache at once too.
-  const stopFollowingAccounts = followAccountChanges(models.User, caches.accounts, (err) =>
-    logger.warn({ err }, 'account change stream failed; the account cache was cleared'),
+  // Other API processes' writes (a like, a revoked session) reach this app's caches at once too.
+  const stopFollowingOthers = caches.followOtherProcesses(models.User.db, (err) =>
+    logger.warn({ err }, 'change stream failed; the read caches were cleared'),
   );
   const tokens = createTokenService({
     secret: jwtSecret,
@@ -241,7 +240,7 @@ export function createApp({
   }
   const close = () => {
     unsubscribe();
-    stopFollowingAccounts();
+    stopFollowingOthers();
   };
   return Object.assign(app, { models, services, caches, storage, close });
 }

@@ -126,10 +126,7 @@ async function runApi(config: Config, logger: Logger) {
 
   const server = app.listen(config.port, () => {
     const { port } = server.address() as AddressInfo;
-    logger.info(
-      { port, embeddedDatabase: database.embedded, pid: process.pid },
-      'api listening',
-    );
+    logger.info({ port, embeddedDatabase: database.embedded, pid: process.pid }, 'api listening');
   });
 
   let stopping = false;

@@ -6,12 +6,16 @@
  *
  * One invalidation path for all of them: `subscribe` listens to the writes announced on the
  * app's database connection (platform/write-events.ts) and hands each to the caches it concerns;
- * the app subscribes when it is created and unsubscribes when it closes.
+ * the app subscribes when it is created and unsubscribes when it closes. The writes of other API
+ * processes on the same database take the same path, read from a change stream
+ * (`followOtherProcesses`), so a like made through one process is in the next feed page any other
+ * serves.
  */
 import { VerifiedTokens } from './platform/auth';
+import type { Connection } from 'mongoose';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
-import type { WriteEvent } from './platform/write-events';
+import { followChanges, type WriteEvent } from './platform/write-events';
 import { FeedCache, type FeedSources } from './modules/posts/feed-cache';
 import { AccountCache } from './modules/users/account-cache';
 import { AuthorCache } from './modules/users/author-cache';
@@ -28,7 +32,16 @@ export interface ReadCaches {
   clear(): void;
   /** Follows the writes announced on `database`; returns the unsubscribe function. */
   subscribe(database: Pick<Database, 'onWrites'>): () => void;
+  /**
+   * Follows every process's writes to the collections these caches read (a change stream on
+   * `connection`'s database); a failed stream forgets everything and `onError` is told. Returns
+   * the function that stops following.
+   */
+  followOtherProcesses(connection: Connection, onError: (err: unknown) => void): () => void;
 }
+
+/** The collections whose documents the read caches keep or derive from. */
+export const CACHED_COLLECTIONS = ['posts', 'likes', 'reposts', 'follows', 'users'] as const;
 
 /** The caches read through the app's own models and services. */
 export function createReadCaches(
@@ -48,18 +61,24 @@ export function createReadCaches(
       feed.forget(collection, event);
     }
   };
+  const clear = () => {
+    feed.clear();
+    authors.clear();
+    accounts.clear();
+    tokens.clear();
+  };
   return {
     feed,
     authors,
     accounts,
     tokens,
     forget,
-    clear() {
-      feed.clear();
-      authors.clear();
-      accounts.clear();
-      tokens.clear();
-    },
+    clear,
     subscribe: (database) => database.onWrites(forget),
+    followOtherProcesses: (connection, onError) =>
+      followChanges(connection, CACHED_COLLECTIONS, forget, (err) => {
+        clear();
+        onError(err);
+      }),
   };
 }

@@ -126,3 +126,110 @@ export function updatedFields(update: unknown): Set<string> | undefined {
 export function announceWrite(connection: Connection, collection: string, event: WriteEvent): void {
   emit(connection, collection, event);
 }
+
+/** How long a failed change stream waits before it follows the database again. */
+const CHANGE_STREAM_RETRY_MS = 1_000;
+
+type ChangeEvent = {
+  _id: unknown;
+  operationType: string;
+  ns?: { coll?: string };
+  documentKey?: { _id?: unknown };
+  fullDocument?: Record<string, unknown> | null;
+  updateDescription?: { updatedFields?: Record<string, unknown>; removedFields?: string[] };
+};
+
+/** A change stream event as the write it describes (undefined: every read of it may be stale). */
+export function changeToWriteEvent(change: ChangeEvent): WriteEvent {
+  const _id = change.documentKey?._id;
+  switch (change.operationType) {
+    case 'insert':
+      return { documents: [change.fullDocument ?? { _id }] };
+    case 'update': {
+      const { updatedFields = {}, removedFields = [] } = change.updateDescription ?? {};
+      const update: Record<string, Record<string, unknown>> = {};
+      if (Object.keys(updatedFields).length > 0) update.$set = updatedFields;
+      if (removedFields.length > 0)
+        update.$unset = Object.fromEntries(removedFields.map((f) => [f, '']));
+      return { filter: { _id }, update };
+    }
+    case 'replace':
+    case 'delete':
+      return { filter: { _id } };
+    default: // drop, rename, dropDatabase, invalidate
+      return { unknown: true };
+  }
+}
+
+/**
+ * Follows the writes ANY process makes to `collections` of the connection's database, through a
+ * change stream, and hands each to `listener` as a WriteEvent (the same shape as the writes this
+ * process announces itself), so caches forget what other API processes changed. A stream that
+ * fails reports the error (`onError`: the caller forgets everything, since events may have been
+ * missed) and follows again after a second, resuming after the last event it saw (a second
+ * failure in a row starts afresh). Returns the function that stops following.
+ */
+export function followChanges(
+  connection: Connection,
+  collections: readonly string[],
+  listener: WriteListener,
+  onError: (err: unknown) => void,
+): () => void {
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  let resumeAfter: unknown;
+  let failures = 0;
+  let stream: ReturnType<NonNullable<Connection['db']>['watch']> | undefined;
+  const watched = new Set(collections);
+
+  const follow = () => {
+    retry = undefined;
+    if (closed) return;
+    let current: NonNullable<typeof stream>;
+    try {
+      if (!connection.db) throw new Error('followChanges: the database connection is not open');
+      current = connection.db.watch([{ $match: { 'ns.coll': { $in: [...collections] } } }], {
+        ...(resumeAfter && failures < 2 ? { resumeAfter } : {}),
+      });
+    } catch (err) {
+      restart(err);
+      return;
+    }
+    stream = current;
+    current.on('change', (change: ChangeEvent) => {
+      failures = 0;
+      resumeAfter = change._id;
+      const collection = change.ns?.coll;
+      const event = changeToWriteEvent(change);
+      if (collection && watched.has(collection)) listener(collection, event);
+      else for (const name of collections) listener(name, event); // dropDatabase, invalidate
+      if (change.operationType === 'invalidate') restart(undefined);
+    });
+    current.on('error', (err: unknown) => restart(err));
+  };
+  const restart = (err: unknown) => {
+    if (closed) return;
+    stream?.close().catch(() => undefined);
+    stream = undefined;
+    if (err !== undefined) {
+      failures += 1;
+      onError(err);
+    } else {
+      resumeAfter = undefined;
+    }
+    if (!closed && !retry) {
+      retry = setTimeout(follow, err === undefined ? 0 : CHANGE_STREAM_RETRY_MS);
+      retry.unref();
+    }
+  };
+  const stop = () => {
+    closed = true;
+    if (retry) clearTimeout(retry);
+    stream?.close().catch(() => undefined);
+    connection.off('close', stop);
+  };
+  // A connection closed before its app: nothing left to follow.
+  connection.on('close', stop);
+  follow();
+  return stop;
+}

@@ -9,8 +9,8 @@
  * Every write through the Post, Like, Repost and Follow models forgets what it could change
  * (`forget`, called by the app's one invalidation path in `read-caches.ts`), before and after it
  * reaches the database, and a read that overlapped a write is not stored (see ReadCache), so the
- * app never answers from stale data. Writes it cannot see (another API process, a script using
- * the driver directly) show within `READ_CACHE_MS`.
+ * app never answers from stale data. Writes of other API processes (and of scripts using the
+ * driver directly) arrive the same way through a change stream (`ReadCaches.followOtherProcesses`).
  */
 import { trusted } from 'mongoose';
 import { ReadCache } from '../../platform/read-cache';
@@ -32,7 +32,10 @@ interface ViewerFlags {
 
 export type PageKind = 'shared' | 'following' | 'top';
 
-/** Whether an update only moves likesCount, commentsCount or repostsCount. */
+/**
+ * Whether an update only moves likesCount, commentsCount or repostsCount: `$inc` as this process
+ * writes them, `$set` as another process's write arrives through the change stream.
+ */
 function onlyCounts(update: unknown): boolean {
   if (!update || typeof update !== 'object' || Array.isArray(update)) return false;
   const entries = Object.entries(update);
@@ -40,7 +43,7 @@ function onlyCounts(update: unknown): boolean {
     entries.length > 0 &&
     entries.every(
       ([op, fields]) =>
-        op === '$inc' &&
+        (op === '$inc' || op === '$set') &&
         fields !== null &&
         typeof fields === 'object' &&
         Object.keys(fields).every((f) => COUNT_FIELDS.has(f)),
