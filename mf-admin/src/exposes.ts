@@ -4,4 +4,9 @@ import type { RemoteExposes } from '@campus/kit/remote-modules';
 
 export const exposes = {
   './AnalyticsPage': () => import('./analytics/analytics-page'),
+  './ApplicationsPage': () => import('./applications/applications-page'),
+  './FeedbackPage': () => import('./feedback/feedback-page'),
+  './MembersPage': () => import('./members/members-page'),
+  './ReportsPage': () => import('./reports/reports-page'),
+  './AuditPage': () => import('./audit/audit-page'),
 } satisfies RemoteExposes<'mf_admin'>;

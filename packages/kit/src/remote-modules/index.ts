@@ -19,6 +19,11 @@ export interface RemoteModules {
   'mf_profile/SettingsPage': NoProps;
   'mf_notifications/NotificationsPage': NoProps;
   'mf_admin/AnalyticsPage': NoProps;
+  'mf_admin/ApplicationsPage': NoProps;
+  'mf_admin/FeedbackPage': NoProps;
+  'mf_admin/MembersPage': NoProps;
+  'mf_admin/ReportsPage': NoProps;
+  'mf_admin/AuditPage': NoProps;
 }
 
 export type RemoteModuleId = keyof RemoteModules;

@@ -1,0 +1,106 @@
+import { useId } from 'react';
+import styled from 'styled-components';
+import type { ApproveApplicationResponse } from '@campus/contracts';
+import { toast } from '@campus/kit/toast';
+import { Button, Dialog } from '@campus/kit/ui';
+
+const Field = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space(1.5)};
+
+  label {
+    font-size: 0.875rem;
+    font-weight: 600;
+  }
+  div {
+    display: flex;
+    gap: ${({ theme }) => theme.space(2)};
+  }
+  input {
+    flex: 1;
+    min-width: 0;
+    height: 36px;
+    padding: 0 ${({ theme }) => theme.space(2)};
+    border: 1px solid ${({ theme }) => theme.colors.border};
+    border-radius: ${({ theme }) => theme.radius.md};
+    font: inherit;
+    font-size: 0.8125rem;
+  }
+`;
+
+const Note = styled.p`
+  margin: ${({ theme }) => theme.space(3)} 0 0;
+  font-size: 0.875rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const Done = styled.div`
+  display: flex;
+  justify-content: flex-end;
+  margin-top: ${({ theme }) => theme.space(4)};
+`;
+
+/** After an approval: the invitation link, to copy and send another way if it was not e-mailed. */
+export function InvitationDialog({
+  approval,
+  onClose,
+}: {
+  approval: ApproveApplicationResponse | null;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const copy = async () => {
+    if (!approval) return;
+    try {
+      await navigator.clipboard.writeText(approval.invitationUrl);
+      toast({ title: 'Link copied' });
+    } catch {
+      toast({
+        title: 'Could not copy the link',
+        description: 'Select the link and copy it yourself.',
+        variant: 'destructive',
+      });
+    }
+  };
+  return (
+    <Dialog
+      open={approval !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Invitation created"
+      description={
+        approval
+          ? `${approval.application.name} can register with this link until ${new Date(approval.expiresAt).toLocaleDateString()}. It works once.`
+          : undefined
+      }
+    >
+      {approval && (
+        <>
+          <Field>
+            <label htmlFor={id}>Invitation link</label>
+            <div>
+              <input
+                id={id}
+                readOnly
+                value={approval.invitationUrl}
+                onFocus={(event) => event.currentTarget.select()}
+              />
+              <Button size="sm" onClick={() => void copy()}>
+                Copy link
+              </Button>
+            </div>
+          </Field>
+          <Note>
+            {approval.emailed && approval.application.email
+              ? `It was also e-mailed to ${approval.application.email}.`
+              : 'The contact information has no e-mail address: send the link another way.'}
+          </Note>
+          <Done>
+            <Button variant="secondary" size="sm" onClick={onClose}>
+              Done
+            </Button>
+          </Done>
+        </>
+      )}
+    </Dialog>
+  );
+}

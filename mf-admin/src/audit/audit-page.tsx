@@ -1,0 +1,130 @@
+import styled from 'styled-components';
+import type { AuditAction, AuditEntry } from '@campus/contracts';
+import { relativeTime } from '@campus/kit/format';
+import { useSearchParams } from 'react-router-dom';
+import { useAdminList } from '../admin/admin-data';
+import { AdminFrame } from '../admin/admin-frame';
+import { ListState } from '../admin/list-state';
+import { Pager } from '../admin/pager';
+
+const ACTION_LABELS: Record<AuditAction, string> = {
+  'application.approve': 'Approved application',
+  'application.reject': 'Rejected application',
+  'feedback.update': 'Updated feedback',
+  'user.suspend': 'Suspended member',
+  'user.reactivate': 'Reactivated member',
+  'report.remove': 'Removed reported content',
+  'report.dismiss': 'Dismissed report',
+};
+
+const Scroll = styled.div`
+  overflow-x: auto;
+`;
+
+const Table = styled.table`
+  width: 100%;
+  border-collapse: collapse;
+  font-size: 0.875rem;
+
+  caption {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+  }
+  th,
+  td {
+    padding: ${({ theme }) => theme.space(2)};
+    border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+    text-align: left;
+    vertical-align: top;
+  }
+  th {
+    font-size: 0.8125rem;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+  td:last-child {
+    overflow-wrap: anywhere;
+  }
+`;
+
+/** The details of an entry as 'reason: spam, status: resolved'. */
+export function detailsText(details: AuditEntry['details']): string {
+  return Object.entries(details)
+    .filter(([, value]) => value !== null && value !== '')
+    .map(([name, value]) => `${name}: ${String(value)}`)
+    .join(', ');
+}
+
+/** Issue 18: every admin action, newest first: time, admin, action, target, details. */
+export default function AuditPage() {
+  const [params, setParams] = useSearchParams();
+  const parsed = Number(params.get('page'));
+  const page = Number.isInteger(parsed) && parsed > 0 ? parsed : 1;
+  const list = useAdminList<AuditEntry>('audit', { page });
+  const items = list.data?.items ?? [];
+
+  return (
+    <AdminFrame title="Audit log">
+      <ListState
+        what="the audit log"
+        isLoading={list.isLoading}
+        error={list.error}
+        empty={items.length === 0}
+        emptyText="No admin action yet."
+        onRetry={() => void list.mutate()}
+      />
+      {items.length > 0 && (
+        <Scroll>
+          <Table>
+            <caption>Admin actions, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Admin</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((entry) => (
+                <tr key={entry.id}>
+                  <td>
+                    <time
+                      dateTime={entry.createdAt}
+                      title={new Date(entry.createdAt).toLocaleString()}
+                    >
+                      {relativeTime(entry.createdAt)}
+                    </time>
+                  </td>
+                  <td>{entry.admin?.name ?? 'A deleted account'}</td>
+                  <td>{ACTION_LABELS[entry.action]}</td>
+                  <td>
+                    {entry.target.type} #{entry.target.id}
+                  </td>
+                  <td>{detailsText(entry.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </Scroll>
+      )}
+      {list.data && (
+        <Pager
+          label="Audit log pages"
+          page={page}
+          pageSize={list.data.pageSize}
+          total={list.data.total}
+          onPage={(next) => {
+            const nextParams = new URLSearchParams(params);
+            if (next > 1) nextParams.set('page', String(next));
+            else nextParams.delete('page');
+            setParams(nextParams);
+          }}
+        />
+      )}
+    </AdminFrame>
+  );
+}

@@ -1,0 +1,230 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  REPORT_STATUSES,
+  type AdminReport,
+  type ReportAction,
+  type ReportStatus,
+  type ReportTargetType,
+} from '@campus/contracts';
+import { ApiError } from '@campus/kit/api';
+import { relativeTime } from '@campus/kit/format';
+import { toast } from '@campus/kit/toast';
+import { Badge, Button } from '@campus/kit/ui';
+import { adminAction, useAdminList, useRefreshAdmin } from '../admin/admin-data';
+import { AdminFrame } from '../admin/admin-frame';
+import { ConfirmDialog } from '../admin/confirm-dialog';
+import { useListParams } from '../admin/list-params';
+import { ListState } from '../admin/list-state';
+import { Pager } from '../admin/pager';
+import { Meta, Row, RowActions, Rows, Toolbar } from '../admin/rows';
+import { StatusFilter } from '../admin/status-filter';
+
+const STATUS_LABELS: Record<ReportStatus, string> = { open: 'Open', resolved: 'Resolved' };
+
+const TARGET_LABELS: Record<ReportTargetType, string> = {
+  post: 'Post',
+  comment: 'Comment',
+  user: 'Member',
+};
+
+/** What 'remove' does to each kind of target. */
+const REMOVE_TEXT: Record<ReportTargetType, string> = {
+  post: 'Remove post',
+  comment: 'Remove comment',
+  user: 'Suspend member',
+};
+
+const Reasons = styled.ul`
+  display: grid;
+  gap: ${({ theme }) => theme.space(1)};
+  margin: 0;
+  padding-left: ${({ theme }) => theme.space(5)};
+  font-size: 0.875rem;
+
+  time {
+    margin-left: ${({ theme }) => theme.space(2)};
+    font-size: 0.8125rem;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+`;
+
+const Quote = styled.blockquote`
+  margin: 0;
+  padding-left: ${({ theme }) => theme.space(3)};
+  border-left: 3px solid ${({ theme }) => theme.colors.border};
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+`;
+
+function targetName(report: AdminReport): string {
+  const author = report.target.author?.name ?? 'a deleted account';
+  return report.targetType === 'user'
+    ? author
+    : `${TARGET_LABELS[report.targetType].toLowerCase()} by ${author}`;
+}
+
+/** Issue 18: reported posts, comments and members, one entry per target with every reason. */
+export default function ReportsPage() {
+  const { status, page, setStatus, setPage } = useListParams(REPORT_STATUSES, 'open');
+  const list = useAdminList<AdminReport>('reports', { status, page });
+  const refresh = useRefreshAdmin();
+  const [removing, setRemoving] = useState<AdminReport | null>(null);
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const items = list.data?.items ?? [];
+
+  const resolve = async (report: AdminReport, action: ReportAction) => {
+    setBusyId(report.id);
+    try {
+      await adminAction<AdminReport>(`/api/admin/reports/${report.id}/resolve`, {
+        method: 'POST',
+        body: { action },
+      });
+      toast({
+        title: action === 'dismiss' ? 'Report dismissed' : 'Removed',
+        description:
+          action === 'dismiss'
+            ? `The ${targetName(report)} stays.`
+            : report.targetType === 'user'
+              ? `${targetName(report)} is suspended.`
+              : `The ${targetName(report)} is removed and its author told.`,
+      });
+      void refresh();
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description:
+          (error instanceof ApiError && error.serverMessage) ||
+          'Failed to resolve the report. Please try again.',
+        variant: 'destructive',
+      });
+      void refresh();
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  return (
+    <AdminFrame
+      title="Reports"
+      toolbar={
+        <Toolbar>
+          <StatusFilter
+            value={status}
+            options={REPORT_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }))}
+            onChange={setStatus}
+          />
+        </Toolbar>
+      }
+    >
+      <ListState
+        what="reports"
+        isLoading={list.isLoading}
+        error={list.error}
+        empty={items.length === 0}
+        emptyText={status === 'open' ? 'Nothing is reported.' : 'No report has been resolved yet.'}
+        onRetry={() => void list.mutate()}
+      />
+      {items.length > 0 && (
+        <Rows aria-label={`${STATUS_LABELS[status]} reports`}>
+          {items.map((report) => {
+            const { target } = report;
+            const name = targetName(report);
+            return (
+              <li key={report.id}>
+                <Row aria-label={`Reported ${name}`}>
+                  <Meta>
+                    <Badge $tone="danger">{TARGET_LABELS[report.targetType]}</Badge>
+                    <strong>
+                      {report.reportCount} {report.reportCount === 1 ? 'report' : 'reports'}
+                    </strong>
+                    <span aria-hidden="true">·</span>
+                    <time dateTime={report.lastReportedAt}>
+                      last {relativeTime(report.lastReportedAt)}
+                    </time>
+                    {target.removed && (
+                      <Badge>{report.targetType === 'user' ? 'Suspended' : 'Removed'}</Badge>
+                    )}
+                  </Meta>
+                  <Meta>
+                    {target.author ? (
+                      <Link to={`/profile/${target.author.id}`}>{target.author.name}</Link>
+                    ) : (
+                      <span>A deleted account</span>
+                    )}
+                    {target.postId !== null && !target.removed && (
+                      <Link to={`/post/${target.postId}`}>
+                        {report.targetType === 'comment' ? 'Open its post' : 'Open post'}
+                      </Link>
+                    )}
+                  </Meta>
+                  {target.content !== null && <Quote>{target.content}</Quote>}
+                  <Reasons aria-label="Reasons">
+                    {report.reasons.map((reason, index) => (
+                      <li key={`${reason.createdAt}-${index}`}>
+                        {reason.reason}
+                        <time dateTime={reason.createdAt}>{relativeTime(reason.createdAt)}</time>
+                      </li>
+                    ))}
+                  </Reasons>
+                  {report.resolution && (
+                    <Meta>
+                      {report.resolution.action === 'remove' ? 'Removed' : 'Dismissed'}{' '}
+                      {relativeTime(report.resolution.resolvedAt)}
+                    </Meta>
+                  )}
+                  {report.status === 'open' && (
+                    <RowActions>
+                      <Button
+                        size="sm"
+                        variant="secondary"
+                        disabled={busyId === report.id}
+                        onClick={() => void resolve(report, 'dismiss')}
+                        aria-label={`Dismiss the reports of the ${name}`}
+                      >
+                        Dismiss
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="destructive"
+                        disabled={busyId === report.id}
+                        onClick={() => setRemoving(report)}
+                        aria-label={`${REMOVE_TEXT[report.targetType]} (${name})`}
+                      >
+                        {REMOVE_TEXT[report.targetType]}
+                      </Button>
+                    </RowActions>
+                  )}
+                </Row>
+              </li>
+            );
+          })}
+        </Rows>
+      )}
+      {list.data && (
+        <Pager
+          label="Reports pages"
+          page={page}
+          pageSize={list.data.pageSize}
+          total={list.data.total}
+          onPage={setPage}
+        />
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={removing ? `${REMOVE_TEXT[removing.targetType]}?` : 'Remove?'}
+        description={
+          removing?.targetType === 'user'
+            ? `${targetName(removing)} is signed out and hidden until you reactivate them on the Members page.`
+            : `The ${removing ? targetName(removing) : 'content'} disappears for everyone. Its author is told, without who reported it.`
+        }
+        confirmText={removing ? REMOVE_TEXT[removing.targetType] : 'Remove'}
+        onConfirm={async () => {
+          if (removing) await resolve(removing, 'remove');
+        }}
+      />
+    </AdminFrame>
+  );
+}
