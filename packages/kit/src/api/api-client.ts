@@ -60,6 +60,17 @@ function logOutEverywhere(reason?: SignOutReason): void {
 }
 
 /**
+ * Ends the session after the API refused its token outside `apiRequest` (the live stream reads
+ * its answer itself): a 401 says the session ended (or was revoked), a 403 signs out quietly.
+ */
+export function signOutAfterRefusal(status: number, body: string): void {
+  if (status === 403) logOutEverywhere();
+  if (status !== 401) return;
+  const refusal = new ApiError(status, '', body);
+  logOutEverywhere(refusal.serverMessage === SESSION_REVOKED_MESSAGE ? 'revoked' : 'expired');
+}
+
+/**
  * Calls the API with the stored bearer token and credentials. Resolves with the parsed JSON
  * (null for an empty body); rejects with an ApiError for any non-OK status. A 401/403 outside
  * login and registration logs the user out first; a 401 for a revoked session (the API's

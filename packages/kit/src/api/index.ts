@@ -1,5 +1,11 @@
 export { configureApi, getApiBaseUrl, resolveApiUrl } from './api-config';
-export { ApiError, apiRequest, failureDescription, getJson } from './api-client';
+export {
+  ApiError,
+  apiRequest,
+  failureDescription,
+  getJson,
+  signOutAfterRefusal,
+} from './api-client';
 export type { ApiRequestOptions } from './api-client';
 export { clearStoredAuth, readStoredAuth, storeAuth, AUTH_STORAGE_KEY } from './auth-storage';
 export type { StoredAuth, SessionUser } from './auth-storage';

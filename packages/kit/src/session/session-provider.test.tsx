@@ -6,7 +6,7 @@ import { DataProvider } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { SessionProvider, useSession } from '@campus/kit/session';
 import { retryDelay } from './session-provider';
-import { mockApi, renderWithTheme } from '@campus/kit/testing';
+import { callsTo, mockApi, renderWithTheme } from '@campus/kit/testing';
 import { Toaster, dismissToast } from '@campus/kit/toast';
 
 const ada = { id: 3, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
@@ -150,7 +150,7 @@ describe('SessionProvider', () => {
     act(() => screen.getByText('retry').click());
     expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
     expect(screen.getByText('unreachable: no')).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(callsTo(fetchMock, '/api/auth/me')).toHaveLength(2);
   });
 
   it('checks an unreachable login again by itself, with back-off', async () => {
@@ -159,7 +159,8 @@ describe('SessionProvider', () => {
       storeAuth({ user: { ...ada, id: 10 }, token: 'retried-by-itself' });
       let calls = 0;
       mockApi(
-        () => {
+        ({ pathname }) => {
+          if (pathname !== '/api/auth/me') return undefined;
           calls += 1;
           return calls < 3
             ? { status: 502, body: { message: 'Bad Gateway' } }
@@ -181,6 +182,30 @@ describe('SessionProvider', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('opens the live stream with the confirmed token, and its 401 ends the session', async () => {
+    storeAuth({ user: { ...ada, id: 11 }, token: 'stream-token' });
+    const fetchMock = mockApi(({ pathname }) =>
+      pathname === '/api/stream' ? { status: 401, body: { message: 'Unauthorized' } } : undefined,
+    );
+    renderWithTheme(
+      <DataProvider>
+        <SessionProvider>
+          <Probe />
+        </SessionProvider>
+        <Toaster />
+      </DataProvider>,
+    );
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    const [stream] = callsTo(fetchMock, '/api/stream');
+    expect(stream?.init.headers).toMatchObject({
+      Accept: 'text/event-stream',
+      Authorization: 'Bearer stream-token',
+    });
+    expect(readStoredAuth()).toBeNull();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Session ended');
+    act(() => dismissToast());
   });
 
   it('is admin only when the API gives the admin role, whatever the user id', async () => {
@@ -219,7 +244,7 @@ describe('SessionProvider', () => {
     expect(screen.getByText('token: fresh-token')).toBeInTheDocument();
     expect(screen.getByText('status: authenticated')).toBeInTheDocument();
     expect(readStoredAuth()?.token).toBe('fresh-token');
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(callsTo(fetchMock, '/api/auth/me')).toHaveLength(1);
   });
 
   it('re-checks on storage events from other tabs and on authChanged', async () => {

@@ -21,6 +21,7 @@ import {
   type StoredAuth,
 } from '@campus/kit/api';
 import { emitAppEvent, onAppEvent } from '@campus/kit/events';
+import { useSessionStream } from '@campus/kit/stream';
 import { toast } from '@campus/kit/toast';
 
 export type SessionStatus = 'checking' | 'authenticated' | 'unauthenticated';
@@ -260,6 +261,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       current.auth ? { ...current, auth: { ...current.auth, token } } : current,
     );
   }, []);
+
+  // The page's one live stream, open while the session is confirmed.
+  useSessionStream(state.status === 'authenticated' ? (state.auth?.token ?? null) : null);
 
   const session = useMemo<Session>(
     () => ({

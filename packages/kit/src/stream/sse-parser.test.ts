@@ -52,7 +52,7 @@ describe('createSseParser', () => {
 
   it('drops one space after the colon only, and reads a field without a colon as empty', () => {
     const { events } = parse(['data:  two spaces\ndata\n\n']);
-    expect(events[0].data).toBe(' two spaces\n');
+    expect(events.map((event) => event.data)).toEqual([' two spaces\n']);
   });
 
   it('names an event without an event field "message" and resets the name after dispatch', () => {

@@ -79,6 +79,12 @@ function fakeServer(
   return { attempts, fetch: fetchMock as unknown as typeof fetch, fetchMock };
 }
 
+function nth<T>(items: T[], index: number): T {
+  const item = items[index];
+  if (item === undefined) throw new Error(`No item ${index}`);
+  return item;
+}
+
 /** Lets pending promises (the fake fetch, reads) settle. */
 const settle = async () => {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
@@ -113,7 +119,7 @@ describe('connectStream', () => {
     const { events, statuses, connection } = connect(server);
     await settle();
     expect(server.attempts).toHaveLength(1);
-    const [{ url, headers, body }] = server.attempts;
+    const { url, headers, body } = nth(server.attempts, 0);
     expect(url).not.toContain('tok-1');
     expect(headers).toEqual({ Accept: 'text/event-stream', Authorization: 'Bearer tok-1' });
     body.write('event: unread\ndata: {"count":2}\n\n: heartbeat\n\nid: 12\nevent: notif');
@@ -132,9 +138,9 @@ describe('connectStream', () => {
     const server = fakeServer((attempt) => ({ status: attempt === 1 ? 503 : 200 }));
     const { statuses, connection } = connect(server);
     await settle();
-    server.attempts[0].body.write('id: 40\nevent: notification\ndata: {}\n\n');
+    nth(server.attempts, 0).body.write('id: 40\nevent: notification\ndata: {}\n\n');
     await settle();
-    server.attempts[0].body.end(); // the server (or a proxy) closed it
+    nth(server.attempts, 0).body.end(); // the server (or a proxy) closed it
     await settle();
     expect(statuses.at(-1)).toBe('down');
 
@@ -142,7 +148,7 @@ describe('connectStream', () => {
     expect(server.attempts).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(1);
     expect(server.attempts).toHaveLength(2);
-    expect(server.attempts[1].headers['Last-Event-ID']).toBe('40');
+    expect(nth(server.attempts, 1).headers['Last-Event-ID']).toBe('40');
 
     // the 503 of the second attempt doubles the wait
     await settle();
@@ -150,7 +156,7 @@ describe('connectStream', () => {
     expect(server.attempts).toHaveLength(2);
     await jest.advanceTimersByTimeAsync(1);
     expect(server.attempts).toHaveLength(3);
-    expect(server.attempts[2].headers['Last-Event-ID']).toBe('40');
+    expect(nth(server.attempts, 2).headers['Last-Event-ID']).toBe('40');
     await settle();
     expect(statuses.at(-1)).toBe('open');
     connection.close();
@@ -171,12 +177,12 @@ describe('connectStream', () => {
     const { connection } = connect(server);
     await settle();
     await jest.advanceTimersByTimeAsync(59_000);
-    server.attempts[0].body.write(': heartbeat\n\n'); // alive: the silence clock starts again
+    nth(server.attempts, 0).body.write(': heartbeat\n\n'); // alive: the silence clock starts again
     await jest.advanceTimersByTimeAsync(59_000);
     expect(server.attempts).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(1_000 + 1_000);
     expect(server.attempts).toHaveLength(2);
-    expect(server.attempts[0].body.cancelled).toBe(true);
+    expect(nth(server.attempts, 0).body.cancelled).toBe(true);
     connection.close();
   });
 
@@ -187,8 +193,8 @@ describe('connectStream', () => {
     connection.reconnect();
     await settle();
     expect(server.attempts).toHaveLength(2);
-    server.attempts[0].body.write('data: stale\n\n');
-    server.attempts[1].body.write('data: fresh\n\n');
+    nth(server.attempts, 0).body.write('data: stale\n\n');
+    nth(server.attempts, 1).body.write('data: fresh\n\n');
     await settle();
     expect(events.map((event) => event.data)).toEqual(['fresh']);
     connection.close();

@@ -1,0 +1,137 @@
+import { useEffect } from 'react';
+import { useSWRConfig } from 'swr';
+import type { FeedTab, Notification } from '@campus/contracts';
+import { readStoredAuth, resolveApiUrl, signOutAfterRefusal } from '@campus/kit/api';
+import { keys } from '@campus/kit/data';
+import {
+  emitLiveNotification,
+  forgetNewestPosts,
+  getLiveState,
+  onNewestPostsChanged,
+  resetLiveState,
+  setLiveState,
+  streamTabsParam,
+} from './live-state';
+import type { SseEvent } from './sse-parser';
+import { connectStream, type StreamStatus } from './stream-connection';
+
+/** The plain notification list holds the newest 100 (api/README.md). */
+const LIST_LENGTH = 100;
+
+/** While the stream is down the unread count is polled: 15 s, then 30 s, 60 s, at most 2 min. */
+export function unreadPollDelay(poll: number): number {
+  return Math.min(120_000, 15_000 * 2 ** poll);
+}
+
+/** Tabs change when the feed shows new posts; one reconnection for a burst of reports. */
+const TABS_SETTLE_MS = 300;
+
+function parseData(event: SseEvent): unknown {
+  try {
+    return JSON.parse(event.data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/**
+ * The session's live stream (one per tab): open while `token` is a confirmed session. It keeps
+ * the live state (unread count, new posts per tab), puts new notifications into the shared
+ * notifications cache, and polls that list with back-off while the stream is down.
+ */
+export function useSessionStream(token: string | null): void {
+  const { mutate } = useSWRConfig();
+
+  useEffect(() => {
+    if (!token) return;
+    let pollTimer: ReturnType<typeof setTimeout> | undefined;
+    let tabsTimer: ReturnType<typeof setTimeout> | undefined;
+    let polls = 0;
+
+    const pollWhileDown = () => {
+      clearTimeout(pollTimer);
+      pollTimer = setTimeout(() => {
+        void mutate(keys.notifications());
+        polls += 1;
+        pollWhileDown();
+      }, unreadPollDelay(polls));
+    };
+
+    const onStatus = (status: StreamStatus) => {
+      setLiveState(status === 'open' ? { status } : { status, unread: null });
+      if (status === 'down') {
+        if (pollTimer === undefined) pollWhileDown();
+      } else if (status === 'open' || status === 'off') {
+        clearTimeout(pollTimer);
+        pollTimer = undefined;
+        polls = 0;
+      }
+    };
+
+    const onEvent = (event: SseEvent) => {
+      const data = parseData(event);
+      if (!isObject(data)) return;
+      if (event.event === 'unread' && isCount(data.count)) {
+        setLiveState({ unread: data.count });
+      } else if (event.event === 'posts' && typeof data.tab === 'string' && isCount(data.count)) {
+        const tab = data.tab as FeedTab;
+        setLiveState({ newPosts: { ...getLiveState().newPosts, [tab]: data.count } });
+      } else if (
+        event.event === 'notification' &&
+        isCount(data.id) &&
+        typeof data.type === 'string'
+      ) {
+        const notification = data as unknown as Notification;
+        void mutate<Notification[] | null>(
+          keys.notifications(),
+          (current) =>
+            current && !current.some((item) => item.id === notification.id)
+              ? [notification, ...current].slice(0, LIST_LENGTH)
+              : current,
+          { revalidate: false },
+        );
+        emitLiveNotification(notification);
+      }
+    };
+
+    const connection = connectStream({
+      url: () => {
+        const tabs = streamTabsParam();
+        return resolveApiUrl(tabs ? `/api/stream?tabs=${encodeURIComponent(tabs)}` : '/api/stream');
+      },
+      // A newer login or a logout in another tab ends this stream.
+      token: () => (readStoredAuth()?.token === token ? token : null),
+      onStatus,
+      onEvent,
+      onRefused: signOutAfterRefusal,
+    });
+
+    const offNewest = onNewestPostsChanged(() => {
+      clearTimeout(tabsTimer);
+      tabsTimer = setTimeout(connection.reconnect, TABS_SETTLE_MS);
+    });
+    const onOnline = () => {
+      if (getLiveState().status === 'down') connection.reconnect();
+    };
+    window.addEventListener('online', onOnline);
+
+    return () => {
+      window.removeEventListener('online', onOnline);
+      offNewest();
+      clearTimeout(tabsTimer);
+      clearTimeout(pollTimer);
+      connection.close();
+      resetLiveState();
+    };
+  }, [token, mutate]);
+
+  useEffect(() => {
+    if (!token) forgetNewestPosts();
+  }, [token]);
+}
