@@ -5,6 +5,7 @@
 # templates include (docker/nginx/*.conf.template):
 #   security-headers.conf  Content-Security-Policy, X-Frame-Options, nosniff, Referrer-Policy
 #   cors.conf              a remote's CORS: only the shell's origin (SHELL_URL) may read its files
+#   landing-preload.conf   the shell's home page: Link preload of the feed remote (MF_FEED_URL)
 # The policy is the one e2e/support/security-headers.ts computes for `npm start` and the e2e
 # suite; scripts/compose/compose.test.ts runs this script and checks that both agree.
 #   API_URL                 the API as the browser sees it (required)
@@ -80,6 +81,17 @@ add_header X-Frame-Options "DENY" always;
 add_header X-Content-Type-Options "nosniff" always;
 add_header Referrer-Policy "strict-origin-when-cross-origin" always;
 NGINX
+
+# The shell's home page preloads the feed remote's manifest and remoteEntry.js (a Link header:
+# the browser fetches them with the shell's scripts, before the shell has read env.json).
+: > "$dir/landing-preload.conf"
+feed_manifest="${MF_FEED_URL:-}"
+if [ "${CAMPUS_APP:-}" != remote ] && [ -n "$feed_manifest" ]; then
+    feed_entry="${feed_manifest%/*}/remoteEntry.js"
+    cat > "$dir/landing-preload.conf" <<NGINX
+add_header Link "<$feed_manifest>; rel=preload; as=fetch; crossorigin=anonymous, <$feed_entry>; rel=preload; as=script" always;
+NGINX
+fi
 
 if [ "${CAMPUS_APP:-}" = remote ]; then
     shell_url="${SHELL_URL:-}"
