@@ -114,4 +114,33 @@ describe('signed in', () => {
     expect(await screen.findByText('remote mf_admin/AnalyticsPage')).toBeInTheDocument();
     expect(registeredRemotes).toContain('mf_admin');
   });
+
+  it.each([
+    '/admin/applications',
+    '/admin/feedback',
+    '/admin/members',
+    '/admin/reports',
+    '/admin/audit',
+  ])('%s shows a member the not-found page without registering mf_admin', async (path) => {
+    signIn(ada);
+    apiFor();
+    renderApp(path);
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+    expect(registeredRemotes).not.toContain('mf_admin');
+  });
+
+  it.each([
+    ['/admin/applications', 'remote mf_admin/ApplicationsPage'],
+    ['/admin', 'remote mf_admin/ApplicationsPage'],
+    ['/admin/feedback', 'remote mf_admin/FeedbackPage'],
+    ['/admin/members', 'remote mf_admin/MembersPage'],
+    ['/admin/reports', 'remote mf_admin/ReportsPage'],
+    ['/admin/audit', 'remote mf_admin/AuditPage'],
+  ])('%s mounts %s for the admin', async (path, mounted) => {
+    signIn(admin);
+    apiFor(['member', 'admin']);
+    renderApp(path);
+    // Loading it needs mf_admin registered (registered once per page, so only the first test sees it).
+    expect(await screen.findByText(mounted)).toBeInTheDocument();
+  });
 });

@@ -65,6 +65,10 @@ function SignedInRoutes() {
           element={<Page remote="mf_feed" exposed="OpportunitiesPage" what="opportunities" />}
         />
         <Route path="analytics" element={<AnalyticsRoute />} />
+        <Route path="admin" element={<Navigate to="/admin/applications" replace />} />
+        {ADMIN_PAGES.map(({ path, exposed, what }) => (
+          <Route key={path} path={path} element={<AdminRoute exposed={exposed} what={what} />} />
+        ))}
         <Route
           path="profile/:id?"
           element={<Page remote="mf_profile" exposed="ProfilePage" what="this profile" />}
@@ -144,6 +148,37 @@ function AnalyticsRoute() {
       remote="mf_admin"
       exposed="AnalyticsPage"
       what="the analytics dashboard"
+      fallback={<PageSkeleton />}
+    />
+  );
+}
+
+/** The admin's operations pages (issue 18), each an exposed page of mf_admin. */
+const ADMIN_PAGES: readonly { path: string; exposed: AdminPage; what: string }[] = [
+  { path: 'admin/applications', exposed: 'ApplicationsPage', what: 'the applications' },
+  { path: 'admin/feedback', exposed: 'FeedbackPage', what: 'the feedback' },
+  { path: 'admin/members', exposed: 'MembersPage', what: 'the members' },
+  { path: 'admin/reports', exposed: 'ReportsPage', what: 'the reports' },
+  { path: 'admin/audit', exposed: 'AuditPage', what: 'the audit log' },
+];
+
+type AdminPage = Exclude<PagesWithoutProps<'mf_admin'>, 'AnalyticsPage'>;
+
+/**
+ * An admin page: anyone but the admin gets the not-found page (the API refuses them anyway), and
+ * registers no mf_admin file.
+ */
+function AdminRoute({ exposed, what }: { exposed: AdminPage; what: string }) {
+  const { isAdmin } = useSession();
+  const config = useRuntimeConfig();
+  if (!isAdmin) return <NotFoundPage />;
+  registerAdminRemote(config);
+  return (
+    <RemoteSlot
+      key={exposed}
+      remote="mf_admin"
+      exposed={exposed}
+      what={what}
       fallback={<PageSkeleton />}
     />
   );
