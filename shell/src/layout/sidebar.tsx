@@ -3,7 +3,8 @@ import styled from 'styled-components';
 import { useSession } from '@campus/kit/session';
 import { mediaMobile } from '@campus/kit/theme';
 import { Avatar, Badge, Button } from '@campus/kit/ui';
-import { BellIcon, HomeIcon, SearchIcon, UserIcon } from './icons';
+import { ADMIN_LINKS, useAdminSummary } from './admin-section';
+import { BellIcon, HomeIcon, SearchIcon, ShieldIcon, UserIcon } from './icons';
 import { Logo } from './logo';
 import { useUnreadCount } from './use-unread-count';
 
@@ -18,6 +19,7 @@ const Aside = styled.aside`
   padding: ${({ theme }) => theme.space(4)};
   border-right: 1px solid ${({ theme }) => theme.colors.border};
   background: ${({ theme }) => theme.colors.surface};
+  overflow-y: auto;
   ${mediaMobile} {
     display: none;
   }
@@ -48,6 +50,78 @@ const Item = styled(NavLink)`
     color: ${({ theme }) => theme.colors.primary};
   }
 `;
+
+const AdminNav = styled.nav`
+  h2 {
+    display: flex;
+    align-items: center;
+    gap: ${({ theme }) => theme.space(2)};
+    margin: 0 0 ${({ theme }) => theme.space(1)};
+    padding: 0 ${({ theme }) => theme.space(3)};
+    font-size: 0.75rem;
+    font-weight: 700;
+    text-transform: uppercase;
+    letter-spacing: 0.04em;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+  ul {
+    display: grid;
+    margin: 0 0 ${({ theme }) => theme.space(2)};
+    padding: 0;
+    list-style: none;
+  }
+`;
+
+const AdminItem = styled(NavLink)`
+  display: flex;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space(2)};
+  padding: ${({ theme }) => theme.space(1.5)} ${({ theme }) => theme.space(3)};
+  border-radius: ${({ theme }) => theme.radius.full};
+  font-size: 0.875rem;
+  text-decoration: none;
+
+  &:hover {
+    background: ${({ theme }) => theme.colors.surfaceMuted};
+  }
+  &.active {
+    font-weight: 700;
+    color: ${({ theme }) => theme.colors.primary};
+  }
+`;
+
+/** The admin's pages with what waits on each (issue 18); only the admin has this section. */
+function AdminSection() {
+  const summary = useAdminSummary();
+  const { isAdmin } = useSession();
+  if (!isAdmin) return null;
+  return (
+    <AdminNav aria-labelledby="sidebar-admin-title">
+      <h2 id="sidebar-admin-title">
+        <ShieldIcon />
+        Admin
+      </h2>
+      <ul>
+        {ADMIN_LINKS.map((link) => {
+          const count = link.count && summary ? summary[link.count] : 0;
+          return (
+            <li key={link.to}>
+              <AdminItem to={link.to} end>
+                {link.label}
+                {count > 0 && (
+                  <Badge $tone="danger" aria-label={`${count} ${link.countLabel}`}>
+                    {count}
+                  </Badge>
+                )}
+              </AdminItem>
+            </li>
+          );
+        })}
+      </ul>
+    </AdminNav>
+  );
+}
 
 const SearchButton = styled(Link)`
   display: flex;
@@ -127,6 +201,7 @@ export function Sidebar({ onPost }: { onPost: () => void }) {
           </li>
         </NavList>
       </nav>
+      <AdminSection />
       <SearchButton to="/search">
         <SearchIcon />
         Search

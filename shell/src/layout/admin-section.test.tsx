@@ -1,0 +1,87 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Role } from '@campus/contracts';
+import { callsTo, mockApi, signIn } from '@campus/kit/testing';
+import { registeredRemotes } from '../testing/module-federation-runtime';
+import { renderApp } from '../testing/render-app';
+
+const ada = { id: 3, name: 'Ada Okafor', email: 'ada@campus.edu', avatarUrl: null };
+const admin = { id: 107, name: 'Admin', email: 'admin@campus.edu', avatarUrl: null };
+
+function apiFor(roles: Role[]) {
+  return mockApi(
+    ({ pathname }) => {
+      if (pathname === '/api/settings') return { status: 200, body: { logo_url: 'local' } };
+      if (pathname === '/api/notifications') return { status: 200, body: [] };
+      if (pathname === '/api/admin/summary')
+        return {
+          status: 200,
+          body: { pendingApplications: 2, openReports: 1, pendingFeedback: 0 },
+        };
+      return undefined;
+    },
+    { roles },
+  );
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+  registeredRemotes.length = 0;
+});
+
+describe('the Admin section', () => {
+  it('when the admin is signed in, then the sidebar lists the admin pages with what waits on each', async () => {
+    signIn(admin);
+    apiFor(['member', 'admin']);
+    renderApp('/');
+    const section = await screen.findByRole('navigation', { name: 'Admin' });
+    for (const page of [
+      'Analytics',
+      'Applications',
+      'Feedback',
+      'Members',
+      'Reports',
+      'Audit log',
+    ]) {
+      expect(
+        within(section).getByRole('link', { name: new RegExp(`^${page}`) }),
+      ).toBeInTheDocument();
+    }
+    expect(await within(section).findByLabelText('2 pending')).toBeInTheDocument();
+    expect(within(section).getByLabelText('1 open')).toBeInTheDocument();
+    expect(within(section).getByRole('link', { name: /^Feedback/ })).not.toHaveTextContent(/\d/);
+    expect(within(section).getByRole('link', { name: /^Applications/ })).toHaveAttribute(
+      'href',
+      '/admin/applications',
+    );
+  });
+
+  it("when the admin opens the mobile bar's Admin menu, then it lists the pages and Escape closes it", async () => {
+    signIn(admin);
+    apiFor(['member', 'admin']);
+    renderApp('/');
+    const bar = await screen.findByRole('navigation', { name: 'Bottom navigation' });
+    const button = await within(bar).findByRole('button', { name: 'Admin (something waits)' });
+    await userEvent.click(button);
+    const menu = within(bar).getByRole('list', { name: 'Admin pages' });
+    expect(within(menu).getByRole('link', { name: /^Reports/ })).toHaveAttribute(
+      'href',
+      '/admin/reports',
+    );
+    expect(within(menu).getByRole('link', { name: 'Analytics' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(within(bar).queryByRole('list', { name: 'Admin pages' })).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
+
+  it('when a member is signed in, then there is no Admin section and nobody asks for the counts', async () => {
+    signIn(ada);
+    const fetchMock = apiFor(['member']);
+    renderApp('/');
+    await screen.findByRole('navigation', { name: 'Main' });
+    await waitFor(() => expect(callsTo(fetchMock, '/api/notifications').length).toBeGreaterThan(0));
+    expect(screen.queryByRole('navigation', { name: 'Admin' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Admin/ })).not.toBeInTheDocument();
+    expect(callsTo(fetchMock, '/api/admin/summary')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,44 @@
+import useSWR from 'swr';
+import type { AdminSummary } from '@campus/contracts';
+import { keys } from '@campus/kit/data';
+import { useSession } from '@campus/kit/session';
+
+/** The admin's pages (issue 18) and which count of `GET /api/admin/summary` each shows. */
+export const ADMIN_LINKS: readonly {
+  to: string;
+  label: string;
+  count?: keyof AdminSummary;
+  /** What the count means, for screen readers ('2 pending'). */
+  countLabel?: string;
+}[] = [
+  { to: '/analytics', label: 'Analytics' },
+  {
+    to: '/admin/applications',
+    label: 'Applications',
+    count: 'pendingApplications',
+    countLabel: 'pending',
+  },
+  { to: '/admin/feedback', label: 'Feedback', count: 'pendingFeedback', countLabel: 'pending' },
+  { to: '/admin/members', label: 'Members' },
+  { to: '/admin/reports', label: 'Reports', count: 'openReports', countLabel: 'open' },
+  { to: '/admin/audit', label: 'Audit log' },
+];
+
+/**
+ * The counts of the Admin section, for the admin only (nobody else asks). mf-admin revalidates
+ * this key after every action, so the counts follow what the admin does.
+ */
+export function useAdminSummary(): AdminSummary | null {
+  const { isAdmin } = useSession();
+  const { data } = useSWR<AdminSummary | null>(isAdmin ? keys.adminSummary() : null, {
+    revalidateOnMount: true,
+  });
+  return isAdmin ? (data ?? null) : null;
+}
+
+/** Whether anything waits for the admin (the bottom bar's dot). */
+export function adminHasWork(summary: AdminSummary | null): boolean {
+  return Boolean(
+    summary && summary.pendingApplications + summary.pendingFeedback + summary.openReports > 0,
+  );
+}
