@@ -61,6 +61,18 @@ interface UploadMetadata {
   etag: string;
 }
 
+/**
+ * Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 13.1.2). Compared here
+ * rather than with Koa's `ctx.fresh`, which answers 200 to any request with `Cache-Control:
+ * no-cache`, as fetch() sends with every conditional request: the origin may still answer 304.
+ */
+function matchesEtag(ifNoneMatch: string, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
 function storedName(storedPath: string): string | undefined {
   return UPLOAD_PATH.test(storedPath) ? storedPath.slice('/uploads/'.length) : undefined;
 }
@@ -126,8 +138,7 @@ export function createUploadStorage(
         ctx.set('Cache-Control', IMMUTABLE);
         if (metadata?.etag) ctx.set('ETag', metadata.etag);
         ctx.type = metadata?.contentType ?? CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)]!;
-        // Koa compares If-None-Match with the ETag set above.
-        if (ctx.fresh) {
+        if (metadata?.etag && matchesEtag(ctx.get('If-None-Match'), metadata.etag)) {
           ctx.status = 304;
           return;
         }
