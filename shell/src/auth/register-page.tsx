@@ -1,16 +1,91 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
-import { registerRequestSchema, type RegisterRequest } from '@campus/contracts';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import {
+  registerRequestSchema,
+  type InvitationResponse,
+  type RegisterRequest,
+  type RegisterResponse,
+} from '@campus/contracts';
 import { ApiError, apiRequest } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
-import { Button, TextField } from '@campus/kit/ui';
+import { Button, Spinner, TextField } from '@campus/kit/ui';
 import { ApplyForAccessDialog } from './apply-for-access-dialog';
 import { AuthCard, LinkButton, Muted } from './auth-card';
 
-/** Spec §2 "Registration" (/register). */
+type Invitation =
+  | { state: 'none' }
+  | { state: 'checking'; token: string }
+  | { state: 'valid'; token: string; invited: InvitationResponse }
+  | { state: 'invalid'; token: string; message: string };
+
+/**
+ * `?invitation=<token>` (issue 18: the link of an approved account application): who was
+ * invited, from `GET /api/invitations/:token`. A used, expired or unknown link says so.
+ */
+function useInvitation(): Invitation {
+  const [params] = useSearchParams();
+  const token = params.get('invitation')?.trim() ?? '';
+  const [answer, setAnswer] = useState<Invitation>({ state: 'none' });
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    apiRequest<InvitationResponse>(`/api/invitations/${encodeURIComponent(token)}`, {
+      on401: 'returnNull',
+    }).then(
+      (invited) => current && setAnswer({ state: 'valid', token, invited }),
+      (error: unknown) =>
+        current &&
+        setAnswer({
+          state: 'invalid',
+          token,
+          message:
+            error instanceof ApiError && error.status < 500 && error.serverMessage
+              ? error.serverMessage
+              : 'This invitation could not be checked. Please try again.',
+        }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
+  if (!token) return { state: 'none' };
+  return answer.state !== 'none' && answer.token === token ? answer : { state: 'checking', token };
+}
+
+/** Spec §2 "Registration" (/register); with an invitation, any e-mail address (issue 18). */
 export function RegisterPage() {
+  const invitation = useInvitation();
+  if (invitation.state === 'checking') {
+    return (
+      <AuthCard title="Create your account" subtitle="Checking your invitation...">
+        <Spinner label="Checking your invitation" />
+      </AuthCard>
+    );
+  }
+  if (invitation.state === 'invalid') {
+    return (
+      <AuthCard title="Invitation not valid" subtitle={invitation.message}>
+        <Muted>
+          Already registered? <Link to="/">Sign in</Link>
+        </Muted>
+      </AuthCard>
+    );
+  }
+  return (
+    <RegisterForm
+      key={invitation.state === 'valid' ? invitation.token : 'open'}
+      invitation={invitation.state === 'valid' ? invitation : null}
+    />
+  );
+}
+
+function RegisterForm({
+  invitation,
+}: {
+  invitation: { token: string; invited: InvitationResponse } | null;
+}) {
   const navigate = useNavigate();
   const [applying, setApplying] = useState(false);
   const {
@@ -19,17 +94,28 @@ export function RegisterPage() {
     formState: { errors, isSubmitting },
   } = useForm<RegisterRequest>({
     resolver: zodResolver(registerRequestSchema),
-    defaultValues: { name: '', email: '', password: '' },
+    defaultValues: {
+      name: invitation?.invited.name ?? '',
+      email: invitation?.invited.email ?? '',
+      password: '',
+    },
   });
 
   const onValid = async (values: RegisterRequest) => {
     try {
-      await apiRequest('/api/auth/register', { method: 'POST', body: values });
+      const body = invitation ? { ...values, invitationToken: invitation.token } : values;
+      const registered = await apiRequest<RegisterResponse>('/api/auth/register', {
+        method: 'POST',
+        body,
+      });
       navigate('/', { replace: true });
       toast({
         title: 'Account created successfully!',
         description:
-          'Please check your inbox and click the verification link to activate your account.',
+          // An invited address may count as verified at once; the API says what comes next.
+          invitation && registered?.message
+            ? registered.message
+            : 'Please check your inbox and click the verification link to activate your account.',
       });
     } catch (error) {
       toast({
@@ -50,7 +136,14 @@ export function RegisterPage() {
     });
 
   return (
-    <AuthCard title="Create your account" subtitle="Use your institutional e-mail address">
+    <AuthCard
+      title="Create your account"
+      subtitle={
+        invitation
+          ? `Welcome, ${invitation.invited.name}. Your application was approved: register with any e-mail address.`
+          : 'Use your institutional e-mail address'
+      }
+    >
       <form noValidate onSubmit={handleSubmit(onValid, onInvalid)}>
         <TextField
           label="Full name"
@@ -79,13 +172,17 @@ export function RegisterPage() {
       <Muted>
         Already have an account? <Link to="/">Sign in</Link>
       </Muted>
-      <Muted>
-        Alumni without an institutional e-mail?{' '}
-        <LinkButton type="button" onClick={() => setApplying(true)}>
-          Apply for access
-        </LinkButton>
-      </Muted>
-      <ApplyForAccessDialog open={applying} onOpenChange={setApplying} />
+      {!invitation && (
+        <>
+          <Muted>
+            Alumni without an institutional e-mail?{' '}
+            <LinkButton type="button" onClick={() => setApplying(true)}>
+              Apply for access
+            </LinkButton>
+          </Muted>
+          <ApplyForAccessDialog open={applying} onOpenChange={setApplying} />
+        </>
+      )}
     </AuthCard>
   );
 }
