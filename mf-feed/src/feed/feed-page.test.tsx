@@ -3,7 +3,16 @@ import userEvent from '@testing-library/user-event';
 import { clearStoredAuth } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, callsTo, makePosts as posts, mockApi, renderPage, signIn } from '@campus/kit/testing';
+import {
+  ADA,
+  BEN,
+  callsTo,
+  makePost,
+  makePosts as posts,
+  mockApi,
+  renderPage,
+  signIn,
+} from '@campus/kit/testing';
 import FeedPage from './feed-page';
 
 const scrollTo = jest.fn();
@@ -149,6 +158,76 @@ describe('FeedPage', () => {
     ).toBeInTheDocument();
   });
 
+  it('offers Retry after Failed to fetch posts, and shows the feed once it answers', async () => {
+    let up = false;
+    const page = posts(2);
+    const fetchMock = mockApi(({ pathname }) =>
+      pathname === '/api/posts' && up
+        ? { status: 200, body: page }
+        : { status: 500, body: { message: 'down' } },
+    );
+    renderPage(<FeedPage />);
+    await screen.findByRole('heading', { name: 'Failed to fetch posts' });
+    up = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText(page[0]!.content)).toBeInTheDocument();
+    expect(callsTo(fetchMock, '/api/posts')).toHaveLength(2);
+  });
+
+  it('holds back newer posts by others behind a pill instead of moving the feed', async () => {
+    const first = posts(3);
+    const others = [makePost({ author: BEN, content: 'Newer by Ben' })];
+    let current = first;
+    mockApi(({ pathname }) =>
+      pathname === '/api/posts' ? { status: 200, body: current } : { status: 200, body: [] },
+    );
+    renderPage(<FeedPage />);
+    await screen.findByText(first[0]!.content);
+    current = [...others, ...first];
+    act(() => emitAppEvent('postCreated', {})); // a refresh brings Ben's newer post
+    const pill = await screen.findByRole('button', { name: '1 new post' });
+    expect(screen.queryByText('Newer by Ben')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('article')[0]).toHaveTextContent(first[0]!.content);
+    await userEvent.click(pill);
+    expect(await screen.findByText('Newer by Ben')).toBeInTheDocument();
+    expect(screen.getAllByRole('article')[0]).toHaveTextContent('Newer by Ben');
+    expect(screen.queryByRole('button', { name: /new post/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('tabpanel')).toHaveFocus();
+  });
+
+  it('shows Who to follow inside the feed without a right column, with follow buttons', async () => {
+    const fetchMock = mockApi(({ pathname, method }) => {
+      if (pathname === '/api/posts') return { status: 200, body: posts(5) };
+      if (pathname === '/api/users/suggestions') {
+        return {
+          status: 200,
+          body: [
+            {
+              ...BEN,
+              bio: '',
+              isFollowing: false,
+              mutualCount: 2,
+              followersCount: 9,
+            },
+          ],
+        };
+      }
+      if (method === 'POST' && pathname === `/api/users/${BEN.id}/follow`) {
+        return { status: 200, body: { following: true, followersCount: 10 } };
+      }
+      return { status: 404 };
+    });
+    renderPage(<FeedPage />);
+    const card = await screen.findByRole('region', { name: 'Who to follow' });
+    const articles = screen.getAllByRole('article');
+    expect(articles[2]!.compareDocumentPosition(card)).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+    const row = await within(card).findByRole('listitem', { name: 'Ben Larsen' });
+    expect(row).toHaveTextContent('Followed by 2 people you follow');
+    await userEvent.click(within(row).getByRole('button', { name: 'Follow' }));
+    expect(await within(row).findByRole('button', { name: /Following|Unfollow/ })).toBeVisible();
+    expect(callsTo(fetchMock, `/api/users/${BEN.id}/follow`, 'POST')).toHaveLength(1);
+  });
+
   it('says Failed to fetch posts and does not retry', async () => {
     const fetchMock = mockApi(() => ({ status: 500, body: { message: 'down' } }));
     renderPage(<FeedPage />);
@@ -181,9 +260,11 @@ describe('FeedPage', () => {
 
   it('refreshes on postCreated and drops a deleted post on postDeleted', async () => {
     const first = posts(2);
-    const later = posts(1);
+    const later = [makePost({ author: ADA, content: 'My own new post' })];
     let current = first;
-    mockApi(() => ({ status: 200, body: current }));
+    mockApi(({ pathname }) =>
+      pathname === '/api/posts' ? { status: 200, body: current } : { status: 404 },
+    );
     renderPage(<FeedPage />);
     await screen.findByText(first[0]!.content);
     current = [...later, ...first];

@@ -1,10 +1,14 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { FEED_TABS, type FeedTab, type Post } from '@campus/contracts';
 import { useAppEvent } from '@campus/kit/events';
 import { PostCard, PostCardSkeleton } from '@campus/kit/post-card';
+import { mediaMobile } from '@campus/kit/theme';
 import { Badge, Button, EmptyState, Tabs } from '@campus/kit/ui';
+import { WhoToFollow } from '../who-to-follow/who-to-follow';
+import { WidgetBoundary } from '../who-to-follow/widget-boundary';
+import { newPostsLabel, useNewPosts } from './new-posts';
 import {
   readRememberedTab,
   rememberTab,
@@ -13,6 +17,15 @@ import {
   type SavedFeedPosition,
 } from './scroll-restoration';
 import { useFeed } from './use-feed';
+import { useMediaQuery } from './use-media-query';
+
+/**
+ * From this width the feed has a right column (Who to follow) beside it; the shell widens its
+ * main column for a page that has one (`data-right-column`). Below it the card sits in the feed.
+ */
+const RIGHT_COLUMN_QUERY = '(min-width: 1240px)';
+/** Where Who to follow sits in the feed without a right column: after this many posts. */
+const SUGGESTIONS_AFTER = 3;
 
 const EMPTY_TEXT: Record<FeedTab, string> = {
   'for-you': 'Be the first to post something!',
@@ -64,6 +77,59 @@ const Banner = styled(Link)`
   }
 `;
 
+const Layout = styled.div`
+  @media ${RIGHT_COLUMN_QUERY} {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) 300px;
+    align-items: start;
+  }
+`;
+
+const RightColumn = styled.aside`
+  position: sticky;
+  top: 0;
+  padding: ${({ theme }) => theme.space(4)};
+  border-left: 1px solid ${({ theme }) => theme.colors.border};
+  min-height: 100vh;
+`;
+
+const InFeedSuggestions = styled.div`
+  padding: ${({ theme }) => theme.space(4)};
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+`;
+
+const PillBar = styled.div`
+  position: sticky;
+  top: ${({ theme }) => theme.space(2)};
+  z-index: 5;
+  display: flex;
+  justify-content: center;
+  height: 0;
+  overflow: visible;
+
+  ${mediaMobile} {
+    top: 64px; /* below the fixed mobile header */
+  }
+`;
+
+const Pill = styled.button`
+  margin-top: ${({ theme }) => theme.space(2)};
+  min-height: 44px;
+  padding: 0 ${({ theme }) => theme.space(5)};
+  border: 0;
+  border-radius: ${({ theme }) => theme.radius.full};
+  background: ${({ theme }) => theme.colors.primary};
+  color: ${({ theme }) => theme.colors.onPrimary};
+  font: inherit;
+  font-weight: 600;
+  box-shadow: ${({ theme }) => theme.shadow.lg};
+  cursor: pointer;
+
+  &:hover {
+    background: ${({ theme }) => theme.colors.primaryHover};
+  }
+`;
+
 const visuallyHidden = {
   position: 'absolute',
   width: 1,
@@ -95,6 +161,31 @@ export default function FeedPage() {
   const [top, setTop] = useState(() => Boolean(restore?.top && restore.tab === 'for-you'));
   const topActive = tab === 'for-you' && top;
   const feed = useFeed({ tab, top: topActive });
+  const newPosts = useNewPosts({
+    name: feed.name,
+    tab,
+    enabled: !topActive,
+    posts: feed.posts,
+    loaded: feed.loaded,
+  });
+  const wide = useMediaQuery(RIGHT_COLUMN_QUERY);
+  const panel = useRef<HTMLDivElement>(null);
+  const [revealing, setRevealing] = useState(false);
+
+  /** The pill: fetch the pages shown afresh, show what was held back, then go up to it. */
+  const showNewPosts = async () => {
+    setRevealing(true);
+    try {
+      await newPosts.reveal(feed.refresh);
+      const top = (panel.current?.getBoundingClientRect().top ?? 0) + window.scrollY - 72;
+      if (window.scrollY > top) window.scrollTo({ top: Math.max(0, top), behavior: 'smooth' });
+      panel.current?.focus({ preventScroll: true });
+    } catch (error) {
+      console.error('Failed to load new posts', error);
+    } finally {
+      setRevealing(false);
+    }
+  };
 
   useAppEvent('postCreated', () => void feed.refresh());
   useAppEvent('postDeleted', ({ postId }) => {
@@ -152,7 +243,16 @@ export default function FeedPage() {
 
   let body;
   if (feed.error) {
-    body = <EmptyState title="Failed to fetch posts" />;
+    body = (
+      <EmptyState
+        title="Failed to fetch posts"
+        action={
+          <Button variant="secondary" onClick={() => void feed.refresh()}>
+            Retry
+          </Button>
+        }
+      />
+    );
   } else if (feed.loading) {
     body = (
       <div aria-busy="true">
@@ -162,7 +262,7 @@ export default function FeedPage() {
         ))}
       </div>
     );
-  } else if (feed.posts.length === 0) {
+  } else if (newPosts.posts.length === 0) {
     body = (
       <EmptyState
         description={topActive ? TOP_EMPTY_TEXT : EMPTY_TEXT[tab]}
@@ -176,18 +276,27 @@ export default function FeedPage() {
   } else {
     body = (
       <>
-        {feed.posts.map((post) => (
-          <PostCard
-            key={post.id}
-            post={post}
-            onOpen={onOpen}
-            onReposted={() => void feed.refresh()}
-          />
+        {newPosts.posts.map((post, index) => (
+          <Fragment key={post.id}>
+            <PostCard
+              post={post}
+              onOpen={onOpen}
+              onReposted={() => void feed.refresh()}
+              onRepostUndone={() => void feed.refresh()}
+            />
+            {!wide && index === SUGGESTIONS_AFTER - 1 && (
+              <WidgetBoundary>
+                <InFeedSuggestions>
+                  <WhoToFollow />
+                </InFeedSuggestions>
+              </WidgetBoundary>
+            )}
+          </Fragment>
         ))}
         <Footer>
           {topActive ? (
             <>
-              <span>Showing {feed.posts.length} trending posts</span>
+              <span>Showing {newPosts.posts.length} trending posts</span>
               <LinkButton onClick={returnToForYou}>Return to For You feed</LinkButton>
             </>
           ) : feed.reachedEnd ? (
@@ -208,29 +317,57 @@ export default function FeedPage() {
   }
 
   return (
-    <section aria-label="Home feed">
-      <Tabs label="Feed" idPrefix="feed" value={tab} onSelect={select} items={TAB_ITEMS} />
-      <div id="feed-panel" role="tabpanel" aria-labelledby={`feed-${tab}`}>
-        {tab === 'for-you' && (
-          <Toolbar>
-            <Button
-              variant={topActive ? 'primary' : 'secondary'}
-              size="sm"
-              aria-pressed={topActive}
-              onClick={() => setTop((value) => !value)}
+    <Layout data-right-column={wide ? '' : undefined}>
+      <section aria-label="Home feed">
+        <Tabs label="Feed" idPrefix="feed" value={tab} onSelect={select} items={TAB_ITEMS} />
+        {newPosts.count > 0 && (
+          <PillBar>
+            <Pill
+              type="button"
+              aria-busy={revealing || undefined}
+              disabled={revealing}
+              onClick={() => void showNewPosts()}
             >
-              Top Posts
-            </Button>
-          </Toolbar>
+              <span aria-hidden="true">↑ </span>
+              {newPostsLabel(newPosts.count)}
+            </Pill>
+          </PillBar>
         )}
-        {tab === 'jd' && (
-          <Banner to="/opportunities">
-            <strong>Explore Opportunities</strong>
-            <span>Swipe through personalised job recommendations</span>
-          </Banner>
-        )}
-        {body}
-      </div>
-    </section>
+        <div
+          id="feed-panel"
+          ref={panel}
+          tabIndex={-1}
+          role="tabpanel"
+          aria-labelledby={`feed-${tab}`}
+        >
+          {tab === 'for-you' && (
+            <Toolbar>
+              <Button
+                variant={topActive ? 'primary' : 'secondary'}
+                size="sm"
+                aria-pressed={topActive}
+                onClick={() => setTop((value) => !value)}
+              >
+                Top Posts
+              </Button>
+            </Toolbar>
+          )}
+          {tab === 'jd' && (
+            <Banner to="/opportunities">
+              <strong>Explore Opportunities</strong>
+              <span>Swipe through personalised job recommendations</span>
+            </Banner>
+          )}
+          {body}
+        </div>
+      </section>
+      {wide && (
+        <RightColumn aria-label="Suggestions">
+          <WidgetBoundary>
+            <WhoToFollow />
+          </WidgetBoundary>
+        </RightColumn>
+      )}
+    </Layout>
   );
 }

@@ -149,16 +149,16 @@ export function useFeed(filter: FeedFilter) {
     if (data && !loadingMore) void setSize(data.length + 1);
   }, [data, loadingMore, setSize]);
 
-  /** Refetches every page shown. */
-  const refresh = useCallback(async () => {
-    await mutate();
-  }, [mutate]);
+  /** Refetches every page shown; resolves with the pages fetched. */
+  const refresh = useCallback(() => mutate(), [mutate]);
 
   const hide = useCallback((postId: number) => {
     setHidden((ids) => new Set([...ids, postId]));
   }, []);
 
   return {
+    /** The feed these posts belong to (it changes with them, not before). */
+    name: showing.name,
     posts: data ? uniqueVisible(data, hidden) : [],
     loading: data === undefined && !error,
     error: data === undefined ? error : undefined,

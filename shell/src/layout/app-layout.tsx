@@ -30,6 +30,12 @@ const Main = styled.main`
   &:focus {
     outline: none;
   }
+  /* A page with a right column (the feed's Who to follow) gets the room for it. */
+  @media (min-width: 1240px) {
+    &:has([data-right-column]) {
+      max-width: 1000px;
+    }
+  }
 `;
 
 const FloatingPostButton = styled.button`
