@@ -171,4 +171,42 @@ describe('ProfilePage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
+  it('when someone else is an invited alum, then their profile shows the Alumni badge and a Report user menu', async () => {
+    const fetchMock = mockApi(({ method, path }) => {
+      if (method === 'GET' && path === '/api/users/2')
+        return { status: 200, body: { ...profileOf(BEN), affiliation: 'alumni' } };
+      if (method === 'POST' && path === '/api/reports')
+        return {
+          status: 201,
+          body: { id: 1, targetType: 'user', targetId: 2, createdAt: new Date().toISOString() },
+        };
+      return undefined;
+    });
+    renderProfile('/profile/2');
+    expect(await screen.findByText('Alumni')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'More actions for Ben Larsen' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Report user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report user' });
+    await userEvent.type(within(dialog).getByLabelText('Reason'), 'Impersonating a professor');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await screen.findByText('Report sent')).toBeInTheDocument();
+    const report = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/api/reports'));
+    expect(JSON.parse(String((report![1] as RequestInit).body))).toEqual({
+      targetType: 'user',
+      targetId: 2,
+      reason: 'Impersonating a professor',
+    });
+  });
+
+  it('when it is the own profile, then there is neither an Alumni badge for a student nor a report menu', async () => {
+    mockApi(({ method, path }) =>
+      method === 'GET' && path === '/api/users/1'
+        ? { status: 200, body: profileOf(ADA) }
+        : undefined,
+    );
+    renderProfile('/profile/1');
+    expect(await screen.findByRole('button', { name: 'Edit Profile' })).toBeInTheDocument();
+    expect(screen.queryByText('Alumni')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^More actions/ })).not.toBeInTheDocument();
+  });
 });

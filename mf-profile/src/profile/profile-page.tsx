@@ -3,8 +3,9 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail, relativeTime } from '@campus/kit/format';
+import { ReportMenu } from '@campus/kit/report';
 import { useSession } from '@campus/kit/session';
-import { Avatar, Button, EmptyState, Skeleton } from '@campus/kit/ui';
+import { Avatar, Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { FeedbackDialog } from '../feedback/feedback-dialog';
 import { ProfilePosts } from './profile-posts';
 import { useProfile } from './use-profile';
@@ -57,6 +58,13 @@ const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
   gap: ${({ theme }) => theme.space(2)};
+`;
+
+const NameLine = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(2)};
+  align-items: center;
 `;
 
 const Muted = styled.span`
@@ -163,12 +171,22 @@ export default function ProfilePage() {
                   ← Back
                 </Button>
                 <FollowButton userId={profile.id} isFollowing={profile.isFollowing} />
+                <ReportMenu
+                  targetType="user"
+                  targetId={profile.id}
+                  authorId={profile.id}
+                  label="Report user"
+                  menuLabel={`More actions for ${profile.name}`}
+                />
               </>
             )}
           </Actions>
         </Row>
         <div>
-          <h1 id="profile-name">{profile.name}</h1>
+          <NameLine>
+            <h1 id="profile-name">{profile.name}</h1>
+            {profile.affiliation === 'alumni' && <Badge>Alumni</Badge>}
+          </NameLine>
           <Muted>{handleFromEmail(profile.email)}</Muted>
         </div>
         {profile.bio && <p>{profile.bio}</p>}
