@@ -9,7 +9,10 @@ import { AppLayout } from '../layout/app-layout';
 import { FullScreenLoading } from '../layout/full-screen-loading';
 import { NotFoundPage } from '../not-found/not-found-page';
 import { AiSearchPage } from '../search/ai-search-page';
+import { useDocumentTitle } from './document-title';
 import { useRuntimeConfig } from './runtime-config-context';
+import { useScrollToTopOnNavigate } from './scroll-on-navigate';
+import { SessionUnreachable } from './session-unreachable';
 
 // The signed-out pages (and zod and the form library they validate with) are loaded only when
 // someone is signed out: a signed-in member's first load carries none of them.
@@ -27,10 +30,16 @@ const VerifyEmailPage = lazy(() =>
   import('../auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })),
 );
 
-/** Spec §2: the signed-in and the signed-out route tables, and the spinner while checking. */
+/**
+ * Spec §2: the signed-in and the signed-out route tables, and the spinner while checking (or the
+ * retry state while the API cannot confirm the stored login). Every route sets the tab title,
+ * and every new page starts at the top.
+ */
 export function AppRoutes() {
-  const { status } = useSession();
-  if (status === 'checking') return <FullScreenLoading />;
+  const { status, unreachable } = useSession();
+useDocumentTitle();
+useScrollToTopOnNavigate();
+  if (status === 'checking') return unreachable ? <SessionUnreachable /> : <FullScreenLoading />;
   return status === 'authenticated' ? <SignedInRoutes /> : <SignedOutRoutes />;
 }
 

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import {
   loginRequestSchema,
   type LoginRequest,
@@ -22,6 +22,10 @@ export const VERIFICATION_RESENT =
 export function LoginPage() {
   const session = useSession();
   const navigate = useNavigate();
+  // Shown at any signed-out path: signing in from a deep link (/post/338) lands on that link.
+  const location = useLocation();
+  const destination =
+    location.pathname === '/login' ? '/' : `${location.pathname}${location.search}${location.hash}`;
   // The address sign-in was refused for because it is not verified yet (the API's 403).
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
@@ -44,7 +48,7 @@ export function LoginPage() {
         user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
         token,
       });
-      navigate('/', { replace: true });
+      navigate(destination, { replace: true });
       toast({ title: 'Welcome back!', description: 'You have successfully logged in.' });
     } catch (error) {
       setUnverifiedEmail(error instanceof ApiError && error.status === 403 ? values.email : null);

@@ -1,7 +1,9 @@
-import { unreadCount, useNotifications } from '@campus/kit/data';
+import { useUnreadCount as useLiveUnreadCount } from '@campus/kit/stream';
 
-/** The unread count behind the sidebar badge and the bottom-bar dot (the shared SWR cache). */
+/**
+ * The unread count behind the sidebar badge and the bottom-bar dot: live from the session's
+ * stream while it is open, else from the shared notifications list (polled while it is down).
+ */
 export function useUnreadCount(): number {
-  const { data } = useNotifications();
-  return unreadCount(data);
+  return useLiveUnreadCount();
 }
