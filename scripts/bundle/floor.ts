@@ -1,6 +1,9 @@
-// The bare Module Federation floor: a host and one empty remote built by rspack.shared.js with the
-// shell's versions and shared singletons, so the report can say how far a real page is above the
-// least any page of this architecture must download (the MF runtime, React and React DOM).
+// The Module Federation floor: a host and one remote built by rspack.shared.js with the shell's
+// versions and shared singletons, using the same client libraries as every Campus page (React,
+// React DOM, React Router, styled-components, SWR and the federation runtime), so the reports can
+// say how far a real page is above the least any page of this stack must download and run. The
+// remote renders 20 static post-sized items (<article>, as the feed's posts), so `bench:web` can
+// compare "first post visible" with the floor's first paint of its items.
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,24 +15,57 @@ export const FLOOR_DIR = path.join(repoRoot, 'node_modules', '.cache', 'campus-b
 // Plain JavaScript: rspack.shared.js compiles only sources outside node_modules with SWC.
 const HOST_ENTRY = `import('./bootstrap');\n`;
 const HOST_BOOTSTRAP = `
-import { createElement, lazy, Suspense } from 'react';
+import { createElement as h, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import styled from 'styled-components';
+import { SWRConfig } from 'swr';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+
+const Layout = styled.main\`max-width: 680px; margin: 0 auto; font-family: system-ui, sans-serif;\`;
+// The same size as what replaces it, as the app's skeletons: no layout shift.
+const Skeleton = styled.div\`min-height: 100vh;\`;
 
 fetch('/env.json').then((response) => response.json()).then(({ remote }) => {
   registerRemotes([{ name: 'floor_remote', entry: remote }]);
-  const Empty = lazy(() => loadRemote('floor_remote/Empty').then((module) => {
-    document.body.dataset.floor = 'ready';
-    return module;
-  }));
+  const Items = lazy(() => loadRemote('floor_remote/Items'));
   createRoot(document.getElementById('root')).render(
-    createElement(Suspense, { fallback: null }, createElement(Empty)),
+    h(SWRConfig, { value: { revalidateOnFocus: false } },
+      h(BrowserRouter, null,
+        h(Layout, null,
+          h(Suspense, { fallback: h(Skeleton) },
+            h(Routes, null, h(Route, { path: '*', element: h(Items) })))))),
   );
 });
 `;
 const REMOTE_ENTRY = `import('./bootstrap');\n`;
 const REMOTE_BOOTSTRAP = `export {};\n`;
-const REMOTE_EMPTY = `export default function Empty() {\n  return null;\n}\n`;
+const REMOTE_ITEMS = `
+import { createElement as h, useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
+import styled from 'styled-components';
+import useSWR from 'swr';
+
+const Item = styled.article\`padding: 16px; border-bottom: 1px solid #e2e8f0; line-height: 1.5;\`;
+const TEXT = 'A post-sized item: about as long as a member writes on the feed, two or three lines ' +
+  'of text with a name, a time and a few counters under it, rendered from static data. ';
+
+function items() {
+  return Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: 'Member ' + (i + 1), text: TEXT }));
+}
+
+export default function Items() {
+  useLocation();
+  const { data } = useSWR('floor-items', items, { suspense: false, fallbackData: items() });
+  useEffect(() => {
+    document.body.dataset.floor = 'ready';
+  }, []);
+  return h('section', { 'aria-label': 'Items' }, data.map((item) =>
+    h(Item, { key: item.id },
+      h('strong', null, item.name), h('p', null, item.text),
+      h('small', null, '3 likes · 1 comment · 0 reposts'))));
+}
+`;
 
 function appConfig(name: string, exposes?: Record<string, string>): string {
   const exposed = exposes ? `, exposes: ${JSON.stringify(exposes)}` : '';
@@ -86,10 +122,10 @@ export async function buildFloor(): Promise<{ hostDist: string; remoteDist: stri
   await writeApp(
     remote,
     {
-      'rspack.config.js': appConfig('floor_remote', { './Empty': './src/empty.js' }),
+      'rspack.config.js': appConfig('floor_remote', { './Items': './src/items.js' }),
       'src/index.ts': REMOTE_ENTRY,
       'src/bootstrap.js': REMOTE_BOOTSTRAP,
-      'src/empty.js': REMOTE_EMPTY,
+      'src/items.js': REMOTE_ITEMS,
     },
     { name: 'floor-remote', ...pkg },
   );
