@@ -161,8 +161,12 @@ async function runApi(config: Config, logger: Logger) {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
-  // One of several processes: the primary went away (it never leaves its processes behind).
-  if (cluster.isWorker) process.once('disconnect', () => stop('disconnect'));
+  if (cluster.isWorker) {
+    // One of several processes: the primary went away (it never leaves its processes behind).
+    process.once('disconnect', () => stop('disconnect'));
+    // Telling a primary that is gone (stopped by the same Ctrl-C) that the server closed fails.
+    cluster.worker?.on('error', (err: unknown) => logger.debug({ err }, 'primary unreachable'));
+  }
 }
 
 main().catch((err: unknown) => {
