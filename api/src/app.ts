@@ -11,6 +11,9 @@ import { commentRoutes } from './modules/comments/routes';
 import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { createStreamHub } from './modules/stream/create';
+import type { StreamHub } from './modules/stream/hub';
+import { streamRoutes } from './modules/stream/routes';
 import { postRoutes } from './modules/posts/routes';
 import { profileRoutes } from './modules/profiles/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -83,6 +86,8 @@ export type CampusApp = Koa<AppState> & {
   readonly models: Models;
   readonly services: Services;
   readonly caches: ReadCaches;
+  /** The live streams (`GET /api/stream`) open on this app; `close()` ends them. */
+  readonly streams: StreamHub;
   /** Uploaded files, kept in the database (GridFS) on the app's connection. */
   readonly storage: UploadStorage;
   /** Stops following the database's writes; the database itself belongs to the caller. */
@@ -134,6 +139,14 @@ export function createApp({
   // What presenting posts and comments needs, handed to the routes that present them.
   const reads = { publicUrl: config.publicUrl, feed: caches.feed, authors: caches.authors };
   const allowedOrigins = new Set(config.allowedOrigins);
+  // Live streams: one change stream for all of this app's open streams (modules/stream).
+  const streams = createStreamHub(services, {
+    connection: models.Notification.db,
+    sources: notificationSources(services, config.publicUrl),
+    logger,
+    adminUserId: config.adminUserId,
+    activityThrottleMs: config.activityThrottleMs,
+  });
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
   app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
 
@@ -200,7 +213,11 @@ export function createApp({
       rateLimits,
       rules: config.rateLimits,
     }),
-    userRoutes(services.users, authenticated, { publicUrl: config.publicUrl, storage }),
+    userRoutes(services.users, authenticated, {
+      publicUrl: config.publicUrl,
+      storage,
+      people: services.people,
+    }),
     profileRoutes(services.profiles, authenticated, reads),
     followRoutes(services.follows, authenticated, { publicUrl: config.publicUrl, limits }),
     uploadRoutes(authenticated, {
@@ -231,16 +248,19 @@ export function createApp({
       services.notifications,
       authenticated,
       notificationSources(services, config.publicUrl),
+      { timezone: config.timezone },
     ),
     analyticsRoutes(services.analytics, authenticated, { timezone: config.timezone }),
+    streamRoutes(streams, authenticated, { tokens }),
   ];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
   const close = () => {
+    streams.close();
     unsubscribe();
     stopFollowingOthers();
   };
-  return Object.assign(app, { models, services, caches, storage, close });
+  return Object.assign(app, { models, services, caches, streams, storage, close });
 }

@@ -7,7 +7,7 @@ import type { NotificationSources } from './modules/notifications/service';
 import type { Services } from './services';
 
 export function notificationSources(
-  { users, posts, feedback, accountApplications }: Services,
+  { users, posts, feedback, accountApplications, comments }: Services,
   publicUrl: string,
 ): NotificationSources {
   return {
@@ -15,5 +15,6 @@ export function notificationSources(
     posts: posts.postPreviews,
     feedback: feedback.feedbackMessages,
     applications: accountApplications.applicationsById,
+    comments: comments.commentTexts,
   };
 }

@@ -18,6 +18,7 @@ import { createPostService } from './modules/posts/service';
 import { createProfileService } from './modules/profiles/service';
 import { createRepostService } from './modules/reposts/service';
 import { createSettingService } from './modules/settings/service';
+import { createPeopleService } from './modules/users/people';
 import { createUserService } from './modules/users/service';
 import type { Models } from './models';
 
@@ -60,6 +61,7 @@ export function createServices(models: Models) {
     follows,
     likes,
     notifications,
+    people: createPeopleService({ models, follows }),
     posts,
     profiles: createProfileService({ follows, posts, users }),
     reposts,

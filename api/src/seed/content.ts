@@ -123,12 +123,15 @@ export async function seedDemoContent(
     actorId: number,
     postId: number,
     at: Date,
+    commentId = 0,
   ) => {
     if (userId === actorId) return;
     notifications.push({
       userId,
       type,
-      ...notificationKinds[type].store({ actorId, postId }),
+      ...(type === 'comment' || type === 'reply'
+        ? notificationKinds[type].store({ actorId, postId, commentId })
+        : notificationKinds[type].store({ actorId, postId })),
       // Older than two days: already seen.
       isRead: now - at.getTime() > 2 * DAY,
       createdAt: at,
@@ -191,9 +194,9 @@ export async function seedDemoContent(
     comments.push(comment);
     if (!parent) topLevelByPost.set(post._id, [...candidates, comment]);
     post.commentsCount += 1;
-    if (parent) notifyOf(parent.authorId, 'reply', authorId, post._id, at);
+    if (parent) notifyOf(parent.authorId, 'reply', authorId, post._id, at, comment._id);
     if (!parent || parent.authorId !== post.authorId)
-      notifyOf(post.authorId, 'comment', authorId, post._id, at);
+      notifyOf(post.authorId, 'comment', authorId, post._id, at, comment._id);
   }
 
   // Likes: a skewed number per post, and some on comments.

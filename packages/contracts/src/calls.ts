@@ -30,6 +30,7 @@ import {
 import { feedbackResponseSchema } from './feedback';
 import {
   markAllReadResponseSchema,
+  notificationGroupPageSchema,
   notificationListSchema,
   notificationReadResponseSchema,
 } from './notifications';
@@ -44,7 +45,13 @@ import {
 import { profileSchema } from './profile';
 import { settingsSchema } from './settings';
 import { avatarUploadResponseSchema } from './uploads';
-import { followToggleResponseSchema, publicUserSchema, userListSchema } from './users';
+import {
+  followToggleResponseSchema,
+  publicUserSchema,
+  userListSchema,
+  userSearchResultSchema,
+  userSuggestionListSchema,
+} from './users';
 
 /**
  * The response body of every JSON call of the API (spec §7), by `METHOD path` exactly as the API
@@ -82,6 +89,10 @@ export const responseSchemas = {
   'GET /api/notifications': notificationListSchema,
   'PUT /api/notifications/read-all': markAllReadResponseSchema,
   'PUT /api/notifications/:id/read': notificationReadResponseSchema,
+  'GET /api/notifications?grouped=true': notificationGroupPageSchema,
+  'PUT /api/notifications/read': markAllReadResponseSchema,
+  'GET /api/users': userSearchResultSchema,
+  'GET /api/users/suggestions': userSuggestionListSchema,
   'GET /api/analytics/overview': analyticsOverviewSchema,
   'GET /api/analytics/user-growth': userGrowthSchema,
   'GET /api/analytics/engagement': engagementSchema,

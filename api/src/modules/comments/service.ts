@@ -209,7 +209,18 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     );
   }
 
+
+  /** The text of the visible comments among `ids` (notifications quote what was said). */
+  async function commentTexts(ids: number[]): Promise<Map<number, { content: string }>> {
+    const found = await Comment.find(
+      { _id: trusted({ $in: ids }) },
+      { content: 1 },
+    ).lean();
+    return new Map(found.map((c) => [c._id, { content: c.content }]));
+  }
+
   return {
+    commentTexts,
     listComments,
     createComment,
     toggleCommentLike,

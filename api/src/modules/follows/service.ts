@@ -115,7 +115,65 @@ export function createFollowService({
     await Follow.deleteMany({ $or: [{ followerId: userId }, { followingId: userId }] });
   }
 
+
+  /** Which of `ids` `viewerId` follows. */
+  async function followedAmong(viewerId: number, ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const follows = await Follow.find(
+      { followerId: viewerId, followingId: trusted({ $in: ids }) },
+      { followingId: 1 },
+    ).lean();
+    return new Set(follows.map((f) => f.followingId));
+  }
+
+  /**
+   * The people `followerIds` follow, besides `excluded`, each with how many of `followerIds`
+   * follow them: the `limit` followed by most (one aggregation).
+   */
+  async function followedByMost(
+    followerIds: number[],
+    excluded: number[],
+    limit: number,
+  ): Promise<Array<{ id: number; count: number }>> {
+    if (!followerIds.length) return [];
+    const rows = await Follow.aggregate<{ _id: number; count: number }>([
+      { $match: { followerId: { $in: followerIds }, followingId: { $nin: excluded } } },
+      { $group: { _id: '$followingId', count: { $sum: 1 } } },
+      { $sort: { count: -1, _id: 1 } },
+      { $limit: limit },
+    ]);
+    return rows.map((r) => ({ id: r._id, count: r.count }));
+  }
+
+  /** How many follow each of `ids` (one aggregation on the followingId index). */
+  async function followerCounts(ids: number[]): Promise<Map<number, number>> {
+    if (!ids.length) return new Map();
+    const rows = await Follow.aggregate<{ _id: number; count: number }>([
+      { $match: { followingId: { $in: ids } } },
+      { $group: { _id: '$followingId', count: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id, r.count]));
+  }
+
+  /** The `limit` most followed members besides `excluded`, with their follower counts. */
+  async function mostFollowed(
+    excluded: number[],
+    limit: number,
+  ): Promise<Array<{ id: number; count: number }>> {
+    const rows = await Follow.aggregate<{ _id: number; count: number }>([
+      { $match: { followingId: { $nin: excluded } } },
+      { $group: { _id: '$followingId', count: { $sum: 1 } } },
+      { $sort: { count: -1, _id: 1 } },
+      { $limit: limit },
+    ]);
+    return rows.map((r) => ({ id: r._id, count: r.count }));
+  }
+
   return {
+    followedAmong,
+    followedByMost,
+    followerCounts,
+    mostFollowed,
     toggleFollow,
     listConnections,
     followSummary,

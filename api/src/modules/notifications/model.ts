@@ -12,6 +12,15 @@ export interface NotificationDoc {
   feedbackId: number | null;
   /** Set for `account_application`. */
   applicationId: number | null;
+  /** Set for `comment` and `reply`: the comment or reply itself (its text is shown). */
+  commentId?: number | null;
+  /**
+   * Text the notification carries itself: a `feedback_reply`'s reply, or the start of what a
+   * `content_removed` removed (which no reader can load any more).
+   */
+  detail?: string | null;
+  /** Set for `content_removed`: whether a post or a comment was removed. */
+  targetType?: 'post' | 'comment' | null;
   isRead: boolean;
   /**
    * Set for notifications that must exist at most once (a like: once per liker and post, however
@@ -30,6 +39,9 @@ const notificationSchema = new Schema<NotificationDoc>(
     postId: { type: Number, default: null },
     feedbackId: { type: Number, default: null },
     applicationId: { type: Number, default: null },
+    commentId: { type: Number, default: null },
+    detail: { type: String, default: null },
+    targetType: { type: String, enum: ['post', 'comment', null], default: null },
     isRead: { type: Boolean, default: false },
     dedupeKey: { type: String },
     createdAt: { type: Date, default: () => new Date(), immutable: true },

@@ -6,18 +6,21 @@ const refs: LoadedReferences = {
   actor: (id) => (id === null ? null : { id, name: `Member ${id}`, avatarUrl: null }),
   post: (id) => (id === null ? null : { id, content: `Post ${id}` }),
   feedback: (id) => (id === null ? null : { message: `Feedback ${id}` }),
+  comment: (id) => (id === null ? null : { content: `Comment ${id} `.repeat(20) }),
   application: (id) =>
     id === null ? null : { name: 'Grace', contactInfo: 'g@x.org', message: `Application ${id}` },
 };
 
 const inputs: { [T in NotificationType]: Parameters<(typeof notificationKinds)[T]['store']>[0] } = {
   like: { actorId: 2, postId: 3 },
-  comment: { actorId: 2, postId: 3 },
-  reply: { actorId: 2, postId: 3 },
+  comment: { actorId: 2, postId: 3, commentId: 6 },
+  reply: { actorId: 2, postId: 3, commentId: 7 },
   repost: { actorId: 2, postId: 3 },
   follow: { actorId: 2 },
   feedback: { actorId: 2, feedbackId: 4 },
   account_application: { applicationId: 5 },
+  feedback_reply: { actorId: 2, feedbackId: 4, reply: 'Thanks' },
+  content_removed: { targetType: 'post', content: 'Removed text' },
 };
 
 function stored(type: NotificationType): NotificationDoc {

@@ -3,29 +3,42 @@
  * clients see it (one member of contracts' `notificationSchema` per type). A new type is added
  * here and in contracts' NOTIFICATION_TYPES; the compiler then asks for each of its parts.
  */
-import type { Notification, NotificationOf, NotificationType } from '@campus/contracts';
+import {
+  NOTIFICATION_COMMENT_TEXT_LENGTH,
+  type Notification,
+  type NotificationOf,
+  type NotificationType,
+} from '@campus/contracts';
 import type { NotificationDoc } from './model';
 
 /** What a notification of each type is created from (besides its recipient). */
 export interface NotificationInputs {
   like: { actorId: number; postId: number };
-  comment: { actorId: number; postId: number };
-  /** `postId`: the post under which the recipient's comment was replied to. */
-  reply: { actorId: number; postId: number };
+  /** `commentId`: the comment, whose first words the notification shows. */
+  comment: { actorId: number; postId: number; commentId: number };
+  /** `postId`: the post under which the recipient's comment was replied to; `commentId`: the reply. */
+  reply: { actorId: number; postId: number; commentId: number };
   repost: { actorId: number; postId: number };
   follow: { actorId: number };
   feedback: { actorId: number; feedbackId: number };
   /** The applicant has no account, so there is no actor. */
   account_application: { applicationId: number };
+  /** `actorId`: the administrator who replied; `reply`: what they wrote. */
+  feedback_reply: { actorId: number; feedbackId: number; reply: string };
+  /** Never names who reported: there is no actor. `content`: the start of what was removed. */
+  content_removed: { targetType: 'post' | 'comment'; content: string };
 }
 
 /** The references stored on a notification. */
 export type StoredReferences = Pick<
   NotificationDoc,
-  'actorId' | 'postId' | 'feedbackId' | 'applicationId'
+  'actorId' | 'postId' | 'feedbackId' | 'applicationId' | 'commentId'
 > & {
   /** Makes the notification exist at most once (a unique sparse index enforces it). */
   dedupeKey?: string;
+  /** Text carried by the notification itself (feedback_reply, content_removed). */
+  detail?: string;
+  targetType?: 'post' | 'comment';
 };
 
 /** What stored references point at, loaded in one batch per kind for a whole list. */
@@ -35,6 +48,8 @@ export interface LoadedReferences {
   /** A visible post's preview; null once the post is deleted. */
   post(id: number | null): { id: number; content: string } | null;
   feedback(id: number | null): { message: string } | null;
+  /** A comment's text; null once it is gone. */
+  comment(id: number | null): { content: string } | null;
   application(id: number | null): { name: string; contactInfo: string; message: string } | null;
 }
 
@@ -49,9 +64,15 @@ export interface NotificationKind<T extends NotificationType> {
   present(doc: NotificationDoc, refs: LoadedReferences): OwnFields<T>;
 }
 
-const NO_REFERENCES = { actorId: null, postId: null, feedbackId: null, applicationId: null };
+const NO_REFERENCES = {
+  actorId: null,
+  postId: null,
+  feedbackId: null,
+  applicationId: null,
+  commentId: null,
+};
 
-type OnPost = 'like' | 'comment' | 'reply' | 'repost';
+type OnPost = 'like' | 'repost';
 
 /** A member acting on the recipient's post (or under it). */
 function onPost<T extends OnPost>(options: { once?: T } = {}): NotificationKind<T> {
@@ -68,10 +89,25 @@ function onPost<T extends OnPost>(options: { once?: T } = {}): NotificationKind<
   };
 }
 
+/** A comment or a reply under the recipient's post or comment: it shows what was said. */
+function commentOnPost<T extends 'comment' | 'reply'>(): NotificationKind<T> {
+  return {
+    store: ({ actorId, postId, commentId }) => ({ ...NO_REFERENCES, actorId, postId, commentId }),
+    present: (n, refs) =>
+      ({
+        actor: refs.actor(n.actorId),
+        post: refs.post(n.postId),
+        commentText:
+          refs.comment(n.commentId ?? null)?.content.slice(0, NOTIFICATION_COMMENT_TEXT_LENGTH) ??
+          null,
+      }) as OwnFields<T>,
+  };
+}
+
 export const notificationKinds: { [T in NotificationType]: NotificationKind<T> } = {
   like: onPost({ once: 'like' }),
-  comment: onPost(),
-  reply: onPost(),
+  comment: commentOnPost(),
+  reply: commentOnPost(),
   repost: onPost({ once: 'repost' }),
   follow: {
     // Unfollowing withdraws it (follows service), so toggling cannot flood anyone.
@@ -85,6 +121,23 @@ export const notificationKinds: { [T in NotificationType]: NotificationKind<T> }
   account_application: {
     store: ({ applicationId }) => ({ ...NO_REFERENCES, applicationId }),
     present: (n, refs) => ({ actor: null, application: refs.application(n.applicationId) }),
+  },
+  feedback_reply: {
+    store: ({ actorId, feedbackId, reply }) => ({
+      ...NO_REFERENCES,
+      actorId,
+      feedbackId,
+      detail: reply,
+    }),
+    present: (n, refs) => ({
+      actor: refs.actor(n.actorId),
+      feedback: refs.feedback(n.feedbackId),
+      reply: n.detail ?? '',
+    }),
+  },
+  content_removed: {
+    store: ({ targetType, content }) => ({ ...NO_REFERENCES, targetType, detail: content }),
+    present: (n) => ({ actor: null, targetType: n.targetType ?? 'post', content: n.detail ?? '' }),
   },
 };
 

@@ -1,26 +1,43 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { idParamSchema } from '@campus/contracts';
+import {
+  idParamSchema,
+  markNotificationsReadRequestSchema,
+  notificationListQuerySchema,
+} from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
+import { parseInput } from '../../platform/validation';
 import type { NotificationSources, NotificationService } from './service';
 
 export function notificationRoutes(
   notifications: NotificationService,
   requireAuth: Middleware<AppState>,
   sources: NotificationSources,
+  deps: { timezone: string } = { timezone: 'UTC' },
 ) {
-  const { listNotifications, markAllRead, markRead } = notifications;
+  const { listNotifications, listNotificationGroups, markAllRead, markManyRead, markRead } =
+    notifications;
   const router = new Router<AppState>({ prefix: '/api/notifications' });
   router.use(requireAuth);
 
   router.get('/', async (ctx) => {
+    const query = parseInput(notificationListQuerySchema, ctx.query);
+    const userId = currentUser(ctx.state).id;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await listNotifications(currentUser(ctx.state).id, sources);
+    ctx.body =
+      query.grouped === 'true'
+        ? await listNotificationGroups(userId, query, sources, deps.timezone)
+        : await listNotifications(userId, sources);
   });
 
   router.put('/read-all', async (ctx) => {
     ctx.body = { updated: await markAllRead(currentUser(ctx.state).id) };
+  });
+
+  router.put('/read', async (ctx) => {
+    const body = parseInput(markNotificationsReadRequestSchema, ctx.request.body);
+    ctx.body = { updated: await markManyRead(currentUser(ctx.state).id, body, deps.timezone) };
   });
 
   router.put('/:id/read', async (ctx) => {

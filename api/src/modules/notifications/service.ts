@@ -1,12 +1,32 @@
-import type { Notification as NotificationView, NotificationType } from '@campus/contracts';
+import { trusted } from 'mongoose';
+import {
+  NOTIFICATION_GROUP_ACTORS,
+  type MarkNotificationsReadRequest,
+  type Notification as NotificationView,
+  type NotificationGroup,
+  type NotificationGroupPage,
+  type NotificationType,
+} from '@campus/contracts';
 import { notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import type { CounterService } from '../counters/service';
 import type { NotificationDoc, NotificationModel } from './model';
-import { notificationKinds, presentNotification, type NotificationInputs } from './registry';
+import { groupKeyOf, isSharedKey, membersFilter } from './groups';
+import {
+  notificationKinds,
+  presentNotification,
+  type LoadedReferences,
+  type NotificationInputs,
+} from './registry';
 
 /** How many notifications the list returns (the newest). */
 const NOTIFICATIONS_LIMIT = 100;
+/** How many notifications a replay after a reconnect sends at most (the oldest missed first). */
+const REPLAY_LIMIT = 100;
+/** Grouped paging reads the recipient's notifications in batches of this many... */
+const GROUP_SCAN_BATCH = 200;
+/** ...and at most this many per page (a page may then end early, its cursor still exact). */
+const GROUP_SCAN_LIMIT = 2_000;
 
 type ById<T> = (ids: number[]) => Promise<Map<number, T>>;
 
@@ -21,6 +41,8 @@ export interface NotificationSources {
   posts: ById<{ id: number; content: string }>;
   feedback: ById<{ message: string }>;
   applications: ById<{ name: string; contactInfo: string; message: string }>;
+  /** The text of comments and replies that still exist. */
+  comments: ById<{ content: string }>;
 }
 
 export interface NotificationServiceDeps {
@@ -72,22 +94,16 @@ export function createNotificationService({
   }
 
   /**
-   * The recipient's newest notifications, in two round trips: the notifications, then their
-   * actors, posts, feedback and applications in parallel.
+   * What `items` point at (and the actors in `moreActors`), loaded in one round trip: actors,
+   * posts, feedback, applications and comments in parallel.
    */
-  async function listNotifications(
-    userId: number,
+  async function loadReferences(
+    items: NotificationDoc[],
     sources: NotificationSources,
-  ): Promise<NotificationView[]> {
-    const items = await Notification.find({ userId })
-      .sort({ createdAt: -1, _id: -1 })
-      .limit(NOTIFICATIONS_LIMIT)
-      .lean<NotificationDoc[]>();
-    const [actors, posts, feedback, applications] = await Promise.all([
-      load(
-        sources.actors,
-        ids(items, (n) => n.actorId),
-      ),
+    moreActors: number[] = [],
+  ): Promise<LoadedReferences> {
+    const [actors, posts, feedback, applications, comments] = await Promise.all([
+      load(sources.actors, [...new Set([...ids(items, (n) => n.actorId), ...moreActors])]),
       load(
         sources.posts,
         ids(items, (n) => n.postId),
@@ -100,18 +116,230 @@ export function createNotificationService({
         sources.applications,
         ids(items, (n) => n.applicationId),
       ),
+      load(
+        sources.comments,
+        ids(items, (n) => n.commentId ?? null),
+      ),
     ]);
     const from =
       <T>(map: Map<number, T>) =>
       (id: number | null): T | null =>
         (id === null ? undefined : map.get(id)) ?? null;
-    const refs = {
+    return {
       actor: from(actors),
       post: from(posts),
       feedback: from(feedback),
       application: from(applications),
+      comment: from(comments),
     };
+  }
+
+  /** Stored notifications in their client shape (types no longer known are left out). */
+  async function presentAll(
+    items: NotificationDoc[],
+    sources: NotificationSources,
+  ): Promise<NotificationView[]> {
+    const refs = await loadReferences(items, sources);
     return items.flatMap((n) => presentNotification(n, refs) ?? []);
+  }
+
+  /**
+   * The recipient's newest notifications, in two round trips: the notifications, then their
+   * actors, posts, feedback, applications and comments in parallel.
+   */
+  async function listNotifications(
+    userId: number,
+    sources: NotificationSources,
+  ): Promise<NotificationView[]> {
+    const items = await Notification.find({ userId })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(NOTIFICATIONS_LIMIT)
+      .lean<NotificationDoc[]>();
+    return presentAll(items, sources);
+  }
+
+  /** Notifications by id, each in its client shape, for whoever they are addressed to. */
+  async function notificationsById(
+    notificationIds: number[],
+    sources: NotificationSources,
+  ): Promise<NotificationView[]> {
+    if (!notificationIds.length) return [];
+    const items = await Notification.find({ _id: trusted({ $in: notificationIds }) })
+      .sort({ _id: 1 })
+      .lean<NotificationDoc[]>();
+    return presentAll(items, sources);
+  }
+
+  /** The recipient's notifications created after `afterId` (a reconnecting stream), oldest first. */
+  async function notificationsAfter(
+    userId: number,
+    afterId: number,
+    sources: NotificationSources,
+  ): Promise<NotificationView[]> {
+    const items = await Notification.find({ userId, _id: trusted({ $gt: afterId }) })
+      .sort({ _id: 1 })
+      .limit(REPLAY_LIMIT)
+      .lean<NotificationDoc[]>();
+    return presentAll(items, sources);
+  }
+
+  /**
+   * One page of the recipient's notifications in groups (groups.ts), newest group first. A group
+   * belongs to the page where its newest member falls: the page walks the notifications below
+   * `before` newest first, and a key met for the first time starts a group unless the group has
+   * a member at or above `before` (it was on an earlier page). So pages never repeat or skip a
+   * group, however groups grow meanwhile (a group that gains a member moves to the top, which the
+   * live stream shows). Round trips: the walk (usually one batch), one check of earlier pages,
+   * the members of the page's groups, then what they point at.
+   */
+  async function listNotificationGroups(
+    userId: number,
+    page: { before?: number; limit: number },
+    sources: NotificationSources,
+    timezone: string,
+  ): Promise<NotificationGroupPage> {
+    const keyOf = (n: NotificationDoc) => groupKeyOf(n, timezone);
+    const heads: Array<{ key: string; head: NotificationDoc }> = [];
+    const seen = new Set<string>();
+    let below = page.before;
+    let scanned = 0;
+    let exhausted = false;
+    while (heads.length <= page.limit && scanned < GROUP_SCAN_LIMIT) {
+      const batch = await Notification.find({
+        userId,
+        ...(below !== undefined ? { _id: trusted({ $lt: below }) } : {}),
+      })
+        .sort({ _id: -1 })
+        .limit(GROUP_SCAN_BATCH)
+        .lean<NotificationDoc[]>();
+      scanned += batch.length;
+      const firsts: Array<{ key: string; head: NotificationDoc }> = [];
+      for (const n of batch) {
+        const key = keyOf(n);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        firsts.push({ key, head: n });
+      }
+      const shown = await keysWithMembersFrom(userId, page.before, firsts, timezone);
+      for (const first of firsts) if (!shown.has(first.key)) heads.push(first);
+      if (batch.length < GROUP_SCAN_BATCH) {
+        exhausted = true;
+        break;
+      }
+      below = batch.at(-1)!._id;
+    }
+    const pageHeads = heads.slice(0, page.limit);
+    const nextCursor =
+      heads.length > page.limit
+        ? pageHeads.at(-1)!.head._id
+        : exhausted || below === undefined
+          ? null
+          : // The walk stopped early: continue below the last notification it read.
+            below;
+    const members = await membersOf(userId, pageHeads, timezone);
+    const actorIds = new Map<string, number[]>();
+    for (const { key } of pageHeads) {
+      const distinct = [
+        ...new Set(members.get(key)!.flatMap((m) => (m.actorId === null ? [] : [m.actorId]))),
+      ];
+      actorIds.set(key, distinct);
+    }
+    const refs = await loadReferences(
+      pageHeads.map((h) => h.head),
+      sources,
+      [...actorIds.values()].flatMap((a) => a.slice(0, NOTIFICATION_GROUP_ACTORS)),
+    );
+    const groups = pageHeads.flatMap(({ key, head }): NotificationGroup[] => {
+      const latest = presentNotification(head, refs);
+      if (!latest) return [];
+      const group = members.get(key)!;
+      const actors = actorIds.get(key)!;
+      return [
+        {
+          key,
+          type: head.type,
+          latest,
+          actors: actors.slice(0, NOTIFICATION_GROUP_ACTORS).flatMap((id) => refs.actor(id) ?? []),
+          actorsCount: actors.length,
+          ids: group.map((m) => m._id),
+          isRead: group.every((m) => m.isRead),
+          createdAt: head.createdAt.toISOString(),
+        },
+      ];
+    });
+    return { groups, nextCursor };
+  }
+
+  /** The keys among `firsts` whose group has a member at or above `before` (an earlier page's). */
+  async function keysWithMembersFrom(
+    userId: number,
+    before: number | undefined,
+    firsts: Array<{ key: string }>,
+    timezone: string,
+  ): Promise<Set<string>> {
+    const filters = firsts.flatMap((f) =>
+      isSharedKey(f.key) ? (membersFilter(f.key, timezone) ?? []) : [],
+    );
+    if (before === undefined || !filters.length) return new Set();
+    const earlier = await Notification.find(
+      { userId, _id: trusted({ $gte: before }), $or: filters },
+      { _id: 1, type: 1, postId: 1, createdAt: 1 },
+    ).lean<NotificationDoc[]>();
+    return new Set(earlier.map((n) => groupKeyOf(n, timezone)));
+  }
+
+  /** Every member of each group of the page (newest first), by key: one query. */
+  async function membersOf(
+    userId: number,
+    heads: Array<{ key: string; head: NotificationDoc }>,
+    timezone: string,
+  ): Promise<Map<string, NotificationDoc[]>> {
+    const members = new Map<string, NotificationDoc[]>(heads.map((h) => [h.key, []]));
+    const filters = heads.flatMap((h) =>
+      isSharedKey(h.key) ? (membersFilter(h.key, timezone) ?? []) : [],
+    );
+    const found = filters.length
+      ? await Notification.find(
+          { userId, $or: filters },
+          { _id: 1, type: 1, postId: 1, actorId: 1, isRead: 1, createdAt: 1 },
+        )
+          .sort({ _id: -1 })
+          .lean<NotificationDoc[]>()
+      : [];
+    for (const n of found) members.get(groupKeyOf(n, timezone))?.push(n);
+    for (const { key, head } of heads) if (!isSharedKey(key)) members.get(key)!.push(head);
+    return members;
+  }
+
+  /**
+   * Marks read the recipient's own notifications among `ids` and every member of the groups
+   * `keys`; anyone else's change nothing. Returns how many were unread.
+   */
+  async function markManyRead(
+    userId: number,
+    { ids: wanted = [], keys = [] }: MarkNotificationsReadRequest,
+    timezone: string,
+  ): Promise<number> {
+    const filters = [
+      ...(wanted.length ? [{ _id: trusted({ $in: wanted }) }] : []),
+      ...keys.flatMap((key) => membersFilter(key, timezone) ?? []),
+    ];
+    if (!filters.length) return 0;
+    const result = await Notification.updateMany(
+      { userId, isRead: false, $or: filters },
+      { $set: { isRead: true } },
+    );
+    return result.modifiedCount;
+  }
+
+  /** How many of each member's notifications are unread (members with none are left out). */
+  async function unreadCounts(userIds: number[]): Promise<Map<number, number>> {
+    if (!userIds.length) return new Map();
+    const rows = await Notification.aggregate<{ _id: number; count: number }>([
+      { $match: { userId: { $in: userIds }, isRead: false } },
+      { $group: { _id: '$userId', count: { $sum: 1 } } },
+    ]);
+    return new Map(rows.map((r) => [r._id, r.count]));
   }
 
   /** Marks one of the recipient's own notifications read; anyone else's is "not found". */
@@ -137,6 +365,11 @@ export function createNotificationService({
     notify,
     withdrawNotifications,
     listNotifications,
+    listNotificationGroups,
+    notificationsById,
+    notificationsAfter,
+    unreadCounts,
+    markManyRead,
     markRead,
     markAllRead,
     removeNotificationsOf,

@@ -8,6 +8,7 @@ import type {
   PostDetail,
   RepostRequest,
 } from '@campus/contracts';
+import { STREAM_POSTS_MAX_COUNT, type FeedTab } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, forbidden, notFound } from '../../platform/errors';
 import { countPerDay } from '../../platform/per-day';
@@ -289,10 +290,14 @@ export function createPostService({
     const notified = new Set<number>([actor.id]);
     if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
       notified.add(repliedToAuthorId);
-      await notify('reply', repliedToAuthorId, { actorId: actor.id, postId });
+      await notify('reply', repliedToAuthorId, {
+        actorId: actor.id,
+        postId,
+        commentId: comment.id,
+      });
     }
     if (!notified.has(post.authorId)) {
-      await notify('comment', post.authorId, { actorId: actor.id, postId });
+      await notify('comment', post.authorId, { actorId: actor.id, postId, commentId: comment.id });
     }
     return comment;
   }
@@ -355,7 +360,38 @@ export function createPostService({
     );
   }
 
+
+  /**
+   * The ids of the visible posts by others that `tab` shows after `sinceId` (post ids are
+   * sequential), at most `STREAM_POSTS_MAX_COUNT`: the live stream's new-posts count.
+   */
+  async function newPostIds(
+    tab: FeedTab,
+    sinceId: number,
+    viewerId: number,
+    followed: number[],
+  ): Promise<number[]> {
+    const authors =
+      tab === 'following'
+        ? { authorId: trusted({ $in: followed.filter((id) => id !== viewerId) }) }
+        : { authorId: trusted({ $ne: viewerId }) };
+    const posts = await Post.find(
+      {
+        _id: trusted({ $gt: sinceId }),
+        deletedAt: null,
+        ...authors,
+        ...(tab === 'jd' ? { isJdTagged: true } : {}),
+      },
+      { _id: 1 },
+    )
+      .sort({ _id: -1 })
+      .limit(STREAM_POSTS_MAX_COUNT)
+      .lean();
+    return posts.map((p) => p._id);
+  }
+
   return {
+    newPostIds,
     postIdsByAuthor,
     removePosts,
     recountPosts,

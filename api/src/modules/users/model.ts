@@ -1,6 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { BIO_MAX_LENGTH, NAME_MAX_LENGTH } from '@campus/contracts';
 import { announceWrites } from '../../platform/write-events';
+import { keepSearchTerms } from './search-terms';
 
 export interface UserDoc {
   _id: number;
@@ -29,6 +30,8 @@ export interface UserDoc {
   unverifiedExpiresAt?: Date;
   /** Last authenticated request, recorded at most once per ACTIVITY_THROTTLE_MS (DAU/MAU). */
   lastActiveAt: Date | null;
+  /** People search: name words, the whole name and the e-mail, normalized (search-terms.ts). */
+  searchTerms?: string[];
   createdAt: Date;
 }
 
@@ -48,6 +51,7 @@ const userSchema = new Schema<UserDoc>(
     tokensValidAfter: { type: Date, default: null },
     unverifiedExpiresAt: { type: Date },
     lastActiveAt: { type: Date, default: null, index: true },
+    searchTerms: { type: [String], default: undefined },
     createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },
   { versionKey: false },
@@ -58,6 +62,10 @@ const userSchema = new Schema<UserDoc>(
 // no such field). Reset links are looked up by their hash.
 userSchema.index({ unverifiedExpiresAt: 1 }, { expireAfterSeconds: 0 });
 userSchema.index({ passwordResetToken: 1 });
+
+// People search: a prefix of a term is an index range (multikey); the model keeps the terms.
+userSchema.index({ searchTerms: 1 });
+keepSearchTerms(userSchema);
 
 // The app's author and account caches (read-caches.ts) forget what these writes change.
 announceWrites(userSchema, 'users');
