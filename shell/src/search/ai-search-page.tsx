@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { Button } from '@campus/kit/ui';
 import { SearchIcon } from '../layout/icons';
+import { PeopleSearch } from './people-search';
 
 const Page = styled.section`
   display: grid;
@@ -47,32 +48,38 @@ const Tiles = styled.ul`
   }
 `;
 
-/** Spec §2 "AI search placeholder": everything is disabled; no search happens. */
+/**
+ * Spec §2 "AI search placeholder": everything is disabled; no search happens. Above it, the
+ * people search (issue 19), which does search.
+ */
 export function AiSearchPage() {
   return (
-    <Page aria-labelledby="ai-search-title">
-      <h1 id="ai-search-title">AI Search</h1>
-      <SearchRow>
-        <input
-          type="search"
-          aria-label="Search"
-          placeholder="Ask anything about campus..."
-          disabled
-        />
-        <Button size="icon" aria-label="Search" disabled>
-          <SearchIcon />
-        </Button>
-      </SearchRow>
-      <Hint>Check back later to see magic...</Hint>
-      <Tiles>
-        {['Build my CV', 'Find alums', 'Find resources'].map((suggestion) => (
-          <li key={suggestion}>
-            <Button variant="secondary" disabled>
-              {suggestion}
-            </Button>
-          </li>
-        ))}
-      </Tiles>
-    </Page>
+    <>
+      <PeopleSearch />
+      <Page aria-labelledby="ai-search-title">
+        <h1 id="ai-search-title">AI Search</h1>
+        <SearchRow>
+          <input
+            type="search"
+            aria-label="Search"
+            placeholder="Ask anything about campus..."
+            disabled
+          />
+          <Button size="icon" aria-label="Search" disabled>
+            <SearchIcon />
+          </Button>
+        </SearchRow>
+        <Hint>Check back later to see magic...</Hint>
+        <Tiles>
+          {['Build my CV', 'Find alums', 'Find resources'].map((suggestion) => (
+            <li key={suggestion}>
+              <Button variant="secondary" disabled>
+                {suggestion}
+              </Button>
+            </li>
+          ))}
+        </Tiles>
+      </Page>
+    </>
   );
 }
