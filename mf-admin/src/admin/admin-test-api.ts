@@ -1,0 +1,21 @@
+// Test helper for the admin pages' tests: an admin session whose API answers `handler`, else
+// the summary counts, else 404.
+import { mockApi, type ApiHandler } from '@campus/kit/testing';
+
+export const SUMMARY = { pendingApplications: 0, openReports: 0, pendingFeedback: 0 };
+
+export function adminApi(handler: ApiHandler) {
+  return mockApi(
+    async (call) =>
+      (await handler(call)) ??
+      (call.pathname === '/api/admin/summary' ? { status: 200, body: SUMMARY } : undefined),
+    { roles: ['member', 'admin'] },
+  );
+}
+
+export const pageOf = <T>(items: T[], total = items.length, page = 1) => ({
+  items,
+  total,
+  page,
+  pageSize: 20,
+});

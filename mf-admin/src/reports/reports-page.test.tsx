@@ -1,0 +1,87 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { AdminReport } from '@campus/contracts';
+import { dismissToast } from '@campus/kit/toast';
+import { ADA, callsTo, renderPage } from '@campus/kit/testing';
+import { adminApi, pageOf } from '../admin/admin-test-api';
+import ReportsPage from './reports-page';
+
+const now = new Date().toISOString();
+const report: AdminReport = {
+  id: 4,
+  targetType: 'post',
+  targetId: 70,
+  status: 'open',
+  target: {
+    content: 'Buy cheap followers at spam.example',
+    postId: 70,
+    author: { id: 2, name: 'Ben Larsen', email: 'ben@campus.edu', avatarUrl: null },
+    removed: false,
+  },
+  reasons: [
+    { reason: 'Spam', createdAt: now },
+    { reason: 'Advertising', createdAt: now },
+  ],
+  reportCount: 2,
+  createdAt: now,
+  lastReportedAt: now,
+  resolution: null,
+};
+
+function serve() {
+  return adminApi(({ method, pathname }) => {
+    if (method === 'GET' && pathname === '/api/admin/reports')
+      return { status: 200, body: pageOf([report]) };
+    if (method === 'POST' && pathname === '/api/admin/reports/4/resolve')
+      return { status: 200, body: { ...report, status: 'resolved' } };
+    return undefined;
+  });
+}
+
+beforeEach(() => act(() => dismissToast()));
+afterEach(() => window.localStorage.clear());
+
+describe('ReportsPage', () => {
+  it('when a post is reported twice, then one entry shows the post, its author and both reasons', async () => {
+    serve();
+    renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
+    const row = await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
+    expect(within(row).getByText('2 reports')).toBeInTheDocument();
+    expect(within(row).getByText('Buy cheap followers at spam.example')).toBeInTheDocument();
+    const reasons = within(row).getByRole('list', { name: 'Reasons' });
+    expect(
+      within(reasons)
+        .getAllByRole('listitem')
+        .map((item) => item.firstChild?.textContent),
+    ).toEqual(['Spam', 'Advertising']);
+    expect(within(row).getByRole('link', { name: 'Open post' })).toHaveAttribute(
+      'href',
+      '/post/70',
+    );
+  });
+
+  it('when the admin removes the post, then it is confirmed first and resolved with remove', async () => {
+    const fetchMock = serve();
+    renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Remove post (post by Ben Larsen)' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Remove post?' });
+    expect(callsTo(fetchMock, '/api/admin/reports/4/resolve', 'POST')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove post' }));
+    expect(await screen.findByText('Removed')).toBeInTheDocument();
+    const [call] = callsTo(fetchMock, '/api/admin/reports/4/resolve', 'POST');
+    expect(JSON.parse(String(call?.init.body))).toEqual({ action: 'remove' });
+  });
+
+  it('when the admin dismisses, then it is resolved with dismiss at once', async () => {
+    const fetchMock = serve();
+    renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Dismiss the reports of the post by Ben Larsen' }),
+    );
+    expect(await screen.findByText('Report dismissed')).toBeInTheDocument();
+    const [call] = callsTo(fetchMock, '/api/admin/reports/4/resolve', 'POST');
+    expect(JSON.parse(String(call?.init.body))).toEqual({ action: 'dismiss' });
+  });
+});
