@@ -5,6 +5,7 @@ import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail, relativeTime } from '@campus/kit/format';
 import { ReportMenu } from '@campus/kit/report';
 import { useSession } from '@campus/kit/session';
+import { UserText } from '@campus/kit/text';
 import { Avatar, Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { FeedbackDialog } from '../feedback/feedback-dialog';
 import { ProfilePosts } from './profile-posts';
@@ -189,7 +190,7 @@ export default function ProfilePage() {
           </NameLine>
           <Muted>{handleFromEmail(profile.email)}</Muted>
         </div>
-        {profile.bio && <p>{profile.bio}</p>}
+        {profile.bio && <UserText text={profile.bio} />}
         <Muted>
           Joined <time dateTime={profile.createdAt}>{relativeTime(profile.createdAt)}</time>
         </Muted>
