@@ -3,7 +3,7 @@
  * JavaScript (embedded database and demo data unless MONGODB_URI is set) and serves each app on
  * its own port with the security headers of a deployment (e2e/support/security-headers.ts):
  *   shell http://localhost:3000, mf-feed 3001, mf-profile 3002, mf-notifications 3003,
- *   mf-admin 3004, api 4000.
+ *   mf-admin 3004, api 4000 (API_PROCESSES=<n>: n API processes on that port).
  * `npm start -- --no-build` serves the existing builds. `npm run dev` runs the rspack dev servers
  * (hot reload) and the API from its TypeScript sources instead. Ctrl+C stops everything.
  */
@@ -70,7 +70,12 @@ async function main(): Promise<void> {
     stopAll(1);
   }
 
-  console.log(`Starting the API on ${API_URL}...`);
+  // API_PROCESSES (default 1) API processes share the port (node's cluster, in api/src/main.ts);
+  // the embedded database stays one process.
+  const apiProcesses = process.env.API_PROCESSES ?? '1';
+  console.log(
+    `Starting the API on ${API_URL}${apiProcesses === '1' ? '' : ` (${apiProcesses} processes)`}...`,
+  );
   // Production runs the compiled JavaScript with plain node; only `npm run dev` uses tsx.
   const apiCommand = values.dev
     ? [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/main.ts']
@@ -79,6 +84,7 @@ async function main(): Promise<void> {
   const api = run(process.execPath, apiCommand, {
     ...process.env,
     PORT: String(API_PORT),
+    API_PROCESSES: apiProcesses,
     DEMO_MODE: process.env.DEMO_MODE ?? '1',
   });
   void exited(api).then((code) => {

@@ -2,9 +2,12 @@
  * `npm run bench:mixed`: 60 s at 50 connections of the issue's mix (70 % feed reads, 10 % like
  * toggles, 5 % posts, 5 % comments, 5 % follows, 5 % notifications) by 500 members against the
  * API on a copy of the bench dataset; prints the errors (must be 0), then recounts every
- * denormalized count (must match). Exits non-zero when either is not 0.
+ * denormalized count (must match). Runs once with one API process and once with two
+ * (API_PROCESSES=2: node's cluster spreads the connections, each process with its own caches,
+ * kept coherent by change streams). Exits non-zero when any run has an error or a mismatch.
  *
- * BENCH_MIXED_DURATION (seconds, default 60), BENCH_CONNECTIONS (default 50).
+ * BENCH_MIXED_DURATION (seconds, default 60), BENCH_CONNECTIONS (default 50),
+ * BENCH_MIXED_PROCESSES (the runs' API_PROCESSES, default "1,2").
  */
 import path from 'node:path';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
@@ -15,6 +18,7 @@ import { startApi } from './processes';
 import { fmt, table, writeSection } from './report';
 
 const DURATION = Number(process.env.BENCH_MIXED_DURATION ?? 60);
+const RUNS = (process.env.BENCH_MIXED_PROCESSES ?? '1,2').split(',').map(Number);
 const MEMBERS = 500;
 
 type Kind = 'feed' | 'like' | 'post' | 'comment' | 'follow' | 'notifications';
@@ -58,134 +62,149 @@ async function main() {
       throw new Error('The bench database is empty: run `npm run bench:data` first');
     const auth = members.map((m) => ({ id: m._id, header: `Bearer ${signToken(m._id)}` }));
 
-    api = await startApi({ mongodbUri: db.uri, dataDir: BENCH_DIR });
-    const tallies = new Map<Kind, Tally>(
-      MIX.map(([k]) => [k, { sent: 0, errors: 0, statuses: {} }]),
-    );
-    const totalWeight = MIX.reduce((s, [, w]) => s + w, 0);
-    const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
-    let seq = 0;
+    const runOnce = async (processes: number) => {
+      api = await startApi({ mongodbUri: db.uri, dataDir: BENCH_DIR, processes });
+      const tallies = new Map<Kind, Tally>(
+        MIX.map(([k]) => [k, { sent: 0, errors: 0, statuses: {} }]),
+      );
+      const totalWeight = MIX.reduce((s, [, w]) => s + w, 0);
+      const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
+      let seq = 0;
 
-    const build = (): {
-      kind: Kind;
-      method: string;
-      path: string;
-      body?: string;
-      actor: (typeof auth)[number];
-    } => {
-      let r = Math.random() * totalWeight;
-      const kind = MIX.find(([, w]) => (r -= w) < 0)?.[0] ?? 'feed';
-      const actor = pick(auth);
-      const post = pick(postIds);
-      switch (kind) {
-        case 'feed':
-          return {
-            kind,
-            actor,
-            method: 'GET',
-            path: `/api/posts?${pick(FEEDS)}limit=20&offset=${Math.random() < 0.8 ? 0 : 20 * Math.floor(Math.random() * 10)}`,
-          };
-        case 'like':
-          return { kind, actor, method: 'POST', path: `/api/posts/${post}/like` };
-        case 'post':
-          return {
-            kind,
-            actor,
-            method: 'POST',
-            path: '/api/posts',
-            body: JSON.stringify({
-              content: `Mixed load post ${++seq}`,
-              isJdTagged: Math.random() < 0.15,
-            }),
-          };
-        case 'comment':
-          return {
-            kind,
-            actor,
-            method: 'POST',
-            path: `/api/posts/${post}/comments`,
-            body: JSON.stringify({ content: `Mixed load comment ${++seq}` }),
-          };
-        case 'follow': {
-          let target = pick(userIds);
-          while (target === actor.id) target = pick(userIds);
-          return { kind, actor, method: 'POST', path: `/api/users/${target}/follow` };
+      const build = (): {
+        kind: Kind;
+        method: string;
+        path: string;
+        body?: string;
+        actor: (typeof auth)[number];
+      } => {
+        let r = Math.random() * totalWeight;
+        const kind = MIX.find(([, w]) => (r -= w) < 0)?.[0] ?? 'feed';
+        const actor = pick(auth);
+        const post = pick(postIds);
+        switch (kind) {
+          case 'feed':
+            return {
+              kind,
+              actor,
+              method: 'GET',
+              path: `/api/posts?${pick(FEEDS)}limit=20&offset=${Math.random() < 0.8 ? 0 : 20 * Math.floor(Math.random() * 10)}`,
+            };
+          case 'like':
+            return { kind, actor, method: 'POST', path: `/api/posts/${post}/like` };
+          case 'post':
+            return {
+              kind,
+              actor,
+              method: 'POST',
+              path: '/api/posts',
+              body: JSON.stringify({
+                content: `Mixed load post ${++seq}`,
+                isJdTagged: Math.random() < 0.15,
+              }),
+            };
+          case 'comment':
+            return {
+              kind,
+              actor,
+              method: 'POST',
+              path: `/api/posts/${post}/comments`,
+              body: JSON.stringify({ content: `Mixed load comment ${++seq}` }),
+            };
+          case 'follow': {
+            let target = pick(userIds);
+            while (target === actor.id) target = pick(userIds);
+            return { kind, actor, method: 'POST', path: `/api/users/${target}/follow` };
+          }
+          default:
+            return { kind, actor, method: 'GET', path: '/api/notifications' };
         }
-        default:
-          return { kind, actor, method: 'GET', path: '/api/notifications' };
-      }
+      };
+
+      console.log(
+        `\nAPI_PROCESSES=${processes}: ${CONNECTIONS} connections for ${DURATION} s, ${auth.length} members, ${fmt(postIds.length)} posts to act on`,
+      );
+      const load = await runLoad({
+        url: api.url,
+        duration: DURATION,
+        requests: [
+          {
+            setupRequest: (req, context) => {
+              const r = build();
+              (context as { kind?: Kind }).kind = r.kind;
+              tallies.get(r.kind)!.sent += 1;
+              return {
+                ...req,
+                method: r.method as 'GET',
+                path: r.path,
+                body: r.body,
+                headers: {
+                  authorization: r.actor.header,
+                  ...(r.body ? { 'content-type': 'application/json' } : {}),
+                },
+              };
+            },
+            onResponse: (status, _body, context) => {
+              const tally = tallies.get((context as { kind: Kind }).kind)!;
+              tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
+              if (status >= 400) tally.errors += 1;
+            },
+          },
+        ],
+      });
+      await api.stop();
+      api = undefined;
+
+      console.log(
+        `${fmt(load.total)} requests, ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms`,
+      );
+      console.log(`errors: ${load.errors} (status codes: ${JSON.stringify(load.statusCodes)})`);
+      const recountStarted = performance.now();
+      const mismatches = await findCountMismatches({ models, ...createServices(models) });
+      const recountMs = performance.now() - recountStarted;
+      console.log(`recount: ${mismatches.length} mismatches (${fmt(recountMs / 1000, 1)} s)`);
+      for (const m of mismatches.slice(0, 20)) console.log(`  ${JSON.stringify(m)}`);
+
+      const rows = MIX.map(([kind, weight]) => {
+        const t = tallies.get(kind)!;
+        return [
+          kind,
+          `${weight} %`,
+          fmt(t.sent),
+          Object.entries(t.statuses)
+            .map(([s, n]) => `${s}: ${fmt(n)}`)
+            .join(', '),
+          t.errors,
+        ];
+      });
+      return { processes, load, mismatches, recountMs, rows };
     };
 
-    console.log(
-      `${CONNECTIONS} connections for ${DURATION} s, ${auth.length} members, ${fmt(postIds.length)} posts to act on`,
-    );
-    const load = await runLoad({
-      url: api.url,
-      duration: DURATION,
-      requests: [
-        {
-          setupRequest: (req, context) => {
-            const r = build();
-            (context as { kind?: Kind }).kind = r.kind;
-            tallies.get(r.kind)!.sent += 1;
-            return {
-              ...req,
-              method: r.method as 'GET',
-              path: r.path,
-              body: r.body,
-              headers: {
-                authorization: r.actor.header,
-                ...(r.body ? { 'content-type': 'application/json' } : {}),
-              },
-            };
-          },
-          onResponse: (status, _body, context) => {
-            const tally = tallies.get((context as { kind: Kind }).kind)!;
-            tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
-            if (status >= 400) tally.errors += 1;
-          },
-        },
-      ],
-    });
-    await api.stop();
-    api = undefined;
-
-    console.log(
-      `${fmt(load.total)} requests, ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms`,
-    );
-    console.log(`errors: ${load.errors} (status codes: ${JSON.stringify(load.statusCodes)})`);
-    const recountStarted = performance.now();
-    const mismatches = await findCountMismatches({ models, ...createServices(models) });
-    const recountMs = performance.now() - recountStarted;
-    console.log(`recount: ${mismatches.length} mismatches (${fmt(recountMs / 1000, 1)} s)`);
-    for (const m of mismatches.slice(0, 20)) console.log(`  ${JSON.stringify(m)}`);
-
-    const rows = MIX.map(([kind, weight]) => {
-      const t = tallies.get(kind)!;
-      return [
-        kind,
-        `${weight} %`,
-        fmt(t.sent),
-        Object.entries(t.statuses)
-          .map(([s, n]) => `${s}: ${fmt(n)}`)
-          .join(', '),
-        t.errors,
-      ];
-    });
+    const runs = [];
+    for (const processes of RUNS) runs.push(await runOnce(processes));
+    const processLabel = (n: number) =>
+      n === 1
+        ? 'the API in its own process'
+        : `API_PROCESSES=${n} (${n} API processes on one port, node's cluster)`;
     writeSection(
       'bench:mixed',
       [
-        `${new Date().toISOString()}: ${DURATION} s at ${CONNECTIONS} connections, ${auth.length} members (the most recently active), against the API in its own process on a copy of the bench dataset; ` +
-          'feed reads spread over the tabs (For You, Following twice as often, JD, Top Posts), 80 % first pages.',
-        '',
-        `- **${fmt(load.total)} requests, ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms**`,
-        `- **errors: ${load.errors}** (non-2xx responses, connection errors and timeouts)`,
-        `- **count mismatches after the run: ${mismatches.length}** (\`findCountMismatches\`: every post's likes, comments and reposts and every comment's likes, recounted from the source collections in ${fmt(recountMs / 1000, 1)} s)`,
-        '',
-        table(['operation', 'share', 'requests', 'status codes', 'errors'], rows),
+        `${new Date().toISOString()}: ${DURATION} s at ${CONNECTIONS} connections per run, ${auth.length} members (the most recently active), on a copy of the bench dataset; ` +
+          'feed reads spread over the tabs (For You, Following twice as often, JD, Top Posts), 80 % first pages. ' +
+          'One run per API_PROCESSES, one after the other on the same copy; the recount follows each run.',
+        ...runs.flatMap((run) => [
+          '',
+          `### ${processLabel(run.processes)}`,
+          '',
+          `- **${fmt(run.load.total)} requests, ${fmt(run.load.requestsPerSecond)} req/s, p50 ${run.load.p50} ms, p99 ${run.load.p99} ms**`,
+          `- **errors: ${run.load.errors}** (non-2xx responses, connection errors and timeouts)`,
+          `- **count mismatches after the run: ${run.mismatches.length}** (\`findCountMismatches\`: every post's likes, comments and reposts and every comment's likes, recounted from the source collections in ${fmt(run.recountMs / 1000, 1)} s)`,
+          '',
+          table(['operation', 'share', 'requests', 'status codes', 'errors'], run.rows),
+        ]),
       ].join('\n'),
     );
-    if (load.errors > 0 || mismatches.length > 0) process.exitCode = 1;
+    if (runs.some((run) => run.load.errors > 0 || run.mismatches.length > 0)) process.exitCode = 1;
   } finally {
     await api?.stop();
     await db.close();

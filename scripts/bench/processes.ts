@@ -122,10 +122,14 @@ function apiNodeArgs(): string[] {
   return (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
 }
 
-/** The API (`api/src/main.ts`) against `mongodbUri`, rate limits off, no seeding, quiet logs. */
+/**
+ * The API (`api/src/main.ts`) against `mongodbUri`, rate limits off, no seeding, quiet logs;
+ * `processes` > 1 runs that many API processes on its port (API_PROCESSES, node's cluster).
+ */
 export async function startApi(options: {
   mongodbUri: string;
   dataDir: string;
+  processes?: number;
 }): Promise<Child & { url: string }> {
   const port = await freePort();
   // The API's log (warnings and errors only) goes to <dataDir>/api.log.
@@ -141,6 +145,7 @@ export async function startApi(options: {
         ...process.env,
         NODE_ENV: 'production',
         PORT: String(port),
+        API_PROCESSES: String(options.processes ?? 1),
         MONGODB_URI: options.mongodbUri,
         DATA_DIR: options.dataDir,
         JWT_SECRET: BENCH_JWT_SECRET,
