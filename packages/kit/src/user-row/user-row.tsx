@@ -4,6 +4,7 @@ import type { UserInList } from '@campus/contracts';
 import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail } from '@campus/kit/format';
 import { useSession } from '@campus/kit/session';
+import { UserText } from '@campus/kit/text';
 import { Avatar } from '@campus/kit/ui';
 
 const Row = styled.article`
@@ -19,13 +20,19 @@ const Who = styled.div`
   min-width: 0;
   display: grid;
 
-  a {
+  > a {
     color: ${({ theme }) => theme.colors.text};
     font-weight: 700;
     text-decoration: none;
     &:hover {
       text-decoration: underline;
     }
+  }
+  > a,
+  > span {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
   }
   span,
   p {
@@ -51,9 +58,11 @@ export function UserRow({ user }: { user: UserInList }) {
     <Row aria-label={user.name}>
       <Avatar name={user.name} src={user.avatarUrl} size={48} />
       <Who>
-        <Link to={`/profile/${user.id}`}>{user.name}</Link>
+        <Link to={`/profile/${user.id}`} dir="auto" title={user.name}>
+          {user.name}
+        </Link>
         <span>{handleFromEmail(user.email)}</span>
-        {user.bio && <p>{user.bio}</p>}
+        {user.bio && <UserText text={user.bio} />}
       </Who>
       {!isViewer && <FollowButton userId={user.id} isFollowing={user.isFollowing} />}
     </Row>
