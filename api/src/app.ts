@@ -5,6 +5,9 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import helmet from 'koa-helmet';
 import { accountApplicationRoutes } from './modules/account-applications/routes';
 import { accountLifecycleRoutes } from './modules/account-lifecycle/routes';
+import { adminRoutes } from './modules/admin/routes';
+import { invitationRoutes } from './modules/invitations/routes';
+import { reportRoutes } from './modules/reports/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes } from './modules/auth/routes';
 import { commentRoutes } from './modules/comments/routes';
@@ -252,6 +255,15 @@ export function createApp({
     ),
     analyticsRoutes(services.analytics, authenticated, { timezone: config.timezone }),
     streamRoutes(streams, authenticated, { tokens }),
+    // Admin operations (issue 18): invitations, members' reports, the /api/admin routes.
+    invitationRoutes(services.invitations, { rateLimits, rules: config.rateLimits }),
+    reportRoutes(services.reports, authenticated, { rateLimits, rules: config.rateLimits }),
+    adminRoutes(services.admin, authenticated, {
+      adminUserId: config.adminUserId,
+      webUrl: config.webUrl,
+      publicUrl: config.publicUrl,
+      mailer,
+    }),
   ];
   for (const router of routers) {
     app.use(router.routes());

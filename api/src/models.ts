@@ -6,6 +6,9 @@
  */
 import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
+import { auditEntryModel } from './modules/audit/model';
+import { invitationModel } from './modules/invitations/model';
+import { reportCaseModel, reportModel } from './modules/reports/model';
 import { commentModel } from './modules/comments/model';
 import { counterModel } from './modules/counters/model';
 import { feedbackModel } from './modules/feedback/model';
@@ -22,6 +25,10 @@ export function createModels(connection: Connection) {
   return {
     AccountApplication: accountApplicationModel(connection),
     AppSetting: appSettingModel(connection),
+    AuditEntry: auditEntryModel(connection),
+    Invitation: invitationModel(connection),
+    Report: reportModel(connection),
+    ReportCase: reportCaseModel(connection),
     Comment: commentModel(connection),
     Counter: counterModel(connection),
     Feedback: feedbackModel(connection),

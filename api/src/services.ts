@@ -5,6 +5,11 @@
  * the seed and the benchmarks use the same object (`app.services`).
  */
 import { createAccountApplicationService } from './modules/account-applications/service';
+import { createAdminService } from './modules/admin/service';
+import { createAuditService } from './modules/audit/service';
+import { createInvitationService } from './modules/invitations/service';
+import { createReportService } from './modules/reports/service';
+import { createAdminAccounts } from './modules/users/admin-accounts';
 import { createAccountLifecycleService } from './modules/account-lifecycle/service';
 import { createAnalyticsService } from './modules/analytics/service';
 import { createAuthService } from './modules/auth/service';
@@ -14,6 +19,7 @@ import { createFeedbackService } from './modules/feedback/service';
 import { createFollowService } from './modules/follows/service';
 import { createLikeService } from './modules/likes/service';
 import { createNotificationService } from './modules/notifications/service';
+import { atomicallyOn } from './modules/counters/atomic';
 import { createPostService } from './modules/posts/service';
 import { createProfileService } from './modules/profiles/service';
 import { createRepostService } from './modules/reposts/service';
@@ -26,9 +32,11 @@ export function createServices(models: Models) {
   const counters = createCounterService({ models });
   const notifications = createNotificationService({ models, counters });
   const users = createUserService({ models });
-  const likes = createLikeService({ models, counters });
+  const likes = createLikeService({ models, counters, atomically });
   const reposts = createRepostService({ models, counters });
-  const follows = createFollowService({ models, counters, notifications, users });
+  const follows = createFollowService({ models, counters, notifications, users, atomically });
+  // A write and the counts it moves, in one transaction (modules/counters/atomic.ts).
+  const atomically = atomicallyOn(models.User.db);
   const comments = createCommentService({ models, counters, likes });
   const posts = createPostService({
     models,
@@ -37,9 +45,30 @@ export function createServices(models: Models) {
     follows,
     likes,
     notifications,
+    atomically,
     reposts,
   });
   const feedback = createFeedbackService({ models, counters, notifications });
+  // Admin operations (issue 18).
+  const accountApplications = createAccountApplicationService({ models, counters, notifications });
+  const invitations = createInvitationService({ models, counters });
+  const adminAccounts = createAdminAccounts({ models });
+  const audit = createAuditService({ models, counters });
+  const reports = createReportService({ models, counters, atomically, posts, comments, users });
+  const admin = createAdminService({
+    atomically,
+    applications: accountApplications,
+    invitations,
+    feedback,
+    accounts: adminAccounts,
+    posts,
+    comments,
+    reports,
+    audit,
+    notify: {
+      contentRemoved: (authorId, input) => notifications.notify('content_removed', authorId, input),
+    },
+  });
   return {
     accountLifecycle: createAccountLifecycleService({
       transaction: (work) => models.User.db.transaction(work),
@@ -52,9 +81,14 @@ export function createServices(models: Models) {
       notifications,
       feedback,
     }),
-    accountApplications: createAccountApplicationService({ models, counters, notifications }),
+    accountApplications,
+    admin,
+    adminAccounts,
+    audit,
+    invitations,
+    reports,
     analytics: createAnalyticsService({ comments, follows, likes, posts, users }),
-    auth: createAuthService({ counters, users }),
+    auth: createAuthService({ counters, users, invitations, adminAccounts, atomically }),
     comments,
     counters,
     feedback,

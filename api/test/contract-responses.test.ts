@@ -178,6 +178,16 @@ describe('API responses and their contracts', () => {
       'DELETE /api/posts/:id',
       http().delete(`/api/posts/${repost.id}`).set('Authorization', ada.auth),
     );
+    await http()
+      .post(`/api/posts/${post.id}/repost`)
+      .set('Authorization', ada.auth)
+      .send({})
+      .expect(201);
+    const undone = await answers(
+      'DELETE /api/posts/:id/repost',
+      http().delete(`/api/posts/${post.id}/repost`).set('Authorization', ada.auth),
+    );
+    expect(undone).toMatchObject({ postId: post.id, reposted: false, repostsCount: 0 });
 
     // Feedback, account applications, settings.
     await answers(

@@ -1,7 +1,7 @@
 import { createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Middleware } from 'koa';
-import { SESSION_REVOKED_MESSAGE, type Role } from '@campus/contracts';
+import { ACCOUNT_SUSPENDED_MESSAGE, SESSION_REVOKED_MESSAGE, type Role } from '@campus/contracts';
 import { unauthorized } from './errors';
 import { ReadCache } from './read-cache';
 
@@ -17,6 +17,8 @@ export interface AuthUser {
    * "sign out of all devices"); 0 or absent: none is.
    */
   sessionsValidAfter?: number;
+  /** The administrator suspended the account: every token of it is refused (401). */
+  suspended?: boolean;
 }
 
 export interface AppState {
@@ -149,6 +151,7 @@ export function requireAuth({ tokens, loadUser }: AuthDeps): Middleware<AppState
     const { userId, issuedAt } = tokens.verifyClaims(token);
     const user = await loadUser(userId);
     if (!user) throw unauthorized('Invalid or expired token');
+    if (user.suspended) throw unauthorized(ACCOUNT_SUSPENDED_MESSAGE);
     // Issued before the member's last password change or "sign out of all devices".
     if (issuedAt < (user.sessionsValidAfter ?? 0)) throw unauthorized(SESSION_REVOKED_MESSAGE);
     ctx.state.user = user;

@@ -100,6 +100,10 @@ export interface Config {
     accountEmails: RateLimitRule;
     /** Per signed-in member: calls that check the password (change it, delete the account). */
     passwordCheck: RateLimitRule;
+    /** Per signed-in member: reports of posts, comments and members. */
+    report: RateLimitRule;
+    /** Per client IP: invitation look-ups (`GET /api/invitations/:token`). */
+    invitation: RateLimitRule;
   };
   /** Per member: posts, comments, reposts, likes, follows and avatar uploads. */
   memberLimits: Record<MemberAction, MemberLimit>;
@@ -217,6 +221,8 @@ export function loadConfig(env: Env = process.env): Config {
       verificationResend: rule(env, 'VERIFICATION_RESEND', 100, ONE_HOUR),
       accountEmails: rule(env, 'ACCOUNT_EMAILS', 3, ONE_HOUR),
       passwordCheck: rule(env, 'PASSWORD_CHECK', 10, FIFTEEN_MINUTES),
+      report: rule(env, 'REPORT', 20, ONE_HOUR),
+      invitation: rule(env, 'INVITATION', 100, FIFTEEN_MINUTES),
     },
     // Well above what a person does by hand, far below what a script floods with.
     memberLimits: {

@@ -41,6 +41,7 @@ import {
   postDetailSchema,
   postListSchema,
   postSchema,
+  undoRepostResponseSchema,
 } from './posts';
 import { profileSchema } from './profile';
 import { settingsSchema } from './settings';
@@ -84,6 +85,7 @@ export const responseSchemas = {
   'DELETE /api/posts/:id': deletePostResponseSchema,
   'POST /api/posts/:id/like': likeResponseSchema,
   'POST /api/posts/:id/repost': postSchema,
+  'DELETE /api/posts/:id/repost': undoRepostResponseSchema,
   'POST /api/posts/:id/comments': commentSchema,
   'POST /api/comments/:id/like': likeResponseSchema,
   'GET /api/notifications': notificationListSchema,

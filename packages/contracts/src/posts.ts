@@ -129,6 +129,18 @@ export type CreateCommentRequest = z.input<typeof createCommentSchema>;
 export const deletePostResponseSchema = z.object({ id: idSchema, deleted: z.literal(true) });
 export type DeletePostResponse = z.infer<typeof deletePostResponseSchema>;
 
+/**
+ * `DELETE /api/posts/:id/repost` response: the caller's plain repost of post `postId` is undone
+ * (its repost post `repostPostId` deleted); `repostsCount` is the post's count after it.
+ */
+export const undoRepostResponseSchema = z.object({
+  postId: idSchema,
+  repostPostId: idSchema,
+  reposted: z.literal(false),
+  repostsCount: z.number().int().nonnegative(),
+});
+export type UndoRepostResponse = z.infer<typeof undoRepostResponseSchema>;
+
 /** `POST /api/posts/:id/like` and `POST /api/comments/:id/like` response. */
 export const likeResponseSchema = z.object({
   liked: z.boolean(),

@@ -6,6 +6,11 @@ export interface AccountApplicationDoc {
   contactInfo: string;
   message: string;
   status: 'pending' | 'approved' | 'rejected';
+  /** When and by whom it was approved or rejected (null while pending). */
+  decidedAt?: Date | null;
+  decidedBy?: number | null;
+  /** The reason given with a rejection, if any. */
+  rejectionReason?: string | null;
   createdAt: Date;
 }
 
@@ -16,10 +21,15 @@ const accountApplicationSchema = new Schema<AccountApplicationDoc>(
     contactInfo: { type: String, required: true },
     message: { type: String, required: true },
     status: { type: String, enum: ['pending', 'approved', 'rejected'], default: 'pending' },
+    decidedAt: { type: Date, default: null },
+    decidedBy: { type: Number, default: null },
+    rejectionReason: { type: String, default: null },
     createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },
   { versionKey: false },
 );
+// The administrator's queue: one status, newest first.
+accountApplicationSchema.index({ status: 1, createdAt: -1, _id: -1 });
 
 export type AccountApplicationModel = Model<AccountApplicationDoc>;
 

@@ -1,8 +1,24 @@
 import { trusted } from 'mongoose';
-import type { AccountApplicationRequest, AccountApplicationResponse } from '@campus/contracts';
+import type {
+  AccountApplicationRequest,
+  AccountApplicationResponse,
+  ApplicationStatus,
+} from '@campus/contracts';
+import { conflict, notFound } from '../../platform/errors';
 import type { CounterService } from '../counters/service';
 import type { NotificationService } from '../notifications/service';
 import type { AccountApplicationDoc, AccountApplicationModel } from './model';
+
+export const APPLICATION_NOT_FOUND = 'Application not found';
+export const APPLICATION_ALREADY_DECIDED = 'This application has already been decided';
+
+/** Matches an e-mail address written anywhere in free text (the first one is taken). */
+const EMAIL_IN_TEXT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
+
+/** The e-mail address in an application's contact information (lowercased), or null. */
+export function emailInContactInfo(contactInfo: string): string | null {
+  return EMAIL_IN_TEXT.exec(contactInfo)?.[0].toLowerCase() ?? null;
+}
 
 export interface AccountApplicationServiceDeps {
   models: { AccountApplication: AccountApplicationModel };
@@ -51,7 +67,67 @@ export function createAccountApplicationService({
     );
   }
 
-  return { submitApplication, applicationsById };
+  /** The administrator's queue: one status, newest first, one page, and how many in all. */
+  async function listApplications(
+    status: ApplicationStatus,
+    page: { skip: number; limit: number },
+  ): Promise<{ items: AccountApplicationDoc[]; total: number }> {
+    const [items, total] = await Promise.all([
+      AccountApplication.find({ status })
+        .sort({ createdAt: -1, _id: -1 })
+        .skip(page.skip)
+        .limit(page.limit)
+        .lean<AccountApplicationDoc[]>(),
+      AccountApplication.countDocuments({ status }),
+    ]);
+    return { items, total };
+  }
+
+  function countApplications(status: ApplicationStatus): Promise<number> {
+    return AccountApplication.countDocuments({ status });
+  }
+
+  /**
+   * Approves or rejects a pending application, once: the status moves only from pending (one
+   * conditional update, so two admins' tabs cannot both decide). 404 unknown, 409 decided.
+   */
+  async function decideApplication(
+    id: number,
+    decision: { status: 'approved' | 'rejected'; adminId: number; reason?: string | null },
+  ): Promise<AccountApplicationDoc> {
+    const decided = await AccountApplication.findOneAndUpdate(
+      { _id: id, status: 'pending' },
+      {
+        $set: {
+          status: decision.status,
+          decidedAt: new Date(),
+          decidedBy: decision.adminId,
+          rejectionReason: decision.reason ?? null,
+        },
+      },
+      { returnDocument: 'after' },
+    ).lean<AccountApplicationDoc>();
+    if (decided) return decided;
+    if (await AccountApplication.exists({ _id: id })) throw conflict(APPLICATION_ALREADY_DECIDED);
+    throw notFound(APPLICATION_NOT_FOUND);
+  }
+
+  /** Undoes an approval whose invitation could not be made (back to pending). */
+  async function reopenApplication(id: number): Promise<void> {
+    await AccountApplication.updateOne(
+      { _id: id },
+      { $set: { status: 'pending', decidedAt: null, decidedBy: null, rejectionReason: null } },
+    );
+  }
+
+  return {
+    submitApplication,
+    applicationsById,
+    listApplications,
+    countApplications,
+    decideApplication,
+    reopenApplication,
+  };
 }
 
 export type AccountApplicationService = ReturnType<typeof createAccountApplicationService>;

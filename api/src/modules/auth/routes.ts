@@ -9,6 +9,7 @@ import { parseInput } from '../../platform/validation';
 import {
   EMAIL_VERIFIED,
   INVALID_VERIFICATION_LINK,
+  INVITED_ACCOUNT_READY,
   type AuthOptions,
   type AuthService,
 } from './service';
@@ -28,7 +29,7 @@ export function authRoutes(
     >;
   },
 ) {
-  const { login, me, register, verifyEmail } = auth;
+  const { login, me, register, registerInvited, verifyEmail } = auth;
   const { rateLimits, rules } = deps;
   const router = new Router<AppState>({ prefix: '/api/auth' });
 
@@ -40,6 +41,18 @@ export function authRoutes(
       rules.registerEmail,
     );
     if (!perEmail.allowed) throw rateLimits.refusal(perEmail);
+    const { invitationToken } = input;
+    if (invitationToken !== undefined) {
+      const invited = await registerInvited({ ...input, invitationToken }, deps);
+      ctx.status = 201;
+      ctx.body = {
+        message: invited.verified
+          ? INVITED_ACCOUNT_READY
+          : 'Account created successfully! Check your inbox and click the verification link to activate your account.',
+        user: invited.user,
+      };
+      return;
+    }
     const user = await register(input, deps);
     ctx.status = 201;
     ctx.body = {

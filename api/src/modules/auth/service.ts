@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import {
+  ACCOUNT_SUSPENDED_MESSAGE,
   isInstitutionalEmail,
   type AuthMeResponse,
   type LoginRequest,
@@ -16,6 +17,9 @@ import { toPublicUser } from '../users/presenters';
 import type { UserService } from '../users/service';
 import { verificationEmail } from './emails';
 import { isDuplicateKey } from '../../platform/mongo-errors';
+import type { Atomically } from '../counters/atomic';
+import type { InvitationService } from '../invitations/service';
+import type { AdminAccounts } from '../users/admin-accounts';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const EMAIL_NOT_VERIFIED =
@@ -39,9 +43,21 @@ export interface AuthOptions {
 export interface AuthServiceDeps {
   counters: CounterService;
   users: UserService;
+  /** Registration with an invitation (an approved account application). */
+  invitations: InvitationService;
+  adminAccounts: Pick<AdminAccounts, 'createInvitedAccount' | 'removeInvitedAccount'>;
+  atomically: Atomically;
 }
 
-export function createAuthService({ counters, users }: AuthServiceDeps) {
+export const INVITED_ACCOUNT_READY = 'Account created successfully! You can now sign in.';
+
+export function createAuthService({
+  counters,
+  users,
+  invitations,
+  adminAccounts,
+  atomically,
+}: AuthServiceDeps) {
   const { nextIdExcept } = counters;
   const { accounts, findPublicUser } = users;
 
@@ -51,6 +67,64 @@ export function createAuthService({ counters, users }: AuthServiceDeps) {
 
   function hashVerificationToken(token: string): string {
     return createHash('sha256').update(token).digest('hex');
+  }
+
+  /**
+   * Registration with an invitation: any e-mail domain, the account marked `affiliation:
+   * 'alumni'`, verified at once when the address is the one the invitation was mailed to (else a
+   * verification link as usual). The invitation is used up in the transaction that creates the
+   * account, so of concurrent registrations with one token exactly one succeeds (the others 410).
+   */
+  async function registerInvited(
+    input: RegisterRequest & { invitationToken: string },
+    deps: AuthOptions,
+  ): Promise<{ user: PublicUser; verified: boolean }> {
+    if (await accounts.emailTaken(input.email)) throw conflict(EMAIL_TAKEN);
+    const password = await bcrypt.hash(input.password, deps.bcryptRounds);
+    const token = randomBytes(32).toString('base64url');
+    let created: {
+      user: Awaited<ReturnType<AdminAccounts['createInvitedAccount']>>;
+      invitationId: number;
+      verified: boolean;
+    };
+    try {
+      created = await atomically(async () => {
+        const invitation = await invitations.claimInvitation(input.invitationToken);
+        const verified = invitation.email !== null && invitation.email === input.email;
+        const user = await adminAccounts.createInvitedAccount({
+          id: () => nextIdExcept('users', deps.adminUserId),
+          name: input.name,
+          email: input.email,
+          password,
+          verified,
+          verificationToken: hashVerificationToken(token),
+        });
+        await invitations.recordUse(invitation._id, user._id);
+        return { user, invitationId: invitation._id, verified };
+      });
+    } catch (err) {
+      if (isDuplicateKey(err)) throw conflict(EMAIL_TAKEN); // verified meanwhile
+      throw err;
+    }
+    const { user, verified } = created;
+    if (!verified) {
+      try {
+        await deps.mailer.send(
+          verificationEmail(user.name, user.email, `${deps.webUrl}/verify/${token}`),
+        );
+      } catch (err) {
+        // Without the e-mail the account could never be verified: undo it, invitation included.
+        await adminAccounts.removeInvitedAccount(user._id);
+        await invitations.releaseInvitation(created.invitationId);
+        throw new HttpError(
+          503,
+          'We could not send the verification email. Please try again later.',
+          {},
+          err,
+        );
+      }
+    }
+    return { user: toPublicUser(user, deps.publicUrl), verified };
   }
 
   async function register(input: RegisterRequest, deps: AuthOptions): Promise<PublicUser> {
@@ -127,6 +201,7 @@ export function createAuthService({ counters, users }: AuthServiceDeps) {
     );
     if (!user || !passwordMatches) throw unauthorized(INVALID_CREDENTIALS);
     if (!user.isVerified) throw forbidden(EMAIL_NOT_VERIFIED);
+    if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
     return { user: toPublicUser(user, deps.publicUrl), token: deps.tokens.sign(user._id) };
   }
 
@@ -138,7 +213,7 @@ export function createAuthService({ counters, users }: AuthServiceDeps) {
     };
   }
 
-  return { register, verifyEmail, login, me };
+  return { register, registerInvited, verifyEmail, login, me };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

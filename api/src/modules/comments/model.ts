@@ -8,6 +8,10 @@ export interface CommentDoc {
   parentId: number | null;
   content: string;
   likesCount: number;
+  /** Set when the administrator removed the comment after reports (it and its replies vanish). */
+  deletedAt?: Date | null;
+  /** True while the author is suspended: the comment is hidden until they are reactivated. */
+  authorSuspended?: boolean;
   createdAt: Date;
 }
 
@@ -19,6 +23,8 @@ const commentSchema = new Schema<CommentDoc>(
     parentId: { type: Number, default: null },
     content: { type: String, required: true },
     likesCount: { type: Number, default: 0, min: 0 },
+    deletedAt: { type: Date, default: null },
+    authorSuspended: { type: Boolean },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },
   { versionKey: false },

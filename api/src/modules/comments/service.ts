@@ -21,6 +21,11 @@ export interface CommentServiceDeps {
   likes: LikeService;
 }
 
+/** Comments every reader may see: not removed, and not by a suspended author. */
+function visible() {
+  return { deletedAt: null, authorSuspended: trusted({ $ne: true }) };
+}
+
 export function createCommentService({ models: { Comment }, counters, likes }: CommentServiceDeps) {
   const { nextId } = counters;
   const { likedComments, toggleLike } = likes;
@@ -34,7 +39,8 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     viewerId: number,
     { publicUrl, authors: authorCache }: CommentReads,
   ): Promise<CommentView[]> {
-    const comments = await Comment.find({ postId })
+    // Removed comments (and so their replies) and those of suspended authors are hidden.
+    const comments = await Comment.find({ postId, ...visible() })
       .sort({ createdAt: 1, _id: 1 })
       .lean<CommentDoc[]>();
     if (comments.length === 0) return [];
@@ -76,7 +82,7 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     let parent: Pick<CommentDoc, '_id' | 'parentId' | 'authorId'> | null = null;
     if (input.parentId !== undefined) {
       parent = await Comment.findOne(
-        { _id: input.parentId, postId },
+        { _id: input.parentId, postId, deletedAt: null },
         { parentId: 1, authorId: 1 },
       ).lean();
       if (!parent) throw notFound(COMMENT_NOT_FOUND);
@@ -131,7 +137,7 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     commentId: number,
     isPostVisible: (postId: number) => Promise<boolean>,
   ): Promise<LikeResult> {
-    const comment = await Comment.findById(commentId, { postId: 1 }).lean();
+    const comment = await Comment.findOne({ _id: commentId, ...visible() }, { postId: 1 }).lean();
     if (!comment || !(await isPostVisible(comment.postId))) throw notFound(COMMENT_NOT_FOUND);
     const { liked, likesCount } = await toggleLike(
       userId,
@@ -144,6 +150,7 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
   /** How many comments each post has, counted from the comments themselves. */
   async function countCommentsPerPost(): Promise<Map<number, number>> {
     const rows = await Comment.aggregate<{ _id: number; n: number }>([
+      { $match: { deletedAt: null } },
       { $group: { _id: '$postId', n: { $sum: 1 } } },
     ]);
     return new Map(rows.map((r) => [r._id, r.n]));
@@ -163,7 +170,7 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
   async function countCommentsOn(postIds: number[]): Promise<Map<number, number>> {
     if (postIds.length === 0) return new Map();
     const rows = await Comment.aggregate<{ _id: number; n: number }>([
-      { $match: { postId: { $in: postIds } } },
+      { $match: { postId: { $in: postIds }, deletedAt: null } },
       { $group: { _id: '$postId', n: { $sum: 1 } } },
     ]);
     return new Map(rows.map((r) => [r._id, r.n]));
@@ -209,11 +216,61 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     );
   }
 
+  /**
+   * Moderation: hides every comment of a suspended author, or shows them again on reactivation.
+   * Counts stay: the comments are hidden, not removed.
+   */
+  async function setAuthorHidden(authorId: number, hidden: boolean): Promise<void> {
+    await Comment.updateMany(
+      { authorId },
+      hidden ? { $set: { authorSuspended: true } } : { $unset: { authorSuspended: 1 } },
+    );
+  }
+
+  /** Comments as the administrator's report queue shows them (removed ones included). */
+  async function commentsForModeration(
+    ids: number[],
+  ): Promise<Map<number, { authorId: number; postId: number; content: string; deleted: boolean }>> {
+    if (ids.length === 0) return new Map();
+    const found = await Comment.find(
+      { _id: trusted({ $in: ids }) },
+      { authorId: 1, postId: 1, content: 1, deletedAt: 1 },
+    ).lean();
+    return new Map(
+      found.map((c) => [
+        c._id,
+        { authorId: c.authorId, postId: c.postId, content: c.content, deleted: !!c.deletedAt },
+      ]),
+    );
+  }
+
+  /**
+   * Moderation: soft-deletes a comment the administrator removed after reports, with its replies
+   * (shown under it only). The caller recounts the post's comments (counted without removed ones)
+   * in the same transaction. Null when the comment does not exist or was already removed.
+   */
+  async function removeCommentByModeration(
+    id: number,
+    now: Date,
+  ): Promise<{ postId: number; commentIds: number[] } | null> {
+    const comment = await Comment.findOneAndUpdate(
+      { _id: id, deletedAt: null },
+      { $set: { deletedAt: now } },
+      { projection: { postId: 1 } },
+    ).lean();
+    if (!comment) return null;
+    const replies = await Comment.find({ parentId: id, deletedAt: null }, { _id: 1 }).lean();
+    const replyIds = replies.map((r) => r._id);
+    if (replyIds.length > 0) {
+      await Comment.updateMany({ _id: trusted({ $in: replyIds }) }, { $set: { deletedAt: now } });
+    }
+    return { postId: comment.postId, commentIds: [id, ...replyIds] };
+  }
 
   /** The text of the visible comments among `ids` (notifications quote what was said). */
   async function commentTexts(ids: number[]): Promise<Map<number, { content: string }>> {
     const found = await Comment.find(
-      { _id: trusted({ $in: ids }) },
+      { _id: trusted({ $in: ids }), ...visible() },
       { content: 1 },
     ).lean();
     return new Map(found.map((c) => [c._id, { content: c.content }]));
@@ -221,6 +278,9 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
 
   return {
     commentTexts,
+    setAuthorHidden,
+    commentsForModeration,
+    removeCommentByModeration,
     listComments,
     createComment,
     toggleCommentLike,

@@ -5,12 +5,17 @@ export interface CounterServiceDeps {
 }
 
 export function createCounterService({ models: { Counter } }: CounterServiceDeps) {
-  /** The next numeric id of a collection: 1, 2, 3, ... (atomic, so concurrent inserts never clash). */
+  /**
+   * The next numeric id of a collection: 1, 2, 3, ... (atomic, so concurrent inserts never clash).
+   * Never part of a transaction (`session: null`), as a database sequence: an id taken by an
+   * attempt that is rolled back stays taken, and concurrent transactions (atomic.ts) do not all
+   * conflict on the one sequence document.
+   */
   async function nextId(name: string): Promise<number> {
     const counter = await Counter.findOneAndUpdate(
       { _id: name },
       { $inc: { seq: 1 } },
-      { upsert: true, returnDocument: 'after' },
+      { upsert: true, returnDocument: 'after', session: null },
     ).lean();
     if (!counter) throw new Error(`counter ${name} was not created`);
     return counter.seq;

@@ -1,10 +1,14 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { FEEDBACK_STATUSES, type FeedbackStatus } from '@campus/contracts';
 
 export interface FeedbackDoc {
   _id: number;
   userId: number;
   message: string;
-  status: 'pending' | 'reviewed' | 'resolved';
+  status: FeedbackStatus;
+  /** The administrator's latest reply (sent to the member as a `feedback_reply` notification). */
+  reply?: string | null;
+  repliedAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -14,10 +18,14 @@ const feedbackSchema = new Schema<FeedbackDoc>(
     _id: { type: Number, required: true },
     userId: { type: Number, required: true, index: true },
     message: { type: String, required: true },
-    status: { type: String, enum: ['pending', 'reviewed', 'resolved'], default: 'pending' },
+    status: { type: String, enum: FEEDBACK_STATUSES, default: 'pending' },
+    reply: { type: String, default: null },
+    repliedAt: { type: Date, default: null },
   },
   { versionKey: false, timestamps: true },
 );
+// The administrator's queue: one status, newest first.
+feedbackSchema.index({ status: 1, createdAt: -1, _id: -1 });
 
 export type FeedbackModel = Model<FeedbackDoc>;
 

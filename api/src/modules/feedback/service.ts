@@ -1,8 +1,11 @@
 import { trusted } from 'mongoose';
-import type { FeedbackResponse } from '@campus/contracts';
+import type { FeedbackResponse, FeedbackStatus } from '@campus/contracts';
+import { notFound } from '../../platform/errors';
 import type { CounterService } from '../counters/service';
 import type { NotificationService } from '../notifications/service';
-import type { FeedbackModel } from './model';
+import type { FeedbackDoc, FeedbackModel } from './model';
+
+export const FEEDBACK_NOT_FOUND = 'Feedback not found';
 
 export interface FeedbackServiceDeps {
   models: { Feedback: FeedbackModel };
@@ -45,7 +48,66 @@ export function createFeedbackService({
     await Feedback.deleteMany({ userId });
   }
 
-  return { submitFeedback, feedbackMessages, removeFeedbackOf };
+  /** The administrator's queue: one status, newest first, one page, and how many in all. */
+  async function listFeedback(
+    status: FeedbackStatus,
+    page: { skip: number; limit: number },
+  ): Promise<{ items: FeedbackDoc[]; total: number }> {
+    const [items, total] = await Promise.all([
+      Feedback.find({ status })
+        .sort({ createdAt: -1, _id: -1 })
+        .skip(page.skip)
+        .limit(page.limit)
+        .lean<FeedbackDoc[]>(),
+      Feedback.countDocuments({ status }),
+    ]);
+    return { items, total };
+  }
+
+  function countFeedback(status: FeedbackStatus): Promise<number> {
+    return Feedback.countDocuments({ status });
+  }
+
+  /**
+   * The administrator sets the status and may reply: the reply is kept on the feedback (the
+   * latest one) and sent to its author as a `feedback_reply` notification. 404 when none.
+   */
+  async function updateFeedback(
+    id: number,
+    update: { status: FeedbackStatus; reply?: string },
+    adminId: number,
+  ): Promise<{ before: FeedbackDoc; after: FeedbackDoc }> {
+    const now = new Date();
+    const before = await Feedback.findOneAndUpdate(
+      { _id: id },
+      {
+        $set: {
+          status: update.status,
+          ...(update.reply !== undefined ? { reply: update.reply, repliedAt: now } : {}),
+        },
+      },
+      { returnDocument: 'before' },
+    ).lean<FeedbackDoc>();
+    if (!before) throw notFound(FEEDBACK_NOT_FOUND);
+    const after = await Feedback.findById(id).lean<FeedbackDoc>();
+    if (update.reply !== undefined) {
+      await notify('feedback_reply', before.userId, {
+        actorId: adminId,
+        feedbackId: id,
+        reply: update.reply,
+      });
+    }
+    return { before, after: after ?? { ...before, status: update.status } };
+  }
+
+  return {
+    submitFeedback,
+    feedbackMessages,
+    removeFeedbackOf,
+    listFeedback,
+    countFeedback,
+    updateFeedback,
+  };
 }
 
 export type FeedbackService = ReturnType<typeof createFeedbackService>;

@@ -3,6 +3,7 @@ import type { FollowToggleResponse, UserInList } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
+import type { Atomically } from '../counters/atomic';
 import type { CounterService } from '../counters/service';
 import type { NotificationService } from '../notifications/service';
 import { userPolicy } from '../users/policy';
@@ -17,6 +18,7 @@ export interface FollowServiceDeps {
   counters: CounterService;
   notifications: NotificationService;
   users: UserService;
+  atomically: Atomically;
 }
 
 export function createFollowService({
@@ -24,23 +26,29 @@ export function createFollowService({
   counters,
   notifications,
   users,
+  atomically,
 }: FollowServiceDeps) {
   const { nextId } = counters;
   const { notify, withdrawNotifications } = notifications;
   const { publicUsersById, userExists } = users;
 
-  /** One action for follow and unfollow (spec §4). Following notifies the followed user. */
+  /**
+   * One action for follow and unfollow (spec §4). Following notifies the followed user. The
+   * counts of followers and followings are counted from the follows (nothing stored to drift); an
+   * unfollow and the withdrawal of its notification are one transaction.
+   */
   async function toggleFollow(actor: AuthUser, targetId: number): Promise<FollowToggleResponse> {
     if (!userPolicy.canFollow(actor, targetId)) throw badRequest('You cannot follow yourself');
     if (!(await userExists(targetId))) throw notFound(USER_NOT_FOUND);
 
-    const removed = await Follow.deleteOne({ followerId: actor.id, followingId: targetId });
-    let following: boolean;
-    if (removed.deletedCount > 0) {
-      following = false;
+    const unfollowed = await atomically(async () => {
+      const removed = await Follow.deleteOne({ followerId: actor.id, followingId: targetId });
+      if (removed.deletedCount === 0) return false;
       await withdrawNotifications('follow', targetId, actor.id);
-    } else {
-      following = true;
+      return true;
+    });
+    const following = !unfollowed;
+    if (following) {
       try {
         await Follow.create({
           _id: await nextId('follows'),

@@ -1,5 +1,6 @@
 import { trusted } from 'mongoose';
 import { isDuplicateKey } from '../../platform/mongo-errors';
+import type { Atomically } from '../counters/atomic';
 import type { CounterService } from '../counters/service';
 import type { LikeModel } from './model';
 
@@ -8,6 +9,9 @@ export interface LikeResult {
   likesCount: number;
 }
 
+/** The same member's concurrent unlike got there first (the toggle is rolled back). */
+class AlreadyUnliked extends Error {}
+
 export type LikeTarget = { kind: 'post'; id: number } | { kind: 'comment'; id: number };
 
 /**
@@ -15,7 +19,7 @@ export type LikeTarget = { kind: 'post'; id: number } | { kind: 'comment'; id: n
  * which moves its own count: this module only keeps who liked what.
  */
 export interface LikeCounter {
-  /** Moves the count by `delta` with `$inc`; returns the new count. */
+  /** Moves the count by `delta` with `$inc` (in the caller's transaction); returns the new count. */
   add(delta: 1 | -1): Promise<number>;
   current(): Promise<number>;
 }
@@ -23,9 +27,10 @@ export interface LikeCounter {
 export interface LikeServiceDeps {
   models: { Like: LikeModel };
   counters: CounterService;
+  atomically: Atomically;
 }
 
-export function createLikeService({ models: { Like }, counters }: LikeServiceDeps) {
+export function createLikeService({ models: { Like }, counters, atomically }: LikeServiceDeps) {
   const { nextId } = counters;
 
   function likeKey(userId: number, target: LikeTarget) {
@@ -35,9 +40,16 @@ export function createLikeService({ models: { Like }, counters }: LikeServiceDep
   }
 
   /**
-   * Likes or unlikes. The like document's unique index decides races (a second like by the same
-   * user loses with E11000 and changes nothing); the target's count moves with `$inc`, so it stays
-   * exact under any number of concurrent toggles. `changed`: whether this call changed anything.
+   * Likes or unlikes. The like (or its removal) and the target's count move in one transaction
+   * (counters/atomic.ts), so a crash never leaves one without the other.
+   *
+   * The count is the transaction's first write: the target's document is what concurrent toggles
+   * contend for, and a transaction that writes it first either holds it to its commit or meets
+   * the conflict at once and is retried after it (toggles of one target are serialized), where
+   * one that wrote it last would be aborted by every commit made since it started. So the
+   * direction is read first, outside, and checked inside: a like the same member made meanwhile
+   * (E11000) or removed meanwhile rolls everything back and the call answers the state it found,
+   * `changed: false` (liking twice is one like).
    */
   async function toggleLike(
     userId: number,
@@ -45,17 +57,23 @@ export function createLikeService({ models: { Like }, counters }: LikeServiceDep
     counter: LikeCounter,
   ): Promise<LikeResult & { changed: boolean }> {
     const key = likeKey(userId, target);
-    const removed = await Like.deleteOne(key);
-    if (removed.deletedCount === 1) {
-      return { liked: false, likesCount: await counter.add(-1), changed: true };
-    }
+    const wasLiked = (await Like.exists(key)) !== null;
     try {
-      await Like.create({ _id: await nextId('likes'), ...key });
+      return await atomically(async () => {
+        const likesCount = await counter.add(wasLiked ? -1 : 1);
+        if (wasLiked) {
+          const removed = await Like.deleteOne(key);
+          if (removed.deletedCount !== 1) throw new AlreadyUnliked();
+        } else {
+          await Like.create({ _id: await nextId('likes'), ...key });
+        }
+        return { liked: !wasLiked, likesCount, changed: true };
+      }, `${target.kind}s:${target.id}`);
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      return { liked: true, likesCount: await counter.current(), changed: false };
+      const unliked = err instanceof AlreadyUnliked;
+      if (!unliked && !isDuplicateKey(err)) throw err;
+      return { liked: !unliked, likesCount: await counter.current(), changed: false };
     }
-    return { liked: true, likesCount: await counter.add(1), changed: true };
   }
 
   /** Which of `postIds` the user has liked. */

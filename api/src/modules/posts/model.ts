@@ -20,6 +20,11 @@ export interface PostDoc {
   repostsCount: number;
   /** Soft delete: deleted posts never appear, reposts of them show the original as deleted. */
   deletedAt: Date | null;
+  /**
+   * True while the author is suspended: the post is hidden from everyone (feeds, profile, detail,
+   * notifications) until the author is reactivated. Absent for most posts.
+   */
+  authorSuspended?: boolean;
   createdAt: Date;
 }
 
@@ -37,6 +42,7 @@ const postSchema = new Schema<PostDoc>(
     commentsCount: { type: Number, default: 0, min: 0 },
     repostsCount: { type: Number, default: 0, min: 0 },
     deletedAt: { type: Date, default: null },
+    authorSuspended: { type: Boolean },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },
   { versionKey: false },

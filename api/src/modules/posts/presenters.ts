@@ -27,7 +27,10 @@ export async function presentPosts(
   if (posts.length === 0) return [];
   const originalIds = posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : []));
   const originals = originalIds.length
-    ? [...(await feed.postsById(originalIds)).values()].filter((p) => p.deletedAt === null)
+    ? [...(await feed.postsById(originalIds)).values()].filter(
+        // A deleted original, or one of a suspended author, shows as deleted.
+        (p) => p.deletedAt === null && p.authorSuspended !== true,
+      )
     : [];
   const originalsById = new Map(originals.map((p) => [p._id, p]));
   const targetIds = [...posts.map((p) => p._id), ...originals.map((p) => p._id)];

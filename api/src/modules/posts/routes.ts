@@ -29,8 +29,16 @@ export function postRoutes(
     limits: Pick<MemberLimiters, 'posts' | 'likes' | 'reposts' | 'comments'>;
   },
 ) {
-  const { addComment, createPost, deletePost, getPostDetail, listFeed, repost, togglePostLike } =
-    posts;
+  const {
+    addComment,
+    createPost,
+    deletePost,
+    getPostDetail,
+    listFeed,
+    repost,
+    togglePostLike,
+    undoRepost,
+  } = posts;
   const router = new Router<AppState>({ prefix: '/api/posts' });
   router.use(requireAuth);
 
@@ -69,6 +77,11 @@ export function postRoutes(
     const input = parseInput(repostSchema, ctx.request.body);
     ctx.status = 201;
     ctx.body = await repost(currentUser(ctx.state), id, input, options);
+  });
+
+  // Undoes the caller's plain repost of post :id (the Repost button, pressed again).
+  router.delete('/:id/repost', async (ctx) => {
+    ctx.body = await undoRepost(currentUser(ctx.state), postIdParam(ctx.params.id));
   });
 
   router.post('/:id/comments', limits.comments, async (ctx) => {

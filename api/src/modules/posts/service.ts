@@ -10,10 +10,11 @@ import type {
 } from '@campus/contracts';
 import { STREAM_POSTS_MAX_COUNT, type FeedTab } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
-import { badRequest, forbidden, notFound } from '../../platform/errors';
+import { badRequest, forbidden, HttpError, notFound } from '../../platform/errors';
 import { countPerDay } from '../../platform/per-day';
 import { startOfDayIn } from '../../platform/time';
 import type { CommentService } from '../comments/service';
+import type { Atomically } from '../counters/atomic';
 import type { CounterService } from '../counters/service';
 import type { FollowService } from '../follows/service';
 import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
@@ -24,9 +25,19 @@ import { postPolicy } from './policy';
 import { presentPosts, type PostReads } from './presenters';
 
 export const POST_NOT_FOUND = 'Post not found';
+export const NOT_REPOSTED = 'You have not reposted this post';
+export const QUOTED_REPOST = 'Your repost of this post has a quote: delete it as a post';
 const PROFILE_POSTS_LIMIT = 100;
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+
+/**
+ * What every reader may see: not deleted, and not by a suspended author (hidden until they are
+ * reactivated). A fresh object each time: mongoose casts filters in place.
+ */
+function visible() {
+  return { deletedAt: null, authorSuspended: trusted({ $ne: true }) };
+}
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface FeedOptions extends PostReads {
@@ -44,6 +55,8 @@ export interface PostServiceDeps {
   reposts: RepostService;
 }
 
+  /** Runs a write and the counts it moves in one transaction (counters/atomic.ts). */
+  atomically: Atomically;
 export function createPostService({
   models: { Post },
   comments,
@@ -54,20 +67,26 @@ export function createPostService({
   reposts,
 }: PostServiceDeps) {
   const { createComment, listComments } = comments;
+  atomically,
   const { nextId } = counters;
   const { followedIds } = follows;
   const { toggleLike } = likes;
   const { notify } = notifications;
-  const { recordRepost, withdrawRepost } = reposts;
+  const { carriesRepost, findRepost, recordRepost, withdrawRepost } = reposts;
 
   /** Whether the post exists and is not deleted. */
   async function isPostVisible(id: number): Promise<boolean> {
-    return (await Post.exists({ _id: id, deletedAt: null })) !== null;
+    return (await Post.exists({ _id: id, ...visible() })) !== null;
   }
 
-  /** A visible (not deleted) post, or 404. */
-  async function findVisiblePost(id: number): Promise<PostDoc> {
-    const post = await Post.findOne({ _id: id, deletedAt: null }).lean<PostDoc>();
+  /**
+   * A visible post (not deleted, author not suspended), or 404. `includeHidden`: a suspended
+   * author's post too (deleting it: only moderation can, the author's tokens being refused).
+   */
+  async function findVisiblePost(id: number, { includeHidden = false } = {}): Promise<PostDoc> {
+    const post = await Post.findOne(
+      includeHidden ? { _id: id, deletedAt: null } : { _id: id, ...visible() },
+    ).lean<PostDoc>();
     if (!post) throw notFound(POST_NOT_FOUND);
     return post;
   }
@@ -101,25 +120,40 @@ export function createPostService({
     return { ...view!, comments };
   }
 
-  /** Soft-deletes the actor's own post; deleting a repost withdraws it from the original's count. */
+  /**
+   * Soft-deletes the actor's own post; deleting a plain or quoted repost withdraws it from the
+   * original's count, in the same transaction.
+   */
   async function deletePost(actor: AuthUser, id: number): Promise<void> {
-    const post = await findVisiblePost(id);
+    const post = await findVisiblePost(id, { includeHidden: true });
     if (!postPolicy.canDelete(actor, post)) throw forbidden('You can only delete your own posts');
-    const marked = await Post.updateOne(
-      { _id: id, deletedAt: null },
-      { $set: { deletedAt: new Date() } },
+    // A repost (plain or quoted) counts in its original's repostsCount while its record exists.
+    const originalId =
+      post.originalPostId !== null && post.sharedCommentId === null && (await carriesRepost(id))
+        ? post.originalPostId
+        : null;
+    await atomically(
+      async () => {
+        // The original's count first: the document concurrent reposts contend for (likes/service.ts).
+        if (originalId !== null) {
+          await Post.updateOne({ _id: originalId }, { $inc: { repostsCount: -1 } });
+        }
+        const marked = await Post.updateOne(
+          { _id: id, deletedAt: null },
+          { $set: { deletedAt: new Date() } },
+        );
+        if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
+        // The record goes only with its post (here or undoRepost, which mark the post first).
+        if (originalId !== null && !(await withdrawRepost(id))) throw notFound(POST_NOT_FOUND);
+      },
+      originalId === null ? undefined : `posts:${originalId}`,
     );
-    if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
-    if (post.originalPostId !== null && post.sharedCommentId === null) {
-      if (await withdrawRepost(id)) {
-        await Post.updateOne({ _id: post.originalPostId }, { $inc: { repostsCount: -1 } });
-      }
-    }
   }
 
   /**
    * Reposts a post, with an optional quote. A user reposts a post at most once (409 after that,
-   * until they delete their repost); a repost cannot itself be reposted (400).
+   * until they delete their repost); a repost cannot itself be reposted (400). The repost record,
+   * the repost post and the original's count are written in one transaction.
    */
   async function repost(
     actor: AuthUser,
@@ -129,21 +163,25 @@ export function createPostService({
   ): Promise<PostView> {
     const original = await findVisiblePost(id);
     if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
-    const repostPostId = await nextId('posts');
-    await recordRepost(actor.id, id, repostPostId);
     const comment = input.comment ? input.comment : null;
-    const created = await Post.create({
-      _id: repostPostId,
-      authorId: actor.id,
-      content: '',
-      originalPostId: id,
-      repostComment: comment,
-    });
-    await Post.updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
+    const created = await atomically(async () => {
+      // The count first: the document concurrent reposts contend for (likes/service.ts).
+      await Post.updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
+      const repostPostId = await nextId('posts');
+      await recordRepost(actor.id, id, repostPostId); // a second repost: 409, all rolled back
+      const doc = await Post.create({
+        _id: repostPostId,
+        authorId: actor.id,
+        content: '',
+        originalPostId: id,
+        repostComment: comment,
+      });
+      return doc.toObject();
+    }, `posts:${id}`);
     if (original.authorId !== actor.id) {
       await notify('repost', original.authorId, { actorId: actor.id, postId: id });
     }
-    const [view] = await presentPosts([created.toObject()], actor.id, reads);
+    const [view] = await presentPosts([created], actor.id, reads);
     return view!;
   }
 
@@ -160,10 +198,49 @@ export function createPostService({
     page: { skip: number; limit: number },
     now: Date,
   ): Promise<PostDoc[]> {
+  /**
+   * Undoes the actor's plain (unquoted) repost of post `id`: the repost post is deleted (soft, as
+   * `deletePost`), the repost record removed and the original's count moved back, in one
+   * transaction. 404 when the post does not exist, when the actor has not reposted it, or when
+   * their repost has a quote (a post of its own, deleted as one). Answers the original's count.
+   */
+  async function undoRepost(
+    actor: AuthUser,
+    id: number,
+  ): Promise<{ postId: number; repostPostId: number; reposted: false; repostsCount: number }> {
+    if (!(await Post.exists({ _id: id }))) throw notFound(POST_NOT_FOUND);
+    return atomically(async () => {
+      // The count first: the document concurrent reposts contend for (likes/service.ts); a
+      // refusal below rolls it back.
+      const after = await Post.findOneAndUpdate(
+        { _id: id },
+        { $inc: { repostsCount: -1 } },
+        { returnDocument: 'after', projection: { repostsCount: 1 } },
+      ).lean();
+      const record = await findRepost(actor.id, id);
+      const carrier = record
+        ? await Post.findOne(
+            { _id: record.repostPostId, deletedAt: null },
+            { repostComment: 1 },
+          ).lean()
+        : null;
+      if (!record || !carrier) throw notFound(NOT_REPOSTED);
+      if (carrier.repostComment !== null) throw notFound(QUOTED_REPOST);
+      await Post.updateOne({ _id: carrier._id }, { $set: { deletedAt: new Date() } });
+      await withdrawRepost(carrier._id);
+      return {
+        postId: id,
+        repostPostId: carrier._id,
+        reposted: false as const,
+        repostsCount: after?.repostsCount ?? 0,
+      };
+    }, `posts:${id}`);
+  }
+
     const query = (since: Date | undefined) =>
       Post.find({
         authorId: trusted({ $in: authors }),
-        deletedAt: null,
+        ...visible(),
         ...(since ? { createdAt: trusted({ $gte: since }) } : {}),
       })
         .sort(NEWEST_FIRST)
@@ -192,7 +269,7 @@ export function createPostService({
       });
     } else if (query.tab === 'jd') {
       posts = await opts.feed.cachedPage('shared', `jd:${at}`, () =>
-        Post.find({ isJdTagged: true, deletedAt: null })
+        Post.find({ isJdTagged: true, ...visible() })
           .sort(NEWEST_FIRST)
           .skip(page.skip)
           .limit(page.limit)
@@ -202,7 +279,9 @@ export function createPostService({
       const today = startOfDayIn(opts.timezone, opts.now);
       posts = await opts.feed.cachedPage('top', `${today.getTime()}:${at}`, () =>
         Post.aggregate<PostDoc>([
-          { $match: { deletedAt: null, createdAt: { $gte: today } } },
+          {
+            $match: { deletedAt: null, authorSuspended: { $ne: true }, createdAt: { $gte: today } },
+          },
           { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
           { $sort: { score: -1, createdAt: -1, _id: -1 } },
           { $skip: page.skip },
@@ -212,11 +291,7 @@ export function createPostService({
       );
     } else {
       posts = await opts.feed.cachedPage('shared', `all:${at}`, () =>
-        Post.find({ deletedAt: null })
-          .sort(NEWEST_FIRST)
-          .skip(page.skip)
-          .limit(page.limit)
-          .lean<PostDoc[]>(),
+        Post.find(visible()).sort(NEWEST_FIRST).skip(page.skip).limit(page.limit).lean<PostDoc[]>(),
       );
     }
     return presentPosts(posts, viewerId, opts);
@@ -228,7 +303,7 @@ export function createPostService({
     viewerId: number,
     reads: PostReads,
   ): Promise<PostView[]> {
-    const posts = await Post.find({ authorId: userId, syncToProfile: true, deletedAt: null })
+    const posts = await Post.find({ authorId: userId, syncToProfile: true, ...visible() })
       .sort(NEWEST_FIRST)
       .limit(PROFILE_POSTS_LIMIT)
       .lean<PostDoc[]>();
@@ -273,19 +348,24 @@ export function createPostService({
     reads: PostReads,
   ): Promise<CommentView> {
     const post = await findVisiblePost(postId);
-    const { comment, repliedToAuthorId } = await createComment(actor.id, postId, input, reads);
-    await Post.updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
-
-    if (input.syncToTimeline) {
-      await Post.create({
-        _id: await nextId('posts'),
-        authorId: actor.id,
-        content: '',
-        originalPostId: post.originalPostId ?? postId,
-        repostComment: comment.content,
-        sharedCommentId: comment.id,
-      });
-    }
+    // The comment, the post's count and the shared copy: all or nothing.
+    const { comment, repliedToAuthorId } = await atomically(async () => {
+      // The count first: the document concurrent comments contend for (likes/service.ts); a
+      // missing parent comment (404) rolls it back.
+      await Post.updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
+      const created = await createComment(actor.id, postId, input, reads);
+      if (input.syncToTimeline) {
+        await Post.create({
+          _id: await nextId('posts'),
+          authorId: actor.id,
+          content: '',
+          originalPostId: post.originalPostId ?? postId,
+          repostComment: created.comment.content,
+          sharedCommentId: created.comment.id,
+        });
+      }
+      return created;
+    }, `posts:${postId}`);
 
     const notified = new Set<number>([actor.id]);
     if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
@@ -307,12 +387,71 @@ export function createPostService({
     ids: number[],
   ): Promise<Map<number, { id: number; content: string }>> {
     const posts = await Post.find(
-      { _id: trusted({ $in: ids }), deletedAt: null },
+      { _id: trusted({ $in: ids }), ...visible() },
       { content: 1, repostComment: 1 },
     ).lean();
     return new Map(
       posts.map((p) => [p._id, { id: p._id, content: p.content || p.repostComment || '' }]),
     );
+  }
+
+  /**
+   * Moderation (admin module): hides every post of a suspended author from every reader, or shows
+   * them again on reactivation. A write through the Post model, so the feed cache forgets its
+   * pages at once (read-caches.ts).
+   */
+  async function setAuthorHidden(authorId: number, hidden: boolean): Promise<void> {
+    await Post.updateMany(
+      { authorId },
+      hidden ? { $set: { authorSuspended: true } } : { $unset: { authorSuspended: 1 } },
+    );
+  }
+
+  /** Posts as the administrator's report queue shows them (deleted and hidden ones included). */
+  async function postsForModeration(
+    ids: number[],
+  ): Promise<Map<number, { authorId: number; content: string; deleted: boolean }>> {
+    if (ids.length === 0) return new Map();
+    const posts = await Post.find(
+      { _id: trusted({ $in: ids }) },
+      { authorId: 1, content: 1, repostComment: 1, deletedAt: 1 },
+    ).lean();
+    return new Map(
+      posts.map((p) => [
+        p._id,
+        {
+          authorId: p.authorId,
+          content: p.content || p.repostComment || '',
+          deleted: p.deletedAt !== null,
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Moderation: soft-deletes a post the administrator removed after reports, through the author's
+   * own delete path (the same counts move). False when it was already deleted.
+   */
+  async function removePostByModeration(id: number): Promise<boolean> {
+    const post = await Post.findOne({ _id: id, deletedAt: null }, { authorId: 1 }).lean();
+    if (!post) return false;
+    try {
+      await deletePost({ id: post.authorId, name: '', email: '', roles: ['member'] }, id);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) return false; // deleted meanwhile
+      throw err;
+    }
+    return true;
+  }
+
+  /** Posts sharing these comments on their authors' timelines (removed with the comments). */
+  async function postIdsSharingComments(commentIds: number[]): Promise<number[]> {
+    if (commentIds.length === 0) return [];
+    const posts = await Post.find(
+      { sharedCommentId: trusted({ $in: commentIds }), deletedAt: null },
+      { _id: 1 },
+    ).lean();
+    return posts.map((p) => p._id);
   }
 
   /** Counts of visible posts for the analytics dashboard. */
@@ -378,7 +517,7 @@ export function createPostService({
     const posts = await Post.find(
       {
         _id: trusted({ $gt: sinceId }),
-        deletedAt: null,
+        ...visible(),
         ...authors,
         ...(tab === 'jd' ? { isJdTagged: true } : {}),
       },
@@ -406,7 +545,12 @@ export function createPostService({
     addComment,
     postPreviews,
     postCounts,
+    setAuthorHidden,
+    postsForModeration,
+    removePostByModeration,
+    postIdsSharingComments,
   };
 }
 
 export type PostService = ReturnType<typeof createPostService>;
+    undoRepost,

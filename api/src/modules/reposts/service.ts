@@ -25,6 +25,16 @@ export function createRepostService({ models: { Repost }, counters }: RepostServ
     }
   }
 
+  /** The member's repost of `postId`, if any. */
+  function findRepost(userId: number, postId: number) {
+    return Repost.findOne({ userId, postId }, { repostPostId: 1 }).lean();
+  }
+
+  /** Whether the post `repostPostId` carries a recorded repost. */
+  async function carriesRepost(repostPostId: number): Promise<boolean> {
+    return (await Repost.exists({ repostPostId })) !== null;
+  }
+
   /** Forgets the repost carried by `repostPostId`; whether there was one. */
   async function withdrawRepost(repostPostId: number): Promise<boolean> {
     const removed = await Repost.deleteOne({ repostPostId });
@@ -70,6 +80,8 @@ export function createRepostService({ models: { Repost }, counters }: RepostServ
   }
 
   return {
+    findRepost,
+    carriesRepost,
     recordRepost,
     withdrawRepost,
     repostedPosts,

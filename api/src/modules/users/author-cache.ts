@@ -3,9 +3,16 @@ import { ReadCache } from '../../platform/read-cache';
 import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
 import type { UserModel } from './model';
 
-export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1 } as const;
+export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1, affiliation: 1 } as const;
 
-export type AuthorDoc = { _id: number; name: string; email: string; avatarUrl: string | null };
+export type AuthorDoc = {
+  _id: number;
+  name: string;
+  email: string;
+  avatarUrl: string | null;
+  /** `alumni` for invited alumni (an Alumni badge on their posts and comments). */
+  affiliation?: 'alumni';
+};
 
 const MAX_AUTHORS = 50_000;
 

@@ -30,6 +30,14 @@ export interface UserDoc {
   unverifiedExpiresAt?: Date;
   /** Last authenticated request, recorded at most once per ACTIVITY_THROTTLE_MS (DAU/MAU). */
   lastActiveAt: Date | null;
+  /** `alumni` for accounts registered through an invitation; absent for everyone else. */
+  affiliation?: 'alumni';
+  /**
+   * Set while the administrator has suspended the account: it cannot sign in, its tokens are
+   * refused and its posts and comments are hidden. Null (or absent) when active.
+   */
+  suspendedAt?: Date | null;
+  suspensionReason?: string | null;
   /** People search: name words, the whole name and the e-mail, normalized (search-terms.ts). */
   searchTerms?: string[];
   createdAt: Date;
@@ -51,6 +59,9 @@ const userSchema = new Schema<UserDoc>(
     tokensValidAfter: { type: Date, default: null },
     unverifiedExpiresAt: { type: Date },
     lastActiveAt: { type: Date, default: null, index: true },
+    affiliation: { type: String, enum: ['alumni'] },
+    suspendedAt: { type: Date, default: null, index: true },
+    suspensionReason: { type: String, default: null },
     searchTerms: { type: [String], default: undefined },
     createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },

@@ -5,7 +5,7 @@ import type { UserDoc } from './model';
 
 export type UserFields = Pick<
   UserDoc,
-  '_id' | 'name' | 'email' | 'avatarUrl' | 'bio' | 'createdAt'
+  '_id' | 'name' | 'email' | 'avatarUrl' | 'bio' | 'createdAt' | 'affiliation'
 >;
 
 /** Avatars of our own uploads are stored as paths and leave the API as absolute URLs. */
@@ -22,6 +22,7 @@ export function toPublicUser(user: UserFields, publicUrl: string): PublicUser {
     avatarUrl: avatarUrl(user, publicUrl),
     bio: user.bio ?? '',
     createdAt: user.createdAt.toISOString(),
+    ...(user.affiliation ? { affiliation: user.affiliation } : {}),
   };
 }
 
@@ -41,7 +42,15 @@ export function toUserInList(
 }
 
 /** Projection for public fields. */
-export const PUBLIC_USER_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1, bio: 1, createdAt: 1 };
+export const PUBLIC_USER_FIELDS = {
+  _id: 1,
+  name: 1,
+  email: 1,
+  avatarUrl: 1,
+  bio: 1,
+  createdAt: 1,
+  affiliation: 1,
+};
 
 /** An author as posts and comments show it; our own avatar uploads leave as absolute URLs. */
 export function toAuthor(id: number, user: AuthorDoc | undefined, publicUrl: string): PostAuthor {
@@ -52,5 +61,6 @@ export function toAuthor(id: number, user: AuthorDoc | undefined, publicUrl: str
     name: user.name,
     email: user.email,
     avatarUrl: avatarUrl(user, publicUrl),
+    ...(user.affiliation ? { affiliation: user.affiliation } : {}),
   };
 }

@@ -124,8 +124,13 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       isVerified: 1,
       lastActiveAt: 1,
       tokensValidAfter: 1,
+      suspendedAt: 1,
     }).lean();
     if (!user || !user.isVerified) return undefined;
+    // A suspended account's tokens are refused with a message that says why (platform/auth.ts).
+    if (user.suspendedAt) {
+      return { id: user._id, name: user.name, email: user.email, roles: [], suspended: true };
+    }
     const now = options.now ?? new Date();
     const lastActive = user.lastActiveAt?.getTime() ?? 0;
     if (now.getTime() - lastActive >= options.activityThrottleMs) {

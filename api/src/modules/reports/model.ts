@@ -1,0 +1,92 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import {
+  REPORT_ACTIONS,
+  REPORT_TARGET_TYPES,
+  type ReportAction,
+  type ReportTargetType,
+} from '@campus/contracts';
+
+/** One member's report of one target: at most one per member and target, ever (unique index). */
+export interface ReportDoc {
+  _id: number;
+  reporterId: number;
+  targetType: ReportTargetType;
+  targetId: number;
+  reason: string;
+  /** The group (ReportCase) it was counted in. */
+  caseId: number;
+  createdAt: Date;
+}
+
+const reportSchema = new Schema<ReportDoc>(
+  {
+    _id: { type: Number, required: true },
+    reporterId: { type: Number, required: true },
+    targetType: { type: String, enum: REPORT_TARGET_TYPES, required: true },
+    targetId: { type: Number, required: true },
+    reason: { type: String, required: true },
+    caseId: { type: Number, required: true, index: true },
+    createdAt: { type: Date, default: () => new Date(), immutable: true },
+  },
+  { versionKey: false },
+);
+reportSchema.index({ reporterId: 1, targetType: 1, targetId: 1 }, { unique: true });
+
+/**
+ * The reports of one target, as the administrator handles them: open until resolved. A target
+ * has at most one open case (a unique partial index); reported again after a dismissal, it gets
+ * a new one.
+ */
+export interface ReportCaseDoc {
+  _id: number;
+  targetType: ReportTargetType;
+  targetId: number;
+  status: 'open' | 'resolved';
+  reportCount: number;
+  lastReportedAt: Date;
+  resolution: { action: ReportAction; resolvedAt: Date; resolvedBy: number } | null;
+  createdAt: Date;
+}
+
+const reportCaseSchema = new Schema<ReportCaseDoc>(
+  {
+    _id: { type: Number, required: true },
+    targetType: { type: String, enum: REPORT_TARGET_TYPES, required: true },
+    targetId: { type: Number, required: true },
+    status: { type: String, enum: ['open', 'resolved'], default: 'open' },
+    reportCount: { type: Number, default: 0, min: 0 },
+    lastReportedAt: { type: Date, required: true },
+    resolution: {
+      type: new Schema(
+        {
+          action: { type: String, enum: REPORT_ACTIONS, required: true },
+          resolvedAt: { type: Date, required: true },
+          resolvedBy: { type: Number, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    createdAt: { type: Date, default: () => new Date(), immutable: true },
+  },
+  { versionKey: false },
+);
+reportCaseSchema.index(
+  { targetType: 1, targetId: 1 },
+  { unique: true, partialFilterExpression: { status: 'open' } },
+);
+// The administrator's queue: one status, most recently reported first.
+reportCaseSchema.index({ status: 1, lastReportedAt: -1, _id: -1 });
+
+export type ReportModel = Model<ReportDoc>;
+export type ReportCaseModel = Model<ReportCaseDoc>;
+
+/** The Report model on `connection` (each app binds its own: see src/models.ts). */
+export function reportModel(connection: Connection): ReportModel {
+  return connection.model<ReportDoc>('Report', reportSchema, 'reports');
+}
+
+/** The ReportCase model on `connection`. */
+export function reportCaseModel(connection: Connection): ReportCaseModel {
+  return connection.model<ReportCaseDoc>('ReportCase', reportCaseSchema, 'report_cases');
+}

@@ -1,0 +1,176 @@
+import { trusted } from 'mongoose';
+import {
+  ALREADY_REPORTED_MESSAGE,
+  type ReportAction,
+  type ReportRequest,
+  type ReportResponse,
+  type ReportStatus,
+} from '@campus/contracts';
+import { badRequest, conflict, notFound } from '../../platform/errors';
+import { isDuplicateKey } from '../../platform/mongo-errors';
+import type { CommentService } from '../comments/service';
+import type { Atomically } from '../counters/atomic';
+import type { CounterService } from '../counters/service';
+import type { PostService } from '../posts/service';
+import type { UserService } from '../users/service';
+import type { ReportCaseDoc, ReportCaseModel, ReportDoc, ReportModel } from './model';
+
+export const REPORT_NOT_FOUND = 'Report not found';
+export const REPORT_ALREADY_RESOLVED = 'This report has already been resolved';
+export const CANNOT_REPORT_YOURSELF = 'You cannot report yourself';
+const POST_NOT_FOUND = 'Post not found';
+const COMMENT_NOT_FOUND = 'Comment not found';
+
+export interface ReportServiceDeps {
+  models: { Report: ReportModel; ReportCase: ReportCaseModel };
+  counters: CounterService;
+  atomically: Atomically;
+  posts: Pick<PostService, 'isPostVisible'>;
+  comments: Pick<CommentService, 'commentsForModeration'>;
+  users: Pick<UserService, 'findPublicUser'>;
+}
+
+export function createReportService({
+  models: { Report, ReportCase },
+  counters,
+  atomically,
+  posts,
+  comments,
+  users,
+}: ReportServiceDeps) {
+  /** 404 (or 400 for oneself) unless the target is something a member can see and report. */
+  async function checkTarget(reporterId: number, input: ReportRequest): Promise<void> {
+    switch (input.targetType) {
+      case 'post':
+        if (!(await posts.isPostVisible(input.targetId))) throw notFound(POST_NOT_FOUND);
+        return;
+      case 'comment': {
+        const comment = (await comments.commentsForModeration([input.targetId])).get(
+          input.targetId,
+        );
+        if (!comment || comment.deleted || !(await posts.isPostVisible(comment.postId))) {
+          throw notFound(COMMENT_NOT_FOUND);
+        }
+        return;
+      }
+      case 'user':
+        if (input.targetId === reporterId) throw badRequest(CANNOT_REPORT_YOURSELF);
+        await users.findPublicUser(input.targetId); // 404 'User not found'
+        return;
+    }
+  }
+
+  /**
+   * A member reports a post, a comment or a member: the report joins the target's open case (one
+   * is opened if there is none), in one transaction. Once per member and target: 409 after that.
+   */
+  async function submitReport(reporterId: number, input: ReportRequest): Promise<ReportResponse> {
+    await checkTarget(reporterId, input);
+    const { targetType, targetId } = input;
+    // Ids come from sequences outside the transaction (a retried attempt leaves a gap).
+    const [reportId, newCaseId] = await Promise.all([
+      counters.nextId('reports'),
+      counters.nextId('report_cases'),
+    ]);
+    try {
+      const report = await atomically(async () => {
+        const now = new Date();
+        const openCase = await ReportCase.findOneAndUpdate(
+          { targetType, targetId, status: 'open' },
+          {
+            $setOnInsert: { _id: newCaseId, resolution: null, createdAt: now },
+            $inc: { reportCount: 1 },
+            $set: { lastReportedAt: now },
+          },
+          { upsert: true, returnDocument: 'after' },
+        ).lean<ReportCaseDoc>();
+        const created = await Report.create({
+          _id: reportId,
+          reporterId,
+          targetType,
+          targetId,
+          reason: input.reason,
+          caseId: openCase!._id,
+          createdAt: now,
+        });
+        return created.toObject<ReportDoc>();
+      });
+      return {
+        id: report._id,
+        targetType: report.targetType,
+        targetId: report.targetId,
+        createdAt: report.createdAt.toISOString(),
+      };
+    } catch (err) {
+      if (
+        isDuplicateKey(err) &&
+        (await Report.exists({ reporterId, targetType, targetId })) !== null
+      ) {
+        throw conflict(ALREADY_REPORTED_MESSAGE);
+      }
+      throw err;
+    }
+  }
+
+  /** The administrator's queue: cases of one status, most recently reported first. */
+  async function listCases(
+    status: ReportStatus,
+    page: { skip: number; limit: number },
+  ): Promise<{ items: ReportCaseDoc[]; total: number }> {
+    const [items, total] = await Promise.all([
+      ReportCase.find({ status })
+        .sort({ lastReportedAt: -1, _id: -1 })
+        .skip(page.skip)
+        .limit(page.limit)
+        .lean<ReportCaseDoc[]>(),
+      ReportCase.countDocuments({ status }),
+    ]);
+    return { items, total };
+  }
+
+  /** The reports of these cases, oldest first (reasons only reach the administrator). */
+  async function reportsOfCases(caseIds: number[]): Promise<Map<number, ReportDoc[]>> {
+    const byCase = new Map<number, ReportDoc[]>(caseIds.map((id) => [id, []]));
+    if (caseIds.length === 0) return byCase;
+    const reports = await Report.find({ caseId: trusted({ $in: caseIds }) })
+      .sort({ createdAt: 1, _id: 1 })
+      .lean<ReportDoc[]>();
+    for (const report of reports) byCase.get(report.caseId)?.push(report);
+    return byCase;
+  }
+
+  function countOpenCases(): Promise<number> {
+    return ReportCase.countDocuments({ status: 'open' });
+  }
+
+  /**
+   * Marks an open case resolved, once (one conditional update). Run inside the transaction that
+   * carries the action out, so a failed action leaves it open. 404 unknown, 409 resolved.
+   */
+  async function closeCase(
+    id: number,
+    resolution: { action: ReportAction; adminId: number; now: Date },
+  ): Promise<ReportCaseDoc> {
+    const closed = await ReportCase.findOneAndUpdate(
+      { _id: id, status: 'open' },
+      {
+        $set: {
+          status: 'resolved',
+          resolution: {
+            action: resolution.action,
+            resolvedAt: resolution.now,
+            resolvedBy: resolution.adminId,
+          },
+        },
+      },
+      { returnDocument: 'after' },
+    ).lean<ReportCaseDoc>();
+    if (closed) return closed;
+    if (await ReportCase.exists({ _id: id })) throw conflict(REPORT_ALREADY_RESOLVED);
+    throw notFound(REPORT_NOT_FOUND);
+  }
+
+  return { submitReport, listCases, reportsOfCases, countOpenCases, closeCase };
+}
+
+export type ReportService = ReturnType<typeof createReportService>;

@@ -1,0 +1,195 @@
+/**
+ * Accounts as the administrator sees and changes them (issue 18): the member list with search and
+ * status, suspension and reactivation, and the accounts invitations create. The rest of the
+ * users module (profiles, sign-in) is in service.ts.
+ */
+import { trusted } from 'mongoose';
+import type { MemberStatus } from '@campus/contracts';
+import { conflict, notFound } from '../../platform/errors';
+import type { UserDoc, UserModel } from './model';
+import { USER_NOT_FOUND, UNVERIFIED_ACCOUNT_TTL_MS } from './service';
+
+export const ALREADY_SUSPENDED = 'This member is already suspended';
+export const NOT_SUSPENDED = 'This member is not suspended';
+
+/** The fields the admin member list shows. */
+export type AdminAccountFields = Pick<
+  UserDoc,
+  | '_id'
+  | 'name'
+  | 'email'
+  | 'avatarUrl'
+  | 'affiliation'
+  | 'isVerified'
+  | 'suspendedAt'
+  | 'suspensionReason'
+  | 'createdAt'
+  | 'lastActiveAt'
+>;
+const ADMIN_ACCOUNT_FIELDS = {
+  _id: 1,
+  name: 1,
+  email: 1,
+  avatarUrl: 1,
+  affiliation: 1,
+  isVerified: 1,
+  suspendedAt: 1,
+  suspensionReason: 1,
+  createdAt: 1,
+  lastActiveAt: 1,
+};
+
+/** Where an account stands: suspended first, then unverified, else active. */
+export function memberStatusOf(user: Pick<UserDoc, 'isVerified' | 'suspendedAt'>): MemberStatus {
+  if (user.suspendedAt) return 'suspended';
+  return user.isVerified ? 'active' : 'unverified';
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function statusFilter(status: MemberStatus | undefined): Record<string, unknown> {
+  switch (status) {
+    case 'suspended':
+      return { suspendedAt: trusted({ $ne: null }) };
+    case 'unverified':
+      return { isVerified: false, suspendedAt: null };
+    case 'active':
+      return { isVerified: true, suspendedAt: null };
+    default:
+      return {};
+  }
+}
+
+export function createAdminAccounts({ models: { User } }: { models: { User: UserModel } }) {
+  /** Members newest first: `q` is a part of the name or e-mail, in any case. */
+  async function listAccounts(
+    query: { q?: string; status?: MemberStatus },
+    page: { skip: number; limit: number },
+  ): Promise<{ items: AdminAccountFields[]; total: number }> {
+    const filter: Record<string, unknown> = statusFilter(query.status);
+    if (query.q) {
+      const pattern = new RegExp(escapeRegex(query.q), 'i');
+      filter.$or = [{ name: pattern }, { email: pattern }];
+    }
+    const [items, total] = await Promise.all([
+      User.find(filter, ADMIN_ACCOUNT_FIELDS)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip(page.skip)
+        .limit(page.limit)
+        .lean<AdminAccountFields[]>(),
+      User.countDocuments(filter),
+    ]);
+    return { items, total };
+  }
+
+  async function findAccount(id: number): Promise<AdminAccountFields> {
+    const user = await User.findById(id, ADMIN_ACCOUNT_FIELDS).lean<AdminAccountFields>();
+    if (!user) throw notFound(USER_NOT_FOUND);
+    return user;
+  }
+
+  /**
+   * Suspends an active account: it cannot sign in, and every token issued until now is refused
+   * (the change reaches every API process's account cache through the users change stream), so
+   * a reactivated member signs in again. 404 unknown, 409 already suspended.
+   */
+  async function suspendAccount(
+    id: number,
+    reason: string,
+    now: Date,
+  ): Promise<AdminAccountFields> {
+    const user = await User.findOneAndUpdate(
+      { _id: id, suspendedAt: null },
+      { $set: { suspendedAt: now, suspensionReason: reason, tokensValidAfter: now } },
+      { returnDocument: 'after', projection: ADMIN_ACCOUNT_FIELDS },
+    ).lean<AdminAccountFields>();
+    if (user) return user;
+    await findAccount(id); // 404 when there is no such account
+    throw conflict(ALREADY_SUSPENDED);
+  }
+
+  /** Lifts a suspension. 404 unknown, 409 not suspended. */
+  async function reactivateAccount(id: number): Promise<AdminAccountFields> {
+    const user = await User.findOneAndUpdate(
+      { _id: id, suspendedAt: trusted({ $ne: null }) },
+      { $set: { suspendedAt: null, suspensionReason: null } },
+      { returnDocument: 'after', projection: ADMIN_ACCOUNT_FIELDS },
+    ).lean<AdminAccountFields>();
+    if (user) return user;
+    await findAccount(id);
+    throw conflict(NOT_SUSPENDED);
+  }
+
+  /** Accounts by id, as admin lists name them (missing ids are left out). */
+  async function accountRefs(
+    ids: number[],
+  ): Promise<Map<number, Pick<UserDoc, '_id' | 'name' | 'email' | 'avatarUrl' | 'suspendedAt'>>> {
+    if (ids.length === 0) return new Map();
+    const users = await User.find(
+      { _id: trusted({ $in: [...new Set(ids)] }) },
+      { name: 1, email: 1, avatarUrl: 1, suspendedAt: 1 },
+    ).lean();
+    return new Map(users.map((u) => [u._id, u]));
+  }
+
+  /**
+   * The account an invitation registers, marked `affiliation: 'alumni'`. `verified`: the address
+   * is the one the invitation was mailed to, so it needs no verification link. An unverified
+   * sign-up of the same address is replaced (as registration does); a verified one: 409-worthy
+   * duplicate-key error from the unique index.
+   */
+  async function createInvitedAccount(fields: {
+    id: () => Promise<number>;
+    name: string;
+    email: string;
+    password: string;
+    verified: boolean;
+    verificationToken: string | null;
+  }): Promise<UserDoc> {
+    const base = {
+      name: fields.name,
+      password: fields.password,
+      affiliation: 'alumni' as const,
+      isVerified: fields.verified,
+      verificationToken: fields.verified ? null : fields.verificationToken,
+    };
+    // Unverified: removed by the TTL index unless verified in time (as any sign-up).
+    const expiresAt = fields.verified
+      ? undefined
+      : new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS);
+    const replaced = await User.findOneAndUpdate(
+      { email: fields.email, isVerified: false },
+      expiresAt
+        ? { $set: { ...base, unverifiedExpiresAt: expiresAt } }
+        : { $set: base, $unset: { unverifiedExpiresAt: 1 } },
+      { returnDocument: 'after' },
+    ).lean<UserDoc>();
+    if (replaced) return replaced;
+    const created = await User.create({
+      _id: await fields.id(),
+      email: fields.email,
+      ...base,
+      ...(expiresAt ? { unverifiedExpiresAt: expiresAt } : {}),
+    });
+    return created.toObject<UserDoc>();
+  }
+
+  /** Undoes an invited account whose verification e-mail could not be sent. */
+  async function removeInvitedAccount(id: number): Promise<void> {
+    await User.deleteOne({ _id: id, isVerified: false });
+  }
+
+  return {
+    listAccounts,
+    findAccount,
+    suspendAccount,
+    reactivateAccount,
+    accountRefs,
+    createInvitedAccount,
+    removeInvitedAccount,
+  };
+}
+
+export type AdminAccounts = ReturnType<typeof createAdminAccounts>;
