@@ -14,12 +14,12 @@ import { createAccountLifecycleService } from './modules/account-lifecycle/servi
 import { createAnalyticsService } from './modules/analytics/service';
 import { createAuthService } from './modules/auth/service';
 import { createCommentService } from './modules/comments/service';
+import { atomicallyOn } from './modules/counters/atomic';
 import { createCounterService } from './modules/counters/service';
 import { createFeedbackService } from './modules/feedback/service';
 import { createFollowService } from './modules/follows/service';
 import { createLikeService } from './modules/likes/service';
 import { createNotificationService } from './modules/notifications/service';
-import { atomicallyOn } from './modules/counters/atomic';
 import { createPostService } from './modules/posts/service';
 import { createProfileService } from './modules/profiles/service';
 import { createRepostService } from './modules/reposts/service';
@@ -30,22 +30,22 @@ import type { Models } from './models';
 
 export function createServices(models: Models) {
   const counters = createCounterService({ models });
+  // A write and the counts it moves, in one transaction (modules/counters/atomic.ts).
+  const atomically = atomicallyOn(models.User.db);
   const notifications = createNotificationService({ models, counters });
   const users = createUserService({ models });
   const likes = createLikeService({ models, counters, atomically });
   const reposts = createRepostService({ models, counters });
   const follows = createFollowService({ models, counters, notifications, users, atomically });
-  // A write and the counts it moves, in one transaction (modules/counters/atomic.ts).
-  const atomically = atomicallyOn(models.User.db);
   const comments = createCommentService({ models, counters, likes });
   const posts = createPostService({
     models,
+    atomically,
     comments,
     counters,
     follows,
     likes,
     notifications,
-    atomically,
     reposts,
   });
   const feedback = createFeedbackService({ models, counters, notifications });

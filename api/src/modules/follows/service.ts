@@ -123,7 +123,6 @@ export function createFollowService({
     await Follow.deleteMany({ $or: [{ followerId: userId }, { followingId: userId }] });
   }
 
-
   /** Which of `ids` `viewerId` follows. */
   async function followedAmong(viewerId: number, ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();

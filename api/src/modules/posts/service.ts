@@ -47,6 +47,8 @@ export interface FeedOptions extends PostReads {
 
 export interface PostServiceDeps {
   models: { Post: PostModel };
+  /** Runs a write and the counts it moves in one transaction (counters/atomic.ts). */
+  atomically: Atomically;
   comments: CommentService;
   counters: CounterService;
   follows: FollowService;
@@ -55,10 +57,9 @@ export interface PostServiceDeps {
   reposts: RepostService;
 }
 
-  /** Runs a write and the counts it moves in one transaction (counters/atomic.ts). */
-  atomically: Atomically;
 export function createPostService({
   models: { Post },
+  atomically,
   comments,
   counters,
   follows,
@@ -67,7 +68,6 @@ export function createPostService({
   reposts,
 }: PostServiceDeps) {
   const { createComment, listComments } = comments;
-  atomically,
   const { nextId } = counters;
   const { followedIds } = follows;
   const { toggleLike } = likes;
@@ -186,19 +186,6 @@ export function createPostService({
   }
 
   /**
-   * The newest posts of `authors`, one page. Reading every post of every followed author to sort
-   * them costs as much as those authors ever wrote; instead the page is first looked for among
-   * recent posts (a day per 20 posts the page reaches down to: page 1 looks at the last day),
-   * which the index on (authorId, deletedAt, createdAt) reads alone. A full page found there is
-   * exactly the page (every newer post is in the window); otherwise the authors post little, and
-   * reading all their posts is cheap. One query, sometimes two.
-   */
-  async function followingPage(
-    authors: number[],
-    page: { skip: number; limit: number },
-    now: Date,
-  ): Promise<PostDoc[]> {
-  /**
    * Undoes the actor's plain (unquoted) repost of post `id`: the repost post is deleted (soft, as
    * `deletePost`), the repost record removed and the original's count moved back, in one
    * transaction. 404 when the post does not exist, when the actor has not reposted it, or when
@@ -237,6 +224,19 @@ export function createPostService({
     }, `posts:${id}`);
   }
 
+  /**
+   * The newest posts of `authors`, one page. Reading every post of every followed author to sort
+   * them costs as much as those authors ever wrote; instead the page is first looked for among
+   * recent posts (a day per 20 posts the page reaches down to: page 1 looks at the last day),
+   * which the index on (authorId, deletedAt, createdAt) reads alone. A full page found there is
+   * exactly the page (every newer post is in the window); otherwise the authors post little, and
+   * reading all their posts is cheap. One query, sometimes two.
+   */
+  async function followingPage(
+    authors: number[],
+    page: { skip: number; limit: number },
+    now: Date,
+  ): Promise<PostDoc[]> {
     const query = (since: Date | undefined) =>
       Post.find({
         authorId: trusted({ $in: authors }),
@@ -499,7 +499,6 @@ export function createPostService({
     );
   }
 
-
   /**
    * The ids of the visible posts by others that `tab` shows after `sinceId` (post ids are
    * sequential), at most `STREAM_POSTS_MAX_COUNT`: the live stream's new-posts count.
@@ -539,6 +538,7 @@ export function createPostService({
     getPostDetail,
     deletePost,
     repost,
+    undoRepost,
     listFeed,
     listProfilePosts,
     togglePostLike,
@@ -553,4 +553,3 @@ export function createPostService({
 }
 
 export type PostService = ReturnType<typeof createPostService>;
-    undoRepost,
