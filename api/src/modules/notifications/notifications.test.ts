@@ -110,3 +110,232 @@ describe('PUT /api/notifications/read-all', () => {
     await app.http().get('/api/notifications').expect(401);
   });
 });
+
+describe('comment and reply notifications', () => {
+  test('when a member comments and another replies, then each notification carries what was said, at most 100 characters', async () => {
+    const ada = await app.createMember({ name: 'Ada' });
+    const bob = await app.createMember({ name: 'Bob' });
+    const post = await publish(app.http, ada, 'The post itself');
+    const said = `${'Great point about recursion! '.repeat(5)}`.trim();
+    const comment = await app
+      .http()
+      .post(`/api/posts/${post.id}/comments`)
+      .set('Authorization', bob.auth)
+      .send({ content: said })
+      .expect(201);
+    await app
+      .http()
+      .post(`/api/posts/${post.id}/comments`)
+      .set('Authorization', ada.auth)
+      .send({ content: 'Thanks Bob', parentId: comment.body.id })
+      .expect(201);
+
+    const toAda = await app.http().get('/api/notifications').set('Authorization', ada.auth);
+    expect(toAda.body).toEqual([
+      expect.objectContaining({
+        type: 'comment',
+        commentText: said.slice(0, 100),
+        post: { id: post.id, content: 'The post itself' },
+      }),
+    ]);
+    expect(said.length).toBeGreaterThan(100);
+    const toBob = await app.http().get('/api/notifications').set('Authorization', bob.auth);
+    expect(toBob.body).toEqual([
+      expect.objectContaining({
+        type: 'reply',
+        commentText: 'Thanks Bob',
+        actor: expect.objectContaining({ id: ada.id }),
+      }),
+    ]);
+  });
+});
+
+describe('GET /api/notifications?grouped=true', () => {
+  /** Ada's post liked by `likers`, one after the other. */
+  async function likedBy(author: { auth: string; id: number }, likers: Array<{ auth: string }>) {
+    const post = await publish(app.http, author, `post ${Math.random()}`);
+    for (const liker of likers)
+      await app
+        .http()
+        .post(`/api/posts/${post.id}/like`)
+        .set('Authorization', liker.auth)
+        .expect(200);
+    return post;
+  }
+
+  test('when a post is liked by four and reposted, and two follow the same day, then they are three rows with their actors, newest first', async () => {
+    const ada = await app.createMember({ name: 'Ada' });
+    const [bob, carol, dan, eve] = await Promise.all(
+      ['Bob', 'Carol', 'Dan', 'Eve'].map((name) => app.createMember({ name })),
+    );
+    const post = await likedBy(ada, [bob!, carol!, dan!, eve!]);
+    await app
+      .http()
+      .post(`/api/posts/${post.id}/repost`)
+      .set('Authorization', bob!.auth)
+      .send({})
+      .expect(201);
+    await app
+      .http()
+      .post(`/api/users/${ada.id}/follow`)
+      .set('Authorization', carol!.auth)
+      .expect(200);
+    await app
+      .http()
+      .post(`/api/users/${ada.id}/follow`)
+      .set('Authorization', dan!.auth)
+      .expect(200);
+
+    const res = await app
+      .http()
+      .get('/api/notifications?grouped=true')
+      .set('Authorization', ada.auth)
+      .expect(200);
+    expect(res.body.nextCursor).toBeNull();
+    const [follows, reposts, likes] = res.body.groups;
+    expect(res.body.groups).toHaveLength(3);
+    expect(follows).toMatchObject({
+      type: 'follow',
+      key: expect.stringMatching(/^follow:\d{4}-\d{2}-\d{2}$/),
+      actorsCount: 2,
+      actors: [
+        expect.objectContaining({ id: dan!.id }),
+        expect.objectContaining({ id: carol!.id }),
+      ],
+      isRead: false,
+    });
+    expect(follows.ids).toHaveLength(2);
+    expect(reposts).toMatchObject({ type: 'repost', key: `repost:${post.id}`, actorsCount: 1 });
+    expect(likes).toMatchObject({
+      type: 'like',
+      key: `like:${post.id}`,
+      actorsCount: 4,
+      // Up to three actors, the most recent first, with their avatars.
+      actors: [
+        { id: eve!.id, name: 'Eve', avatarUrl: null },
+        { id: dan!.id, name: 'Dan', avatarUrl: null },
+        { id: carol!.id, name: 'Carol', avatarUrl: null },
+      ],
+      latest: expect.objectContaining({
+        type: 'like',
+        actor: expect.objectContaining({ id: eve!.id }),
+      }),
+    });
+    expect(likes.ids).toHaveLength(4);
+  });
+
+  test('when groups are paged, then every group appears exactly once, on the page of its newest member, even when one grows meanwhile', async () => {
+    const ada = await app.createMember({ name: 'Ada' });
+    const likers = await Promise.all([1, 2, 3].map(() => app.createMember()));
+    const posts = [];
+    // Five posts, each liked by one then another: ten notifications, five groups.
+    for (let i = 0; i < 5; i++) posts.push(await likedBy(ada, [likers[0]!, likers[1]!]));
+    const page = (before?: number) =>
+      app
+        .http()
+        .get(`/api/notifications?grouped=true&limit=2${before ? `&before=${before}` : ''}`)
+        .set('Authorization', ada.auth)
+        .expect(200);
+
+    const first = await page();
+    expect(first.body.groups.map((g: { key: string }) => g.key)).toEqual([
+      `like:${posts[4]!.id}`,
+      `like:${posts[3]!.id}`,
+    ]);
+    // The oldest group grows between pages: it moves to the top, not into a later page twice.
+    await app
+      .http()
+      .post(`/api/posts/${posts[0]!.id}/like`)
+      .set('Authorization', likers[2]!.auth)
+      .expect(200);
+    const second = await page(first.body.nextCursor);
+    expect(second.body.groups.map((g: { key: string }) => g.key)).toEqual([
+      `like:${posts[2]!.id}`,
+      `like:${posts[1]!.id}`,
+    ]);
+    expect(second.body.groups[0].ids).toHaveLength(2);
+    // Nothing is left below: the grown group is on the first page now.
+    expect(second.body.nextCursor).toBeNull();
+    const top = await page();
+    expect(top.body.groups[0]).toMatchObject({ key: `like:${posts[0]!.id}`, actorsCount: 3 });
+  });
+
+  test('when the query is malformed, then it is a 400 with a message', async () => {
+    const ada = await app.createMember();
+    for (const [query, message] of [
+      ['grouped=yes', 'grouped must be true or false'],
+      ['grouped=true&limit=0', 'limit must be at least 1'],
+      ['grouped=true&limit=500', 'limit must be at most 50'],
+      ['grouped=true&before=abc', 'before must be a notification group cursor'],
+    ]) {
+      const res = await app
+        .http()
+        .get(`/api/notifications?${query}`)
+        .set('Authorization', ada.auth);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message });
+    }
+  });
+});
+
+describe('PUT /api/notifications/read', () => {
+  test('when the recipient marks a group read, then every member of it is read and nothing else', async () => {
+    const ada = await app.createMember({ name: 'Ada' });
+    const [bob, carol] = await Promise.all([app.createMember(), app.createMember()]);
+    const post = await publish(app.http, ada, 'liked twice');
+    for (const m of [bob, carol])
+      await app.http().post(`/api/posts/${post.id}/like`).set('Authorization', m.auth).expect(200);
+    await app.http().post(`/api/users/${ada.id}/follow`).set('Authorization', bob.auth).expect(200);
+
+    const res = await app
+      .http()
+      .put('/api/notifications/read')
+      .set('Authorization', ada.auth)
+      .send({ keys: [`like:${post.id}`] })
+      .expect(200);
+    expect(res.body).toEqual({ updated: 2 });
+    const groups = await app
+      .http()
+      .get('/api/notifications?grouped=true')
+      .set('Authorization', ada.auth);
+    expect(
+      groups.body.groups.map((g: { type: string; isRead: boolean }) => [g.type, g.isRead]),
+    ).toEqual([
+      ['follow', false],
+      ['like', true],
+    ]);
+  });
+
+  test("when someone names another member's notifications or groups, then nothing of theirs changes", async () => {
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    const post = await publish(app.http, ada, 'mine');
+    await app.http().post(`/api/posts/${post.id}/like`).set('Authorization', bob.auth).expect(200);
+    const [own] = (await app.http().get('/api/notifications').set('Authorization', ada.auth)).body;
+    const res = await app
+      .http()
+      .put('/api/notifications/read')
+      .set('Authorization', bob.auth)
+      .send({ ids: [own.id], keys: [`like:${post.id}`] })
+      .expect(200);
+    expect(res.body).toEqual({ updated: 0 });
+    expect((await app.models.Notification.findById(own.id).lean())?.isRead).toBe(false);
+  });
+
+  test.each([
+    [{}, 'Give the ids or the group keys to mark read'],
+    [{ keys: ['like:abc'] }, 'Invalid notification group key'],
+    [{ keys: [{ $gt: '' }] }, 'Group keys must be text'],
+    [{ ids: ['1'] }, 'Invalid input: expected number, received string'],
+    [{ ids: [1], other: true }, 'Unrecognized key: "other"'],
+  ])('when the body is %j, then it is a 400', async (body, message) => {
+    const ada = await app.createMember();
+    const res = await app
+      .http()
+      .put('/api/notifications/read')
+      .set('Authorization', ada.auth)
+      .send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+  });
+});
