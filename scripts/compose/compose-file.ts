@@ -16,6 +16,7 @@ export interface ComposeService {
   healthcheck?: { test: string[] | string };
   profiles?: string[];
   volumes?: string[];
+  deploy?: { replicas?: number };
 }
 
 export interface ComposeFile {

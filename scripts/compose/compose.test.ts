@@ -82,11 +82,12 @@ describe('docker-compose.yml', () => {
     expect(valid).toBe(true);
   });
 
-  test('has mongo, a mail catcher, the api, the shell, each remote and a qa-only e2e runner', () => {
+  test('has mongo, a mail catcher, the api behind its gateway, the shell, each remote and a qa-only e2e runner', () => {
     expect(Object.keys(services).sort()).toEqual(
       [
         'api',
         'e2e',
+        'gateway',
         'mailpit',
         'mf-admin',
         'mf-feed',
@@ -127,8 +128,9 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(services.api!.depends_on ?? {})).toEqual(
       expect.arrayContaining(['mongo', 'mailpit']),
     );
+    expect(Object.keys(services.gateway!.depends_on ?? {})).toEqual(['api']);
     expect(Object.keys(services.shell!.depends_on ?? {})).toEqual(
-      expect.arrayContaining(['api', 'mf-feed', 'mf-profile', 'mf-notifications']),
+      expect.arrayContaining(['gateway', 'mf-feed', 'mf-profile', 'mf-notifications']),
     );
   });
 
@@ -206,19 +208,69 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  test('the api reads its composed environment as intended, on its published port', () => {
+  test('the api reads its composed environment as intended, reached through the gateway’s published port', () => {
     const api = services.api!;
     const config = loadConfig(serviceEnvironment(api));
-    const port = publishedPort('api');
-    expect(portMappings(api)).toEqual([{ published: port, target: config.port }]);
+    const port = publishedPort('gateway');
+    // Replicas publish nothing (several could not share a host port): the gateway is the address.
+    expect(api.ports).toBeUndefined();
     expect(healthcheckCommand(api)).toContain(`127.0.0.1:${config.port}/`);
-    expect(config.mongodbUri).toMatch(/^mongodb:\/\/mongo:27017\//);
+    expect(config.mongodbUri).toMatch(/^mongodb:\/\/mongo:27017\/\w+\?replicaSet=rs0$/);
     expect(config.smtpUrl).toBe('smtp://mailpit:1025');
     expect(config.jwtSecret).toBeTruthy();
     const shellOrigin = `http://localhost:${publishedPort('shell')}`;
     expect(config.webUrl).toBe(shellOrigin);
     expect(config.allowedOrigins).toContain(shellOrigin);
     expect(config.publicUrl).toBe(`http://localhost:${port}`);
+  });
+
+  test('two api replicas, stateless, behind a gateway that passes /api and /uploads to every replica', () => {
+    const api = services.api!;
+    const config = loadConfig(serviceEnvironment(api));
+    expect(api.deploy?.replicas).toBe(2);
+    // Nothing a replica keeps on its own disk: avatars are in mongo (GridFS), not on a volume.
+    expect(api.volumes).toBeUndefined();
+    expect(compose.volumes).not.toHaveProperty('api-data');
+    // Rate limits count the address the gateway saw, never a header the client wrote.
+    expect(config.trustProxyHops).toBe(1);
+
+    const gateway = services.gateway!;
+    const environment = serviceEnvironment(gateway);
+    expect(portMappings(gateway)).toEqual([
+      { published: publishedPort('gateway'), target: Number(environment.PORT) },
+    ]);
+    expect(healthcheckCommand(gateway)).toContain(`127.0.0.1:${environment.PORT}/`);
+    // The template as the nginx image renders it (envsubst of the variables that are set).
+    const { file } = dockerfileOf(gateway);
+    const stage = finalStage(dockerfileInstructions(readText(file)));
+    const copied = stage
+      .filter((i) => i.keyword === 'COPY')
+      .map((i) => i.args.split(/\s+/))
+      .find(([, target]) => target === '/etc/nginx/templates/default.conf.template');
+    expect(copied).toBeDefined();
+    const rendered = readText(path.join(repoRoot, copied![0]!))
+      .replace(/#.*$/gm, '') // comments
+      .replace(/\$\{(\w+)\}/g, (match, name: string) => environment[name] ?? match);
+    expect(rendered).not.toMatch(/\$\{\w+\}/);
+    expect(rendered).toContain(`listen ${environment.PORT};`);
+    // Docker's DNS, asked again while running: replicas added by --scale are picked up.
+    expect(rendered).toMatch(/resolver 127\.0\.0\.11 valid=\d+s/);
+    // The api service by name (every replica's address) on the port the API listens on.
+    expect(rendered).toContain(`set $api_upstream http://api:${config.port};`);
+    const locations = Object.fromEntries(
+      [...rendered.matchAll(/location\s+([^{]+?)\s*\{([^}]*)\}/g)].map((m) => [m[1], m[2]!.trim()]),
+    );
+    expect(locations).toMatchObject({
+      '/api/': 'proxy_pass $api_upstream;',
+      '/uploads/': 'proxy_pass $api_upstream;',
+      '/': 'return 404;',
+    });
+    // No sticky sessions: any replica serves any request.
+    expect(rendered).not.toMatch(/ip_hash|sticky|hash \$/);
+    expect(rendered).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
+    // An avatar upload (AVATAR_MAX_BYTES, 5 MB) gets through to the API's own 413.
+    const bodyLimit = /client_max_body_size (\d+)m;/.exec(rendered);
+    expect(Number(bodyLimit?.[1]) * 1024 * 1024).toBeGreaterThan(config.avatarMaxBytes);
   });
 
   test('the shell writes an env.json it accepts, naming the published api and remotes', async () => {
@@ -238,7 +290,7 @@ describe('docker-compose.yml', () => {
         stdio: 'pipe',
       });
       const runtime = parseRuntimeConfig(JSON.parse(readFileSync(target, 'utf8')));
-      expect(runtime.apiUrl).toBe(`http://localhost:${publishedPort('api')}`);
+      expect(runtime.apiUrl).toBe(`http://localhost:${publishedPort('gateway')}`);
       expect(runtime.remotes).toEqual({
         mf_feed: `http://localhost:${publishedPort('mf-feed')}/mf-manifest.json`,
         mf_profile: `http://localhost:${publishedPort('mf-profile')}/mf-manifest.json`,
@@ -257,7 +309,14 @@ describe('docker-compose.yml', () => {
       const [host, port] = target!.split(':');
       return { listen: Number(listen), host: host!, port: Number(port) };
     });
-    for (const name of ['shell', 'mf-feed', 'mf-profile', 'mf-notifications', 'mf-admin', 'api']) {
+    for (const name of [
+      'shell',
+      'mf-feed',
+      'mf-profile',
+      'mf-notifications',
+      'mf-admin',
+      'gateway',
+    ]) {
       const [mapping] = portMappings(services[name]!);
       expect(rules).toContainEqual({
         listen: mapping!.published,
@@ -266,7 +325,7 @@ describe('docker-compose.yml', () => {
       });
     }
     expect(environment.E2E_BASE_URL).toBe(`http://localhost:${publishedPort('shell')}`);
-    expect(environment.E2E_API_URL).toBe(`http://localhost:${publishedPort('api')}`);
+    expect(environment.E2E_API_URL).toBe(`http://localhost:${publishedPort('gateway')}`);
   });
   test('nothing secret is set or defaulted in the compose file: the api reads its secret from .env.qa', () => {
     const secret = /SECRET|PASSWORD|PASSWD|TOKEN|PRIVATE|_KEY\b/;
