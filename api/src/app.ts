@@ -17,6 +17,7 @@ import { notificationRoutes } from './modules/notifications/routes';
 import { createStreamHub } from './modules/stream/create';
 import type { StreamHub } from './modules/stream/hub';
 import { streamRoutes } from './modules/stream/routes';
+import { backfillSearchTerms } from './modules/users/search-terms';
 import { postRoutes } from './modules/posts/routes';
 import { profileRoutes } from './modules/profiles/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -142,6 +143,10 @@ export function createApp({
   // What presenting posts and comments needs, handed to the routes that present them.
   const reads = { publicUrl: config.publicUrl, feed: caches.feed, authors: caches.authors };
   const allowedOrigins = new Set(config.allowedOrigins);
+  // People search reads each user's search terms; accounts stored before them get theirs now.
+  backfillSearchTerms(models.User).catch((err: unknown) =>
+    logger.warn({ err }, 'search terms could not be filled in for older accounts'),
+  );
   // Live streams: one change stream for all of this app's open streams (modules/stream).
   const streams = createStreamHub(services, {
     connection: models.Notification.db,
