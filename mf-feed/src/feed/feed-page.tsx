@@ -278,12 +278,7 @@ export default function FeedPage() {
       <>
         {newPosts.posts.map((post, index) => (
           <Fragment key={post.id}>
-            <PostCard
-              post={post}
-              onOpen={onOpen}
-              onReposted={() => void feed.refresh()}
-              onRepostUndone={() => void feed.refresh()}
-            />
+            <PostCard post={post} onOpen={onOpen} onReposted={() => void feed.refresh()} />
             {!wide && index === SUGGESTIONS_AFTER - 1 && (
               <WidgetBoundary>
                 <InFeedSuggestions>

@@ -286,7 +286,10 @@ describe('PostDetailPage', () => {
         return { status: 201, body: makePost({ id: 99, originalPostId: 10 }) };
       }
       if (method === 'DELETE' && pathname === '/api/posts/10/repost') {
-        return { status: 200, body: { id: 99, deleted: true } };
+        return {
+          status: 200,
+          body: { postId: 10, repostPostId: 99, reposted: false, repostsCount: 1 },
+        };
       }
       return { status: 200, body: detail() };
     });

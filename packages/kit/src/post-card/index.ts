@@ -20,3 +20,4 @@ export {
   togglePostLike,
   undoRepost,
 } from './post-requests';
+export type { UndoneRepost } from './post-requests';

@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { Post } from '@campus/contracts';
 import { configureApi, storeAuth, clearStoredAuth } from '@campus/kit/api';
 import { DataProvider } from '@campus/kit/data';
+import { onAppEvent } from '@campus/kit/events';
 import { SessionProvider } from '@campus/kit/session';
 import { KitThemeProvider } from '@campus/kit/theme';
 import { Toaster, dismissToast } from '@campus/kit/toast';
@@ -332,7 +333,12 @@ describe('PostCard', () => {
     });
 
     it("withdraws the viewer's repost from the same button", async () => {
-      const fetchMock = mockFetch(() => ({ status: 200, body: { id: 12, deleted: true } }));
+      const fetchMock = mockFetch(() => ({
+        status: 200,
+        body: { postId: 5, repostPostId: 12, reposted: false, repostsCount: 0 },
+      }));
+      const deleted = jest.fn();
+      const stop = onAppEvent('postDeleted', deleted);
       const onRepostUndone = jest.fn();
       await renderSignedIn({ post: plainRepost(), onRepostUndone });
       await userEvent.click(screen.getByRole('button', { name: 'Repost (1 repost)' }));
@@ -344,6 +350,8 @@ describe('PostCard', () => {
       const button = screen.getByRole('button', { name: 'Repost (0 reposts)' });
       expect(button).toHaveAttribute('aria-pressed', 'false');
       expect(onRepostUndone).toHaveBeenCalledWith(expect.objectContaining({ id: 5 }));
+      expect(deleted).toHaveBeenCalledWith({ postId: 12 }); // lists drop the withdrawn repost
+      stop();
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     });
 

@@ -15,6 +15,7 @@ import {
   repostPost,
   togglePostLike,
   undoRepost,
+  type UndoneRepost,
 } from './post-requests';
 import { PostBody, QuotedPost, ellipsis, openLabel } from './quoted-post';
 import { RepostDialog } from './repost-dialog';
@@ -154,7 +155,7 @@ export interface PostCardProps {
   /** Replace the repost request (default `POST /api/posts/{id}/repost`). */
   repostRequest?: (postId: number, comment?: string) => Promise<Post>;
   /** Replace the undo request (default `DELETE /api/posts/{id}/repost`). */
-  undoRepostRequest?: (postId: number) => Promise<unknown>;
+  undoRepostRequest?: (postId: number) => Promise<UndoneRepost>;
 }
 
 const INTERACTIVE = 'a, button, input, textarea, select, label, [role="dialog"]';

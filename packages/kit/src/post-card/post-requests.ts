@@ -21,12 +21,20 @@ export function isRepost(post: Pick<Post, 'originalPostId'>): boolean {
   return post.originalPostId !== null && post.originalPostId !== undefined;
 }
 
+/** What the kit reads of the `DELETE /api/posts/{id}/repost` answer (contracts' UndoRepostResponse). */
+export interface UndoneRepost {
+  /** The withdrawn repost (a post on the member's timeline, now gone). */
+  repostPostId: number;
+  /** The original's repost count afterwards. */
+  repostsCount: number;
+}
+
 /**
  * `DELETE /api/posts/{id}/repost`: withdraws the viewer's plain repost of post `id` (a 404 with
  * the API's message when they have none, e.g. when their repost carries a quote).
  */
-export function undoRepost(postId: number): Promise<unknown> {
-  return apiRequest(`/api/posts/${postId}/repost`, { method: 'DELETE' });
+export function undoRepost(postId: number): Promise<UndoneRepost> {
+  return apiRequest<UndoneRepost>(`/api/posts/${postId}/repost`, { method: 'DELETE' });
 }
 
 /** A comment its author also shared to their timeline: it reads as a comment on the post. */

@@ -1,7 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 import { ApiError, failureDescription } from '@campus/kit/api';
+import { emitAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
-import { undoRepost } from './post-requests';
+import { undoRepost, type UndoneRepost } from './post-requests';
 
 export interface RepostState {
   reposted: boolean;
@@ -10,7 +11,7 @@ export interface RepostState {
 
 export interface UsePostRepostOptions {
   /** Replaces the request (default: `DELETE /api/posts/{id}/repost`). */
-  undoRequest?: (postId: number) => Promise<unknown>;
+  undoRequest?: (postId: number) => Promise<UndoneRepost>;
   /** After the server withdrew the viewer's repost. */
   onUndone?: () => void;
 }
@@ -28,7 +29,8 @@ function undoFailure(error: unknown): string {
 /**
  * Whether the viewer reposted a post, and how many people did: from the post given (fresh data
  * from the server replaces it), moved by a repost made here (`markReposted`) or withdrawn here
- * (`undo`, with the destructive toast and nothing changed when the server refuses).
+ * (`undo`, with the destructive toast and nothing changed when the server refuses; on success
+ * the withdrawn repost is announced as a deleted post).
  */
 export function usePostRepost(
   post: { id: number; isReposted: boolean; repostsCount: number },
@@ -56,12 +58,11 @@ export function usePostRepost(
     inFlight.current = true;
     setPending(true);
     try {
-      await undoRequest(post.id);
-      setState((current) => ({
-        reposted: false,
-        repostsCount: Math.max(0, current.repostsCount - 1),
-      }));
+      const result = await undoRequest(post.id);
+      setState({ reposted: false, repostsCount: result.repostsCount });
       toast({ title: 'Success', description: REPOST_UNDONE_TEXT });
+      // The repost was a post on the member's timeline: every list showing it drops it.
+      emitAppEvent('postDeleted', { postId: result.repostPostId });
       onUndone?.();
     } catch (error) {
       toast({
