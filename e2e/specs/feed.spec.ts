@@ -193,3 +193,79 @@ test("'Show more' appears only on a post longer than 5 lines", async ({
   await expect(shortCard).toBeVisible();
   await expect(shortCard.getByRole('button', { name: 'Show more' })).toHaveCount(0);
 });
+
+test("the feed's error state offers Retry, which brings the feed", async ({ page, signInAs }) => {
+  let failing = true;
+  await page.route(/\/api\/posts\?/, (route) =>
+    failing ? route.fulfill({ status: 503, body: '{"message":"down"}' }) : route.fallback(),
+  );
+  await signInAs(MEMBER_EMAIL, '/');
+  await expect(page.getByRole('heading', { name: 'Failed to fetch posts' })).toBeVisible();
+  failing = false;
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('article').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Failed to fetch posts' })).toHaveCount(0);
+});
+
+test("another member's new post waits behind the '{n} new posts' pill", async ({
+  page,
+  signInAs,
+  apiAs,
+}) => {
+  await signInAs(MEMBER_EMAIL, '/');
+  const articles = page.getByRole('article');
+  await expect(articles).toHaveCount(20);
+  const firstBefore = await articles.first().getAttribute('aria-label');
+  const firstText = await articles.first().innerText();
+
+  const ben = await apiAs(BEN_EMAIL);
+  const text = unique('Just in: the library stays open all night');
+  await ben.call('POST', '/api/posts', { content: text });
+
+  const pill = page.getByRole('button', { name: /^1 new post$/ });
+  await expect(pill).toBeVisible({ timeout: 15_000 });
+  // Nothing moved while the member was reading.
+  await expect(page.getByRole('article').filter({ hasText: text })).toHaveCount(0);
+  expect(await articles.first().getAttribute('aria-label')).toBe(firstBefore);
+  expect(await articles.first().innerText()).toBe(firstText);
+
+  await pill.click();
+  await expect(articles.first()).toContainText(text);
+  await expect(pill).toBeHidden();
+  // The posts read before are still there below the new one.
+  await expect(articles.filter({ hasText: firstText.split('\n')[0]! }).first()).toBeVisible();
+});
+
+test.describe('Who to follow', () => {
+  test('sits in a right column on a desktop, with working follow buttons', async ({
+    page,
+    signInAs,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signInAs(MEMBER_EMAIL, '/');
+    const card = page.getByRole('complementary', { name: 'Suggestions' }).getByRole('region', {
+      name: 'Who to follow',
+    });
+    await expect(card).toBeVisible();
+    const feedBox = await page.getByRole('region', { name: 'Home feed' }).boundingBox();
+    const cardBox = await card.boundingBox();
+    expect(cardBox!.x).toBeGreaterThanOrEqual(feedBox!.x + feedBox!.width - 1);
+    const person = card.getByRole('listitem').first();
+    await person.getByRole('button', { name: 'Follow' }).click();
+    await expect(toast(page)).toContainText('Follow status updated!');
+    await expect(person.getByRole('button', { name: /Following|Unfollow/ })).toBeVisible();
+    // Undo, so other specs see the demo follows as they were.
+    await person.getByRole('button', { name: /Following|Unfollow/ }).click();
+    await expect(person.getByRole('button', { name: 'Follow' })).toBeVisible();
+  });
+
+  test('sits inside the feed on a phone', async ({ page, signInAs }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInAs(MEMBER_EMAIL, '/');
+    const card = page.getByRole('region', { name: 'Who to follow' });
+    await expect(card).toHaveCount(1);
+    await expect(page.getByRole('complementary', { name: 'Suggestions' })).toHaveCount(0);
+    const feed = page.getByRole('region', { name: 'Home feed' });
+    await expect(feed.getByRole('region', { name: 'Who to follow' })).toHaveCount(1);
+  });
+});
