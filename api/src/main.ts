@@ -116,6 +116,9 @@ async function runApi(config: Config, logger: Logger) {
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
   });
+  // Avatars an older version kept on disk move into the database (GridFS) under the same names.
+  const imported = await app.storage.importFrom(path.join(config.dataDir, 'uploads'));
+  if (imported > 0) logger.info({ imported }, 'uploads copied from DATA_DIR into the database');
   // Only demo mode seeds, and only an empty database, once however many processes start together;
   // the data goes through the app's services.
   const seeded =

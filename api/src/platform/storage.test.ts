@@ -1,4 +1,7 @@
 import { AVATAR_URL_MESSAGE } from '@campus/contracts';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import Koa from 'koa';
 import request from 'supertest';
 import { start } from '@campus/embedded-mongo';
@@ -82,6 +85,29 @@ describe('createUploadStorage (GridFS)', () => {
     expect(await chunks().countDocuments({ files_id: keptFile!._id })).toBe(1);
     await storage.remove(kept.path);
     expect(await chunks().countDocuments({ files_id: keptFile!._id })).toBe(0);
+  });
+
+  test('when an older version left uploads on disk, then they are copied in under their names once, and nothing else is', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'campus-legacy-uploads-'));
+    try {
+      const legacy = `${'a'.repeat(32)}.png`;
+      await fs.writeFile(path.join(dir, legacy), 'png bytes');
+      await fs.writeFile(path.join(dir, 'jwt-secret'), 'not an upload');
+      const storage = createUploadStorage(database.connection, 'http://api.test');
+      expect(await storage.importFrom(dir)).toBe(1);
+      expect(await storage.importFrom(dir)).toBe(0); // a second start copies nothing
+      expect(await storage.has(`/uploads/${legacy}`)).toBe(true);
+      expect(await files().countDocuments({ filename: legacy })).toBe(1);
+      expect(await files().countDocuments({ filename: 'jwt-secret' })).toBe(0);
+      expect(await storage.importFrom(path.join(dir, 'missing'))).toBe(0);
+      const app = new Koa();
+      app.use(storage.serve());
+      const res = await request(app.callback()).get(`/uploads/${legacy}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('when a stored file is requested, then any app on the database serves its bytes with its type, an ETag, an immutable cache and a 304 for the same ETag', async () => {

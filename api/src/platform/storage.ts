@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Middleware } from 'koa';
 import mongoose from 'mongoose';
 import { AVATAR_URL_MESSAGE } from '@campus/contracts';
@@ -53,6 +55,12 @@ export interface UploadStorage {
   remove(storedPath: string): Promise<void>;
   /** `GET /uploads/:name`: stored files only, with their content type, ETag and a long cache. */
   serve(): Middleware;
+  /**
+   * Copies the uploads an older version kept on disk (`<DATA_DIR>/uploads/<name>`) into the store
+   * under the same names, so stored avatar URLs keep working; names already stored are skipped.
+   * Answers how many it copied. The files are left where they were.
+   */
+  importFrom(dir: string): Promise<number>;
 }
 
 interface UploadMetadata {
@@ -94,24 +102,42 @@ export function createUploadStorage(
   };
   const filesNamed = (name: string) => bucket().find({ filename: name }).toArray();
 
+  const store = async (name: string, data: Buffer) => {
+    const metadata: UploadMetadata = {
+      contentType: CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)]!,
+      etag: `"${createHash('sha256').update(data).digest('base64url')}"`,
+    };
+    const upload = bucket().openUploadStream(name, { metadata });
+    await new Promise<void>((resolve, reject) => {
+      upload.once('error', reject);
+      upload.end(data, () => resolve());
+    });
+  };
+  const has = async (name: string) =>
+    (await bucket().find({ filename: name }).limit(1).toArray()).length > 0;
+
   return {
     async save(data, extension) {
       const name = `${randomBytes(16).toString('hex')}.${extension}`;
-      const metadata: UploadMetadata = {
-        contentType: CONTENT_TYPES[extension]!,
-        etag: `"${createHash('sha256').update(data).digest('base64url')}"`,
-      };
-      const upload = bucket().openUploadStream(name, { metadata });
-      await new Promise<void>((resolve, reject) => {
-        upload.once('error', reject);
-        upload.end(data, () => resolve());
-      });
+      await store(name, data);
       return { name, path: `/uploads/${name}`, url: `${publicUrl}/uploads/${name}` };
+    },
+    async importFrom(dir) {
+      const names = await fs.readdir(dir).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return [];
+        throw err;
+      });
+      let copied = 0;
+      for (const name of names.filter((n) => STORED_NAME.test(n)).sort()) {
+        if (await has(name)) continue;
+        await store(name, await fs.readFile(path.join(dir, name)));
+        copied += 1;
+      }
+      return copied;
     },
     async has(storedPath) {
       const name = storedName(storedPath);
-      if (!name) return false;
-      return (await bucket().find({ filename: name }).limit(1).toArray()).length > 0;
+      return name ? has(name) : false;
     },
     async remove(storedPath) {
       const name = storedName(storedPath);
