@@ -1,8 +1,10 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import type { Notification } from '@campus/contracts';
+import type { NotificationGroup } from '@campus/contracts';
 import { relativeTime } from '@campus/kit/format';
 import { Avatar } from '@campus/kit/ui';
+import { groupActors, groupTarget } from './notification-target';
 import { notificationText } from './notification-text';
 
 const Item = styled.li<{ $unread: boolean }>`
@@ -10,6 +12,7 @@ const Item = styled.li<{ $unread: boolean }>`
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
   background: ${({ theme, $unread }) => ($unread ? '#eff6ff' : theme.colors.surface)};
 
+  > a,
   > button {
     display: flex;
     gap: ${({ theme }) => theme.space(3)};
@@ -20,7 +23,11 @@ const Item = styled.li<{ $unread: boolean }>`
     color: inherit;
     font: inherit;
     text-align: left;
-    cursor: ${({ $unread }) => ($unread ? 'pointer' : 'default')};
+    text-decoration: none;
+    cursor: pointer;
+  }
+  > button[data-inert='true'] {
+    cursor: default;
   }
   p {
     margin: 0;
@@ -34,6 +41,19 @@ const Item = styled.li<{ $unread: boolean }>`
     font-size: 0.875rem;
     white-space: pre-wrap;
     overflow-wrap: anywhere;
+  }
+`;
+
+const Faces = styled.span`
+  display: flex;
+  flex: none;
+  align-self: flex-start;
+
+  > * + * {
+    margin-left: -14px;
+  }
+  > * {
+    box-shadow: 0 0 0 2px ${({ theme }) => theme.colors.surface};
   }
 `;
 
@@ -52,39 +72,74 @@ const PostLink = styled.p`
   font-size: 0.8125rem;
 `;
 
-/** One notification; a click (or Enter / Space) on an unread one marks it read. */
+/**
+ * One row: a notification or a group of them ('Ada Okafor and 3 others liked your post', with up
+ * to three avatars). Choosing it opens what it is about and marks the whole group read; a row
+ * with nowhere to go (a reply to feedback, a removal) only marks it read.
+ */
 export function NotificationRow({
-  notification,
-  onRead,
+  group,
+  viewerId,
+  onOpen,
 }: {
-  notification: Notification;
-  onRead: (id: number) => void;
+  group: NotificationGroup;
+  viewerId?: number;
+  onOpen: (group: NotificationGroup) => void;
 }) {
-  const { who, action, preview, postId } = notificationText(notification);
-  const unread = !notification.isRead;
+  const { who: single, action, preview, postId } = notificationText(group.latest);
+  const who = groupActors(group, single);
+  const target = groupTarget(group, viewerId);
+  const unread = !group.isRead;
+  const previewId = `notification-${group.key}-preview`;
+  const label = `${who} ${action}${unread ? ' (unread)' : ''}`;
+  const faces = group.actors.length > 0 ? group.actors : [{ id: 0, name: who, avatarUrl: null }];
+
+  const content: ReactNode = (
+    <>
+      <Faces aria-hidden="true">
+        {faces.map((actor) => (
+          <Avatar
+            key={actor.id}
+            name={actor.name}
+            src={actor.avatarUrl}
+            size={faces.length > 1 ? 32 : 40}
+          />
+        ))}
+      </Faces>
+      <div>
+        <p>
+          <strong>{who}</strong> {action}
+        </p>
+        {preview && <blockquote id={previewId}>{preview}</blockquote>}
+        <small>
+          <time dateTime={group.createdAt}>{relativeTime(group.createdAt)}</time>
+        </small>
+      </div>
+      {unread && <UnreadDot aria-hidden="true" data-testid="unread-marker" />}
+    </>
+  );
+  const shared = {
+    'aria-label': label,
+    'aria-describedby': preview ? previewId : undefined,
+    onClick: () => onOpen(group),
+  };
+
   return (
-    <Item $unread={unread} data-unread={unread} data-type={notification.type}>
-      <button
-        type="button"
-        aria-label={`${who} ${action}${unread ? ' (unread)' : ''}`}
-        aria-describedby={preview ? `notification-${notification.id}-preview` : undefined}
-        onClick={() => unread && onRead(notification.id)}
-      >
-        <Avatar name={who} src={notification.actor?.avatarUrl} />
-        <div>
-          <p>
-            <strong>{who}</strong> {action}
-          </p>
-          {preview && (
-            <blockquote id={`notification-${notification.id}-preview`}>{preview}</blockquote>
-          )}
-          <small>{relativeTime(notification.createdAt)}</small>
-        </div>
-        {unread && <UnreadDot aria-hidden="true" data-testid="unread-marker" />}
-      </button>
+    <Item $unread={unread} data-unread={unread} data-type={group.type} data-group={group.key}>
+      {target ? (
+        <Link to={target} {...shared}>
+          {content}
+        </Link>
+      ) : (
+        <button type="button" data-inert={!unread} {...shared}>
+          {content}
+        </button>
+      )}
       {postId !== undefined && (
         <PostLink>
-          <Link to={`/post/${postId}`}>View post</Link>
+          <Link to={`/post/${postId}`} onClick={() => onOpen(group)}>
+            View post
+          </Link>
         </PostLink>
       )}
     </Item>

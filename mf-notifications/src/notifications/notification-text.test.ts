@@ -21,10 +21,55 @@ describe('notificationText', () => {
     expect(preview).toBe(`${'x'.repeat(100)}...`);
   });
 
-  it('keeps a short preview whole', () => {
+  it('quotes what a comment said, not the post it is on', () => {
     expect(
-      notificationText({ ...base, type: 'comment', post: { id: 9, content: 'short' } }),
+      notificationText({
+        ...base,
+        type: 'comment',
+        post: { id: 9, content: 'The post itself' },
+        commentText: 'short',
+      }),
     ).toEqual({ who: 'Ben', action: 'commented on your post', preview: 'short', postId: 9 });
+    const reply = notificationText({
+      ...base,
+      type: 'reply',
+      post: { id: 9, content: 'The post itself' },
+      commentText: 'r'.repeat(100),
+    });
+    expect(reply.preview).toBe('r'.repeat(100));
+    // a deleted comment (or one stored before comments were recorded) quotes nothing
+    expect(
+      notificationText({
+        ...base,
+        type: 'comment',
+        post: { id: 9, content: 'The post itself' },
+        commentText: null,
+      }).preview,
+    ).toBeUndefined();
+  });
+
+  it("shows the administrator's reply to feedback, and says what was removed", () => {
+    expect(
+      notificationText({
+        ...base,
+        type: 'feedback_reply',
+        feedback: { message: 'The feed is slow' },
+        reply: 'Fixed, thank you!',
+      }),
+    ).toEqual({ who: 'Ben', action: 'replied to your feedback', preview: 'Fixed, thank you!' });
+    expect(
+      notificationText({
+        ...base,
+        actor: null,
+        type: 'content_removed',
+        targetType: 'comment',
+        content: 'Rude words',
+      }),
+    ).toEqual({
+      who: 'Campus',
+      action: 'removed your comment after reports',
+      preview: 'Rude words',
+    });
   });
 
   it('keeps a preview of exactly 100 characters whole', () => {
@@ -55,7 +100,7 @@ describe('notificationText', () => {
 
   it.each([
     [{ ...base, type: 'repost', post: null }, 'reposted your post'],
-    [{ ...base, type: 'reply', post: null }, 'replied to your comment'],
+    [{ ...base, type: 'reply', post: null, commentText: null }, 'replied to your comment'],
     [{ ...base, type: 'follow' }, 'started following you'],
   ] satisfies [Notification, string][])('words a %o notification', (notification, action) => {
     expect(notificationText(notification).action).toBe(action);

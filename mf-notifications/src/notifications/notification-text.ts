@@ -27,6 +27,8 @@ const KNOWN_TYPES: Record<NotificationType, true> = {
   follow: true,
   feedback: true,
   account_application: true,
+  feedback_reply: true,
+  content_removed: true,
 };
 
 function isKnown(notification: { type: string }): notification is Notification {
@@ -35,6 +37,10 @@ function isKnown(notification: { type: string }): notification is Notification {
 
 const postPreview = (post: { content: string } | null | undefined) =>
   post?.content ? truncate(post.content, POST_PREVIEW_LENGTH) : undefined;
+
+/** What a comment or reply said (issue 20): the comment's words, never the post's. */
+const saidPreview = (commentText: string | null | undefined) =>
+  commentText ? truncate(commentText, POST_PREVIEW_LENGTH) : undefined;
 
 const actorName = (actor: { name: string } | null | undefined) => actor?.name ?? 'Someone';
 
@@ -72,14 +78,14 @@ export function notificationText(notification: Notification): NotificationText {
       return {
         who: actorName(notification.actor),
         action: 'commented on your post',
-        preview: postPreview(notification.post),
+        preview: saidPreview(notification.commentText),
         postId: notification.post?.id,
       };
     case 'reply':
       return {
         who: actorName(notification.actor),
         action: 'replied to your comment',
-        preview: postPreview(notification.post),
+        preview: saidPreview(notification.commentText),
         postId: notification.post?.id,
       };
     case 'repost':
@@ -108,6 +114,23 @@ export function notificationText(notification: Notification): NotificationText {
               `${notification.application.contactInfo} · ${notification.application.message}`,
               FEEDBACK_PREVIEW_LENGTH,
             )
+          : undefined,
+      };
+    case 'feedback_reply':
+      return {
+        who: actorName(notification.actor),
+        action: 'replied to your feedback',
+        preview: notification.reply,
+      };
+    case 'content_removed':
+      return {
+        who: 'Campus',
+        action:
+          notification.targetType === 'post'
+            ? 'removed your post after reports'
+            : 'removed your comment after reports',
+        preview: notification.content
+          ? truncate(notification.content, POST_PREVIEW_LENGTH)
           : undefined,
       };
     default: {

@@ -1,164 +1,270 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
-import type { Notification } from '@campus/contracts';
-import { configureApi } from '@campus/kit/api';
-import { mockApi, TEST_API_URL, type ApiReply } from '@campus/kit/testing';
-import { DataProvider, unreadCount, useNotifications } from '@campus/kit/data';
-import { KitThemeProvider } from '@campus/kit/theme';
-import { Toaster, dismissToast } from '@campus/kit/toast';
+import type { Notification, NotificationGroup, NotificationGroupPage } from '@campus/contracts';
+import { callsTo, mockApi, renderPage, type ApiCall, type ApiReply } from '@campus/kit/testing';
+import { useUnreadCount } from '@campus/kit/stream';
+import { dismissToast } from '@campus/kit/toast';
 import NotificationsPage from './notifications-page';
 
+const me = { id: 3, name: 'Cleo', email: 'cleo@campus.edu', avatarUrl: null };
+const ada = { id: 4, name: 'Ada Okafor', avatarUrl: null };
 const ben = { id: 2, name: 'Ben Larsen', avatarUrl: null };
 const at = new Date().toISOString();
 
-function sample(): Notification[] {
+const like = (id: number, actor = ada): Notification => ({
+  id,
+  type: 'like',
+  isRead: false,
+  createdAt: at,
+  actor,
+  post: { id: 7, content: 'p'.repeat(120) },
+});
+
+function groupOf(latest: Notification, ids: number[], actors = [ada], actorsCount = actors.length) {
+  const key =
+    latest.type === 'like' && latest.post
+      ? `like:${latest.post.id}`
+      : `${latest.type}#${latest.id}`;
+  return {
+    key,
+    type: latest.type,
+    latest,
+    actors,
+    actorsCount,
+    ids,
+    isRead: latest.isRead,
+    createdAt: latest.createdAt,
+  } satisfies NotificationGroup;
+}
+
+/** Four members liked post 7 (ids 10..13), Ben commented, Ben followed (read). */
+function sampleGroups(): NotificationGroup[] {
   return [
-    {
-      id: 1,
-      type: 'like',
-      isRead: false,
-      createdAt: at,
-      actor: ben,
-      post: { id: 7, content: 'p'.repeat(120) },
-    },
-    { id: 2, type: 'follow', isRead: false, createdAt: at, actor: ben },
-    {
-      id: 3,
-      type: 'comment',
-      isRead: true,
-      createdAt: at,
-      actor: ben,
-      post: { id: 7, content: 'Nice' },
-    },
+    groupOf(like(13), [13, 12, 11, 10], [ada, ben, { id: 6, name: 'Chi', avatarUrl: null }], 4),
+    groupOf(
+      {
+        id: 9,
+        type: 'comment',
+        isRead: false,
+        createdAt: at,
+        actor: ben,
+        post: { id: 8, content: 'The post itself' },
+        commentText: 'What a great idea',
+      },
+      [9],
+      [ben],
+    ),
+    groupOf({ id: 5, type: 'follow', isRead: true, createdAt: at, actor: ben }, [5], [ben]),
   ];
 }
 
-/** The fake API: `handler` answers by method and path (without the API origin). */
-function serve(handler: (method: string, path: string) => ApiReply | Promise<ApiReply>) {
-  return mockApi(({ method, path }) => handler(method, path));
+/** The plain list the shell's badge reads while the stream is down: 5 unread. */
+const plainList = (): Notification[] => [13, 12, 11, 10, 9].map((id) => like(id));
+
+function serve(
+  handler: (call: ApiCall) => ApiReply | undefined | Promise<ApiReply | undefined> = () =>
+    undefined,
+  pages: NotificationGroupPage[] = [{ groups: sampleGroups(), nextCursor: null }],
+) {
+  return mockApi(async (call) => {
+    const answer = await handler(call);
+    if (answer) return answer;
+    if (call.method === 'GET' && call.pathname === '/api/notifications') {
+      if (call.url.searchParams.get('grouped') !== 'true')
+        return { status: 200, body: plainList() };
+      const before = call.url.searchParams.get('before');
+      return { status: 200, body: before ? pages[1] : pages[0] };
+    }
+    return undefined;
+  });
 }
 
-/** Stands in for the shell's sidebar badge: it reads the same shared cache entry. */
+/** Stands in for the shell's sidebar badge: the same kit hook. */
 function ShellBadge() {
-  const { data } = useNotifications();
-  return <output aria-label="shell badge">{unreadCount(data)}</output>;
+  return <output aria-label="shell badge">{useUnreadCount()}</output>;
 }
 
-function renderPage() {
-  return render(
-    <KitThemeProvider>
-      <DataProvider>
-        <MemoryRouter>
-          <ShellBadge />
-          <NotificationsPage />
-        </MemoryRouter>
-        <Toaster />
-      </DataProvider>
-    </KitThemeProvider>,
+function renderNotifications() {
+  return renderPage(
+    <>
+      <ShellBadge />
+      <NotificationsPage />
+    </>,
+    // on every route, so the stand-in badge stays after a row opened a post
+    { path: '/notifications', signedInAs: me },
   );
 }
 
 beforeEach(() => {
-  configureApi({ baseUrl: TEST_API_URL });
+  window.localStorage.clear();
   act(() => dismissToast());
 });
 
 describe('NotificationsPage', () => {
-  it('shows 5 skeleton rows while loading', async () => {
-    let answer: (value: { status: number; body: unknown }) => void = () => undefined;
-    serve(() => new Promise((resolve) => (answer = resolve)));
-    renderPage();
-    expect(screen.getAllByTestId('notification-skeleton')).toHaveLength(5);
-    await act(async () => answer({ status: 200, body: [] }));
+  it('shows 5 skeleton rows while loading, then the empty state', async () => {
+    let answer: (value: ApiReply) => void = () => undefined;
+    serve(({ url }) =>
+      url.searchParams.get('grouped') === 'true'
+        ? new Promise((resolve) => (answer = resolve))
+        : undefined,
+    );
+    renderNotifications();
+    expect(await screen.findAllByTestId('notification-skeleton')).toHaveLength(5);
+    await act(async () => answer({ status: 200, body: { groups: [], nextCursor: null } }));
     expect(await screen.findByText('No notifications yet')).toBeInTheDocument();
     expect(
       screen.getByText("You'll see notifications here when others interact with your posts."),
     ).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Mark all read' })).not.toBeInTheDocument();
   });
 
-  it('renders each type with its preview cut to 100 characters', async () => {
-    serve(() => ({ status: 200, body: sample() }));
-    renderPage();
-    expect(
-      await screen.findByRole('button', { name: 'Ben Larsen liked your post (unread)' }),
-    ).toBeInTheDocument();
-    expect(screen.getByText(`${'p'.repeat(100)}...`)).toBeInTheDocument();
-    expect(
-      screen.getByRole('button', { name: 'Ben Larsen started following you (unread)' }),
-    ).toBeInTheDocument();
-    expect(
-      screen.getByRole('button', { name: 'Ben Larsen commented on your post' }),
-    ).toBeInTheDocument();
-    expect(screen.getAllByRole('link', { name: 'View post' })[0]).toHaveAttribute(
+  it('groups likes of one post in one row with their avatars, and quotes what a comment said', async () => {
+    serve();
+    renderNotifications();
+    const likes = await screen.findByRole('link', {
+      name: 'Ada Okafor and 3 others liked your post (unread)',
+    });
+    expect(likes).toHaveAttribute('href', '/post/7');
+    expect(within(likes).getByText(`${'p'.repeat(100)}...`)).toBeInTheDocument();
+    // the three named actors' avatars (initials as the fallback)
+    expect(within(likes).getByText('AO')).toBeInTheDocument();
+    expect(within(likes).getByText('BL')).toBeInTheDocument();
+
+    const comment = screen.getByRole('link', {
+      name: 'Ben Larsen commented on your post (unread)',
+    });
+    expect(comment).toHaveAttribute('href', '/post/8');
+    expect(within(comment).getByText('What a great idea')).toBeInTheDocument();
+    expect(within(comment).queryByText('The post itself')).not.toBeInTheDocument();
+
+    expect(screen.getByRole('link', { name: 'Ben Larsen started following you' })).toHaveAttribute(
       'href',
-      '/post/7',
+      '/profile/2',
     );
   });
 
-  it('marks a clicked unread item read and the shell badge follows at once', async () => {
-    const fetchMock = serve((method) =>
-      method === 'PUT'
-        ? { status: 200, body: { id: 1, isRead: true } }
-        : { status: 200, body: sample() },
+  it('opens what a row is about and marks its whole group read; the badge follows', async () => {
+    const fetchMock = serve(({ method, pathname }) =>
+      method === 'PUT' && pathname === '/api/notifications/read'
+        ? { status: 200, body: { updated: 4 } }
+        : undefined,
     );
-    renderPage();
-    const heading = await screen.findByRole('heading', { name: /Notifications/ });
-    await waitFor(() => expect(within(heading).getByText('2')).toBeInTheDocument());
-    expect(screen.getByLabelText('shell badge')).toHaveTextContent('2');
-
+    renderNotifications();
+    await waitFor(() => expect(screen.getByLabelText('shell badge')).toHaveTextContent('5'));
     await userEvent.click(
-      screen.getByRole('button', { name: 'Ben Larsen liked your post (unread)' }),
+      await screen.findByRole('link', { name: 'Ada Okafor and 3 others liked your post (unread)' }),
     );
-    expect(screen.getByRole('button', { name: 'Ben Larsen liked your post' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/post/7');
+    await waitFor(() =>
+      expect(callsTo(fetchMock, '/api/notifications/read', 'PUT')).toHaveLength(1),
+    );
+    const [call] = callsTo(fetchMock, '/api/notifications/read', 'PUT');
+    expect(JSON.parse(String(call?.init.body))).toEqual({ keys: ['like:7'] });
+    // the four likes are read in the shared list: the badge drops from 5 to 1 at once
     expect(screen.getByLabelText('shell badge')).toHaveTextContent('1');
-    expect(fetchMock).toHaveBeenCalledWith(
-      'http://api.test/api/notifications/1/read',
-      expect.objectContaining({ method: 'PUT' }),
-    );
+  });
 
-    // a read item does nothing when clicked
-    fetchMock.mockClear();
-    await userEvent.click(screen.getByRole('button', { name: 'Ben Larsen liked your post' }));
-    expect(fetchMock).not.toHaveBeenCalled();
+  it("'View post' marks the row read too", async () => {
+    const fetchMock = serve(({ method }) =>
+      method === 'PUT' ? { status: 200, body: { updated: 1 } } : undefined,
+    );
+    renderNotifications();
+    const [viewPost] = await screen.findAllByRole('link', { name: 'View post' });
+    await userEvent.click(viewPost as HTMLElement);
+    expect(screen.getByTestId('location')).toHaveTextContent('/post/7');
+    await waitFor(() =>
+      expect(callsTo(fetchMock, '/api/notifications/read', 'PUT')).toHaveLength(1),
+    );
+  });
+
+  it('a row with nowhere to go (a reply to feedback) only marks it read', async () => {
+    const reply: Notification = {
+      id: 30,
+      type: 'feedback_reply',
+      isRead: false,
+      createdAt: at,
+      actor: { id: 107, name: 'Campus Admin', avatarUrl: null },
+      feedback: { message: 'Dark mode please' },
+      reply: 'It is on our list!',
+    };
+    const fetchMock = serve(
+      ({ method }) => (method === 'PUT' ? { status: 200, body: { updated: 1 } } : undefined),
+      [
+        {
+          groups: [groupOf(reply, [30], [{ id: 107, name: 'Campus Admin', avatarUrl: null }])],
+          nextCursor: null,
+        },
+      ],
+    );
+    renderNotifications();
+    const row = await screen.findByRole('button', {
+      name: 'Campus Admin replied to your feedback (unread)',
+    });
+    expect(within(row).getByText('It is on our list!')).toBeInTheDocument();
+    await userEvent.click(row);
+    expect(
+      await screen.findByRole('button', { name: 'Campus Admin replied to your feedback' }),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/notifications');
+    const [call] = callsTo(fetchMock, '/api/notifications/read', 'PUT');
+    expect(JSON.parse(String(call?.init.body))).toEqual({ keys: ['feedback_reply#30'] });
+  });
+
+  it('puts the unread state back when marking read fails', async () => {
+    const fetchMock = serve(({ method }) =>
+      method === 'PUT' ? { status: 500, body: {} } : undefined,
+    );
+    renderNotifications();
+    const row = await screen.findByRole('link', {
+      name: 'Ben Larsen commented on your post (unread)',
+    });
+    const reads = () => callsTo(fetchMock, '/api/notifications').length;
+    const before = reads();
+    await userEvent.click(row);
+    // the server did not take it: what it holds (still unread) is fetched again, list and groups
+    await waitFor(() => expect(reads()).toBeGreaterThanOrEqual(before + 2));
+    expect(
+      await screen.findByRole('link', { name: 'Ben Larsen commented on your post (unread)' }),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('shell badge')).toHaveTextContent('5');
   });
 
   it("'Mark all read' reads everything, then hides itself and the badge", async () => {
-    serve((method, path) =>
-      method === 'PUT' && path === '/api/notifications/read-all'
-        ? { status: 200, body: { updated: 2 } }
-        : { status: 200, body: sample() },
+    serve(({ method, pathname }) =>
+      method === 'PUT' && pathname === '/api/notifications/read-all'
+        ? { status: 200, body: { updated: 5 } }
+        : undefined,
     );
-    renderPage();
+    renderNotifications();
     await userEvent.click(await screen.findByRole('button', { name: 'Mark all read' }));
     await waitFor(() => expect(screen.getByLabelText('shell badge')).toHaveTextContent('0'));
     expect(screen.queryByRole('button', { name: 'Mark all read' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('page-unread-badge')).not.toBeInTheDocument();
+    expect(screen.queryAllByTestId('unread-marker')).toHaveLength(0);
   });
 
   it("says so when 'Mark all read' fails", async () => {
-    serve((method) =>
-      method === 'PUT' ? { status: 500, body: { message: 'x' } } : { status: 200, body: sample() },
-    );
-    renderPage();
+    serve(({ method }) => (method === 'PUT' ? { status: 500, body: { message: 'x' } } : undefined));
+    renderNotifications();
     await userEvent.click(await screen.findByRole('button', { name: 'Mark all read' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Failed to mark notifications as read.',
     );
-    expect(screen.getByLabelText('shell badge')).toHaveTextContent('2');
+    expect(screen.getByLabelText('shell badge')).toHaveTextContent('5');
   });
 
-  it('restores the unread state when marking one read fails', async () => {
-    serve((method) =>
-      method === 'PUT' ? { status: 500, body: {} } : { status: 200, body: sample() },
-    );
-    renderPage();
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Ben Larsen liked your post (unread)' }),
-    );
+  it('pages over groups with the cursor of the previous page', async () => {
+    const older = groupOf({ id: 2, type: 'follow', isRead: true, createdAt: at, actor: ada }, [2]);
+    const fetchMock = serve(undefined, [
+      { groups: sampleGroups(), nextCursor: 5 },
+      { groups: [older], nextCursor: null },
+    ]);
+    renderNotifications();
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     expect(
-      await screen.findByRole('button', { name: 'Ben Larsen liked your post (unread)' }),
+      await screen.findByRole('link', { name: 'Ada Okafor started following you' }),
     ).toBeInTheDocument();
+    const pages = callsTo(fetchMock, '/api/notifications').map(({ url }) => url.search);
+    expect(pages).toContain('?grouped=true&before=5');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 });

@@ -1,11 +1,10 @@
 import styled from 'styled-components';
-import useSWR from 'swr';
-import type { Notification } from '@campus/contracts';
-import { apiRequest, type ApiRequestOptions } from '@campus/kit/api';
-import { getNotifications, keys, unreadCount } from '@campus/kit/data';
+import { useSession } from '@campus/kit/session';
+import { useLiveNotifications, useUnreadCount } from '@campus/kit/stream';
 import { toast } from '@campus/kit/toast';
 import { Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { NotificationRow } from './notification-row';
+import { useNotificationGroups } from './use-notification-groups';
 
 /** Spec §9: the loading skeleton has 5 rows. */
 export const SKELETON_ROWS = 5;
@@ -39,39 +38,38 @@ const SkeletonRow = styled.li`
   padding: ${({ theme }) => theme.space(4)};
 `;
 
-type Notifications = Notification[] | null | undefined;
-const PUT: ApiRequestOptions = { method: 'PUT' };
+const More = styled.div`
+  display: flex;
+  justify-content: center;
+  padding: ${({ theme }) => theme.space(4)};
+`;
 
 /**
- * Spec §2 "Notifications". It reads and writes the kit's shared notifications cache entry, so the
- * shell's unread badge and dot change together with this page, without a reload.
+ * Spec §2 "Notifications", grouped (issue 19): likes and reposts of one post and follows of one
+ * day are one row. New notifications arrive live from the session's stream; the unread count is
+ * the one the shell's badge shows, so both change together without a reload.
  */
 export default function NotificationsPage() {
-  const { data, error, isLoading, mutate } = useSWR<Notifications, Error>(
-    keys.notifications(),
-    getNotifications,
-    { revalidateOnMount: true },
-  );
-  const notifications = data ?? [];
-  const unread = unreadCount(notifications);
+  const { user } = useSession();
+  const {
+    groups,
+    error,
+    isLoading,
+    isLoadingMore,
+    hasMore,
+    loadMore,
+    refresh,
+    markGroupRead,
+    markAllRead,
+  } = useNotificationGroups();
+  const unread = useUnreadCount();
+  const anyUnread = unread > 0 || groups.some((group) => !group.isRead);
 
-  const markRead = async (id: number) => {
-    const readOne = (current: Notifications) =>
-      current?.map((item) => (item.id === id ? { ...item, isRead: true } : item));
-    await mutate(readOne, { revalidate: false });
-    try {
-      await apiRequest(`/api/notifications/${id}/read`, PUT);
-    } catch {
-      void mutate(); // the server did not take it: show what it holds
-    }
-  };
+  useLiveNotifications(refresh);
 
-  const markAllRead = async () => {
+  const readAll = async () => {
     try {
-      await apiRequest('/api/notifications/read-all', PUT);
-      await mutate((current) => current?.map((item) => ({ ...item, isRead: true })), {
-        revalidate: false,
-      });
+      await markAllRead();
     } catch {
       toast({
         title: 'Error',
@@ -92,8 +90,8 @@ export default function NotificationsPage() {
             </Badge>
           )}
         </h1>
-        {unread > 0 && (
-          <Button variant="secondary" size="sm" onClick={markAllRead}>
+        {anyUnread && (
+          <Button variant="secondary" size="sm" onClick={readAll}>
             Mark all read
           </Button>
         )}
@@ -107,19 +105,33 @@ export default function NotificationsPage() {
             </SkeletonRow>
           ))}
         </List>
-      ) : error && notifications.length === 0 ? (
+      ) : error && groups.length === 0 ? (
         <EmptyState title="Failed to fetch notifications" description="Please try again later." />
-      ) : notifications.length === 0 ? (
+      ) : groups.length === 0 ? (
         <EmptyState
           title="No notifications yet"
           description="You'll see notifications here when others interact with your posts."
         />
       ) : (
-        <List aria-label="Notifications">
-          {notifications.map((notification) => (
-            <NotificationRow key={notification.id} notification={notification} onRead={markRead} />
-          ))}
-        </List>
+        <>
+          <List aria-label="Notifications">
+            {groups.map((group) => (
+              <NotificationRow
+                key={group.key}
+                group={group}
+                viewerId={user?.id}
+                onOpen={(opened) => void markGroupRead(opened)}
+              />
+            ))}
+          </List>
+          {hasMore && (
+            <More>
+              <Button variant="secondary" onClick={loadMore} disabled={isLoadingMore}>
+                {isLoadingMore ? 'Loading...' : 'Load more'}
+              </Button>
+            </More>
+          )}
+        </>
       )}
     </section>
   );

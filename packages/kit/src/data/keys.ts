@@ -8,6 +8,8 @@ export type ApiKey = readonly [string, ...(string | number)[]];
 export const keys = {
   settings: () => ['/api/settings'] as const,
   notifications: () => ['/api/notifications'] as const,
+  /** One page of grouped notifications; `before` is the previous page's cursor (0: the first). */
+  notificationGroups: (before: number) => ['/api/notifications', 'grouped', before] as const,
   user: (id: number) => ['/api/users', id] as const,
   following: (id: number) => ['/api/users', id, 'following'] as const,
   followers: (id: number) => ['/api/users', id, 'followers'] as const,

@@ -1,0 +1,105 @@
+import useSWRInfinite from 'swr/infinite';
+import type { Notification, NotificationGroup, NotificationGroupPage } from '@campus/contracts';
+import { apiRequest, getJson } from '@campus/kit/api';
+import { keys } from '@campus/kit/data';
+import { useSWRConfig } from 'swr';
+
+type GroupsKey = ReturnType<typeof keys.notificationGroups>;
+
+/** One page of `GET /api/notifications?grouped=true`, after the cursor in its key. */
+export function getNotificationGroups([
+  ,
+  ,
+  before,
+]: GroupsKey): Promise<NotificationGroupPage | null> {
+  const cursor = before > 0 ? `&before=${before}` : '';
+  return getJson<NotificationGroupPage>(`/api/notifications?grouped=true${cursor}`);
+}
+
+const groupsKey = (index: number, previous: NotificationGroupPage | null): GroupsKey | null => {
+  if (index === 0) return keys.notificationGroups(0);
+  return previous?.nextCursor ? keys.notificationGroups(previous.nextCursor) : null;
+};
+
+type Pages = NotificationGroupPage[] | undefined;
+type List = Notification[] | null | undefined;
+
+/**
+ * The member's notifications in groups (likes and reposts of one post, follows of one day), page
+ * by page, always fetched fresh when the page is shown. Marking read updates these pages and the
+ * kit's plain list (which the shell's badge reads while the stream is down) at once.
+ */
+export function useNotificationGroups() {
+  const { mutate: mutateKey } = useSWRConfig();
+  const groups = useSWRInfinite<NotificationGroupPage | null, Error, typeof groupsKey>(
+    groupsKey,
+    getNotificationGroups,
+    { revalidateOnMount: true, revalidateFirstPage: true },
+  );
+  const { data, mutate, size, setSize, isValidating } = groups;
+  const pages = (data ?? []).filter((page): page is NotificationGroupPage => page !== null);
+  const list = pages.flatMap((page) => page.groups);
+  const hasMore = pages.length > 0 && (pages.at(-1)?.nextCursor ?? null) !== null;
+
+  /** Shows `ids` read here and in the shared list; `undo` puts back what the server holds. */
+  const showRead = async (
+    isRead: (group: NotificationGroup) => boolean,
+    ids: ReadonlySet<number> | 'all',
+  ) => {
+    await mutate(
+      (current) =>
+        (current as Pages)?.map(
+          (page) =>
+            page && {
+              ...page,
+              groups: page.groups.map((group) =>
+                isRead(group) ? { ...group, isRead: true } : group,
+              ),
+            },
+        ),
+      { revalidate: false },
+    );
+    await mutateKey<List>(
+      keys.notifications(),
+      (current) =>
+        current?.map((item) =>
+          ids === 'all' || ids.has(item.id) ? { ...item, isRead: true } : item,
+        ),
+      { revalidate: false },
+    );
+  };
+
+  const undo = () => {
+    void mutate();
+    void mutateKey(keys.notifications());
+  };
+
+  /** Marks every member of `group` read (one request for the whole group). */
+  const markGroupRead = async (group: NotificationGroup) => {
+    if (group.isRead) return;
+    await showRead((candidate) => candidate.key === group.key, new Set(group.ids));
+    try {
+      await apiRequest('/api/notifications/read', { method: 'PUT', body: { keys: [group.key] } });
+    } catch {
+      undo();
+    }
+  };
+
+  /** Marks everything read; throws when the API refused, after putting back its state. */
+  const markAllRead = async () => {
+    await apiRequest('/api/notifications/read-all', { method: 'PUT' });
+    await showRead(() => true, 'all');
+  };
+
+  return {
+    groups: list,
+    error: groups.error,
+    isLoading: groups.isLoading,
+    isLoadingMore: isValidating && size > pages.length,
+    hasMore,
+    loadMore: () => void setSize(size + 1),
+    refresh: () => void mutate(),
+    markGroupRead,
+    markAllRead,
+  };
+}
