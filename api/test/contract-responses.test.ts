@@ -260,6 +260,68 @@ describe('API responses and their contracts', () => {
       await answers(call, http().get(url).set('Authorization', admin.auth));
     }
 
+    // Admin operations (issue 18): applications and invitations, feedback, members, reports.
+    const asAdmin = <R extends { set(name: string, value: string): R }>(req: R) =>
+      req.set('Authorization', admin.auth);
+    await answers('GET /api/admin/summary', asAdmin(http().get('/api/admin/summary')));
+    const applications = await answers(
+      'GET /api/admin/applications',
+      asAdmin(http().get('/api/admin/applications?status=pending')),
+    );
+    const approved = await answers(
+      'POST /api/admin/applications/:id/approve',
+      asAdmin(http().post(`/api/admin/applications/${applications.items[0]!.id}/approve`)),
+    );
+    const invitation = new URL(approved.invitationUrl).searchParams.get('invitation');
+    await answers('GET /api/invitations/:token', http().get(`/api/invitations/${invitation}`));
+    const rejectedId = (
+      await http()
+        .post('/api/account-application')
+        .send({ name: 'Eve', contactInfo: 'by phone', message: 'Not an alum' })
+    ).body.id;
+    await answers(
+      'POST /api/admin/applications/:id/reject',
+      asAdmin(http().post(`/api/admin/applications/${rejectedId}/reject`)).send({ reason: 'No' }),
+    );
+    const feedbackList = await answers(
+      'GET /api/admin/feedback',
+      asAdmin(http().get('/api/admin/feedback')),
+    );
+    await answers(
+      'PUT /api/admin/feedback/:id',
+      asAdmin(http().put(`/api/admin/feedback/${feedbackList.items[0]!.id}`)).send({
+        status: 'resolved',
+        reply: 'Thank you',
+      }),
+    );
+    await answers(
+      'POST /api/reports',
+      http()
+        .post('/api/reports')
+        .set('Authorization', ada.auth)
+        .send({ targetType: 'post', targetId: post.id, reason: 'Spam' }),
+    );
+    const reportList = await answers(
+      'GET /api/admin/reports',
+      asAdmin(http().get('/api/admin/reports')),
+    );
+    await answers(
+      'POST /api/admin/reports/:id/resolve',
+      asAdmin(http().post(`/api/admin/reports/${reportList.items[0]!.id}/resolve`)).send({
+        action: 'dismiss',
+      }),
+    );
+    await answers('GET /api/admin/users', asAdmin(http().get('/api/admin/users?q=ada')));
+    await answers(
+      'POST /api/admin/users/:id/suspend',
+      asAdmin(http().post(`/api/admin/users/${ada.id}/suspend`)).send({ reason: 'Testing' }),
+    );
+    await answers(
+      'POST /api/admin/users/:id/reactivate',
+      asAdmin(http().post(`/api/admin/users/${ada.id}/reactivate`)),
+    );
+    await answers('GET /api/admin/audit', asAdmin(http().get('/api/admin/audit')));
+
     // The account lifecycle, on a member of its own: it ends with the account deleted.
     const leaver = await t.createMember({ name: 'Leaver' });
     await answers(
