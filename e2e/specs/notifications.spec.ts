@@ -27,7 +27,7 @@ async function benLikesANewPostOfAda(
   return post;
 }
 
-test('an unread like: preview cut to 100 characters, a click reads it and the badge follows', async ({
+test('an unread like: preview cut to 100 characters, choosing it opens the post, reads it and the badge follows', async ({
   page,
   signInAs,
   apiAs,
@@ -40,8 +40,9 @@ test('an unread like: preview cut to 100 characters, a click reads it and the ba
     .getByRole('listitem')
     .filter({ has: page.getByRole('link', { name: 'View post' }) })
     .filter({ hasText: content.slice(0, 40) });
-  const button = item.getByRole('button', { name: 'Ben Larsen liked your post (unread)' });
-  await expect(button).toBeVisible();
+  const row = item.getByRole('link', { name: 'Ben Larsen liked your post (unread)' });
+  await expect(row).toBeVisible();
+  await expect(row).toHaveAttribute('href', `/post/${post.id}`);
   await expect(item.locator('blockquote')).toHaveText(`${content.slice(0, 100)}...`);
   await expect(item.getByRole('link', { name: 'View post' })).toHaveAttribute(
     'href',
@@ -56,8 +57,10 @@ test('an unread like: preview cut to 100 characters, a click reads it and the ba
   const heading = page.getByRole('heading', { name: /^Notifications/ });
   await expect(heading).toContainText(String(unreadBefore));
 
-  await button.click();
-  await expect(item.getByRole('button', { name: 'Ben Larsen liked your post' })).toBeVisible();
+  await row.click();
+  await expect(page).toHaveURL(new RegExp(`/post/${post.id}$`));
+  await page.goBack();
+  await expect(item.getByRole('link', { name: 'Ben Larsen liked your post' })).toBeVisible();
   if (unreadBefore > 1) {
     await expect(sidebarBadge).toHaveText(String(unreadBefore - 1));
     await expect(heading).toContainText(String(unreadBefore - 1));
@@ -88,7 +91,8 @@ test("'Mark all read' reads everything; the header badge, the button and the sid
   await expect(
     page.getByRole('complementary', { name: 'Sidebar' }).getByTestId('unread-badge'),
   ).toBeHidden();
-  await expect(page.getByRole('button', { name: /\(unread\)$/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /\(unread\)$/ })).toHaveCount(0);
+  await expect(page.getByTestId('unread-marker')).toHaveCount(0);
 });
 
 test("a failing 'Mark all read' says so and keeps the unread items", async ({
@@ -109,7 +113,7 @@ test("a failing 'Mark all read' says so and keeps the unread items", async ({
 test('five skeleton rows show while the notifications load', async ({ page, signInAs }) => {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/notifications', async (route) => {
+  await page.route(/\/api\/notifications\?grouped=true/, async (route) => {
     await held;
     await route.continue();
   });
@@ -157,24 +161,31 @@ test('follow, comment, reply, feedback and account-application notifications rea
   expect(application.ok(), await application.text()).toBe(true);
 
   await signInAs(ADMIN_EMAIL, '/notifications');
+  // follows of one day are one row: Ben's may share it with others of today
   await expect(
-    page.getByRole('button', { name: 'Ben Larsen started following you (unread)' }),
+    page.getByRole('link', { name: /^Ben Larsen.* started following you \(unread\)$/ }),
   ).toBeVisible();
-  await expect(
-    page.getByRole('button', { name: 'Ben Larsen commented on your post (unread)' }).first(),
-  ).toBeVisible();
-  await expect(
-    page.getByRole('button', { name: 'Ada Okafor replied to your comment (unread)' }).first(),
-  ).toBeVisible();
+  const benComment = page
+    .getByRole('link', { name: 'Ben Larsen commented on your post (unread)' })
+    .first();
+  await expect(benComment).toHaveAttribute('href', `/post/${post.id}`);
+  // what was said, not the post's text
+  await expect(benComment.locator('blockquote')).toHaveText('Thanks!');
+  const adaReply = page
+    .getByRole('link', { name: 'Ada Okafor replied to your comment (unread)' })
+    .first();
+  await expect(adaReply.locator('blockquote')).toHaveText('Is it in room 4?');
   const feedbackItem = page
     .getByRole('listitem')
-    .filter({ has: page.getByRole('button', { name: 'Ada Okafor sent feedback (unread)' }) })
+    .filter({ has: page.getByRole('link', { name: 'Ada Okafor sent feedback (unread)' }) })
     .first();
   await expect(feedbackItem.locator('blockquote')).toHaveText(`${feedback.slice(0, 200)}...`);
-  const applicationItem = page.getByRole('listitem').filter({
-    has: page.getByRole('button', { name: `${applicant} applied for account access (unread)` }),
+  await expect(feedbackItem.getByRole('link').first()).toHaveAttribute('href', '/admin/feedback');
+  const applicationRow = page.getByRole('link', {
+    name: `${applicant} applied for account access (unread)`,
   });
-  await expect(applicationItem).toContainText('alumna@example.com · Class of 1999, Physics');
+  await expect(applicationRow).toContainText('alumna@example.com · Class of 1999, Physics');
+  await expect(applicationRow).toHaveAttribute('href', '/admin/applications');
 });
 
 test('a member with no notifications sees the empty state', async ({

@@ -30,6 +30,53 @@ test('a member signs in, sees the shell with their name, and signs out from thei
   await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
 });
 
+test('a 401 at start-up signs out and says the session ended', async ({ page }) => {
+  await page.addInitScript(() => {
+    if (window.sessionStorage.getItem('e2e.seeded')) return;
+    window.sessionStorage.setItem('e2e.seeded', '1');
+    window.localStorage.setItem(
+      'campus.auth',
+      JSON.stringify({
+        user: { id: 1, name: 'Ada', email: 'a@campus.edu', avatarUrl: null },
+        token: 'expired-or-forged',
+      }),
+    );
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
+  await expect(toast(page)).toContainText('Session ended');
+  await expect(toast(page)).toContainText('Your session has ended. Please sign in again.');
+  expect(await page.evaluate(() => window.localStorage.getItem('campus.auth'))).toBeNull();
+});
+
+for (const [what, fail] of [
+  ['a 503', { status: 503, body: '{"message":"Service Unavailable"}' }],
+  ['an unreachable API', null],
+] as const) {
+  test(`${what} at start-up keeps the login and offers a retry`, async ({ page, signInAs }) => {
+    await page.route('**/api/auth/me', (route) =>
+      fail
+        ? route.fulfill({ ...fail, contentType: 'application/json' })
+        : route.abort('connectionrefused'),
+    );
+    await signInAs(MEMBER_EMAIL, '/notifications');
+    await expect(
+      page.getByRole('heading', { name: "Campus can't be reached right now" }),
+    ).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toHaveCount(0);
+    expect(await page.evaluate(() => window.localStorage.getItem('campus.auth'))).not.toBeNull();
+
+    // the API is back: Try again gets the member in where they were going
+    await page.unroute('**/api/auth/me');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { name: /^Notifications/ })).toBeVisible();
+    await expect(page).toHaveURL(/\/notifications$/);
+    await expect(
+      page.getByRole('complementary', { name: 'Sidebar' }).getByText('Ada Okafor'),
+    ).toBeVisible();
+  });
+}
+
 test('a stored session that the API rejects is logged out at start-up', async ({ page }) => {
   await page.addInitScript(() => {
     window.localStorage.setItem(
