@@ -10,7 +10,7 @@ import path from 'node:path';
 import { REPO_ROOT } from './processes';
 
 const FILE = path.join(REPO_ROOT, 'BENCHMARKS.md');
-const SECTIONS = ['machine', 'bench:data', 'bench:api', 'bench:mixed'] as const;
+const SECTIONS = ['machine', 'bench:data', 'bench:api', 'bench:mixed', 'bench:stream'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const INTRO = `# Benchmarks
