@@ -305,6 +305,8 @@ describe('members and suspension', () => {
     const unverified = await t.createMember({ name: 'Unverified Zed', isVerified: false });
     const list = await asAdmin().get('/api/admin/users?q=zed&status=unverified').expect(200);
     expect(list.body.items.map((u: { id: number }) => u.id)).toEqual([unverified.id]);
+    const twice = await asAdmin().get('/api/admin/users?q=a&q=b');
+    expect(twice.body).toEqual({ message: 'Search must be text' });
     const bad = await asAdmin().get('/api/admin/users?status=banned');
     expect(bad.body).toEqual({ message: 'Status must be one of active, suspended, unverified' });
   });
@@ -545,6 +547,17 @@ describe('reports', () => {
         'Target type must be one of post, comment, user',
       ],
       [{ targetType: 'post', targetId: 1, reason: '  ' }, 400, 'Reason is required'],
+      [{ targetType: 'post', targetId: '1', reason: 'x' }, 400, 'Target id must be a number'],
+      [
+        { targetType: 'post', targetId: { $gt: 0 }, reason: 'x' },
+        400,
+        'Target id must be a number',
+      ],
+      [
+        { targetType: 'post', targetId: 1, reason: 'x', reporterId: 1 },
+        400,
+        'Unrecognized key: "reporterId"',
+      ],
       [
         { targetType: 'post', targetId: 1, reason: 'r'.repeat(1001) },
         400,

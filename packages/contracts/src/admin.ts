@@ -185,7 +185,7 @@ export const ADMIN_USER_SEARCH_MAX_LENGTH = 100;
 /** `GET /api/admin/users?q=&status=`: `q` finds a part of the name or e-mail (any case). */
 export const adminUsersQuerySchema = adminPageQuerySchema.extend({
   q: z
-    .string()
+    .string('Search must be text')
     .trim()
     .max(
       ADMIN_USER_SEARCH_MAX_LENGTH,

@@ -18,7 +18,10 @@ export const REPORT_REASON_MAX_LENGTH = 1000;
 /** `POST /api/reports` payload (members). */
 export const reportRequestSchema = z.strictObject({
   targetType: reportTargetTypeSchema,
-  targetId: idSchema,
+  targetId: z
+    .number('Target id must be a number')
+    .int('Target id must be a whole number')
+    .positive('Target id must be positive'),
   reason: requiredText('Reason', REPORT_REASON_MAX_LENGTH),
 });
 export type ReportRequest = z.infer<typeof reportRequestSchema>;
