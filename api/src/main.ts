@@ -137,6 +137,8 @@ async function runApi(config: Config, logger: Logger) {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // Live streams never finish by themselves: end them first, so their connections can close.
+    app.streams.close();
     // Let requests in progress finish their writes (a comment and its post's count move in two
     // steps) before the database goes, even those whose client has hung up; connections that
     // are merely idle close at once.
