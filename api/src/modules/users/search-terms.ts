@@ -8,6 +8,7 @@
  * before the terms existed get them from `backfillSearchTerms` when the app starts.
  */
 import { trusted, type Model, type mongo, type Schema } from 'mongoose';
+import type { UserModel } from './model';
 
 /** Lowercased, accents and other combining marks removed ('José Núñez' -> 'jose nunez'). */
 export function normalizeForSearch(text: string): string {
@@ -34,7 +35,9 @@ export function prefixPattern(prefix: string): RegExp {
 type Terms = { _id: number; name?: string; email?: string };
 
 /** The users collection through the driver, as it is stored (numeric ids). */
-function rawUsers(User: Model<Terms>): mongo.Collection<{ _id: number; searchTerms?: string[] }> {
+function rawUsers(
+  User: Pick<Model<Terms>, 'collection'>,
+): mongo.Collection<{ _id: number; searchTerms?: string[] }> {
   return User.collection as unknown as mongo.Collection<{ _id: number; searchTerms?: string[] }>;
 }
 
@@ -71,8 +74,9 @@ type QueryThis = {
 /** Writes the terms of `ids` from what is stored (through the driver: no hooks, no cache event). */
 async function refreshSearchTerms(User: Model<Terms>, ids: number[]): Promise<void> {
   if (!ids.length) return;
-  const users = await User.find({ _id: trusted({ $in: ids }) }, { name: 1, email: 1 })
-    .lean<Terms[]>();
+  const users = await User.find({ _id: trusted({ $in: ids }) }, { name: 1, email: 1 }).lean<
+    Terms[]
+  >();
   await Promise.all(
     users.map((u) =>
       rawUsers(User).updateOne({ _id: u._id }, { $set: { searchTerms: searchTermsOf(u) } }),
@@ -116,10 +120,13 @@ export function keepSearchTerms(schema: Schema<any>): void {
 const BACKFILL_BATCH = 500;
 
 /** Gives every user stored without search terms their terms; returns how many it updated. */
-export async function backfillSearchTerms(User: Model<Terms>): Promise<number> {
+export async function backfillSearchTerms(User: UserModel): Promise<number> {
   let updated = 0;
   for (;;) {
-    const users = await User.find({ searchTerms: trusted({ $exists: false }) }, { name: 1, email: 1 })
+    const users = await User.find(
+      { searchTerms: trusted({ $exists: false }) },
+      { name: 1, email: 1 },
+    )
       .limit(BACKFILL_BATCH)
       .lean<Terms[]>();
     if (!users.length) return updated;
