@@ -37,8 +37,19 @@ function sharedKitSubpaths() {
   );
 }
 
-/** The libraries whose state must exist once per page (React, the router, the SWR cache, the kit). */
-const SINGLETON_PACKAGES = ['react', 'react-dom', 'react-router-dom', 'swr', 'styled-components'];
+/**
+ * The libraries whose state must exist once per page (React, the router, the SWR cache, the kit),
+ * and zod: its configuration is per page (jitless, shell/src/app/zod-without-eval.ts) and the
+ * shell, the kit's contracts and the remotes all use it, so it is downloaded once, not per app.
+ */
+const SINGLETON_PACKAGES = [
+  'react',
+  'react-dom',
+  'react-router-dom',
+  'swr',
+  'styled-components',
+  'zod',
+];
 
 /**
  * Sub-paths imported on their own that must resolve to the same instance as their package: the
@@ -272,6 +283,12 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
           shared: sharedModules(dir, { isHost }),
           shareStrategy: 'loaded-first',
           dts: false,
+          // The federation runtime ships once per page, in the shell: a production remote's
+          // remoteEntry.js uses the shell's (_FEDERATION_RUNTIME_CORE) instead of carrying its
+          // own copy. Development builds keep their own, so a remote still runs standalone.
+          ...(isProduction && !isServe
+            ? { experiments: isHost ? { provideExternalRuntime: true } : { externalRuntime: true } }
+            : {}),
         }),
         new rspack.HtmlRspackPlugin({
           title,

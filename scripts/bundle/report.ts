@@ -111,8 +111,9 @@ async function measure(
   });
   await page.goto(url);
   if (ready) await page.waitForSelector(ready, { state: 'attached', timeout: 30_000 });
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(500);
+  // Not networkidle: a signed-in page keeps its live stream (/api/stream) open.
+  await page.waitForLoadState('load');
+  await page.waitForTimeout(2000);
   const downloads = (await Promise.all(pending)).filter((d): d is Download => d !== null);
   await context.close();
   return downloads;
