@@ -130,4 +130,19 @@ describe('ReportMenu and ReportDialog', () => {
       screen.queryByRole('button', { name: 'More actions for this post' }),
     ).not.toBeInTheDocument();
   });
+  it('when the menu sits in a clickable card, then using it does not click the card', async () => {
+    mockApi();
+    const openCard = jest.fn();
+    renderPage(
+      <article onClick={openCard}>
+        <ReportMenu targetType="post" targetId={70} authorId={BEN.id} label="Report post" />
+      </article>,
+      { signedInAs: ADA },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'More actions' }));
+    await userEvent.click(screen.getByRole('menu'));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Report post' }));
+    await userEvent.click(await screen.findByRole('dialog', { name: 'Report post' }));
+    expect(openCard).not.toHaveBeenCalled();
+  });
 });

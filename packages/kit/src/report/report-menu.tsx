@@ -122,7 +122,8 @@ export function ReportMenu({
   };
 
   return (
-    <Wrapper ref={wrapper}>
+    // A click in the menu (or its portalled dialog) is not a click on the card around it.
+    <Wrapper ref={wrapper} onClick={(event) => event.stopPropagation()}>
       <Trigger
         ref={trigger}
         type="button"
