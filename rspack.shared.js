@@ -9,6 +9,7 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/rspack')
 const kitPackage = require('./packages/kit/package.json');
 
 const KIT_DIR = path.join(__dirname, 'packages', 'kit');
+const CONTRACTS_SRC = path.join(__dirname, 'packages', 'contracts', 'src');
 
 /**
  * Kit entry points that are not shared at run time: the package manifest, the development-only
@@ -37,19 +38,8 @@ function sharedKitSubpaths() {
   );
 }
 
-/**
- * The libraries whose state must exist once per page (React, the router, the SWR cache, the kit),
- * and zod: its configuration is per page (jitless, shell/src/app/zod-without-eval.ts) and the
- * shell, the kit's contracts and the remotes all use it, so it is downloaded once, not per app.
- */
-const SINGLETON_PACKAGES = [
-  'react',
-  'react-dom',
-  'react-router-dom',
-  'swr',
-  'styled-components',
-  'zod',
-];
+/** The libraries whose state must exist once per page (React, the router, the SWR cache, the kit). */
+const SINGLETON_PACKAGES = ['react', 'react-dom', 'react-router-dom', 'swr', 'styled-components'];
 
 /**
  * Sub-paths imported on their own that must resolve to the same instance as their package: the
@@ -271,6 +261,19 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
             },
             type: 'javascript/auto',
           },
+          // @campus/contracts builds its zod schemas at module level: only the ones a page
+          // imports may reach it (scripts/bundle/pure-contracts-loader.cjs).
+          ...(isProduction
+            ? [
+                {
+                  test: /\.ts$/,
+                  include: CONTRACTS_SRC,
+                  enforce: 'pre',
+                  sideEffects: false,
+                  loader: path.join(__dirname, 'scripts', 'bundle', 'pure-contracts-loader.cjs'),
+                },
+              ]
+            : []),
           { test: /\.(svg|png|jpe?g|gif|webp)$/i, type: 'asset/resource' },
         ],
       },
