@@ -18,6 +18,7 @@ test('a like on a plain repost is counted on the original, and the card opens th
   signInAs,
   apiAs,
 }) => {
+  test.slow(); // two page loads, a reload and a redirect on a shared 2-core machine
   const ben = await apiAs(BEN_EMAIL);
   const chiara = await apiAs(CHIARA_EMAIL);
   const text = unique('Robotics demo day on Friday');
