@@ -150,6 +150,7 @@ export function createApp({
   // Live streams: one change stream for all of this app's open streams (modules/stream).
   const streams = createStreamHub(services, {
     connection: models.Notification.db,
+    LiveStream: models.LiveStream,
     sources: notificationSources(services, config.publicUrl),
     logger,
     adminUserId: config.adminUserId,

@@ -14,6 +14,7 @@ import { counterModel } from './modules/counters/model';
 import { feedbackModel } from './modules/feedback/model';
 import { followModel } from './modules/follows/model';
 import { likeModel } from './modules/likes/model';
+import { liveStreamModel } from './modules/stream/model';
 import { notificationModel } from './modules/notifications/model';
 import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
@@ -34,6 +35,7 @@ export function createModels(connection: Connection) {
     Feedback: feedbackModel(connection),
     Follow: followModel(connection),
     Like: likeModel(connection),
+    LiveStream: liveStreamModel(connection),
     Notification: notificationModel(connection),
     Post: postModel(connection),
     RateLimitWindow: rateLimitWindowModel(connection),

@@ -205,6 +205,38 @@ describe('GET /api/stream', () => {
     expect(a.app.streams.size).toBe(STREAM_MAX_PER_MEMBER);
   });
 
+  test(`when a member's streams are spread over two API processes, then still at most ${STREAM_MAX_PER_MEMBER} stay open: the oldest closes wherever it is`, async () => {
+    const ada = await createMember(a.app);
+    const serverB = http.createServer(b.app.callback());
+    await new Promise<void>((resolve) => serverB.listen(0, '127.0.0.1', resolve));
+    const urlB = `http://127.0.0.1:${(serverB.address() as AddressInfo).port}`;
+    try {
+      const opened: OpenedStream[] = [];
+      for (let i = 0; i < STREAM_MAX_PER_MEMBER; i++) {
+        // A, B, A, B, A: the oldest is on A.
+        const s = i % 2 === 0 ? await connect(ada.auth) : await openStream(urlB, ada.auth);
+        if (i % 2 === 1) streams.push(s);
+        await s.next(named('unread'));
+        opened.push(s);
+      }
+      expect(a.app.streams.size + b.app.streams.size).toBe(STREAM_MAX_PER_MEMBER);
+      const sixth = await openStream(urlB, ada.auth);
+      streams.push(sixth);
+      await sixth.next(named('unread'));
+      // The oldest, on A, ends because of a stream opened on B.
+      await opened[0]!.ended;
+      expect(opened.slice(1).some((s) => s.isEnded())).toBe(false);
+      await waitUntil(() => a.app.streams.size + b.app.streams.size === STREAM_MAX_PER_MEMBER);
+      expect(await a.app.models.LiveStream.countDocuments({ userId: ada.id })).toBe(
+        STREAM_MAX_PER_MEMBER,
+      );
+    } finally {
+      for (const s of streams.splice(0)) s.close();
+      serverB.closeAllConnections();
+      await new Promise((resolve) => serverB.close(resolve));
+    }
+  });
+
   test('when the member signs out everywhere through another process, then the stream ends and a reconnect is refused', async () => {
     const ada = await createMember(a.app);
     const bob = await createMember(a.app);

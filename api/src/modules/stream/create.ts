@@ -4,12 +4,16 @@ import type { NotificationSources } from '../notifications/service';
 import type { Services } from '../../services';
 import { AccountCache } from '../users/account-cache';
 import { StreamHub } from './hub';
+import type { LiveStreamModel } from './model';
+import { createStreamRegistry } from './registry';
 
 /** The app's stream hub, reading through the app's own services. */
 export function createStreamHub(
   services: Pick<Services, 'notifications' | 'posts' | 'follows' | 'users'>,
   deps: {
     connection: Connection;
+    /** Where every process records its open streams (the per-member limit across processes). */
+    LiveStream?: LiveStreamModel;
     sources: NotificationSources;
     logger: Logger;
     adminUserId: number;
@@ -27,6 +31,7 @@ export function createStreamHub(
   });
   return new StreamHub({
     connection: deps.connection,
+    registry: deps.LiveStream && createStreamRegistry(deps.LiveStream),
     notificationsById: (ids) => notifications.notificationsById(ids, deps.sources),
     notificationsAfter: (userId, afterId) =>
       notifications.notificationsAfter(userId, afterId, deps.sources),

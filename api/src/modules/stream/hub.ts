@@ -5,6 +5,7 @@
  * this one, and fans each change out to the streams it concerns. It is opened with the first
  * stream and closed with the last one (or with the app).
  */
+import { randomUUID } from 'node:crypto';
 import type { Connection, mongo } from 'mongoose';
 import {
   STREAM_HEARTBEAT_MS,
@@ -15,6 +16,7 @@ import {
   type StreamEventName,
 } from '@campus/contracts';
 import type { Logger } from '../../platform/logger';
+import { LIVE_STREAM_TTL_MS, type StreamRegistry } from './registry';
 
 /** What a new post looks like to the hub (the fields of the stored post it reads). */
 export interface NewPost {
@@ -42,6 +44,8 @@ export interface StreamHubDeps {
   followedIds(userId: number): Promise<number[]>;
   /** Whether a token of `userId` issued at `issuedAt` (epoch ms) is still accepted. */
   sessionValid(userId: number, issuedAt: number): Promise<boolean>;
+  /** The open streams of every process: the per-member limit holds across processes. */
+  registry?: StreamRegistry;
   logger: Logger;
   heartbeatMs?: number;
   maxPerMember?: number;
@@ -80,6 +84,8 @@ interface TabCount {
 
 /** One open stream of one member. */
 class MemberStream {
+  /** How the stream is known in the registry of every process's streams. */
+  readonly key = randomUUID();
   /** While the stream replays what the client missed, live events wait here, in order. */
   private pending: Array<() => void> | null = [];
   /** Notifications the replay sent: the same notification arriving live is not sent again. */
@@ -159,6 +165,7 @@ const WATCHED: mongo.Document[] = [
       $or: [
         { 'ns.coll': { $in: ['notifications', 'users'] } },
         { 'ns.coll': 'posts', operationType: 'insert' },
+        { 'ns.coll': 'live_streams', operationType: 'delete' },
         { operationType: { $in: ['drop', 'dropDatabase', 'invalidate'] } },
       ],
     },
@@ -167,6 +174,8 @@ const WATCHED: mongo.Document[] = [
 
 export class StreamHub {
   private readonly byMember = new Map<number, MemberStream[]>();
+  private readonly byKey = new Map<string, MemberStream>();
+  private lastRefresh = 0;
   private changes: mongo.ChangeStream | undefined;
   /** Resolves once the change stream is established (every later write reaches it). */
   private ready: Promise<void> | undefined;
@@ -209,6 +218,7 @@ export class StreamHub {
       (s) => this.forget(s),
     );
     request.sink.once('close', () => stream.close());
+    this.byKey.set(stream.key, stream);
     const list = this.byMember.get(request.userId) ?? [];
     list.push(stream);
     this.byMember.set(request.userId, list);
@@ -225,6 +235,9 @@ export class StreamHub {
     stream.write(': connected\n\n');
     try {
       await this.follow();
+      // Past the limit, the member's oldest streams close, on whichever process they are.
+      const dropped = (await this.deps.registry?.register(stream.key, request.userId, max)) ?? [];
+      for (const key of dropped) this.byKey.get(key)?.close();
       await this.prime(stream);
     } catch (err) {
       this.deps.logger.warn({ err }, 'live stream could not start');
@@ -257,6 +270,10 @@ export class StreamHub {
   }
 
   private forget(stream: MemberStream): void {
+    this.byKey.delete(stream.key);
+    this.deps.registry
+      ?.remove(stream.key)
+      .catch((err: unknown) => this.deps.logger.warn({ err }, 'live stream record not removed'));
     const list = this.byMember.get(stream.request.userId);
     if (!list) return;
     const i = list.indexOf(stream);
@@ -271,8 +288,18 @@ export class StreamHub {
     this.heartbeat = setInterval(() => {
       for (const list of this.byMember.values())
         for (const stream of list) stream.write(': heartbeat\n\n');
+      this.refreshRecords();
     }, this.deps.heartbeatMs ?? STREAM_HEARTBEAT_MS);
     this.heartbeat.unref();
+  }
+
+  /** Keeps this process's stream records alive, a few times per record lifetime. */
+  private refreshRecords(): void {
+    if (!this.deps.registry || Date.now() - this.lastRefresh < LIVE_STREAM_TTL_MS / 4) return;
+    this.lastRefresh = Date.now();
+    this.deps.registry
+      .refresh([...this.byKey.keys()])
+      .catch((err: unknown) => this.deps.logger.warn({ err }, 'live stream records not refreshed'));
   }
 
   /** Opens the change stream unless it is open; resolves once it is established. */
@@ -356,6 +383,9 @@ export class StreamHub {
     else if (coll === 'posts' && type === 'insert')
       this.onNewPost(change.fullDocument as unknown as NewPost);
     else if (coll === 'users') this.onAccountChange(change);
+    else if (coll === 'live_streams' && 'documentKey' in change)
+      // Another process opened one stream too many for this member: this one was the oldest.
+      this.byKey.get(String(change.documentKey._id))?.close();
   }
 
   private onNotificationChange(change: Change): void {
