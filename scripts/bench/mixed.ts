@@ -47,6 +47,13 @@ async function main() {
   try {
     const { models } = await db.connect();
     const { User, Post } = models;
+    // The dataset's size (BENCH_SCALE of bench:data), written next to the figures.
+    const [users, posts, likes] = await Promise.all([
+      User.estimatedDocumentCount(),
+      Post.estimatedDocumentCount(),
+      models.Like.estimatedDocumentCount(),
+    ]);
+    const dataset = `${fmt(users)} users, ${fmt(posts)} posts, ${fmt(likes)} likes`;
     const members = await User.find({ isVerified: true }, { _id: 1 })
       .sort({ lastActiveAt: -1 })
       .limit(MEMBERS)
@@ -189,7 +196,7 @@ async function main() {
     writeSection(
       'bench:mixed',
       [
-        `${new Date().toISOString()}: ${DURATION} s at ${CONNECTIONS} connections per run, ${auth.length} members (the most recently active), on a copy of the bench dataset; ` +
+        `${new Date().toISOString()}: ${DURATION} s at ${CONNECTIONS} connections per run, ${auth.length} members (the most recently active), on a copy of the bench dataset (${dataset}); ` +
           'feed reads spread over the tabs (For You, Following twice as often, JD, Top Posts), 80 % first pages. ' +
           'One run per API_PROCESSES, one after the other on the same copy; the recount follows each run.',
         ...runs.flatMap((run) => [
