@@ -1,9 +1,15 @@
 /**
- * Demo content for every screen and chart: posts over the last 30 days (some today, some JD),
- * reposts with and without quotes, comments with replies, likes on posts and comments, and the
- * notifications they cause. Deterministic (a seeded PRNG), and the denormalized counts are
- * computed from the generated likes, comments and reposts, so they agree with a recount.
+ * Demo content for every screen and chart, spread over time like a campus that has been live for
+ * six months: the members joined over those months (a launch cohort, then a few a week, some in
+ * the last days: the growth chart and 'Joined …'); each posts only after joining, more as the
+ * campus grows (15 posts in the last hours, for Today's top posts); reposts, comments, replies,
+ * likes and follows come after what they are about and after their author joined; each member
+ * was last active at their latest action (DAU, MAU). Also reposts with and without quotes, JD
+ * posts and the notifications all this causes. Deterministic (a seeded PRNG), and the
+ * denormalized counts are computed from the generated likes, comments and reposts, so they agree
+ * with a recount.
  */
+import type { mongo } from 'mongoose';
 import type { CommentDoc } from '../modules/comments/model';
 import type { LikeDoc } from '../modules/likes/model';
 import type { NotificationDoc } from '../modules/notifications/model';
@@ -13,7 +19,13 @@ import type { RepostDoc } from '../modules/reposts/model';
 import type { Models } from '../models';
 import type { Services } from '../services';
 
-const DAY = 86_400_000;
+/** A collection of numeric ids, written on directly (past mongoose's immutable createdAt). */
+type RawCollection = mongo.Collection<{ _id: number; createdAt: Date; lastActiveAt?: Date | null }>;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** How long the demo campus has been live: the admin joined then, the members after. */
+const CAMPUS_AGE_DAYS = 182;
 
 const TOPICS = [
   'Library extended hours start this week: open until 2 am during exams.',
@@ -76,12 +88,15 @@ export interface ContentOptions {
 
 export async function seedDemoContent(
   target: {
-    models: Pick<Models, 'Post' | 'Repost' | 'Comment' | 'Like' | 'Notification'>;
+    models: Pick<
+      Models,
+      'Post' | 'Repost' | 'Comment' | 'Like' | 'Notification' | 'User' | 'Follow'
+    >;
     services: Pick<Services, 'counters'>;
   },
   options: ContentOptions,
 ) {
-  const { Post, Repost, Comment, Like, Notification } = target.models;
+  const { Post, Repost, Comment, Like, Notification, User, Follow } = target.models;
   const { reserveIdBlock } = target.services.counters;
   const random = prng(2026);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
@@ -89,18 +104,63 @@ export async function seedDemoContent(
   const people = [...options.memberIds, options.adminId];
   const postCount = options.posts ?? 220;
 
-  // Post times: spread over 30 days, the newest 15 within the last few hours ("today").
-  const times = Array.from({ length: postCount }, (_, i) =>
-    i >= postCount - 15 ? now - random() * 3 * 3_600_000 : now - (1 + random() * 29) * DAY,
-  ).sort((a, b) => a - b);
+  // Join dates: the admin opened the campus; members joined in id order, a launch cohort in the
+  // first weeks, then fewer and fewer per week, the newest a few days ago.
+  const joinedAt = new Map<number, number>([[options.adminId, now - CAMPUS_AGE_DAYS * DAY]]);
+  options.memberIds.forEach((id, i) => {
+    const share = 1 - i / options.memberIds.length; // 1 for the first member, near 0 for the last
+    const daysAgo = (CAMPUS_AGE_DAYS - 4) * share ** 1.15 + 1 + random() * 2;
+    joinedAt.set(id, now - daysAgo * DAY - random() * 12 * HOUR);
+  });
+  const joined = (userId: number) => joinedAt.get(userId) ?? now - CAMPUS_AGE_DAYS * DAY;
+
+  // How active each member is (DAU, MAU): nearly half (and the admin) act every day, most of the
+  // others did something this month but not today, a few have been quiet for over a month.
+  // Nobody acts after their `lastPossible` time.
+  const lastPossibleAt = new Map<number, number>();
+  const daily: number[] = [];
+  for (const id of people) {
+    const r = random();
+    const recent = joined(id) > now - 30 * DAY;
+    const until =
+      id === options.adminId || r < 0.45
+        ? now
+        : r < 0.85 || recent
+          ? now - DAY - random() * 5 * DAY
+          : now - 31 * DAY - random() * 20 * DAY;
+    lastPossibleAt.set(id, Math.max(until, joined(id) + 2 * HOUR));
+    if (until === now) daily.push(id);
+  }
+  const lastPossible = (userId: number) => lastPossibleAt.get(userId) ?? now;
+  /**
+   * When `userId` did something about something made at `t`: after both it and their joining,
+   * within `maxMs`, never after they stopped being active; null when they could not have.
+   */
+  const after = (t: Date | number, userId: number, maxMs: number): Date | null => {
+    const from = Math.max(new Date(t).getTime(), joined(userId)) + 60_000;
+    const until = Math.min(now, lastPossible(userId));
+    return from > until ? null : new Date(Math.min(until, from + random() * maxMs));
+  };
+
+  // Posts: each by a member after they joined, skewed to recent weeks (the campus grows); the
+  // newest 15 within the last few hours ("today"), by members active today.
+  const drafts = Array.from({ length: postCount }, (_, i) => {
+    if (i >= postCount - 15) return { authorId: pick(daily), t: now - random() * 3 * HOUR };
+    for (;;) {
+      const authorId = pick(people);
+      const since = joined(authorId) + HOUR;
+      const until = Math.min(now - 4 * HOUR, lastPossible(authorId));
+      if (until > since) return { authorId, t: since + (until - since) * random() ** 0.6 };
+    }
+  }).sort((a, b) => a.t - b.t);
   const firstPostId = await reserveIdBlock('posts', postCount + 40 + 60);
   let nextPostId = firstPostId;
 
-  const posts: PostDoc[] = times.map((t) => {
+  const posts: PostDoc[] = drafts.map(({ authorId, t }) => {
     const jd = random() < 0.18;
     return {
       _id: nextPostId++,
-      authorId: pick(people),
+      authorId,
       content: jd ? pick(JOBS) : pick(TOPICS),
       isJdTagged: jd,
       syncToProfile: random() > 0.05,
@@ -137,8 +197,6 @@ export async function seedDemoContent(
       createdAt: at,
     });
   };
-  const after = (t: Date, maxMs: number) =>
-    new Date(Math.min(now, t.getTime() + 60_000 + random() * maxMs));
 
   // Reposts, half of them quoted.
   const reposts: Array<Omit<RepostDoc, '_id'>> = [];
@@ -147,9 +205,9 @@ export async function seedDemoContent(
     const original = pick(posts);
     const userId = pick(people);
     const key = `${userId}:${original._id}`;
-    if (userId === original.authorId || reposted.has(key)) continue;
+    const at = after(original.createdAt, userId, 2 * DAY);
+    if (userId === original.authorId || reposted.has(key) || !at) continue;
     reposted.add(key);
-    const at = after(original.createdAt, 2 * DAY);
     const repost: PostDoc = {
       ...original,
       _id: nextPostId++,
@@ -178,10 +236,16 @@ export async function seedDemoContent(
   const firstCommentId = await reserveIdBlock('comments', 320);
   for (let i = 0; i < 320; i++) {
     const post = pick(originals);
-    const authorId = pick(people);
     const candidates = topLevelByPost.get(post._id) ?? [];
     const parent = candidates.length && random() < 0.35 ? pick(candidates) : null;
-    const at = after(parent?.createdAt ?? post.createdAt, DAY);
+    // Someone who was around then (a few tries; most members are).
+    let authorId = pick(people);
+    let at = after(parent?.createdAt ?? post.createdAt, authorId, DAY);
+    for (let tries = 0; !at && tries < 5; tries++) {
+      authorId = pick(people);
+      at = after(parent?.createdAt ?? post.createdAt, authorId, DAY);
+    }
+    if (!at) continue;
     const comment: CommentDoc = {
       _id: firstCommentId + i,
       postId: post._id,
@@ -206,7 +270,8 @@ export async function seedDemoContent(
     const wanted = Math.floor(random() ** 2 * 14);
     for (let k = 0; k < wanted; k++) likers.add(pick(people));
     for (const userId of likers) {
-      const at = after(post.createdAt, DAY);
+      const at = after(post.createdAt, userId, DAY);
+      if (!at) continue;
       likes.push({ userId, postId: post._id, commentId: null, createdAt: at });
       post.likesCount += 1;
       notifyOf(post.authorId, 'like', userId, post._id, at);
@@ -215,14 +280,30 @@ export async function seedDemoContent(
   for (const comment of comments) {
     if (random() < 0.6) continue;
     const userId = pick(people);
-    likes.push({
-      userId,
-      postId: null,
-      commentId: comment._id,
-      createdAt: after(comment.createdAt, DAY),
-    });
+    const at = after(comment.createdAt, userId, DAY);
+    if (!at) continue;
+    likes.push({ userId, postId: null, commentId: comment._id, createdAt: at });
     comment.likesCount += 1;
   }
+
+  // Follows (made by the seed before the content): after both members joined, within a week.
+  const follows = await Follow.find({}, { followerId: 1, followingId: 1 }).lean();
+  const followedAt = follows.map((f) => ({
+    _id: f._id,
+    // A member quiet since joining still followed a few people when they joined.
+    at:
+      after(joined(f.followingId), f.followerId, 7 * DAY) ??
+      new Date(Math.max(joined(f.followingId), joined(f.followerId)) + 60_000),
+  }));
+
+  // Each member was last active at their latest post, comment, like or follow.
+  const lastActive = new Map<number, number>();
+  const active = (userId: number, at: Date) =>
+    lastActive.set(userId, Math.max(lastActive.get(userId) ?? 0, at.getTime()));
+  for (const p of posts) active(p.authorId, p.createdAt);
+  for (const c of comments) active(c.authorId, c.createdAt);
+  for (const l of likes) active(l.userId, l.createdAt);
+  follows.forEach((f, i) => active(f.followerId, followedAt[i]!.at));
 
   const firstRepostId = await reserveIdBlock('reposts', Math.max(reposts.length, 1));
   const firstLikeId = await reserveIdBlock('likes', likes.length);
@@ -233,6 +314,27 @@ export async function seedDemoContent(
   await Like.insertMany(likes.map((l, i) => ({ _id: firstLikeId + i, ...l })));
   await Notification.insertMany(
     notifications.map((n, i) => ({ _id: firstNotificationId + i, ...n })),
+  );
+  // createdAt is immutable through mongoose (members never change it): set on the collections.
+  if (followedAt.length > 0) {
+    await (Follow.collection as unknown as RawCollection).bulkWrite(
+      followedAt.map(({ _id, at }) => ({
+        updateOne: { filter: { _id }, update: { $set: { createdAt: at } } },
+      })),
+    );
+  }
+  await (User.collection as unknown as RawCollection).bulkWrite(
+    people.map((id) => ({
+      updateOne: {
+        filter: { _id: id },
+        update: {
+          $set: {
+            createdAt: new Date(joined(id)),
+            lastActiveAt: lastActive.has(id) ? new Date(lastActive.get(id)!) : null,
+          },
+        },
+      },
+    })),
   );
   return {
     posts: posts.length,
