@@ -181,6 +181,17 @@ export function followChanges(
   let failures = 0;
   let stream: ReturnType<NonNullable<Connection['db']>['watch']> | undefined;
   const watched = new Set(collections);
+  // The followed collections' events, and those about the whole database (no collection named).
+  const matching = [
+    {
+      $match: {
+        $or: [
+          { 'ns.coll': { $in: [...collections] } },
+          { operationType: { $in: ['dropDatabase', 'invalidate'] } },
+        ],
+      },
+    },
+  ];
 
   const follow = () => {
     retry = undefined;
@@ -188,7 +199,7 @@ export function followChanges(
     let current: NonNullable<typeof stream>;
     try {
       if (!connection.db) throw new Error('followChanges: the database connection is not open');
-      current = connection.db.watch([{ $match: { 'ns.coll': { $in: [...collections] } } }], {
+      current = connection.db.watch(matching, {
         ...(resumeAfter && failures < 2 ? { resumeAfter } : {}),
       });
     } catch (err) {

@@ -1,0 +1,154 @@
+import { start } from '@campus/embedded-mongo';
+import { connectDatabase, type Database } from './db';
+import { changeToWriteEvent, followChanges, type WriteEvent } from './write-events';
+
+let server: Awaited<ReturnType<typeof start>>;
+/** The connection that follows (one API process) and another that writes (another process). */
+let follower: Database;
+let writer: Database;
+
+beforeAll(async () => {
+  server = await start({ port: 0, enableTestCommands: true });
+  follower = await connectDatabase(server.uri, { dbName: 'write_events_test' });
+  writer = await connectDatabase(server.uri, { dbName: 'write_events_test' });
+});
+
+afterAll(async () => {
+  await follower.close();
+  await writer.close();
+  await server.stop();
+});
+
+const collection = (name: string) => writer.connection.db!.collection<{ _id: number }>(name);
+
+/** Asks `check` again (up to 200 times, 50 ms apart) while change events are on their way. */
+async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+type Seen = Array<[string, WriteEvent]>;
+
+/** Follows `collections`; resolves once the stream is open (a probe write came through). */
+async function follow(collections: string[], seen: Seen, errors: unknown[] = []) {
+  const probes = new Set<unknown>();
+  let opened = false;
+  const stop = followChanges(
+    follower.connection,
+    collections,
+    (name, event) => {
+      if (probes.has(event.documents?.[0]?._id)) opened = true;
+      else seen.push([name, event]);
+    },
+    (err) => errors.push(err),
+  );
+  let probe = 1_000_000 + Math.floor(Math.random() * 1_000_000);
+  const open = await eventually(async () => {
+    probes.add((probe += 1));
+    await collection(collections[0]!).insertOne({ _id: probe });
+    return opened;
+  });
+  expect(open).toBe(true);
+  return stop;
+}
+
+describe('followChanges', () => {
+  test('when another connection writes to a followed collection, then each write arrives as the write event it describes; other collections are not followed', async () => {
+    const seen: Seen = [];
+    const stop = await follow(['posts', 'users'], seen);
+    try {
+      await collection('posts').insertOne({ _id: 1, authorId: 7 } as never);
+      await collection('posts').updateOne({ _id: 1 }, { $inc: { likesCount: 1 } });
+      await collection('comments').insertOne({ _id: 1 });
+      await collection('users').updateOne(
+        { _id: 3 },
+        { $set: { lastActiveAt: new Date(), name: 'A' }, $unset: { bio: '' } },
+        { upsert: true },
+      );
+      await collection('posts').deleteOne({ _id: 1 });
+      expect(await eventually(() => seen.length >= 4)).toBe(true);
+      expect(seen).toEqual([
+        ['posts', { documents: [{ _id: 1, authorId: 7 }] }],
+        ['posts', { filter: { _id: 1 }, update: { $set: { likesCount: 1 } } }],
+        ['users', { documents: [{ _id: 3, name: 'A', lastActiveAt: expect.any(Date) }] }],
+        ['posts', { filter: { _id: 1 } }],
+      ]);
+      await collection('users').updateOne({ _id: 3 }, { $set: { name: 'B' }, $unset: { x: '' } });
+      expect(await eventually(() => seen.length === 5)).toBe(true);
+      expect(seen[4]).toEqual(['users', { filter: { _id: 3 }, update: { $set: { name: 'B' } } }]);
+    } finally {
+      stop();
+    }
+  });
+
+  test('when the stream fails, then the error is reported and it follows again from its last event, so a write made meanwhile still arrives', async () => {
+    const seen: Seen = [];
+    const errors: unknown[] = [];
+    const stop = await follow(['likes'], seen, errors);
+    try {
+      // The next getMore fails with an error the driver does not resume from by itself.
+      await writer.connection.db!.admin().command({
+        configureFailPoint: 'failCommand',
+        mode: { times: 1 },
+        data: { failCommands: ['getMore'], errorCode: 2 },
+      });
+      await collection('likes').insertOne({ _id: 1 }); // answers the getMore already waiting
+      expect(await eventually(() => errors.length === 1)).toBe(true);
+      await collection('likes').insertOne({ _id: 2 }); // while no stream is open
+      expect(await eventually(() => seen.length === 2)).toBe(true);
+      expect(seen.map(([, event]) => event.documents?.[0]?._id)).toEqual([1, 2]);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: 2 });
+    } finally {
+      stop();
+    }
+  });
+
+  test('when the database is dropped, then every followed collection hears of it and the stream follows again', async () => {
+    const seen: Seen = [];
+    const errors: unknown[] = [];
+    const stop = await follow(['follows', 'reposts'], seen, errors);
+    try {
+      await writer.connection.db!.dropDatabase();
+      expect(
+        await eventually(
+          () =>
+            seen.some(([name, event]) => name === 'follows' && event.unknown) &&
+            seen.some(([name, event]) => name === 'reposts' && event.unknown),
+        ),
+      ).toBe(true);
+      seen.length = 0;
+      expect(
+        await eventually(async () => {
+          await collection('reposts').insertOne({ _id: Math.floor(Math.random() * 1e9) });
+          return seen.some(([name, event]) => name === 'reposts' && event.documents);
+        }),
+      ).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      stop();
+    }
+  });
+
+  test('when it is stopped, then nothing more arrives', async () => {
+    const seen: Seen = [];
+    const stop = await follow(['posts'], seen);
+    stop();
+    await collection('posts').insertOne({ _id: 99 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('changeToWriteEvent', () => {
+  test('when the event cannot be described as one write (a drop, an invalidate), then it is unknown', () => {
+    for (const operationType of ['drop', 'rename', 'dropDatabase', 'invalidate'])
+      expect(changeToWriteEvent({ _id: {}, operationType })).toEqual({ unknown: true });
+    expect(
+      changeToWriteEvent({ _id: {}, operationType: 'replace', documentKey: { _id: 4 } }),
+    ).toEqual({ filter: { _id: 4 } });
+  });
+});
