@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import { USER_SEARCH_LIMIT } from '@campus/contracts';
 import { useTestApp } from '../../../test/test-app';
 import { backfillSearchTerms, searchTermsOf } from './search-terms';
@@ -177,5 +178,28 @@ describe('GET /api/users/suggestions', () => {
     expect(res.body[0]).toMatchObject({ id: star.id, mutualCount: 0, followersCount: 6 });
     expect(res.body.map((u: { id: number }) => u.id)).not.toContain(loner.id);
     expect(res.body).toHaveLength(10);
+  });
+});
+
+describe('people search and the index', () => {
+  test('when a name is searched, then only the index range of its first word is read', async () => {
+    const me = await app.createMember();
+    for (let i = 0; i < 30; i++) await app.createMember({ name: `Filler Person ${i}` });
+    const target = await app.createMember({ name: 'Quillon Indexed' });
+    expect((await search(me.auth, 'quill ind')).map((u) => u.id)).toEqual([target.id]);
+    // The same filter the route builds, explained.
+    const plan = (await app.models.User.find({
+      isVerified: true,
+      suspendedAt: trusted({ $not: { $type: 'date' } }),
+      searchTerms: trusted({ $gte: 'quill', $lt: 'quill\uffff' }),
+    }).explain('executionStats')) as unknown as {
+      queryPlanner: { winningPlan: { stage: string; indexName?: string } };
+      executionStats: { totalDocsExamined: number };
+    };
+    expect(plan.queryPlanner.winningPlan).toMatchObject({
+      stage: 'IXSCAN',
+      indexName: 'searchTerms_1',
+    });
+    expect(plan.executionStats.totalDocsExamined).toBeLessThanOrEqual(2);
   });
 });

@@ -11,7 +11,13 @@ import { PUBLIC_USER_FIELDS, toUserInList, type UserFields } from './presenters'
 import { normalizeForSearch, prefixPattern, searchWords } from './search-terms';
 
 /** Only members others may find: verified and not suspended. */
-const FINDABLE = { isVerified: true, suspendedAt: null };
+// (Not "suspendedAt: null": the embedded planner would take that equality's index, which almost
+// every member is in, over the search range.)
+// A fresh object each time: mongoose casts filters in place.
+const findableFilter = () => ({
+  isVerified: true,
+  suspendedAt: trusted({ $not: { $type: 'date' } }),
+});
 
 /** How many people followed by the people one follows are ranked for suggestions at most. */
 const SUGGESTION_CANDIDATES = 200;
@@ -33,14 +39,28 @@ export function createPeopleService({ models: { User }, follows }: PeopleService
    * with `q` as typed, case- and accent-insensitively: at most 20, by name, each with whether
    * the viewer follows them. Each word is a range of the `searchTerms` index.
    */
-  async function searchUsers(q: string, viewerId: number, publicUrl: string): Promise<UserInList[]> {
+  async function searchUsers(
+    q: string,
+    viewerId: number,
+    publicUrl: string,
+  ): Promise<UserInList[]> {
     const words = searchWords(q);
     const whole = normalizeForSearch(q).replace(/\s+/g, ' ');
     const matches = [
       { searchTerms: prefixPattern(whole) },
       ...(words.length ? [{ $and: words.map((w) => ({ searchTerms: prefixPattern(w) })) }] : []),
     ];
-    const users = await User.find({ ...FINDABLE, $or: matches }, PUBLIC_USER_FIELDS)
+    // Every match has a term starting with the first word: that range of the index is all
+    // that is read (the regular expressions then check each candidate).
+    const lead = words[0];
+    const range =
+      lead !== undefined && whole.startsWith(lead)
+        ? { searchTerms: trusted({ $gte: lead, $lt: `${lead}\uffff` }) }
+        : {};
+    const users = await User.find(
+      { ...findableFilter(), ...range, $or: matches },
+      PUBLIC_USER_FIELDS,
+    )
       .sort({ name: 1, _id: 1 })
       .limit(USER_SEARCH_LIMIT)
       .lean<UserFields[]>();
@@ -79,7 +99,7 @@ export function createPeopleService({ models: { User }, follows }: PeopleService
     if (users.size < USER_SUGGESTIONS_LIMIT) {
       // Few people are followed at all: anyone findable who is not followed yet, newest first.
       const more = await User.find(
-        { ...FINDABLE, _id: trusted({ $nin: [...excluded, ...ranked.map((r) => r.id)] }) },
+        { ...findableFilter(), _id: trusted({ $nin: [...excluded, ...ranked.map((r) => r.id)] }) },
         PUBLIC_USER_FIELDS,
       )
         .sort({ createdAt: -1, _id: -1 })
@@ -107,8 +127,10 @@ export function createPeopleService({ models: { User }, follows }: PeopleService
   /** The findable members among `ids`. */
   async function findable(ids: number[]): Promise<Map<number, UserFields>> {
     if (!ids.length) return new Map();
-    const users = await User.find({ ...FINDABLE, _id: trusted({ $in: ids }) }, PUBLIC_USER_FIELDS)
-      .lean<UserFields[]>();
+    const users = await User.find(
+      { ...findableFilter(), _id: trusted({ $in: ids }) },
+      PUBLIC_USER_FIELDS,
+    ).lean<UserFields[]>();
     return new Map(users.map((u) => [u._id, u]));
   }
 
