@@ -112,21 +112,12 @@ export function createAccountApplicationService({
     throw notFound(APPLICATION_NOT_FOUND);
   }
 
-  /** Undoes an approval whose invitation could not be made (back to pending). */
-  async function reopenApplication(id: number): Promise<void> {
-    await AccountApplication.updateOne(
-      { _id: id },
-      { $set: { status: 'pending', decidedAt: null, decidedBy: null, rejectionReason: null } },
-    );
-  }
-
   return {
     submitApplication,
     applicationsById,
     listApplications,
     countApplications,
     decideApplication,
-    reopenApplication,
   };
 }
 
