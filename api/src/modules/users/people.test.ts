@@ -170,7 +170,9 @@ describe('GET /api/users/suggestions', () => {
     const star = await app.createMember({ name: 'Star' });
     const fans = await Promise.all([1, 2, 3, 4, 5, 6].map(() => app.createMember()));
     for (const fan of fans) await follow(fan, star);
+    // An app of its own: each app counts the most followed once a minute.
     const res = await app
+      .another({})
       .http()
       .get('/api/users/suggestions')
       .set('Authorization', loner.auth)

@@ -23,6 +23,10 @@ const findableFilter = () => ({
 const SUGGESTION_CANDIDATES = 200;
 /** How many of the people one follows suggestions look through (the most recently followed). */
 const SUGGESTION_SOURCES = 1_000;
+/** The most followed members are counted once a minute per app (a scan of every follow)... */
+const POPULAR_TTL_MS = 60_000;
+/** ...and this many of them kept to fill suggestions. */
+const POPULAR_KEPT = 200;
 
 export interface PeopleServiceDeps {
   models: { User: UserModel };
@@ -34,6 +38,26 @@ export interface PeopleServiceDeps {
 
 /** People search and who to follow (the follow graph is read through the follows service). */
 export function createPeopleService({ models: { User }, follows }: PeopleServiceDeps) {
+  let popular: { until: number; rows: Promise<Array<{ id: number; count: number }>> } | undefined;
+
+  /** The most followed members besides `excluded`, from the app's per-minute count when it can. */
+  async function mostFollowed(
+    excluded: Set<number>,
+    limit: number,
+  ): Promise<Array<{ id: number; count: number }>> {
+    if (!popular || popular.until < Date.now()) {
+      const rows = follows.mostFollowed([], POPULAR_KEPT);
+      popular = { until: Date.now() + POPULAR_TTL_MS, rows };
+      rows.catch(() => (popular = undefined));
+    }
+    const rows = await popular.rows;
+    const kept = rows.filter((r) => !excluded.has(r.id)).slice(0, limit);
+    // Someone following most of the most followed: count for them alone.
+    if (kept.length < limit && rows.length === POPULAR_KEPT)
+      return follows.mostFollowed([...excluded], limit);
+    return kept;
+  }
+
   /**
    * Members whose name has a word starting with each word of `q`, or whose name or e-mail starts
    * with `q` as typed, case- and accent-insensitively: at most 20, by name, each with whether
@@ -92,8 +116,8 @@ export function createPeopleService({ models: { User }, follows }: PeopleService
     const wanted = USER_SUGGESTIONS_LIMIT * 2;
     if (ranked.length < wanted) {
       const taken = new Set(ranked.map((r) => r.id));
-      const popular = await follows.mostFollowed([...excluded, ...taken], wanted - ranked.length);
-      ranked.push(...popular.map((p) => ({ id: p.id, mutualCount: 0, followersCount: p.count })));
+      const most = await mostFollowed(new Set([...excluded, ...taken]), wanted - ranked.length);
+      ranked.push(...most.map((p) => ({ id: p.id, mutualCount: 0, followersCount: p.count })));
     }
     let users = await findable(ranked.map((r) => r.id));
     if (users.size < USER_SUGGESTIONS_LIMIT) {
