@@ -168,7 +168,8 @@ export function createApp({
       // Only the configured origins get CORS headers; any other origin is never reflected.
       origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
       credentials: true,
-      allowHeaders: ['Authorization', 'Content-Type'],
+      // Last-Event-ID: a live stream reconnecting from another origin (the shell's) says where it was.
+      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
       exposeHeaders: ['Retry-After'],
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       maxAge: 600,
