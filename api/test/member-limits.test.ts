@@ -144,8 +144,19 @@ describe('per-member limits on the real routes', () => {
     await upload().expect(201);
     const limited = await upload();
     expect(limited.status).toBe(429);
-    expect(limited.body.message).toMatch(
-      /^Too many profile picture uploads: you can make at most 2 profile picture uploads per day\. Please try again in 24 hours\.$/,
+    // Day windows are aligned to the clock, so the wait is what is left of today: the message
+    // rounds the Retry-After seconds up to whole hours (or minutes in the last 90 minutes).
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
+    const wait =
+      retryAfter < 90
+        ? `${retryAfter} second${retryAfter === 1 ? '' : 's'}`
+        : retryAfter < 90 * 60
+          ? `${Math.ceil(retryAfter / 60)} minutes`
+          : `${Math.ceil(retryAfter / 3600)} hours`;
+    expect(limited.body.message).toBe(
+      `Too many profile picture uploads: you can make at most 2 profile picture uploads per day. Please try again in ${wait}.`,
     );
   });
 });
