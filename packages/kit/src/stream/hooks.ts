@@ -17,7 +17,7 @@ export function useUnreadCount(options: { enabled?: boolean } = {}): number {
   const live = useLiveState();
   const { data } = useNotifications(options);
   if (options.enabled === false) return 0;
-  return live.status === 'open' && live.unread !== null ? live.unread : unreadCount(data);
+  return live.unread !== null ? live.unread : unreadCount(data);
 }
 
 /**

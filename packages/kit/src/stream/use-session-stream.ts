@@ -64,7 +64,8 @@ export function useSessionStream(token: string | null): void {
     };
 
     const onStatus = (status: StreamStatus) => {
-      setLiveState(status === 'open' ? { status } : { status, unread: null });
+      // A reconnection on purpose (new tabs) keeps the last count until the next one arrives.
+      setLiveState(status === 'down' || status === 'off' ? { status, unread: null } : { status });
       if (status === 'down') {
         if (pollTimer === undefined) pollWhileDown();
       } else if (status === 'open' || status === 'off') {
