@@ -99,6 +99,19 @@ describe('GET /api/stream', () => {
     expect(s.comments).toContain('connected');
   });
 
+  test('when the shell preflights a reconnect, then it may send Authorization and Last-Event-ID', async () => {
+    const res = await a
+      .http()
+      .options('/api/stream')
+      .set('Origin', 'http://localhost:3000')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization,last-event-id');
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    expect(res.headers['access-control-allow-headers']).toMatch(/Last-Event-ID/);
+    expect(res.headers['access-control-allow-headers']).toMatch(/Authorization/);
+  });
+
   test('when there is no token or the tabs are malformed, then it is a 401 or a 400 and no stream opens', async () => {
     const ada = await createMember(a.app);
     expect((await connect(undefined)).status).toBe(401);

@@ -198,8 +198,10 @@ async function main(): Promise<void> {
       `Memory with ${fmt(OPEN)} streams open on one API process (one member each, For You`,
       `counted): resident memory ${fmt(memory!.before / 2 ** 20, 1)} MiB before,`,
       `${fmt(memory!.after / 2 ** 20, 1)} MiB after: **${fmt(perStream / 1024, 1)} KiB per open`,
-      `stream** (socket, response and the hub's bookkeeping; the process follows one change stream`,
-      `for all of them).`,
+      `stream**, an upper bound (resident memory also holds garbage not collected yet, so it varies`,
+      `from run to run): the socket, the response and the hub's bookkeeping; the process follows`,
+      `one change stream for all of them. Like-to-event latency minus the like's own answer time is`,
+      `the stream's share (tens of ms); the machine is shared, see its load above.`,
     ].join('\n'),
   );
 }
