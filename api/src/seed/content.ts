@@ -1,6 +1,6 @@
 /**
  * Demo content for every screen and chart, spread over time like a campus that has been live for
- * six months: the members joined over those months (a launch cohort, then a few a week, some in
+ * six months: the members joined over those months (a launch cohort, then a few a month, some in
  * the last days: the growth chart and 'Joined …'); each posts only after joining, more as the
  * campus grows (15 posts in the last hours, for Today's top posts); reposts, comments, replies,
  * likes and follows come after what they are about and after their author joined; each member
@@ -104,12 +104,16 @@ export async function seedDemoContent(
   const people = [...options.memberIds, options.adminId];
   const postCount = options.posts ?? 220;
 
-  // Join dates: the admin opened the campus; members joined in id order, a launch cohort in the
-  // first weeks, then fewer and fewer per week, the newest a few days ago.
+  // Join dates: the admin opened the campus; members joined in id order, a launch cohort of six
+  // in the first three weeks, then the others a few a month, the newest a few days ago.
   const joinedAt = new Map<number, number>([[options.adminId, now - CAMPUS_AGE_DAYS * DAY]]);
+  const cohort = Math.min(6, options.memberIds.length);
+  const later = options.memberIds.length - cohort;
   options.memberIds.forEach((id, i) => {
-    const share = 1 - i / options.memberIds.length; // 1 for the first member, near 0 for the last
-    const daysAgo = (CAMPUS_AGE_DAYS - 4) * share ** 1.15 + 1 + random() * 2;
+    const daysAgo =
+      i < cohort
+        ? CAMPUS_AGE_DAYS - 1 - (i * 20) / cohort - random() * 2
+        : (CAMPUS_AGE_DAYS - 30) * (1 - (i - cohort) / later) + 2 + random() * 3;
     joinedAt.set(id, now - daysAgo * DAY - random() * 12 * HOUR);
   });
   const joined = (userId: number) => joinedAt.get(userId) ?? now - CAMPUS_AGE_DAYS * DAY;
