@@ -264,6 +264,28 @@ describe('GET /api/stream', () => {
     expect((await connect(ada.auth)).status).toBe(401);
   });
 
+  test('when the administrator suspends the member through another process, then the stream ends', async () => {
+    const ada = await createMember(a.app);
+    const s = await connect(ada.auth);
+    await s.next(named('unread'));
+    await b.app.models.User.updateOne({ _id: ada.id }, { $set: { suspendedAt: new Date() } });
+    await s.ended;
+    expect((await connect(ada.auth)).status).toBe(401);
+  });
+
+  test('when the member only becomes active again, then the stream stays open', async () => {
+    const ada = await createMember(a.app);
+    const s = await connect(ada.auth);
+    await s.next(named('unread'));
+    await b.app.models.User.updateOne({ _id: ada.id }, { $set: { lastActiveAt: new Date() } });
+    await b.app.models.User.updateOne({ _id: ada.id }, { $set: { bio: 'still here' } });
+    // A notification after both writes still arrives on the same stream.
+    const bob = await createMember(a.app);
+    await b.http().post(`/api/users/${ada.id}/follow`).set('Authorization', bob.auth).expect(200);
+    await s.next(named('notification'));
+    expect(s.isEnded()).toBe(false);
+  });
+
   test('when the token expires, then the stream ends', async () => {
     const ada = await createMember(a.app);
     const token = jwt.sign({ iat_ms: Date.now() }, TEST_JWT_SECRET, {
