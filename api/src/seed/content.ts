@@ -113,7 +113,7 @@ export async function seedDemoContent(
     const daysAgo =
       i < cohort
         ? CAMPUS_AGE_DAYS - 1 - (i * 20) / cohort - random() * 2
-        : (CAMPUS_AGE_DAYS - 30) * (1 - (i - cohort) / later) + 2 + random() * 3;
+        : (CAMPUS_AGE_DAYS - 30) * (1 - (i - cohort + 1) / later) + 2 + random() * 3;
     joinedAt.set(id, now - daysAgo * DAY - random() * 12 * HOUR);
   });
   const joined = (userId: number) => joinedAt.get(userId) ?? now - CAMPUS_AGE_DAYS * DAY;
