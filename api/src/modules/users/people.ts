@@ -16,7 +16,7 @@ import { normalizeForSearch, prefixPattern, searchWords } from './search-terms';
 // A fresh object each time: mongoose casts filters in place.
 const findableFilter = () => ({
   isVerified: true,
-  suspendedAt: trusted({ $not: { $type: 'date' } }),
+  suspendedAt: trusted({ $not: { $type: 'date' as const } }),
 });
 
 /** How many people followed by the people one follows are ranked for suggestions at most. */
