@@ -17,6 +17,8 @@ export interface BenchDatabase {
   /** The URI the API connects to (with the database name). */
   uri: string;
   embedded: boolean;
+  /** The embedded server's process id (its CPU is sampled per row); undefined with MONGODB_URI. */
+  pid?: number;
   /** Connects, with the API's models bound to the connection. */
   connect(): Promise<Database<Models>>;
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function openBenchDatabase(options: {
   return {
     uri,
     embedded: server !== undefined,
+    pid: server?.process.pid,
     async connect() {
       database = await connect(uri);
       if (options.fresh && external) {

@@ -6,18 +6,25 @@
  * (API_PROCESSES=2: node's cluster spreads the connections, each process with its own caches,
  * kept coherent by change streams). Exits non-zero when any run has an error or a mismatch.
  *
- * BENCH_MIXED_DURATION (seconds, default 60), BENCH_CONNECTIONS (default 50),
+ * Each run is BENCH_REPEATS (default 3) repetitions, each after BENCH_HELLO_DURATION (default 5)
+ * seconds of the bare Koa hello-world, with the CPU per request of the API process(es) and of the
+ * database process and its ratio to the hello-world's (medians).
+ *
+ * BENCH_MIXED_DURATION (seconds per repetition, default 60), BENCH_CONNECTIONS (default 50),
  * BENCH_MIXED_PROCESSES (the runs' API_PROCESSES, default "1,2").
  */
 import path from 'node:path';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
 import { createServices } from '../../api/src/services';
 import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
-import { CONNECTIONS, runLoad, signToken } from './load';
-import { startApi } from './processes';
+import { cpuMeter, perRequestUs } from './cpu';
+import { CONNECTIONS, median, runLoad, signToken, type LoadResult } from './load';
+import { startApi, startKoaCeiling } from './processes';
 import { fmt, table, writeSection } from './report';
 
 const DURATION = Number(process.env.BENCH_MIXED_DURATION ?? 60);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const HELLO_DURATION = Number(process.env.BENCH_HELLO_DURATION ?? 5);
 const RUNS = (process.env.BENCH_MIXED_PROCESSES ?? '1,2').split(',').map(Number);
 const MEMBERS = 500;
 
@@ -44,6 +51,7 @@ async function main() {
     copyFrom: DATASET_DIR,
   });
   let api: Awaited<ReturnType<typeof startApi>> | undefined;
+  let stopCeiling: (() => Promise<void>) | undefined;
   try {
     const { models } = await db.connect();
     const { User, Post } = models;
@@ -129,43 +137,74 @@ async function main() {
       };
 
       console.log(
-        `\nAPI_PROCESSES=${processes}: ${CONNECTIONS} connections for ${DURATION} s, ${auth.length} members, ${fmt(postIds.length)} posts to act on`,
+        `\nAPI_PROCESSES=${processes}: ${CONNECTIONS} connections for ${DURATION} s × ${REPEATS}, ${auth.length} members, ${fmt(postIds.length)} posts to act on`,
       );
-      const load = await runLoad({
-        url: api.url,
-        duration: DURATION,
-        requests: [
-          {
-            setupRequest: (req, context) => {
-              const r = build();
-              (context as { kind?: Kind }).kind = r.kind;
-              tallies.get(r.kind)!.sent += 1;
-              return {
-                ...req,
-                method: r.method as 'GET',
-                path: r.path,
-                body: r.body,
-                headers: {
-                  authorization: r.actor.header,
-                  ...(r.body ? { 'content-type': 'application/json' } : {}),
-                },
-              };
+      const reps: Array<{ load: LoadResult; helloUs: number; apiUs: number; dbUs: number }> = [];
+      for (let rep = 0; rep < REPEATS; rep++) {
+        const helloMeter = cpuMeter({ hello: ceiling.process.pid });
+        const hello = await runLoad({ url: ceiling.url, duration: HELLO_DURATION });
+        const helloCpu = helloMeter.stop();
+        const meter = cpuMeter({ api: api.process.pid, db: db.pid });
+        const load = await runLoad({
+          url: api.url,
+          duration: DURATION,
+          requests: [
+            {
+              setupRequest: (req, context) => {
+                const r = build();
+                (context as { kind?: Kind }).kind = r.kind;
+                tallies.get(r.kind)!.sent += 1;
+                return {
+                  ...req,
+                  method: r.method as 'GET',
+                  path: r.path,
+                  body: r.body,
+                  headers: {
+                    authorization: r.actor.header,
+                    ...(r.body ? { 'content-type': 'application/json' } : {}),
+                  },
+                };
+              },
+              onResponse: (status, _body, context) => {
+                const tally = tallies.get((context as { kind: Kind }).kind)!;
+                tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
+                if (status >= 400) tally.errors += 1;
+              },
             },
-            onResponse: (status, _body, context) => {
-              const tally = tallies.get((context as { kind: Kind }).kind)!;
-              tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
-              if (status >= 400) tally.errors += 1;
-            },
-          },
-        ],
-      });
+          ],
+        });
+        const cpu = meter.stop();
+        const rep = {
+          load,
+          helloUs: perRequestUs(helloCpu.hello, hello.total),
+          apiUs: perRequestUs(cpu.api, load.total),
+          dbUs: perRequestUs(cpu.db, load.total),
+        };
+        reps.push(rep);
+        console.log(
+          `${fmt(load.total)} requests, ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms; ` +
+            `CPU/request: API ${fmt(rep.apiUs)} µs, database ${fmt(rep.dbUs)} µs (hello-world ${fmt(rep.helloUs)} µs: ${fmt((rep.apiUs + rep.dbUs) / rep.helloUs, 1)}×)`,
+        );
+        console.log(`errors: ${load.errors} (status codes: ${JSON.stringify(load.statusCodes)})`);
+      }
       await api.stop();
       api = undefined;
-
+      const load = {
+        total: reps.reduce((s, r) => s + r.load.total, 0),
+        errors: reps.reduce((s, r) => s + r.load.errors, 0),
+        requestsPerSecond: median(reps.map((r) => r.load.requestsPerSecond)),
+        p50: median(reps.map((r) => r.load.p50)),
+        p99: median(reps.map((r) => r.load.p99)),
+      };
+      const cpu = {
+        apiUs: median(reps.map((r) => r.apiUs)),
+        dbUs: median(reps.map((r) => r.dbUs)),
+        helloUs: median(reps.map((r) => r.helloUs)),
+        ratio: median(reps.map((r) => (r.helloUs > 0 ? (r.apiUs + r.dbUs) / r.helloUs : 0))),
+      };
       console.log(
-        `${fmt(load.total)} requests, ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms`,
+        `medians: ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms; CPU/request API ${fmt(cpu.apiUs)} µs + database ${fmt(cpu.dbUs)} µs = ${fmt(cpu.ratio, 1)}× the hello-world's ${fmt(cpu.helloUs)} µs`,
       );
-      console.log(`errors: ${load.errors} (status codes: ${JSON.stringify(load.statusCodes)})`);
       const recountStarted = performance.now();
       const mismatches = await findCountMismatches({ models, ...createServices(models) });
       const recountMs = performance.now() - recountStarted;
@@ -184,9 +223,11 @@ async function main() {
           t.errors,
         ];
       });
-      return { processes, load, mismatches, recountMs, rows };
+      return { processes, load, cpu, mismatches, recountMs, rows };
     };
 
+    const ceiling = await startKoaCeiling();
+    stopCeiling = () => ceiling.stop();
     const runs = [];
     for (const processes of RUNS) runs.push(await runOnce(processes));
     const processLabel = (n: number) =>
@@ -203,7 +244,8 @@ async function main() {
           '',
           `### ${processLabel(run.processes)}`,
           '',
-          `- **${fmt(run.load.total)} requests, ${fmt(run.load.requestsPerSecond)} req/s, p50 ${run.load.p50} ms, p99 ${run.load.p99} ms**`,
+          `- **${fmt(run.load.total)} requests; medians of ${REPEATS}: ${fmt(run.load.requestsPerSecond)} req/s, p50 ${run.load.p50} ms, p99 ${run.load.p99} ms**`,
+          `- **CPU per request: API ${fmt(run.cpu.apiUs)} µs + database ${fmt(run.cpu.dbUs)} µs = ${fmt(run.cpu.apiUs + run.cpu.dbUs)} µs, ${fmt(run.cpu.ratio, 1)}× the hello-world's ${fmt(run.cpu.helloUs)} µs** (\`/proc/<pid>/stat\` of the API process(es) and of the database process before and after each run)`,
           `- **errors: ${run.load.errors}** (non-2xx responses, connection errors and timeouts)`,
           `- **count mismatches after the run: ${run.mismatches.length}** (\`findCountMismatches\`: every post's likes, comments and reposts and every comment's likes, recounted from the source collections in ${fmt(run.recountMs / 1000, 1)} s)`,
           '',
@@ -214,6 +256,7 @@ async function main() {
     if (runs.some((run) => run.load.errors > 0 || run.mismatches.length > 0)) process.exitCode = 1;
   } finally {
     await api?.stop();
+    await stopCeiling?.();
     await db.close();
   }
 }
