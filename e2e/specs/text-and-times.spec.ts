@@ -9,6 +9,7 @@ test('web addresses in posts and comments are links that leave Campus safely', a
   signInAs,
   apiAs,
 }) => {
+  test.slow(); // the feed, a second tab and the post detail on a shared 2-core machine
   const ben = await apiAs(BEN_EMAIL);
   const text = unique('Slides:');
   const post = await ben.call<{ id: number }>('POST', '/api/posts', {
@@ -68,12 +69,12 @@ test('Arabic and Hebrew text reads right to left beside English', async ({
   }
 });
 
-test('times are <time datetime> with the exact moment on hover, and move on every minute', async ({
+// (That they move on every minute is the kit's TimeAgo unit test, on a fake clock.)
+test('times are <time datetime> with the exact moment on hover and for screen readers', async ({
   page,
   signInAs,
   apiAs,
 }) => {
-  await page.clock.install({ time: new Date() });
   const ben = await apiAs(BEN_EMAIL);
   const text = unique('Fresh off the press');
   await ben.call('POST', '/api/posts', { content: text });
@@ -82,9 +83,9 @@ test('times are <time datetime> with the exact moment on hover, and move on ever
   const time = card.locator('time').first();
   await expect(time).toContainText('just now');
   await expect(time).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
-  await expect(time).toHaveAttribute('title', /\d{4} at \d{1,2}:\d\d/);
-  await page.clock.runFor(3 * 60_000);
-  await expect(time).toContainText('3 minutes ago');
+  const exact = await time.getAttribute('title');
+  expect(exact).toMatch(/\d{4} at \d{1,2}:\d\d/);
+  await expect(card.getByRole('link', { name: `Open post, just now (${exact})` })).toBeVisible();
 });
 
 test.describe('on a phone (390 x 844)', () => {
