@@ -1,6 +1,6 @@
 import http from 'node:http';
 import Koa from 'koa';
-import { trackInFlight } from './in-flight';
+import { singleFlight, trackInFlight } from './in-flight';
 
 describe('trackInFlight', () => {
   test('when the client hangs up mid-request, then idle() waits for the handler to finish', async () => {
@@ -36,5 +36,36 @@ describe('trackInFlight', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('singleFlight', () => {
+  test('when calls for a key overlap, then one computation answers them all; a later call computes again', async () => {
+    const once = singleFlight<string, number>();
+    let computed = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const compute = async () => {
+      computed++;
+      await gate;
+      return computed;
+    };
+    const calls = [once('a', compute), once('a', compute), once('a', compute)];
+    const other = once('b', async () => 99);
+    release();
+    expect(await Promise.all(calls)).toEqual([1, 1, 1]);
+    expect(await other).toBe(99);
+    expect(computed).toBe(1);
+    expect(await once('a', compute)).toBe(2);
+  });
+
+  test('when the shared computation fails, then every caller gets the error and the next call retries', async () => {
+    const once = singleFlight<string, number>();
+    const failing = async (): Promise<number> => {
+      throw new Error('down');
+    };
+    const results = await Promise.allSettled([once('k', failing), once('k', failing)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await once('k', async () => 7)).toBe(7);
   });
 });

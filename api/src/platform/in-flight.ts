@@ -35,3 +35,20 @@ export function trackInFlight(): InFlight {
     },
   };
 }
+
+/**
+ * Single flight: concurrent calls for the same key share one computation (the first caller's);
+ * a call after it settled starts another. A failure reaches every caller that shared it.
+ */
+export function singleFlight<K, V>(): (key: K, compute: () => Promise<V>) => Promise<V> {
+  const running = new Map<K, Promise<V>>();
+  return (key, compute) => {
+    const current = running.get(key);
+    if (current) return current;
+    const started = Promise.resolve()
+      .then(compute)
+      .finally(() => running.delete(key));
+    running.set(key, started);
+    return started;
+  };
+}
