@@ -5,17 +5,17 @@ import { Component, type ReactNode } from 'react';
  * logged), rather than the whole remote falling to the shell's boundary.
  */
 export class WidgetBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
+  override state = { failed: false };
 
   static getDerivedStateFromError() {
     return { failed: true };
   }
 
-  componentDidCatch(error: unknown) {
+  override componentDidCatch(error: unknown) {
     console.error('A feed widget failed', error);
   }
 
-  render() {
+  override render() {
     return this.state.failed ? null : this.props.children;
   }
 }
