@@ -102,7 +102,7 @@ test('an alum applies, the admin approves, and the invitation registers a person
   // The admin sees it waiting in the Admin section and approves it.
   const { context: adminBrowser, page: admin } = await adminContext(browser, request, env);
   await admin.goto('/admin/applications');
-  const adminSection = admin.getByRole('navigation', { name: 'Admin' });
+  const adminSection = admin.getByRole('navigation', { name: 'Admin', exact: true });
   await expect(adminSection.getByRole('link', { name: /^Applications/ })).toContainText(/\d/);
   const row = admin.getByRole('article', { name: alum.name });
   await expect(row).toContainText('Physics, class of 2015');
@@ -309,7 +309,7 @@ test('a member never downloads mf_admin and gets the not-found page on an admin 
   );
   await page.goto('/admin/reports');
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Admin', exact: true })).toHaveCount(0);
   const adminOrigin = originOf(env.remotes.mf_admin);
   expect(requestedUrls.filter((url) => url.startsWith(adminOrigin))).toEqual([]);
   expect(requestedUrls.filter((url) => url.includes('/api/admin/'))).toEqual([]);
