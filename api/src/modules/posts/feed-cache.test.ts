@@ -74,6 +74,24 @@ describe('feed read caches (through the API)', () => {
     }
   });
 
+  test('when many viewers miss the same page at once, then it is read from the database once (single flight)', async () => {
+    const viewers = [];
+    for (let i = 0; i < 5; i++) viewers.push(await app.createMember());
+    const author = await app.createMember();
+    await publish(app.http, author, 'read once');
+    const postReads = (queries: string[]) => queries.filter((q) => q.startsWith('posts.')).length;
+    for (const v of viewers) await feed(app.http, v, ''); // their accounts and flags known
+    app.caches.feed.clear();
+    const one = await countQueries(app.database.connection, () => feed(app.http, viewers[0]!, ''));
+    expect(postReads(one.queries)).toBeGreaterThan(0);
+    app.caches.feed.clear();
+    const many = await countQueries(app.database.connection, () =>
+      Promise.all(viewers.map((v) => feed(app.http, v, ''))),
+    );
+    expect(postReads(many.queries)).toBe(postReads(one.queries));
+    for (const page of many.result) expect(ids(page)).toEqual(ids(one.result));
+  });
+
   test('when the viewer likes, unlikes and reposts, then the next read shows it at once', async () => {
     const ada = await app.createMember();
     const bob = await app.createMember();

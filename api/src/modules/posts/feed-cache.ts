@@ -13,6 +13,7 @@
  * driver directly) arrive the same way through a change stream (`ReadCaches.followOtherProcesses`).
  */
 import { trusted } from 'mongoose';
+import { singleFlight } from '../../platform/in-flight';
 import { ReadCache } from '../../platform/read-cache';
 import { pinned, type WriteEvent } from '../../platform/write-events';
 import type { LikeService } from '../likes/service';
@@ -64,6 +65,8 @@ export class FeedCache {
   /** null: no such post. */
   private readonly posts: ReadCache<number, PostDoc | null>;
   private readonly viewers: ReadCache<number, ViewerFlags>;
+  private readonly pagesOnce = singleFlight<string, PostDoc[]>();
+  private readonly postsOnce = singleFlight<string, PostDoc[]>();
 
   constructor(
     ttlMs: number,
@@ -133,9 +136,16 @@ export class FeedCache {
     }
     if (missing.length === 0) return found;
     const mark = this.posts.mark();
-    const docs = await this.sources.Post.find({ _id: trusted({ $in: missing }) }).lean<PostDoc[]>();
+    // Concurrent misses of the same posts (since the same write) share one read.
+    const docs = await this.postsOnce(`${mark}|${missing.join(',')}`, async () => {
+      const read = await this.sources.Post.find({ _id: trusted({ $in: missing }) }).lean<
+        PostDoc[]
+      >();
+      const byId = new Map(read.map((doc) => [doc._id, doc]));
+      for (const id of missing) this.posts.set(id, byId.get(id) ?? null, mark);
+      return read;
+    });
     for (const doc of docs) found.set(doc._id, doc);
-    for (const id of missing) this.posts.set(id, found.get(id) ?? null, mark);
     return found;
   }
 
@@ -159,14 +169,18 @@ export class FeedCache {
     }
     const mark = cache.mark();
     const postsMark = this.posts.mark();
-    const loaded = await load();
-    cache.set(
-      key,
-      loaded.map((p) => p._id),
-      mark,
-    );
-    for (const post of loaded) this.posts.set(post._id, post, postsMark);
-    return loaded;
+    // Concurrent misses of the same page (since the same write) are computed once: a caller that
+    // arrives after a write has another mark, so it never shares a read that began before it.
+    return this.pagesOnce(`${kind}|${mark}|${postsMark}|${key}`, async () => {
+      const loaded = await load();
+      cache.set(
+        key,
+        loaded.map((p) => p._id),
+        mark,
+      );
+      for (const post of loaded) this.posts.set(post._id, post, postsMark);
+      return loaded;
+    });
   }
 
   /** Which of `postIds` the viewer has liked and reposted (two batched lookups at most). */
