@@ -85,7 +85,7 @@ const Layout = styled.div`
   }
 `;
 
-const RightColumn = styled.aside`
+const RightColumn = styled.div`
   position: sticky;
   top: 0;
   padding: ${({ theme }) => theme.space(4)};
@@ -357,7 +357,7 @@ export default function FeedPage() {
         </div>
       </section>
       {wide && (
-        <RightColumn aria-label="Suggestions">
+        <RightColumn>
           <WidgetBoundary>
             <WhoToFollow />
           </WidgetBoundary>

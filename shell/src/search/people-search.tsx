@@ -121,6 +121,7 @@ export function PeopleSearch() {
     next.focus();
   };
 
+  const showResults = Boolean(people && people.length > 0 && text.trim());
   let status = '';
   if (error) status = 'People search failed.';
   else if (searching && !people) status = 'Searching...';
@@ -134,7 +135,7 @@ export function PeopleSearch() {
         type="search"
         aria-label="Search people"
         aria-describedby="people-search-status"
-        aria-controls="people-search-results"
+        aria-controls={showResults ? 'people-search-results' : undefined}
         placeholder="Search people by name or e-mail"
         autoComplete="off"
         maxLength={USER_SEARCH_QUERY_MAX_LENGTH}
@@ -155,14 +156,14 @@ export function PeopleSearch() {
           Retry
         </Button>
       )}
-      {people && people.length > 0 && text.trim() && (
+      {showResults && (
         <Results
           ref={list}
           id="people-search-results"
           aria-label="People"
           aria-busy={searching || undefined}
         >
-          {people.map((person) => (
+          {(people ?? []).map((person) => (
             <Person key={person.id}>
               <Link to={`/profile/${person.id}`}>
                 <Avatar name={person.name} src={person.avatarUrl} size={40} />
