@@ -43,6 +43,7 @@ async function serve(args: string[]): Promise<void> {
       dbpath: { type: 'string' },
       fsync: { type: 'string', default: 'interval' },
       'test-faults': { type: 'string' },
+      'cursor-timeout-ms': { type: 'string' },
     },
   });
   const fsync = values.fsync as 'always' | 'interval' | 'never';
@@ -56,6 +57,8 @@ async function serve(args: string[]): Promise<void> {
     host: values.host,
     dbPath: values.dbpath,
     fsync,
+    cursorTimeoutMs:
+      values['cursor-timeout-ms'] === undefined ? undefined : Number(values['cursor-timeout-ms']),
     faults: parseFaults(values['test-faults']),
     onWarning: (message) => process.stderr.write(`embedded-mongo: ${message}\n`),
     onFatal: (e) =>

@@ -4,6 +4,7 @@
  * query planner (see planner.ts) through an ordered B-tree of its keys.
  */
 import BTree from 'sorted-btree';
+import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
 import { MaxKey, MinKey, ObjectId } from 'bson';
 import { Query } from 'mingo';
 import { serverError } from './errors';
@@ -25,7 +26,7 @@ const MAX = new MaxKey();
 
 export class Index {
   readonly fields: Array<{ path: string[]; name: string; dir: 1 | -1 }>;
-  readonly tree: BTree<IndexKey, true>;
+  tree: BTree<IndexKey, true>;
   /** For unique indexes: value key -> _id key of its one owner. */
   private readonly owners = new Map<string, string>();
   private readonly partial?: Query;
@@ -126,6 +127,30 @@ export class Index {
     }
   }
 
+  /**
+   * Builds the index from scratch over `docs` (it must be empty): every key computed, sorted once
+   * and loaded into the B-tree in one pass, instead of one insertion (and rebalancing) per key.
+   */
+  build(docs: Map<string, Doc>): void {
+    const keys: IndexKey[] = [];
+    for (const [id, doc] of docs) {
+      if (!this.covers(doc)) continue;
+      for (const t of this.tuples(doc)) {
+        t.push(id);
+        keys.push(t);
+        if (this.spec.unique) this.owners.set(valueKey(t.slice(0, -1)), id);
+      }
+    }
+    const cmp = this.tree._compare;
+    keys.sort(cmp);
+    // A multikey document can produce the same key twice (an array holding a value twice).
+    let n = 0;
+    for (let i = 0; i < keys.length; i++)
+      if (n === 0 || cmp(keys[n - 1] as IndexKey, keys[i] as IndexKey) !== 0) keys[n++] = keys[i]!;
+    keys.length = n;
+    this.tree = bulkLoad<IndexKey, true>(keys, new Array<true>(n).fill(true), 32, cmp);
+  }
+
   /** Lowest and highest possible keys (in tree order) for an equality prefix plus an optional range. */
   bounds(prefix: unknown[], range?: { low?: unknown; high?: unknown }): [IndexKey, IndexKey] {
     const lo: unknown[] = [...prefix];
@@ -182,6 +207,11 @@ export function idKeyOf(doc: Doc): string {
 export class Collection {
   readonly docs = new Map<string, Doc>();
   readonly indexes: Index[] = [];
+  /**
+   * While the journal is replayed, documents are stored without index entries or unique checks
+   * (every record was checked when it was written); `buildIndexes` then builds each index in bulk.
+   */
+  deferIndexes = false;
 
   constructor(
     readonly db: string,
@@ -203,6 +233,10 @@ export class Collection {
   /** Validates and stores a new document; throws E11000 before changing anything. */
   insert(doc: Doc): void {
     const id = idKeyOf(doc);
+    if (this.deferIndexes) {
+      this.docs.set(id, doc);
+      return;
+    }
     if (this.docs.has(id)) throw (this.indexes[0] as Index).duplicateError([doc._id]);
     for (const ix of this.indexes) ix.checkUnique(doc, id);
     this.docs.set(id, doc);
@@ -212,6 +246,10 @@ export class Collection {
   /** Replaces a stored document by a new version with the same _id (unique checks first). */
   replace(oldDoc: Doc, newDoc: Doc): void {
     const id = idKeyOf(oldDoc);
+    if (this.deferIndexes) {
+      this.docs.set(id, newDoc);
+      return;
+    }
     for (const ix of this.indexes) ix.checkUnique(newDoc, id);
     for (const ix of this.indexes) ix.remove(oldDoc, id);
     this.docs.set(id, newDoc);
@@ -220,17 +258,28 @@ export class Collection {
 
   delete(doc: Doc): void {
     const id = idKeyOf(doc);
-    if (!this.docs.delete(id)) return;
+    if (!this.docs.delete(id) || this.deferIndexes) return;
     for (const ix of this.indexes) ix.remove(doc, id);
   }
 
   addIndex(spec: IndexSpec): void {
     const ix = new Index(spec, this.ns);
+    if (this.deferIndexes) {
+      this.indexes.push(ix);
+      return;
+    }
     for (const [id, doc] of this.docs) {
       ix.checkUnique(doc, id);
       ix.add(doc, id);
     }
     this.indexes.push(ix);
+  }
+
+  /** Ends the replay mode (see deferIndexes): builds every index over the documents. */
+  buildIndexes(): void {
+    if (!this.deferIndexes) return;
+    this.deferIndexes = false;
+    for (const ix of this.indexes) ix.build(this.docs);
   }
 
   dropIndex(name: string): void {

@@ -13,7 +13,7 @@ import {
   type StorageFaults,
 } from './journal';
 import { serverError } from './errors';
-import { cloneDoc, valueKey as keyOf, type Doc } from './values';
+import { applyDelta, cloneDoc, topLevelDelta, valueKey as keyOf, type Doc } from './values';
 
 /** One document change as the engine applied it (before: absent for an insert, after: for a remove). */
 export interface DocChange {
@@ -55,6 +55,8 @@ export class Engine {
   readonly observers: Array<(change: EngineChange, txn?: TxnInfo) => void> = [];
   /** While set, document changes go here instead of the journal and observers (a transaction's writes). */
   divert?: (change: DocChange) => void;
+  /** While the journal is replayed: collections index their documents only at the end. */
+  private replaying = false;
 
   /**
    * Replays the journal of `dbPath` when there is one; throws JournalCorruptError when it is
@@ -64,6 +66,7 @@ export class Engine {
     this.compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.warn = options.onWarning ?? (() => {});
     if (options.dbPath) {
+      this.replaying = true;
       this.journal = Journal.open(
         options.dbPath,
         {
@@ -74,6 +77,8 @@ export class Engine {
         },
         (op) => this.apply(op),
       );
+      this.replaying = false;
+      for (const db of this.dbs.values()) for (const c of db.values()) c.buildIndexes();
       const live = this.liveRecordCount();
       if (this.journal.records > 2 * live + 1000) this.compact();
       this.compactedBytes = this.journal.bytes;
@@ -112,6 +117,15 @@ export class Engine {
         const old = c.docs.get(keyOf(op.doc._id));
         if (old) c.replace(old, op.doc);
         else c.insert(op.doc);
+        break;
+      }
+      case 'update': {
+        // A change of some fields: the document must be there, as it was when it was written.
+        const c = this.collection(op.db, op.coll);
+        const old = c?.docs.get(keyOf(op.id));
+        if (!c || !old)
+          throw new Error(`an update of ${op.db}.${op.coll} _id ${keyOf(op.id)}, which is absent`);
+        c.replace(old, applyDelta(old, op));
         break;
       }
       case 'remove': {
@@ -201,6 +215,7 @@ export class Engine {
     if (!c) {
       validateCollectionName(name);
       c = new Collection(db, name, options ?? {});
+      c.deferIndexes = this.replaying;
       colls.set(name, c);
       if (log) this.log({ o: 'create', db, coll: name, options: options ?? {} });
     }
@@ -241,10 +256,9 @@ export class Engine {
 
   replace(c: Collection, oldDoc: Doc, newDoc: Doc): void {
     c.replace(oldDoc, newDoc);
-    this.changed(
-      { op: 'replace', coll: c, before: oldDoc, after: newDoc },
-      { o: 'replace', db: c.db, coll: c.name, doc: newDoc },
-    );
+    const change: DocChange = { op: 'replace', coll: c, before: oldDoc, after: newDoc };
+    if (this.divert) return this.divert(change);
+    this.changed(change, replaceOp(c, oldDoc, newDoc, this.journal !== undefined));
   }
 
   remove(c: Collection, doc: Doc): void {
@@ -285,7 +299,7 @@ export class Engine {
       ops: done.map((c): JournalOp => {
         const ns = { db: c.coll.db, coll: c.coll.name };
         if (c.op === 'insert') return { o: 'insert', ...ns, doc: c.after as Doc };
-        if (c.op === 'replace') return { o: 'replace', ...ns, doc: c.after as Doc };
+        if (c.op === 'replace') return replaceOp(c.coll, c.before as Doc, c.after as Doc, true);
         return { o: 'remove', ...ns, id: (c.before as Doc)._id };
       }),
     });
@@ -318,6 +332,19 @@ export class Engine {
     c.dropIndex(name);
     this.log({ o: 'dropIndex', db: c.db, coll: c.name, name });
   }
+}
+
+/**
+ * The journal record of a new version of a document: the fields it changes (`update`, replayed
+ * onto the version before) when that is smaller than the whole document, else the whole new
+ * version (`replace`). Without a journal the record is never written, so no delta is worked out.
+ */
+function replaceOp(c: Collection, before: Doc, after: Doc, journaled: boolean): JournalOp {
+  const delta = journaled ? topLevelDelta(before, after) : undefined;
+  if (!delta) return { o: 'replace', db: c.db, coll: c.name, doc: after };
+  const op: JournalOp = { o: 'update', db: c.db, coll: c.name, id: after._id, set: delta.set };
+  if (delta.unset.length) op.unset = delta.unset;
+  return op;
 }
 
 /** The session and number of a committing transaction, for the change events it produces. */

@@ -37,6 +37,8 @@ export type JournalOp =
   | { o: 'options'; db: string; coll: string; options: Doc }
   | { o: 'insert'; db: string; coll: string; doc: Doc }
   | { o: 'replace'; db: string; coll: string; doc: Doc }
+  /** Some top-level fields of a document changed: `set` (changed or new, in order), `unset`. */
+  | { o: 'update'; db: string; coll: string; id: unknown; set: Doc; unset?: string[] }
   | { o: 'remove'; db: string; coll: string; id: unknown }
   | { o: 'drop'; db: string; coll: string }
   | { o: 'dropDatabase'; db: string }

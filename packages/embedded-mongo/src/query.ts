@@ -103,9 +103,58 @@ export interface FindOptions {
   stats?: { docsExamined: number; plan: string };
 }
 
+/** A value a filter may compare by valueKey alone (no regex, array, document or NaN). */
+function isSimpleValue(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Number.isNaN(v);
+    case 'object':
+      return v === null || v instanceof ObjectId || v instanceof Date;
+    default:
+      return false;
+  }
+}
+
+/**
+ * A matcher for the commonest filters without mingo: top-level fields (no dots) each equal to, or
+ * `$in` a list of, strings, numbers, booleans, ObjectIds, Dates or null (which also matches a
+ * missing field, as in MongoDB). A document whose field holds an array (where MongoDB matches any
+ * element) is handed to mingo. Undefined for any other filter.
+ */
+function simpleMatcher(filter: Doc, full: () => Query): ((doc: Doc) => boolean) | undefined {
+  const tests: Array<[string, string | Set<string>]> = [];
+  for (const [field, cond] of Object.entries(filter)) {
+    if (field.startsWith('$') || field.includes('.')) return undefined;
+    if (isSimpleValue(cond)) {
+      tests.push([field, valueKey(cond)]);
+      continue;
+    }
+    if (!isPlainObject(cond)) return undefined;
+    const ops = Object.keys(cond);
+    if (ops.length !== 1 || ops[0] !== '$in' || !Array.isArray(cond.$in)) return undefined;
+    if (!cond.$in.every(isSimpleValue)) return undefined;
+    tests.push([field, new Set(cond.$in.map(valueKey))]);
+  }
+  return (doc) => {
+    for (const [field, want] of tests) {
+      const v = doc[field];
+      if (Array.isArray(v)) return full().test(doc);
+      const key = valueKey(v);
+      if (typeof want === 'string' ? key !== want : !want.has(key)) return false;
+    }
+    return true;
+  };
+}
+
 /** Matching documents (stored references, unprojected) in the requested order. */
 export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOptions = {}): Doc[] {
-  const query = compileFilter(filter, opts.variables);
+  let compiled: Query | undefined;
+  const full = () => (compiled ??= compileFilter(filter, opts.variables));
+  const simple = isPlainObject(filter) && !opts.variables ? simpleMatcher(filter, full) : undefined;
+  const query = simple ? { test: simple } : full();
   if (!coll) return [];
   const sort = opts.sort ?? [];
   const skip = opts.skip ?? 0;
@@ -292,7 +341,7 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
   delete modifier.$setOnInsert;
   if (opts.inserting && onInsert)
     modifier.$set = { ...(modifier.$set as Doc | undefined), ...onInsert };
-  const out = cloneDoc(doc);
+  const out = copyTargeted(doc, modifier, opts.arrayFilters);
   if (!opts.inserting) checkIdNotTargeted(modifier, doc);
   // mingo refuses any $set of _id; mongod allows it when inserting (upsert, $setOnInsert) and
   // when the value is unchanged, so _id is set here and the rest goes to mingo.
@@ -318,6 +367,30 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
   }
   if (!opts.inserting) checkIdUnchanged(doc, out);
   return idFirst(out);
+}
+
+/**
+ * The copy of `doc` an operator update may change in place: a new top-level object whose fields
+ * are deep copies where the update names them (the first segment of each path, both ends of a
+ * `$rename`) and the stored values everywhere else. Stored documents are never changed in place,
+ * so the new version can share what the update does not touch: one copy of what changes instead
+ * of a deep copy of the whole document.
+ */
+function copyTargeted(doc: Doc, modifier: Doc, arrayFilters?: Doc[]): Doc {
+  const out: Doc = { ...doc };
+  if (arrayFilters && arrayFilters.length > 0) return cloneDoc(doc);
+  for (const [op, arg] of Object.entries(modifier)) {
+    if (!isPlainObject(arg)) continue;
+    for (const [path, value] of Object.entries(arg)) {
+      const targets = op === '$rename' ? [path, String(value)] : [path];
+      for (const t of targets) {
+        const dot = t.indexOf('.');
+        const top = dot < 0 ? t : t.slice(0, dot);
+        if (Object.hasOwn(doc, top) && out[top] === doc[top]) out[top] = cloneDoc(doc[top]);
+      }
+    }
+  }
+  return out;
 }
 
 function setPath(doc: Doc, path: string, value: unknown): void {

@@ -6,6 +6,8 @@
 import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
 import type { CommandContext } from './commands/dispatch';
+import { CURSOR_TIMEOUT_MS } from './commands/context';
+import { reapIdleCursors } from './commands/cursors';
 import type { Doc } from './values';
 import { FailPoints } from './failpoints';
 import { ReplicaSet } from './replset';
@@ -33,6 +35,12 @@ export interface ServerOptions extends EngineOptions {
   onFatal?: (err: Error) => void;
   /** The replica set this server is the one member of (default `rs0`). */
   replSetName?: string;
+  /**
+   * A cursor left unread this long is closed (default 600 000 ms, mongod's `cursorTimeoutMillis`);
+   * `noCursorTimeout` cursors are kept. Idle cursors are looked for every 4 s (or every
+   * `cursorTimeoutMs` when shorter), as mongod's cursor monitor does.
+   */
+  cursorTimeoutMs?: number;
   /** How often expired documents of TTL indexes are deleted (default 60 000 ms, as mongod). */
   ttlMonitorIntervalMs?: number;
 }
@@ -58,6 +66,12 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const engine = new Engine({ ...options, onJournalFailure: (e) => fail(e) });
   const cursors: CommandContext['cursors'] = new Map();
+  const cursorTimeoutMs = options.cursorTimeoutMs ?? CURSOR_TIMEOUT_MS;
+  const cursorMonitor = setInterval(
+    () => reapIdleCursors(cursors, cursorTimeoutMs),
+    Math.max(10, Math.min(4000, cursorTimeoutMs)),
+  );
+  cursorMonitor.unref();
   const sessions: NonNullable<CommandContext['sessions']> = new Map();
   let cursorSeq = 0;
   let connectionSeq = 0;
@@ -225,6 +239,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       setTimeout(() => {
         for (const s of sockets) s.destroy();
       }, 500).unref();
+      clearInterval(cursorMonitor);
       server.close(() => {
         engine.close();
         options.onFatal?.(e);
@@ -246,6 +261,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     engine,
     async stop() {
+      clearInterval(cursorMonitor);
       replset.close();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

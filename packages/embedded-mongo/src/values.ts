@@ -210,3 +210,59 @@ export function getPath(doc: unknown, path: string): unknown {
   }
   return cur;
 }
+
+/** Whether MongoDB considers two values equal (same as comparing their valueKey), cheaply when shared. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || valueKey(a) === valueKey(b);
+}
+
+/** Whether two documents are the same (field order included), field by field. */
+export function sameDocument(a: Doc, b: Doc): boolean {
+  if (a === b) return true;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i] as string;
+    if (k !== kb[i] || !sameValue(a[k], b[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * The change from `before` to `after` as top-level fields to set (changed or new, in `after`'s
+ * order) and to remove, such that `applyDelta(before, delta)` rebuilds `after` with its field
+ * order; undefined when it cannot (fields reordered) or would not be smaller than `after`.
+ */
+export function topLevelDelta(before: Doc, after: Doc): { set: Doc; unset: string[] } | undefined {
+  const oldKeys = Object.keys(before);
+  const newKeys = Object.keys(after);
+  const unset: string[] = [];
+  let i = 0;
+  for (const k of oldKeys) {
+    if (!Object.hasOwn(after, k)) {
+      unset.push(k);
+      continue;
+    }
+    if (newKeys[i++] !== k) return undefined;
+  }
+  const set: Doc = {};
+  let changed = 0;
+  for (let j = 0; j < newKeys.length; j++) {
+    const k = newKeys[j] as string;
+    if (j < i && sameValue(before[k], after[k])) continue;
+    if (j >= i && Object.hasOwn(before, k)) return undefined;
+    set[k] = after[k];
+    changed++;
+  }
+  if (changed >= newKeys.length) return undefined;
+  return { set, unset };
+}
+
+/** Applies a `topLevelDelta` to a document, returning the new version (the old one is untouched). */
+export function applyDelta(before: Doc, delta: { set?: Doc; unset?: string[] }): Doc {
+  const out: Doc = { ...before };
+  for (const k of delta.unset ?? []) delete out[k];
+  for (const [k, v] of Object.entries(delta.set ?? {})) out[k] = v;
+  return out;
+}

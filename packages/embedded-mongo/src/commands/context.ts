@@ -16,7 +16,14 @@ export interface Cursor {
   ns: string;
   docs: Doc[];
   pos: number;
+  /** When it was created or last read (Date.now()), for the idle timeout. */
+  lastUsed: number;
+  /** `noCursorTimeout`: never timed out (killCursors or the end of the results close it). */
+  noTimeout?: boolean;
 }
+
+/** MongoDB's default `cursorTimeoutMillis`: a cursor idle this long is closed. */
+export const CURSOR_TIMEOUT_MS = 10 * 60 * 1000;
 
 export interface CommandContext {
   engine: Engine;

@@ -28,8 +28,10 @@ export function cursorReply(
   docs: Doc[],
   batchSize: number | undefined,
   single = false,
+  noTimeout = false,
 ): Doc {
-  const cursor: Cursor = { ns, docs, pos: 0 };
+  const cursor: Cursor = { ns, docs, pos: 0, lastUsed: Date.now() };
+  if (noTimeout) cursor.noTimeout = true;
   const first = takeBatch(
     cursor,
     batchSize === undefined || batchSize === 0 ? DEFAULT_BATCH : batchSize,
@@ -52,11 +54,30 @@ export const getMore: Handler = (cmd, db, ctx) => {
   const id = num(cmd.getMore, 0);
   const cursor = ctx.cursors.get(id);
   if (!cursor) throw serverError('CursorNotFound', `cursor id ${id} not found`);
+  cursor.lastUsed = Date.now();
   const batch = takeBatch(cursor, cmd.batchSize ? num(cmd.batchSize, 0) : Infinity);
   const done = cursor.pos >= cursor.docs.length;
   if (done) ctx.cursors.delete(id);
   return { cursor: { nextBatch: batch, id: Long.fromNumber(done ? 0 : id), ns: cursor.ns }, ok: 1 };
 };
+
+/**
+ * Closes the cursors idle for longer than `timeoutMs` (except `noCursorTimeout` ones), as mongod's
+ * cursor monitor does; a later getMore of one gets CursorNotFound. Returns how many it closed.
+ */
+export function reapIdleCursors(
+  cursors: Map<number, Cursor>,
+  timeoutMs: number,
+  now = Date.now(),
+): number {
+  let closed = 0;
+  for (const [id, cursor] of cursors) {
+    if (cursor.noTimeout || now - cursor.lastUsed <= timeoutMs) continue;
+    cursors.delete(id);
+    closed++;
+  }
+  return closed;
+}
 
 export const killCursors: Handler = (cmd, _db, ctx) => {
   const ids = Array.isArray(cmd.cursors) ? cmd.cursors : [];

@@ -24,6 +24,7 @@ export const find: Handler = (cmd, db, ctx) => {
     out,
     limit && batchSize ? Math.min(limit, batchSize) : (batchSize ?? (limit || undefined)),
     single,
+    cmd.noCursorTimeout === true,
   );
 };
 

@@ -13,7 +13,7 @@ import {
   project,
 } from '../query';
 import { validateDocument } from '../validation';
-import { cloneDoc, isPlainObject, valueKey, type Doc } from '../values';
+import { cloneDoc, isPlainObject, sameDocument, type Doc } from '../values';
 import { checkHint, collName, num, rejectCollation, type Handler } from './context';
 import { rejectView } from './views';
 
@@ -168,10 +168,6 @@ function updateDocuments(
     nModified++;
   }
   return { n: matches.length, nModified };
-}
-
-function sameDocument(a: Doc, b: Doc): boolean {
-  return valueKey(a) === valueKey(b);
 }
 
 export const update: Handler = (cmd, db, { engine }) => {

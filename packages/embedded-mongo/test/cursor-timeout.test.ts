@@ -1,0 +1,77 @@
+/**
+ * Idle cursors time out as in mongod (cursorTimeoutMillis, 10 minutes by default; shortened here):
+ * a getMore after the timeout gets CursorNotFound, a cursor read in time lives on, and
+ * `noCursorTimeout` keeps a cursor until it is exhausted or killed.
+ */
+import type { Long} from 'mongodb';
+import { MongoClient, MongoServerError, type Db } from 'mongodb';
+import { start, type RunningServer } from '../src';
+
+const TIMEOUT_MS = 300;
+let server: RunningServer;
+let client: MongoClient;
+let db: Db;
+
+beforeAll(async () => {
+  server = await start({ port: 0, cursorTimeoutMs: TIMEOUT_MS });
+  client = await MongoClient.connect(server.uri);
+  db = client.db('cursors');
+  await db.collection('c').insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i as never })));
+});
+afterAll(async () => {
+  await client.close();
+  await server.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function open(extra: Record<string, unknown> = {}): Promise<Long> {
+  const reply = await db.command({ find: 'c', batchSize: 2, ...extra });
+  const id = (reply.cursor as { id: Long }).id;
+  expect(Number(id)).not.toBe(0);
+  return id;
+}
+
+const getMore = (id: Long) => db.command({ getMore: id, collection: 'c', batchSize: 2 });
+
+test('a cursor left idle past the timeout is closed: getMore answers CursorNotFound (43)', async () => {
+  const id = await open();
+  await sleep(TIMEOUT_MS * 3);
+  const error = await getMore(id).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(MongoServerError);
+  expect((error as MongoServerError).code).toBe(43);
+  expect((error as MongoServerError).codeName).toBe('CursorNotFound');
+  expect((error as MongoServerError).message).toBe(`cursor id ${Number(id)} not found`);
+});
+
+test('a cursor read more often than the timeout lives on past it', async () => {
+  const id = await open();
+  const seen: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await sleep(TIMEOUT_MS / 3);
+    const reply = await getMore(id);
+    seen.push(
+      ...(reply.cursor as { nextBatch: Array<{ _id: number }> }).nextBatch.map((d) => d._id),
+    );
+  }
+  expect(seen).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+});
+
+test('noCursorTimeout keeps an idle cursor; killCursors then closes it', async () => {
+  const id = await open({ noCursorTimeout: true });
+  await sleep(TIMEOUT_MS * 3);
+  const reply = await getMore(id);
+  expect((reply.cursor as { nextBatch: unknown[] }).nextBatch).toHaveLength(2);
+  const killed = await db.command({ killCursors: 'c', cursors: [id] });
+  expect(killed.cursorsKilled.map(Number)).toEqual([Number(id)]);
+  await expect(getMore(id)).rejects.toMatchObject({ code: 43 });
+});
+
+test('the driver sees the timeout as CursorNotFound while iterating', async () => {
+  const cursor = db.collection('c').find({}, { batchSize: 2 });
+  expect(await cursor.next()).toEqual({ _id: 0 });
+  expect(await cursor.next()).toEqual({ _id: 1 });
+  await sleep(TIMEOUT_MS * 3);
+  await expect(cursor.next()).rejects.toMatchObject({ code: 43, codeName: 'CursorNotFound' });
+  await cursor.close();
+});
