@@ -10,6 +10,7 @@ test('a like in one browser shows in the other at once: live badge, tab title, g
   signInAs,
   apiAs,
 }) => {
+  test.setTimeout(60_000); // two browsers sign in
   // Ada starts with nothing unread and a fresh post of her own
   const ada = await apiAs(MEMBER_EMAIL);
   await ada.call('PUT', '/api/notifications/read-all');
@@ -44,11 +45,15 @@ test('a like in one browser shows in the other at once: live badge, tab title, g
     await ben.getByLabel('Password').fill(DEMO_PASSWORD);
     await ben.getByRole('button', { name: 'Sign In' }).click();
     await expect(ben).toHaveURL(new RegExp(`/post/${post.id}$`));
-    await ben
-      .getByRole('button', { name: /^Like \(/ })
-      .first()
-      .click();
-    await expect(ben.getByRole('button', { name: /^Like \(1 like\)/ }).first()).toBeVisible();
+    await expect(ben.getByText(content)).toBeVisible();
+    const liked = ben.waitForResponse(
+      (response) => response.url().endsWith(`/api/posts/${post.id}/like`) && response.ok(),
+    );
+    await ben.getByRole('button', { name: 'Like', exact: true }).click();
+    await liked;
+  } catch (error) {
+    await bensBrowser.pages()[0]?.screenshot({ path: '/tmp/fe-live-ben.png' });
+    throw error;
   } finally {
     await bensBrowser.close();
   }
