@@ -83,7 +83,7 @@ test('a like in one browser shows in the other at once: live badge, tab title, g
   ).toBe(true);
 });
 
-test('while the stream is down the badge is polled, and the stream comes back by itself', async ({
+test('a stream refused with a 503 comes back by itself, and the badge is live again', async ({
   page,
   signInAs,
   apiAs,
