@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page, TestInfo } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { originOf, type E2eEnvironment } from '../support/environment';
 import { ADMIN_EMAIL, DEMO_PASSWORD, expect, mailLinkFor, test, toast } from '../support/fixtures';
 
@@ -11,6 +12,29 @@ const PASSWORD = 'admin-ops-password-1';
 
 // Each story signs in two or three people in their own browsers on a busy 2-core machine.
 test.describe.configure({ timeout: 120_000 });
+
+/**
+ * Axe (WCAG 2.1 A/AA) on what `page` shows now: serious and critical findings fail. Unlike
+ * support/accessibility.ts it does not wait for the network to go idle, which a signed-in page
+ * never does (the session's live stream stays open); the caller waits for what it checks.
+ */
+async function expectAccessible(page: Page, testInfo: TestInfo, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  await testInfo.attach(`axe: ${screen}`, {
+    body: JSON.stringify(results.violations, null, 2),
+    contentType: 'application/json',
+  });
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${screen}: ${violation.id} (${violation.impact}) ${violation.help}\n` +
+        violation.nodes.map((node) => `    ${node.target.join(' ')}`).join('\n'),
+    );
+  expect(blocking, blocking.join('\n')).toEqual([]);
+}
 
 /** The invitation link of the last invitation e-mailed to `email`, from the API's outbox. */
 async function invitationLinkFor(env: E2eEnvironment, email: string): Promise<string> {
@@ -85,7 +109,7 @@ test('an alum applies, the admin approves, and the invitation registers a person
   browser,
   request,
   env,
-}) => {
+}, testInfo) => {
   const stamp = Date.now();
   const alum = { name: `Grace Alum ${stamp % 100_000}`, email: `grace.${stamp}@home.example` };
 
@@ -106,9 +130,11 @@ test('an alum applies, the admin approves, and the invitation registers a person
   await expect(adminSection.getByRole('link', { name: /^Applications/ })).toContainText(/\d/);
   const row = admin.getByRole('article', { name: alum.name });
   await expect(row).toContainText('Physics, class of 2015');
+  await expectAccessible(admin, testInfo, 'admin applications');
   await row.getByRole('button', { name: `Approve ${alum.name}` }).click();
   const invitation = admin.getByRole('dialog', { name: 'Invitation created' });
   await expect(invitation).toContainText(`It was also e-mailed to ${alum.email}.`);
+  await expectAccessible(admin, testInfo, 'invitation dialog');
   const shownLink = await invitation.getByLabel('Invitation link').inputValue();
   await invitation.getByRole('button', { name: 'Done' }).click();
   await expect(admin.getByRole('article', { name: alum.name })).toHaveCount(0);
@@ -149,7 +175,7 @@ test('the admin replies to feedback and the member sees the reply in their notif
   browser,
   request,
   env,
-}) => {
+}, testInfo) => {
   const member = await newMember(request, env, 'feedback');
   const text = `The library page is slow (${Date.now()})`;
   const sent = await request.post(`${env.apiUrl}/api/feedback`, {
@@ -165,6 +191,7 @@ test('the admin replies to feedback and the member sees the reply in their notif
   await row.getByRole('button', { name: `Reply to feedback from ${member.name}` }).click();
   const dialog = admin.getByRole('dialog', { name: `Feedback from ${member.name}` });
   await dialog.getByLabel('Reply to the member (optional)').fill('Thanks, we fixed the index.');
+  await expectAccessible(admin, testInfo, 'feedback reply dialog');
   await dialog.getByRole('button', { name: 'Send reply' }).click();
   await expect(toast(admin)).toContainText('Reply sent');
   await expect(admin.getByRole('article', { name: `Feedback from ${member.name}` })).toHaveCount(0);
@@ -185,7 +212,7 @@ test('a reported post is removed by the admin and disappears from feeds and prof
   browser,
   request,
   env,
-}) => {
+}, testInfo) => {
   const author = await newMember(request, env, 'author');
   const reporter = await newMember(request, env, 'reporter');
   const content = `Cheap followers at spam.example (${Date.now()})`;
@@ -204,6 +231,7 @@ test('a reported post is removed by the admin and disappears from feeds and prof
   await card.getByRole('menuitem', { name: 'Report post' }).click();
   const dialog = page.getByRole('dialog', { name: 'Report post' });
   await expect(dialog.getByLabel('Reason')).toBeFocused();
+  await expectAccessible(page, testInfo, 'report dialog');
   await dialog.getByLabel('Reason').fill('Spam');
   await dialog.getByRole('button', { name: 'Send report' }).click();
   await expect(toast(page)).toContainText('Report sent');
@@ -222,6 +250,7 @@ test('a reported post is removed by the admin and disappears from feeds and prof
   const row = admin.getByRole('article', { name: `Reported post by ${author.name}` });
   await expect(row).toContainText(content);
   await expect(row.getByRole('list', { name: 'Reasons' })).toContainText('Spam');
+  await expectAccessible(admin, testInfo, 'admin reports');
   await row.getByRole('button', { name: `Remove post (post by ${author.name})` }).click();
   await admin
     .getByRole('dialog', { name: 'Remove post?' })
@@ -251,7 +280,7 @@ test("a suspended member's session ends at once and they cannot sign in until re
   browser,
   request,
   env,
-}) => {
+}, testInfo) => {
   const member = await newMember(request, env, 'suspended');
   await signIn(page, member.email, PASSWORD);
   await expect(
@@ -263,9 +292,12 @@ test("a suspended member's session ends at once and they cannot sign in until re
   await admin.getByLabel('Search members').fill(member.email);
   await admin.getByRole('button', { name: 'Search' }).click();
   const row = admin.getByRole('article', { name: member.name });
+  await expect(row).toBeVisible();
+  await expectAccessible(admin, testInfo, 'admin members');
   await row.getByRole('button', { name: `Suspend ${member.name}` }).click();
   const dialog = admin.getByRole('dialog', { name: `Suspend ${member.name}` });
   await dialog.getByLabel('Reason').fill('Spam accounts');
+  await expectAccessible(admin, testInfo, 'suspend dialog');
   await dialog.getByRole('button', { name: 'Suspend' }).click();
   await expect(toast(admin)).toContainText('Member suspended');
   await expect(row.getByRole('button', { name: `Reactivate ${member.name}` })).toBeVisible();
@@ -289,6 +321,7 @@ test("a suspended member's session ends at once and they cannot sign in until re
   await expect(audit.getByRole('row').nth(1)).toContainText('Reactivated member');
   await expect(audit.getByRole('row').nth(2)).toContainText('Suspended member');
   await expect(audit.getByRole('row').nth(2)).toContainText('Spam accounts');
+  await expectAccessible(admin, testInfo, 'audit log');
   await signIn(page, member.email, PASSWORD);
   await adminBrowser.close();
 });
