@@ -119,3 +119,30 @@ test('the author deletes a post after confirming, and lands on the feed without 
   await expect(page.getByRole('article').first()).toBeVisible();
   await expect(page.getByRole('article').filter({ hasText: text })).toHaveCount(0);
 });
+
+test('Comment focuses the comment box and Repost opens the repost dialog', async ({
+  page,
+  signInAs,
+  apiAs,
+}) => {
+  const ben = await apiAs(BEN_EMAIL);
+  const text = unique('Bike repair workshop on Saturday');
+  const post = await ben.call<{ id: number }>('POST', '/api/posts', { content: text });
+  await signInAs(MEMBER_EMAIL, `/post/${post.id}`);
+  const detail = page.getByRole('article', { name: 'Post by Ben Larsen' });
+  await detail.getByRole('button', { name: 'Comment', exact: true }).click();
+  await expect(page.getByRole('textbox', { name: 'Write a comment' })).toBeFocused();
+
+  const repost = detail.getByRole('button', { name: 'Repost', exact: true });
+  await repost.click();
+  const dialog = page.getByRole('dialog', { name: 'Repost' });
+  await expect(dialog.getByRole('textbox', { name: 'Add a comment (optional)' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(repost).toBeFocused();
+  await repost.click();
+  await dialog.getByRole('button', { name: 'Repost', exact: true }).click();
+  await expect(toast(page)).toContainText('Post reposted successfully!');
+  await expect(repost).toHaveAttribute('aria-pressed', 'true');
+  await expect(detail).toContainText('1 repost');
+});
