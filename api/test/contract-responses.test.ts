@@ -163,6 +163,11 @@ describe('API responses and their contracts', () => {
       http().get(`/api/posts/${post.id}`).set('Authorization', ada.auth),
     );
     expect(detail.comments[0]?.replies).toHaveLength(1);
+    const more = await answers(
+      'GET /api/posts/:id/comments',
+      http().get(`/api/posts/${post.id}/comments?cursor=0.0`).set('Authorization', ada.auth),
+    );
+    expect(more.comments.map((c) => c.id)).toEqual(detail.comments.map((c) => c.id));
     for (const query of ['', '?tab=for-you', '?tab=following', '?tab=jd', '?topFilter=true']) {
       const page = await answers(
         'GET /api/posts',

@@ -93,8 +93,31 @@ export const commentSchema: z.ZodType<Comment> = z.object({
   },
 });
 
-export const postDetailSchema = postSchema.extend({ comments: z.array(commentSchema) });
+/**
+ * A post with the first page of its comments (20 top-level comments with their replies);
+ * `commentsNextCursor` asks `GET /api/posts/:id/comments?cursor=` for the next (null: none).
+ */
+export const postDetailSchema = postSchema.extend({
+  comments: z.array(commentSchema),
+  commentsNextCursor: z.string().nullable().optional(),
+});
 export type PostDetail = z.infer<typeof postDetailSchema>;
+
+/** `GET /api/posts/:id/comments?cursor=`: the next page of a post's comments. */
+export const commentPageSchema = z.object({
+  comments: z.array(commentSchema),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type CommentPage = z.infer<typeof commentPageSchema>;
+
+/** `GET /api/posts/:id/comments` query: the `nextCursor` of the page before (absent: the first). */
+export const commentPageQuerySchema = z.object({
+  cursor: z
+    .string('The cursor must be text')
+    .regex(/^\d{1,15}\.\d{1,15}$/, 'The cursor must be a nextCursor from a page of comments')
+    .optional(),
+});
 
 /** `POST /api/posts` payload. The maximum length is a server-side limit. */
 export const createPostSchema = z.strictObject({

@@ -22,6 +22,30 @@ export interface CommentServiceDeps {
 }
 
 /** Comments every reader may see: not removed, and not by a suspended author. */
+/** Top-level comments per page (their replies come with them). */
+export const COMMENTS_PAGE = 20;
+
+/** Where a page of comments ends: the last top-level comment's creation time and id. */
+export interface CommentCursor {
+  createdAt: Date;
+  id: number;
+}
+
+export function encodeCommentCursor(c: Pick<CommentDoc, 'createdAt' | '_id'>): string {
+  return `${c.createdAt.getTime()}.${c._id}`;
+}
+
+/** The cursor a page answered as `nextCursor`, or undefined when `text` is not one. */
+export function decodeCommentCursor(text: string): CommentCursor | undefined {
+  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(text);
+  if (!match) return undefined;
+  const createdAt = new Date(Number(match[1]));
+  const id = Number(match[2]);
+  return Number.isSafeInteger(id) && !Number.isNaN(createdAt.getTime())
+    ? { createdAt, id }
+    : undefined;
+}
+
 function visible() {
   return { deletedAt: null, authorSuspended: trusted({ $ne: true }) };
 }
@@ -31,19 +55,47 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
   const { likedComments, toggleLike } = likes;
 
   /**
-   * A post's comments, oldest first, each top-level comment with its replies (one level), in three
-   * database round trips: comments, then authors and the viewer's comment likes in parallel.
+   * One page of a post's comments, oldest first: up to `limit` top-level comments (after `cursor`,
+   * the `nextCursor` of the page before) each with all its replies (one level), in four database
+   * round trips: the top-level comments, their replies, then authors and the viewer's comment
+   * likes in parallel. `nextCursor` is null on the last page.
    */
   async function listComments(
     postId: number,
     viewerId: number,
     { publicUrl, authors: authorCache }: CommentReads,
-  ): Promise<CommentView[]> {
+    page: { cursor?: CommentCursor; limit?: number } = {},
+  ): Promise<{ comments: CommentView[]; nextCursor: string | null }> {
+    const limit = page.limit ?? COMMENTS_PAGE;
+    const after = page.cursor;
     // Removed comments (and so their replies) and those of suspended authors are hidden.
-    const comments = await Comment.find({ postId, ...visible() })
+    const top = await Comment.find({
+      postId,
+      parentId: null,
+      ...visible(),
+      ...(after
+        ? {
+            $or: [
+              { createdAt: trusted({ $gt: after.createdAt }) },
+              { createdAt: after.createdAt, _id: trusted({ $gt: after.id }) },
+            ],
+          }
+        : {}),
+    })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(limit + 1)
+      .lean<CommentDoc[]>();
+    const more = top.length > limit;
+    if (more) top.length = limit;
+    if (top.length === 0) return { comments: [], nextCursor: null };
+    const replies = await Comment.find({
+      postId,
+      parentId: trusted({ $in: top.map((c) => c._id) }),
+      ...visible(),
+    })
       .sort({ createdAt: 1, _id: 1 })
       .lean<CommentDoc[]>();
-    if (comments.length === 0) return [];
+    const comments = [...top, ...replies];
     const [authors, liked] = await Promise.all([
       authorCache.byId(comments.map((c) => c.authorId)),
       likedComments(
@@ -60,12 +112,13 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
       isLiked: liked.has(c._id),
     });
     const topLevel = new Map<number, CommentView & { replies: CommentView[] }>();
-    for (const c of comments)
-      if (c.parentId === null) topLevel.set(c._id, { ...present(c), replies: [] });
-    for (const c of comments) {
-      if (c.parentId !== null) topLevel.get(c.parentId)?.replies.push(present(c));
-    }
-    return [...topLevel.values()];
+    for (const c of top) topLevel.set(c._id, { ...present(c), replies: [] });
+    for (const c of replies) topLevel.get(c.parentId!)?.replies.push(present(c));
+    const last = top[top.length - 1]!;
+    return {
+      comments: [...topLevel.values()],
+      nextCursor: more ? encodeCommentCursor(last) : null,
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import {
+  commentPageQuerySchema,
   createCommentSchema,
   createPostSchema,
   feedQuerySchema,
@@ -12,6 +13,7 @@ import { notFound } from '../../platform/errors';
 import type { MemberLimiters } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
 import type { PostReads } from './presenters';
+import { decodeCommentCursor } from '../comments/service';
 import { POST_NOT_FOUND, type PostService } from './service';
 
 /** `:id` of a post route; anything but a positive integer names no post. */
@@ -35,6 +37,7 @@ export function postRoutes(
     deletePost,
     getPostDetail,
     listFeed,
+    listPostComments,
     repost,
     togglePostLike,
     undoRepost,
@@ -60,6 +63,19 @@ export function postRoutes(
   router.get('/:id', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await getPostDetail(postIdParam(ctx.params.id), currentUser(ctx.state).id, options);
+  });
+
+  // The next page of a post's comments (`cursor`: the nextCursor of the page before).
+  router.get('/:id/comments', async (ctx) => {
+    const id = postIdParam(ctx.params.id);
+    const { cursor } = parseInput(commentPageQuerySchema, ctx.query);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await listPostComments(
+      id,
+      currentUser(ctx.state).id,
+      cursor === undefined ? undefined : decodeCommentCursor(cursor),
+      options,
+    );
   });
 
   router.delete('/:id', async (ctx) => {

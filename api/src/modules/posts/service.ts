@@ -1,5 +1,6 @@
 import { trusted } from 'mongoose';
 import type {
+  CommentPage,
   Comment as CommentView,
   CreateCommentRequest,
   CreatePostRequest,
@@ -13,7 +14,7 @@ import type { AuthUser } from '../../platform/auth';
 import { badRequest, forbidden, HttpError, notFound } from '../../platform/errors';
 import { countPerDay } from '../../platform/per-day';
 import { startOfDayIn } from '../../platform/time';
-import type { CommentService } from '../comments/service';
+import type { CommentCursor, CommentService } from '../comments/service';
 import type { Atomically } from '../counters/atomic';
 import type { CounterService } from '../counters/service';
 import type { FollowService } from '../follows/service';
@@ -113,11 +114,22 @@ export function createPostService({
     reads: PostReads,
   ): Promise<PostDetail> {
     const post = await findVisiblePost(id);
-    const [[view], comments] = await Promise.all([
+    const [[view], page] = await Promise.all([
       presentPosts([post], viewerId, reads),
       listComments(id, viewerId, reads),
     ]);
-    return { ...view!, comments };
+    return { ...view!, comments: page.comments, commentsNextCursor: page.nextCursor };
+  }
+
+  /** The page of a visible post's comments after `cursor` (the detail holds the first). */
+  async function listPostComments(
+    id: number,
+    viewerId: number,
+    cursor: CommentCursor | undefined,
+    reads: PostReads,
+  ): Promise<CommentPage> {
+    await findVisiblePost(id);
+    return listComments(id, viewerId, reads, { cursor });
   }
 
   /**
@@ -536,6 +548,7 @@ export function createPostService({
     isPostVisible,
     createPost,
     getPostDetail,
+    listPostComments,
     deletePost,
     repost,
     undoRepost,
