@@ -110,7 +110,9 @@ test.describe('notifications lead somewhere', () => {
     await expect(page).toHaveURL(new RegExp(`/post/${post.id}$`));
     await page.goBack();
     await expect(
-      page.getByRole('link', { name: 'Ben Larsen liked your post' }).filter({ hasText: content }),
+      page
+        .getByRole('link', { name: 'Ben Larsen liked your post', exact: true })
+        .filter({ hasText: content }),
     ).toBeVisible();
 
     const comment = page.getByRole('link', {

@@ -60,7 +60,9 @@ test('an unread like: preview cut to 100 characters, choosing it opens the post,
   await row.click();
   await expect(page).toHaveURL(new RegExp(`/post/${post.id}$`));
   await page.goBack();
-  await expect(item.getByRole('link', { name: 'Ben Larsen liked your post' })).toBeVisible();
+  await expect(
+    item.getByRole('link', { name: 'Ben Larsen liked your post', exact: true }),
+  ).toBeVisible();
   if (unreadBefore > 1) {
     await expect(sidebarBadge).toHaveText(String(unreadBefore - 1));
     await expect(heading).toContainText(String(unreadBefore - 1));
