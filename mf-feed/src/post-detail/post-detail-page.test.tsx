@@ -86,6 +86,48 @@ describe('PostDetailPage', () => {
     expect(screen.getByText("This post doesn't exist or has been deleted.")).toBeInTheDocument();
   });
 
+  it('loads more comments on demand, a page at a time, until there are none left', async () => {
+    const fetchMock = mockApi(({ pathname, url }) => {
+      if (pathname === '/api/posts/10/comments') {
+        return url.searchParams.get('cursor') === 'page-2'
+          ? {
+              status: 200,
+              body: {
+                comments: [comment({ id: 60, content: 'From the second page', replies: [] })],
+                nextCursor: 'page-3',
+              },
+            }
+          : {
+              status: 200,
+              body: {
+                comments: [comment({ id: 70, content: 'From the last page', replies: [] })],
+                nextCursor: null,
+              },
+            };
+      }
+      return { status: 200, body: detail({ commentsNextCursor: 'page-2' }) };
+    });
+    openAt();
+    const more = await screen.findByRole('button', { name: 'Load more comments' });
+    expect(screen.queryByText('From the second page')).not.toBeInTheDocument();
+    await userEvent.click(more);
+    expect(await screen.findByText('From the second page')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Load more comments' }));
+    expect(await screen.findByText('From the last page')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more comments' })).not.toBeInTheDocument();
+    expect(screen.getByText('See you there')).toBeInTheDocument();
+    expect(
+      callsTo(fetchMock, '/api/posts/10/comments').map(({ url }) => url.searchParams.get('cursor')),
+    ).toEqual(['page-2', 'page-3']);
+  });
+
+  it('shows no Load more comments button when the detail holds every comment', async () => {
+    mockApi(() => ({ status: 200, body: detail({ commentsNextCursor: null }) }));
+    openAt();
+    await screen.findByText('See you there');
+    expect(screen.queryByRole('button', { name: 'Load more comments' })).not.toBeInTheDocument();
+  });
+
   it('goes back in history, or home when the post was opened directly', async () => {
     mockApi(() => ({ status: 200, body: detail() }));
     openAt('/post/10', ['/somewhere', '/post/10']);

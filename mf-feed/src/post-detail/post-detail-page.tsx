@@ -24,6 +24,7 @@ import { Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { CommentForm } from './comment-form';
 import { CommentList } from './comment-list';
 import { DeletePostButton } from './delete-post-button';
+import { useMoreComments } from './more-comments';
 
 const Page = styled.article`
   display: grid;
@@ -127,6 +128,8 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
     if (focusComment) commentField.current?.focus();
   }, [focusComment]);
 
+  const more = useMoreComments(post);
+
   const onCommentPosted = (sharedToTimeline: boolean) => {
     onChanged();
     if (sharedToTimeline) emitAppEvent('postCreated', {});
@@ -220,7 +223,19 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
       <CommentsSection aria-labelledby="comments-title">
         <h2 id="comments-title">Comments</h2>
         <CommentForm postId={post.id} fieldRef={commentField} onPosted={onCommentPosted} />
-        <CommentList postId={post.id} comments={post.comments} onPosted={onCommentPosted} />
+        <CommentList postId={post.id} comments={more.comments} onPosted={onCommentPosted} />
+        {more.hasMore && (
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-busy={more.loading}
+            disabled={more.loading}
+            onClick={() => void more.loadMore()}
+          >
+            Load more comments
+          </Button>
+        )}
+        {more.failed && <p role="alert">Failed to load more comments. Please try again.</p>}
       </CommentsSection>
     </>
   );
