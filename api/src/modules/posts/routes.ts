@@ -36,7 +36,7 @@ export function postRoutes(
     createPost,
     deletePost,
     getPostDetail,
-    listFeed,
+    listFeedJson,
     listPostComments,
     repost,
     togglePostLike,
@@ -49,7 +49,9 @@ export function postRoutes(
     // The viewer comes from the token; a `userId` query parameter is accepted and ignored.
     const query = parseInput(feedQuerySchema, ctx.query);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await listFeed(currentUser(ctx.state).id, query, options);
+    // Each cached post's JSON is made once; only the viewer's flags are added per request.
+    ctx.type = 'application/json';
+    ctx.body = await listFeedJson(currentUser(ctx.state).id, query, options);
   });
 
   const { limits } = options;

@@ -23,7 +23,7 @@ import type { NotificationService } from '../notifications/service';
 import type { RepostService } from '../reposts/service';
 import type { PostDoc, PostModel } from './model';
 import { postPolicy } from './policy';
-import { presentPosts, type PostReads } from './presenters';
+import { presentPosts, presentPostsJson, type PostReads } from './presenters';
 
 export const POST_NOT_FOUND = 'Post not found';
 export const NOT_REPOSTED = 'You have not reposted this post';
@@ -270,6 +270,24 @@ export function createPostService({
     query: FeedQuery,
     opts: FeedOptions,
   ): Promise<PostView[]> {
+    return presentPosts(await feedPosts(viewerId, query, opts), viewerId, opts);
+  }
+
+  /** `listFeed` as the JSON the client receives (what `GET /api/posts` sends). */
+  async function listFeedJson(
+    viewerId: number,
+    query: FeedQuery,
+    opts: FeedOptions,
+  ): Promise<string> {
+    return presentPostsJson(await feedPosts(viewerId, query, opts), viewerId, opts);
+  }
+
+  /** The stored posts of one page of a feed tab. */
+  async function feedPosts(
+    viewerId: number,
+    query: FeedQuery,
+    opts: FeedOptions,
+  ): Promise<PostDoc[]> {
     const page = { skip: query.offset, limit: query.limit };
     const at = `${page.skip}:${page.limit}`;
     let posts: PostDoc[];
@@ -306,7 +324,7 @@ export function createPostService({
         Post.find(visible()).sort(NEWEST_FIRST).skip(page.skip).limit(page.limit).lean<PostDoc[]>(),
       );
     }
-    return presentPosts(posts, viewerId, opts);
+    return posts;
   }
 
   /** The posts a profile lists: the user's visible posts synced to the profile, newest first. */
@@ -553,6 +571,7 @@ export function createPostService({
     repost,
     undoRepost,
     listFeed,
+    listFeedJson,
     listProfilePosts,
     togglePostLike,
     addComment,
