@@ -23,13 +23,15 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
+    /** Another copy of the CLI (e.g. the code before a change, for a before/after figure). */
+    bin: { type: 'string' },
   },
 });
 const OPS = Number(values.ops);
 const ROUNDS = Number(values.rounds);
 const TICK_MS = 1000 / 100; // USER_HZ: /proc reports CPU in clock ticks of 10 ms
 
-const bin = path.resolve(__dirname, '../bin/embedded-mongo.cjs');
+const bin = path.resolve(values.bin ?? path.join(__dirname, '../bin/embedded-mongo.cjs'));
 
 /** user + system CPU of a process so far, in ms. */
 function cpuMs(pid: number): number {

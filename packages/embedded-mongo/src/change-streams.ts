@@ -95,6 +95,7 @@ export class Oplog {
       this.entries.splice(0, this.entries.length - this.maxEntries);
       this.truncated = true;
     }
+    if (this.waiters.size === 0) return;
     const waiting = this.waiters;
     this.waiters = new Set();
     for (const w of waiting) w();

@@ -72,6 +72,15 @@ export class Index {
 
   /** Every key tuple the document produces (several when a field holds an array). */
   tuples(doc: Doc): unknown[][] {
+    // The common case first: top-level fields, none holding an array, make one tuple.
+    const simple: unknown[] = [];
+    for (const f of this.fields) {
+      if (f.path.length !== 1) break;
+      const v = doc[f.name];
+      if (Array.isArray(v)) break;
+      simple.push(v === undefined ? null : v);
+    }
+    if (simple.length === this.fields.length) return [simple];
     let tuples: unknown[][] = [[]];
     for (const f of this.fields) {
       const raw = valuesAtPath(doc, f.path);
@@ -143,12 +152,15 @@ export class Index {
     }
     const cmp = this.tree._compare;
     keys.sort(cmp);
-    // A multikey document can produce the same key twice (an array holding a value twice).
-    let n = 0;
-    for (let i = 0; i < keys.length; i++)
-      if (n === 0 || cmp(keys[n - 1] as IndexKey, keys[i] as IndexKey) !== 0) keys[n++] = keys[i]!;
-    keys.length = n;
-    this.tree = bulkLoad<IndexKey, true>(keys, new Array<true>(n).fill(true), 32, cmp);
+    if (this.multikey) {
+      // A document can produce the same key twice (an array holding a value twice).
+      let n = 0;
+      for (let i = 0; i < keys.length; i++)
+        if (n === 0 || cmp(keys[n - 1] as IndexKey, keys[i] as IndexKey) !== 0)
+          keys[n++] = keys[i] as IndexKey;
+      keys.length = n;
+    }
+    this.tree = bulkLoad<IndexKey, true>(keys, new Array<true>(keys.length).fill(true), 32, cmp);
   }
 
   /** Lowest and highest possible keys (in tree order) for an equality prefix plus an optional range. */

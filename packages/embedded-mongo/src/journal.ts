@@ -28,7 +28,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { deserialize, serialize } from 'bson';
+import { deserialize, serialize, serializeWithBufferAndIndex } from 'bson';
 import type { Doc } from './values';
 import { MAX_BSON_BYTES } from './wire';
 
@@ -106,12 +106,29 @@ export class JournalWriteError extends Error {
 /** Compaction failed; the old journal is untouched and stays in use. */
 export class CompactionError extends Error {}
 
+let scratch: Buffer | undefined;
+
+/** One record: the operation serialized once, after room for its header, then copied out once. */
 export function frame(op: JournalOp): Buffer {
-  const payload = serialize(op as unknown as Doc);
-  const head = Buffer.alloc(HEADER);
-  head.writeUInt32LE(payload.length, 0);
-  head.writeUInt32LE(zlib.crc32(payload), 4);
-  return Buffer.concat([head, payload]);
+  scratch ??= Buffer.allocUnsafe(HEADER + MAX_PAYLOAD);
+  let end: number;
+  try {
+    end = serializeWithBufferAndIndex(op as unknown as Doc, scratch, { index: HEADER }) + 1;
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    // Larger than any record can be: serialize alone says so the way it always did.
+    const payload = serialize(op as unknown as Doc);
+    const head = Buffer.alloc(HEADER);
+    head.writeUInt32LE(payload.length, 0);
+    head.writeUInt32LE(zlib.crc32(payload), 4);
+    return Buffer.concat([head, payload]);
+  }
+  const out = Buffer.allocUnsafe(end);
+  scratch.copy(out, 0, 0, end);
+  const payload = out.subarray(HEADER);
+  out.writeUInt32LE(payload.length, 0);
+  out.writeUInt32LE(zlib.crc32(payload), 4);
+  return out;
 }
 
 export interface JournalScan {

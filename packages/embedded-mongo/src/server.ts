@@ -94,6 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       sessions,
       nextCursorId: () => ++cursorSeq,
       connectionId: ++connectionSeq,
+      cursorTimeoutMs,
       failPoints,
     };
     // Chunks are kept apart until a whole message is there, so a large message arriving in

@@ -3,11 +3,13 @@
  * a getMore after the timeout gets CursorNotFound, a cursor read in time lives on, and
  * `noCursorTimeout` keeps a cursor until it is exhausted or killed.
  */
-import type { Long} from 'mongodb';
+import type { Long } from 'mongodb';
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import { start, type RunningServer } from '../src';
+import { reapIdleCursors } from '../src/commands/cursors';
+import type { Cursor } from '../src/commands/context';
 
-const TIMEOUT_MS = 300;
+const TIMEOUT_MS = 3000;
 let server: RunningServer;
 let client: MongoClient;
 let db: Db;
@@ -36,7 +38,7 @@ const getMore = (id: Long) => db.command({ getMore: id, collection: 'c', batchSi
 
 test('a cursor left idle past the timeout is closed: getMore answers CursorNotFound (43)', async () => {
   const id = await open();
-  await sleep(TIMEOUT_MS * 3);
+  await sleep(TIMEOUT_MS * 1.5);
   const error = await getMore(id).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MongoServerError);
   expect((error as MongoServerError).code).toBe(43);
@@ -45,21 +47,24 @@ test('a cursor left idle past the timeout is closed: getMore answers CursorNotFo
 });
 
 test('a cursor read more often than the timeout lives on past it', async () => {
+  const started = Date.now();
   const id = await open();
   const seen: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    await sleep(TIMEOUT_MS / 3);
+  // 9 reads span more than the timeout; no gap between two comes near it, even on a busy machine.
+  for (let i = 0; i < 9; i++) {
+    await sleep(TIMEOUT_MS / 8);
     const reply = await getMore(id);
     seen.push(
       ...(reply.cursor as { nextBatch: Array<{ _id: number }> }).nextBatch.map((d) => d._id),
     );
   }
-  expect(seen).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  expect(seen).toEqual(Array.from({ length: 18 }, (_, i) => i + 2));
+  expect(Date.now() - started).toBeGreaterThan(TIMEOUT_MS);
 });
 
 test('noCursorTimeout keeps an idle cursor; killCursors then closes it', async () => {
   const id = await open({ noCursorTimeout: true });
-  await sleep(TIMEOUT_MS * 3);
+  await sleep(TIMEOUT_MS * 1.5);
   const reply = await getMore(id);
   expect((reply.cursor as { nextBatch: unknown[] }).nextBatch).toHaveLength(2);
   const killed = await db.command({ killCursors: 'c', cursors: [id] });
@@ -71,7 +76,27 @@ test('the driver sees the timeout as CursorNotFound while iterating', async () =
   const cursor = db.collection('c').find({}, { batchSize: 2 });
   expect(await cursor.next()).toEqual({ _id: 0 });
   expect(await cursor.next()).toEqual({ _id: 1 });
-  await sleep(TIMEOUT_MS * 3);
+  await sleep(TIMEOUT_MS * 1.5);
   await expect(cursor.next()).rejects.toMatchObject({ code: 43, codeName: 'CursorNotFound' });
   await cursor.close();
+});
+
+test('the cursor monitor closes exactly the cursors idle longer than the timeout', () => {
+  const cursor = (lastUsed: number, noTimeout?: boolean): Cursor => ({
+    ns: 'cursors.c',
+    docs: [],
+    pos: 0,
+    lastUsed,
+    ...(noTimeout ? { noTimeout } : {}),
+  });
+  const cursors = new Map<number, Cursor>([
+    [1, cursor(0)],
+    [2, cursor(400)],
+    [3, cursor(0, true)],
+    [4, cursor(1000)],
+  ]);
+  expect(reapIdleCursors(cursors, 600, 1000)).toBe(1);
+  expect([...cursors.keys()]).toEqual([2, 3, 4]);
+  expect(reapIdleCursors(cursors, 600, 1001)).toBe(1);
+  expect([...cursors.keys()]).toEqual([3, 4]);
 });

@@ -34,6 +34,8 @@ export interface CommandContext {
   appName?: string;
   /** Logical sessions seen in commands (`lsid`), for $listLocalSessions. */
   sessions?: Map<string, { id: unknown; lastUse: Date }>;
+  /** Idle cursors older than this are closed (default CURSOR_TIMEOUT_MS). */
+  cursorTimeoutMs?: number;
   /** Present when test commands are enabled (see failpoints.ts). */
   failPoints?: FailPoints;
 }

@@ -3,7 +3,14 @@ import { calculateObjectSize, Long } from 'bson';
 import { serverError } from '../errors';
 import { isPlainObject, type Doc } from '../values';
 import { MAX_BSON_BYTES } from '../wire';
-import { DEFAULT_BATCH, num, type CommandContext, type Cursor, type Handler } from './context';
+import {
+  CURSOR_TIMEOUT_MS,
+  DEFAULT_BATCH,
+  num,
+  type CommandContext,
+  type Cursor,
+  type Handler,
+} from './context';
 
 const BATCH_BYTES = MAX_BSON_BYTES - 64 * 1024;
 
@@ -53,13 +60,22 @@ export function cursorBatchSize(cmd: Doc): number | undefined {
 export const getMore: Handler = (cmd, db, ctx) => {
   const id = num(cmd.getMore, 0);
   const cursor = ctx.cursors.get(id);
-  if (!cursor) throw serverError('CursorNotFound', `cursor id ${id} not found`);
-  cursor.lastUsed = Date.now();
+  const now = Date.now();
+  // Timed out but not yet closed by the monitor (which runs every few seconds): closed now.
+  if (cursor && isIdle(cursor, ctx.cursorTimeoutMs ?? CURSOR_TIMEOUT_MS, now))
+    ctx.cursors.delete(id);
+  else if (cursor) cursor.lastUsed = now;
+  if (!ctx.cursors.has(id) || !cursor)
+    throw serverError('CursorNotFound', `cursor id ${id} not found`);
   const batch = takeBatch(cursor, cmd.batchSize ? num(cmd.batchSize, 0) : Infinity);
   const done = cursor.pos >= cursor.docs.length;
   if (done) ctx.cursors.delete(id);
   return { cursor: { nextBatch: batch, id: Long.fromNumber(done ? 0 : id), ns: cursor.ns }, ok: 1 };
 };
+
+function isIdle(cursor: Cursor, timeoutMs: number, now: number): boolean {
+  return !cursor.noTimeout && now - cursor.lastUsed > timeoutMs;
+}
 
 /**
  * Closes the cursors idle for longer than `timeoutMs` (except `noCursorTimeout` ones), as mongod's
@@ -72,7 +88,7 @@ export function reapIdleCursors(
 ): number {
   let closed = 0;
   for (const [id, cursor] of cursors) {
-    if (cursor.noTimeout || now - cursor.lastUsed <= timeoutMs) continue;
+    if (!isIdle(cursor, timeoutMs, now)) continue;
     cursors.delete(id);
     closed++;
   }

@@ -75,9 +75,14 @@ function dollarPrefixedKey(v: unknown): string | undefined {
   return undefined;
 }
 
-export function prepareInsert(doc: unknown): Doc {
+/**
+ * The document to store for an insert: `_id` first (a new ObjectId when missing). `owned` when
+ * nothing else holds `doc` (the insert command's documents, decoded from this message), which is
+ * then stored as it is instead of copied.
+ */
+export function prepareInsert(doc: unknown, owned = false): Doc {
   if (!isPlainObject(doc)) throw badValue('document to insert must be an object');
-  const out = cloneDoc(doc);
+  const out = owned ? doc : cloneDoc(doc);
   if (out._id === undefined) return { _id: new ObjectId(), ...out };
   validateId(out);
   if (Object.keys(out)[0] !== '_id') {
@@ -105,7 +110,7 @@ export const insert: Handler = (cmd, db, { engine }) => {
   docs.forEach((raw, index) => {
     if (ordered && writeErrors.length) return;
     try {
-      const doc = prepareInsert(raw);
+      const doc = prepareInsert(raw, true);
       validateDocument(coll, doc, undefined, bypass);
       engine.insert(coll, doc);
       n++;
