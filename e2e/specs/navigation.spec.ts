@@ -14,7 +14,8 @@ test.describe('on a phone (390x844)', () => {
     signInAs,
   }) => {
     await signInAs(MEMBER_EMAIL, '/');
-    const cards = page.getByRole('main').getByRole('article');
+    // posts only: the feed also holds a Who to follow card on phones
+    const cards = page.getByRole('main').getByRole('article', { name: /^Post by/ });
     await expect(cards.nth(6)).toBeVisible();
     const card = cards.nth(6);
     await card.scrollIntoViewIfNeeded();
