@@ -75,7 +75,7 @@ describe('feed read caches (through the API)', () => {
   });
 
   test('when many viewers miss the same page at once, then it is read from the database once (single flight)', async () => {
-    const viewers = [];
+    const viewers: Array<Awaited<ReturnType<typeof app.createMember>>> = [];
     for (let i = 0; i < 5; i++) viewers.push(await app.createMember());
     const author = await app.createMember();
     await publish(app.http, author, 'read once');
