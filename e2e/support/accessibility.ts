@@ -10,7 +10,11 @@ export async function expectNoSeriousA11yViolations(
   testInfo: TestInfo,
   screen: string,
 ): Promise<void> {
-  await page.waitForLoadState('networkidle');
+  // Not networkidle: a signed-in page keeps its live stream (/api/stream) open, so the network is
+  // never idle. The page has loaded and nothing on it says it is still busy (skeletons and lists
+  // being loaded carry aria-busy).
+  await page.waitForLoadState('load');
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();

@@ -37,8 +37,8 @@ const VerifyEmailPage = lazy(() =>
  */
 export function AppRoutes() {
   const { status, unreachable } = useSession();
-useDocumentTitle();
-useScrollToTopOnNavigate();
+  useDocumentTitle();
+  useScrollToTopOnNavigate();
   if (status === 'checking') return unreachable ? <SessionUnreachable /> : <FullScreenLoading />;
   return status === 'authenticated' ? <SignedInRoutes /> : <SignedOutRoutes />;
 }

@@ -8,13 +8,21 @@ afterEach(() => jest.useRealTimers());
 describe('VerifyEmailPage', () => {
   it('verifies the token, says so, then goes to /login after 3 seconds', async () => {
     jest.useFakeTimers();
-    const fetchMock = mockApi(({ path }) =>
-      path === '/api/auth/verify/good-token'
-        ? { status: 200, body: { message: 'Email verified' } }
-        : undefined,
-    );
+    // The answer waits until the test has seen the page verifying.
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const fetchMock = mockApi(async ({ path }) => {
+      if (path !== '/api/auth/verify/good-token') return undefined;
+      await answered;
+      return { status: 200, body: { message: 'Email verified' } };
+    });
     renderApp('/verify/good-token');
-    expect(screen.getByRole('status', { name: 'Verifying your email...' })).toBeInTheDocument();
+    // The signed-out pages are loaded on demand (out of a signed-in first load), so they appear
+    // after a tick.
+    expect(
+      await screen.findByRole('status', { name: 'Verifying your email...' }),
+    ).toBeInTheDocument();
+    answer();
     expect(
       await screen.findByText('Email verified successfully! You can now log in.'),
     ).toBeInTheDocument();
@@ -25,7 +33,7 @@ describe('VerifyEmailPage', () => {
     act(() => jest.advanceTimersByTime(2999));
     expect(screen.queryByRole('heading', { name: 'Sign in to Campus' })).not.toBeInTheDocument();
     act(() => jest.advanceTimersByTime(1));
-    expect(screen.getByRole('heading', { name: 'Sign in to Campus' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Sign in to Campus' })).toBeInTheDocument();
   });
 
   it("shows the server's error as-is with the ways on", async () => {
