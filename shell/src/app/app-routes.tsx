@@ -123,7 +123,15 @@ type PagesWithoutProps<R extends RemoteName> = {
 }[ExposedModule<R>];
 
 function FeedRoute() {
-  return <Page remote="mf_feed" exposed="FeedPage" what="the feed" />;
+  // The feed has a right column on wide screens: its skeleton takes the same width (no shift).
+  return (
+    <RemoteSlot
+      remote="mf_feed"
+      exposed="FeedPage"
+      what="the feed"
+      fallback={<PageSkeleton rightColumn />}
+    />
+  );
 }
 
 function PostRoute() {

@@ -13,10 +13,19 @@ const Row = styled.div`
   align-items: center;
 `;
 
-/** What a remote page shows while its code arrives. */
-export function PageSkeleton() {
+/**
+ * What a remote page shows while its code arrives. `rightColumn`: the page will have a right
+ * column (the feed's Who to follow), so the skeleton asks the layout for the same wide main column
+ * at once (`data-right-column`, see app-layout.tsx) and nothing moves when the page arrives.
+ */
+export function PageSkeleton({ rightColumn = false }: { rightColumn?: boolean }) {
   return (
-    <Column aria-busy="true" aria-label="Loading page" data-testid="page-skeleton">
+    <Column
+      aria-busy="true"
+      aria-label="Loading page"
+      data-testid="page-skeleton"
+      data-right-column={rightColumn ? '' : undefined}
+    >
       {[0, 1, 2].map((row) => (
         <div key={row}>
           <Row>
