@@ -25,7 +25,7 @@ describe('per-member limits on the real routes', () => {
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({
       message: expect.stringMatching(
-        /^Too many posts: you can make at most 2 posts per minute\. Please try again in \d+ seconds\.$/,
+        /^Too many posts: you can make at most 2 posts per minute\. Please try again in \d+ seconds?\.$/,
       ),
     });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
