@@ -12,6 +12,18 @@ function limitedTo(action: MemberAction, perMinute: number) {
   return t.another({ memberLimits });
 }
 
+/**
+ * The routes' limits count in windows aligned to the clock (a minute starts at :00), and these
+ * tests use the real clock: a window that ended between a test's requests would let the one
+ * meant to be refused through. Each test starts with at least 20 s left in the current minute.
+ */
+async function awayFromMinuteEnd(): Promise<void> {
+  const leftMs = 60_000 - (Date.now() % 60_000);
+  if (leftMs < 20_000) await new Promise((resolve) => setTimeout(resolve, leftMs + 100));
+}
+
+beforeEach(awayFromMinuteEnd, 30_000);
+
 describe('per-member limits on the real routes', () => {
   test('when a member posts more than allowed in a minute, then 429 says so with Retry-After, nothing is stored, and another member may still post', async () => {
     const client = limitedTo('posts', 2);
