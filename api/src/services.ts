@@ -71,7 +71,8 @@ export function createServices(models: Models) {
   });
   return {
     accountLifecycle: createAccountLifecycleService({
-      transaction: (work) => models.User.db.transaction(work),
+      // The same transactions as every count-moving write: conflicts retried, a lost database 503.
+      transaction: atomically,
       users,
       posts,
       comments,

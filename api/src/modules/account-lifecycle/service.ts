@@ -66,7 +66,8 @@ export interface AccountLifecycleOptions {
 export interface AccountLifecycleDeps {
   /**
    * Runs `work` in one database transaction: every mongoose operation inside it joins (the app
-   * enables mongoose's transactionAsyncLocalStorage); retried whole on a transient error.
+   * enables mongoose's transactionAsyncLocalStorage); retried whole on a write conflict
+   * (`atomically`, modules/counters/atomic.ts).
    */
   transaction: (work: () => Promise<void>) => Promise<unknown>;
   users: UserService;
