@@ -1,5 +1,3 @@
-import { useState, type FormEvent } from 'react';
-import styled from 'styled-components';
 import {
   ALREADY_REPORTED_MESSAGE,
   REPORT_REASON_MAX_LENGTH,
@@ -9,18 +7,7 @@ import {
 } from '@campus/contracts';
 import { ApiError, apiRequest, failureDescription } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
-import { Button, Dialog, TextArea } from '@campus/kit/ui';
-
-const Form = styled.form`
-  display: grid;
-  gap: ${({ theme }) => theme.space(4)};
-`;
-
-const Actions = styled.div`
-  display: flex;
-  justify-content: flex-end;
-  gap: ${({ theme }) => theme.space(2)};
-`;
+import { ReasonDialog } from '@campus/kit/ui';
 
 /** The dialog's title for each kind of target. */
 export const REPORT_TITLES: Record<ReportTargetType, string> = {
@@ -54,77 +41,38 @@ export function sendReport(
  * failure keeps the dialog and the typed reason, with the server's message under the field.
  */
 export function ReportDialog({ open, onOpenChange, targetType, targetId }: ReportDialogProps) {
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-
-  const close = () => {
-    setReason('');
-    setError(null);
-    onOpenChange(false);
-  };
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (sending) return;
-    const parsed = reportRequestSchema.safeParse({ targetType, targetId, reason });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Reason is required');
-      return;
-    }
-    setSending(true);
-    try {
-      await sendReport(targetType, targetId, parsed.data.reason);
-      toast({
-        title: 'Report sent',
-        description: 'Thank you. The Campus team will review it.',
-      });
-      close();
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) {
-        toast({ title: 'Already reported', description: ALREADY_REPORTED_MESSAGE });
-        close();
-        return;
-      }
-      setError(
-        failure instanceof ApiError && failure.status < 500 && failure.serverMessage
-          ? failureDescription(failure, failure.serverMessage)
-          : 'Failed to send the report. Please try again.',
-      );
-    } finally {
-      setSending(false);
-    }
-  };
-
   return (
-    <Dialog
+    <ReasonDialog
       open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      onOpenChange={onOpenChange}
       title={REPORT_TITLES[targetType]}
       description="Tell the Campus team what is wrong. Nobody else sees who reported it."
-    >
-      <Form noValidate onSubmit={onSubmit}>
-        <TextArea
-          label="Reason"
-          rows={4}
-          maxLength={REPORT_REASON_MAX_LENGTH}
-          placeholder="Spam, harassment, false information..."
-          value={reason}
-          error={error ?? undefined}
-          onChange={(event) => {
-            setReason(event.target.value);
-            setError(null);
-          }}
-        />
-        <Actions>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={sending}>
-            {sending ? 'Sending...' : 'Send report'}
-          </Button>
-        </Actions>
-      </Form>
-    </Dialog>
+      label="Reason"
+      placeholder="Spam, harassment, false information..."
+      maxLength={REPORT_REASON_MAX_LENGTH}
+      confirmText="Send report"
+      busyText="Sending..."
+      validate={(reason) => {
+        const parsed = reportRequestSchema.safeParse({ targetType, targetId, reason });
+        return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Reason is required');
+      }}
+      onConfirm={async (reason) => {
+        try {
+          await sendReport(targetType, targetId, reason);
+          toast({
+            title: 'Report sent',
+            description: 'Thank you. The Campus team will review it.',
+          });
+        } catch (failure) {
+          if (!(failure instanceof ApiError && failure.status === 409)) throw failure;
+          toast({ title: 'Already reported', description: ALREADY_REPORTED_MESSAGE });
+        }
+      }}
+      failureMessage={(failure) =>
+        failure instanceof ApiError && failure.status < 500 && failure.serverMessage
+          ? failureDescription(failure, failure.serverMessage)
+          : 'Failed to send the report. Please try again.'
+      }
+    />
   );
 }

@@ -7,6 +7,8 @@ export { Checkbox } from './checkbox';
 export { Dialog } from './dialog';
 export type { DialogProps } from './dialog';
 export { EmptyState } from './empty-state';
+export { ReasonDialog } from './reason-dialog';
+export type { ReasonDialogProps } from './reason-dialog';
 export { Skeleton } from './skeleton';
 export { Spinner } from './spinner';
 export { Tabs } from './tabs';
