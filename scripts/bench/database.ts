@@ -9,8 +9,18 @@ import { createModels, type Models } from '../../api/src/models';
 import { connectDatabase, type Database } from '../../api/src/platform/db';
 import { REPO_ROOT, startEmbeddedMongo, type Child } from './processes';
 
-export const BENCH_DIR = path.join(REPO_ROOT, '.data', 'bench');
-export const DATASET_DIR = path.join(BENCH_DIR, 'db');
+/**
+ * Where the benchmarks keep their databases and files: `.data/bench`, or `BENCH_DIR` (so two
+ * people can run benchmarks on one machine without sharing a data directory). `BENCH_DATASET_DIR`
+ * points at the dataset `bench:data` wrote (default `<BENCH_DIR>/db`); `bench:api` serves it as it
+ * is, `bench:mixed` copies it first.
+ */
+export const BENCH_DIR = path.resolve(
+  process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.data', 'bench'),
+);
+export const DATASET_DIR = path.resolve(
+  process.env.BENCH_DATASET_DIR ?? path.join(BENCH_DIR, 'db'),
+);
 const DB_NAME = 'campus';
 
 export interface BenchDatabase {
