@@ -10,6 +10,10 @@
  * seconds of the bare Koa hello-world, with the CPU per request of the API process(es) and of the
  * database process and its ratio to the hello-world's (medians).
  *
+ * Before the first repetition, BENCH_MIXED_WARMUP seconds (default 10) of the same mix are sent and
+ * not counted: the API's start-up (modules loaded on first use, code not yet optimized, empty read
+ * caches) is not a cost of the requests measured.
+ *
  * BENCH_MIXED_DURATION (seconds per repetition, default 60), BENCH_CONNECTIONS (default 50),
  * BENCH_MIXED_PROCESSES (the runs' API_PROCESSES, default "1,2").
  */
@@ -25,6 +29,7 @@ import { fmt, table, writeSection } from './report';
 const DURATION = Number(process.env.BENCH_MIXED_DURATION ?? 60);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const HELLO_DURATION = Number(process.env.BENCH_HELLO_DURATION ?? 5);
+const WARMUP = Number(process.env.BENCH_MIXED_WARMUP ?? 10);
 const RUNS = (process.env.BENCH_MIXED_PROCESSES ?? '1,2').split(',').map(Number);
 const MEMBERS = 500;
 
@@ -140,20 +145,17 @@ async function main() {
         `\nAPI_PROCESSES=${processes}: ${CONNECTIONS} connections for ${DURATION} s × ${REPEATS}, ${auth.length} members, ${fmt(postIds.length)} posts to act on`,
       );
       const reps: Array<{ load: LoadResult; helloUs: number; apiUs: number; dbUs: number }> = [];
-      for (let rep = 0; rep < REPEATS; rep++) {
-        const helloMeter = cpuMeter({ hello: ceiling.process.pid });
-        const hello = await runLoad({ url: ceiling.url, duration: HELLO_DURATION });
-        const helloCpu = helloMeter.stop();
-        const meter = cpuMeter({ api: api.process.pid, db: db.pid });
-        const load = await runLoad({
-          url: api.url,
-          duration: DURATION,
+      let counting = false;
+      const mixed = (duration: number) =>
+        runLoad({
+          url: api!.url,
+          duration,
           requests: [
             {
               setupRequest: (req, context) => {
                 const r = build();
                 (context as { kind?: Kind }).kind = r.kind;
-                tallies.get(r.kind)!.sent += 1;
+                if (counting) tallies.get(r.kind)!.sent += 1;
                 return {
                   ...req,
                   method: r.method as 'GET',
@@ -167,12 +169,28 @@ async function main() {
               },
               onResponse: (status, _body, context) => {
                 const tally = tallies.get((context as { kind: Kind }).kind)!;
-                tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
                 if (status >= 400) tally.errors += 1;
+                if (!counting) return;
+                tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
               },
             },
           ],
         });
+      // Not counted: the API's first seconds (modules loaded on first use, cold caches, code not
+      // yet optimized). Its errors are still errors.
+      const warmup = WARMUP > 0 ? await mixed(WARMUP) : undefined;
+      if (warmup) {
+        console.log(
+          `warm-up (not counted): ${fmt(warmup.total)} requests in ${WARMUP} s, errors: ${warmup.errors}`,
+        );
+      }
+      counting = true;
+      for (let rep = 0; rep < REPEATS; rep++) {
+        const helloMeter = cpuMeter({ hello: ceiling.process.pid });
+        const hello = await runLoad({ url: ceiling.url, duration: HELLO_DURATION });
+        const helloCpu = helloMeter.stop();
+        const meter = cpuMeter({ api: api.process.pid, db: db.pid });
+        const load = await mixed(DURATION);
         const cpu = meter.stop();
         const rep = {
           load,
@@ -191,7 +209,7 @@ async function main() {
       api = undefined;
       const load = {
         total: reps.reduce((s, r) => s + r.load.total, 0),
-        errors: reps.reduce((s, r) => s + r.load.errors, 0),
+        errors: reps.reduce((s, r) => s + r.load.errors, 0) + (warmup?.errors ?? 0),
         requestsPerSecond: median(reps.map((r) => r.load.requestsPerSecond)),
         p50: median(reps.map((r) => r.load.p50)),
         p99: median(reps.map((r) => r.load.p99)),
@@ -239,7 +257,9 @@ async function main() {
       [
         `${new Date().toISOString()}: ${DURATION} s at ${CONNECTIONS} connections per run, ${auth.length} members (the most recently active), on a copy of the bench dataset (${dataset}); ` +
           'feed reads spread over the tabs (For You, Following twice as often, JD, Top Posts), 80 % first pages. ' +
-          'One run per API_PROCESSES, one after the other on the same copy; the recount follows each run.',
+          'One run per API_PROCESSES, one after the other on the same copy; the recount follows each run. ' +
+          `Each run starts with ${WARMUP} s of the same mix that is not counted (the API's start-up: modules loaded on first use, code not yet optimized, empty caches); its errors are counted. ` +
+          `Then ${REPEATS} repetitions of ${DURATION} s, each after ${HELLO_DURATION} s of the bare Koa hello-world; figures are the medians.`,
         ...runs.flatMap((run) => [
           '',
           `### ${processLabel(run.processes)}`,

@@ -112,6 +112,9 @@ async function waitForHttp(url: string, child: ChildProcess, what: string): Prom
   throw new Error(`${what} did not answer ${url} within 120 s`);
 }
 
+/** READ_CACHE_MS of the API processes the benchmarks start (BENCH_READ_CACHE_MS), if set. */
+export const READ_CACHE_MS = process.env.BENCH_READ_CACHE_MS;
+
 export const BENCH_JWT_SECRET = 'benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 
 /**
@@ -152,6 +155,8 @@ export async function startApi(options: {
         // Production refuses to start without SMTP; the benchmarks send no e-mail.
         SMTP_URL: 'smtp://127.0.0.1:1',
         LOG_LEVEL: 'warn',
+        // BENCH_READ_CACHE_MS=0: the API without its read caches (uncached feed pages).
+        ...(READ_CACHE_MS === undefined ? {} : { READ_CACHE_MS }),
         PUBLIC_URL: `http://${LOOPBACK}:${port}`,
         RATE_LIMIT_LOGIN_MAX: '0',
         RATE_LIMIT_LOGIN_FAILURES_MAX: '0',

@@ -10,7 +10,19 @@ import path from 'node:path';
 import { REPO_ROOT } from './processes';
 
 const FILE = path.join(REPO_ROOT, 'BENCHMARKS.md');
-const SECTIONS = ['machine', 'bench:data', 'bench:api', 'bench:mixed', 'bench:stream'] as const;
+const SECTIONS = [
+  'machine',
+  'bench:data',
+  'bench:api',
+  'bench:api:uncached',
+  'bench:mixed',
+  'bench:stream',
+] as const;
+const HEADINGS: Partial<Record<Section, string>> = {
+  machine: '## Machine',
+  'bench:api:uncached':
+    '## `BENCH_READ_CACHE_MS=0 npm run bench:api` (the API without read caches)',
+};
 type Section = (typeof SECTIONS)[number];
 
 const INTRO = `# Benchmarks
@@ -44,7 +56,9 @@ export function machineDescription(): string {
 }
 
 function placeholder(name: Section): string {
-  return `<!-- ${name}:start -->\n_Not run yet: \`npm run ${name}\`._\n<!-- ${name}:end -->`;
+  const command =
+    name === 'bench:api:uncached' ? 'BENCH_READ_CACHE_MS=0 npm run bench:api' : `npm run ${name}`;
+  return `<!-- ${name}:start -->\n_Not run yet: \`${command}\`._\n<!-- ${name}:end -->`;
 }
 
 export function writeSection(name: Exclude<Section, 'machine'>, body: string): void {
@@ -56,7 +70,7 @@ export function writeSection(name: Exclude<Section, 'machine'>, body: string): v
   };
   for (const section of SECTIONS) {
     if (!text.includes(`<!-- ${section}:start -->`)) {
-      const heading = section === 'machine' ? '## Machine' : `## \`npm run ${section}\``;
+      const heading = HEADINGS[section] ?? `## \`npm run ${section}\``;
       text = `${text.trimEnd()}\n\n${heading}\n\n${placeholder(section)}\n`;
     }
   }
