@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { E2E_ENV_KEY, type E2eEnvironment } from './environment';
-import { APPS, serveApps } from './serve-apps';
+import { APPS, appDist, serveApps } from './serve-apps';
 import { startStaticServer } from './static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -37,14 +37,20 @@ async function waitForApi(url: string, api: ChildProcess, output: () => string):
   throw new Error(`The API did not start within 90 s:\n${output()}`);
 }
 
+export interface ComposeOptions {
+  /** Serve the builds from `<distDir>/<app dir>` instead of each app's dist/ (serve-apps.ts). */
+  distDir?: string;
+}
+
 /**
  * Starts the composed production build as deployed: every app's dist/ on its own free port
  * (the shell with a runtime env.json for those ports) and the real API with the embedded
- * database in a throw-away data folder.
+ * database in a throw-away data folder. Playwright's global setup (the default export) serves
+ * the apps' own dist/ folders; a benchmark may pass a copy of them (`distDir`).
  */
-export default async function globalSetup() {
+export async function startComposition({ distDir }: ComposeOptions = {}) {
   const missing = APPS.filter(
-    (app) => !existsSync(path.join(repoRoot, app.dir, 'dist', 'index.html')),
+    (app) => !existsSync(path.join(appDist(app.dir, distDir), 'index.html')),
   );
   if (missing.length > 0) {
     throw new Error(
@@ -67,12 +73,15 @@ export default async function globalSetup() {
     corsOrigins: () => shellOrigins,
   });
   const previewOrigin = preview.url;
-  const apps = await serveApps({ apiUrl, host: HOST, overrideOrigins: [previewOrigin] }).catch(
-    async (error: unknown) => {
-      await preview.close();
-      throw error;
-    },
-  );
+  const apps = await serveApps({
+    apiUrl,
+    host: HOST,
+    overrideOrigins: [previewOrigin],
+    distDir,
+  }).catch(async (error: unknown) => {
+    await preview.close();
+    throw error;
+  });
   shellOrigins = [apps.shellUrl];
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'campus-e2e-'));
 
@@ -150,4 +159,8 @@ export default async function globalSetup() {
   };
   process.env[E2E_ENV_KEY] = JSON.stringify(environment);
   return stop;
+}
+
+export default async function globalSetup() {
+  return startComposition();
 }

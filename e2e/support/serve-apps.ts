@@ -27,6 +27,17 @@ export interface ServeAppsOptions {
   /** Origins a remote's manifest may be overridden from (env.json `overrideOrigins`). */
   overrideOrigins?: string[];
   host?: string;
+  /**
+   * Where the builds are read from: `<distDir>/<app dir>` (e.g. `<distDir>/mf-feed`) instead of
+   * each app's own `dist/` in the repository. A benchmark serves a private copy this way, so the
+   * apps can be rebuilt while it runs (scripts/bench/web.ts).
+   */
+  distDir?: string;
+}
+
+/** The folder an app's production build is served from. */
+export function appDist(dir: string, distDir?: string): string {
+  return distDir ? path.join(distDir, dir) : path.join(repoRoot, dir, 'dist');
 }
 
 export interface ServedApps {
@@ -66,6 +77,7 @@ export async function serveApps({
   remoteUrls = {},
   overrideOrigins = [],
   host,
+  distDir,
 }: ServeAppsOptions): Promise<ServedApps> {
   const remotes = {} as Record<RemoteName, string>;
   const servers: StaticServer[] = [];
@@ -77,7 +89,7 @@ export async function serveApps({
     for (const app of APPS) {
       if (app.name === 'shell') continue;
       const server = await startStaticServer({
-        root: path.join(repoRoot, app.dir, 'dist'),
+        root: appDist(app.dir, distDir),
         port: ports[app.name] ?? 0,
         host,
         headers: () => headers,
@@ -88,7 +100,7 @@ export async function serveApps({
     }
     const env = { apiUrl, remotes, overrideOrigins };
     const shell = await startStaticServer({
-      root: path.join(repoRoot, 'shell', 'dist'),
+      root: appDist('shell', distDir),
       port: ports.shell ?? 0,
       host,
       historyFallback: true,
