@@ -225,6 +225,8 @@ export function createApp({
   });
   // What presenting posts and comments needs, handed to the routes that present them.
   const reads = { publicUrl: config.publicUrl, feed: caches.feed, authors: caches.authors };
+  // Comment pages (post detail) are kept too.
+  const postReads = { ...reads, comments: caches.comments };
   const allowedOrigins = new Set(config.allowedOrigins);
   // People search reads each user's search terms; accounts stored before them get theirs now.
   backfillSearchTerms(models.User).catch((err: unknown) =>
@@ -332,7 +334,7 @@ export function createApp({
       rules: config.rateLimits,
     }),
     settingsRoutes(services.settings),
-    postRoutes(services.posts, authenticated, { ...reads, timezone: config.timezone, limits }),
+    postRoutes(services.posts, authenticated, { ...postReads, timezone: config.timezone, limits }),
     commentRoutes(services.comments, authenticated, {
       isPostVisible: services.posts.isPostVisible,
       limits,
@@ -341,7 +343,7 @@ export function createApp({
       services.notifications,
       authenticated,
       notificationSources(services, config.publicUrl),
-      { timezone: config.timezone },
+      { timezone: config.timezone, pages: caches.notifications },
     ),
     analyticsRoutes(services.analytics, authenticated, {
       timezone: config.timezone,

@@ -20,12 +20,21 @@ import { FeedCache, type FeedSources } from './modules/posts/feed-cache';
 import { AccountCache } from './modules/users/account-cache';
 import { AuthorCache } from './modules/users/author-cache';
 import type { UserModel } from './modules/users/model';
+import { COMMENT_PAGE_SOURCES, CommentPageCache } from './modules/comments/page-cache';
+import {
+  NOTIFICATION_PAGE_SOURCES,
+  NotificationPageCache,
+} from './modules/notifications/page-cache';
 
 export interface ReadCaches {
   readonly feed: FeedCache;
   readonly authors: AuthorCache;
   readonly accounts: AccountCache;
   readonly tokens: VerifiedTokens;
+  /** Members' notification pages (GET /api/notifications), as sent. */
+  readonly notifications: NotificationPageCache;
+  /** Pages of posts' comments and viewers' comment likes. */
+  readonly comments: CommentPageCache;
   /** Forgets what a write announced on `collection` may change. */
   forget(collection: string, event: WriteEvent): void;
   /** Forgets every read (after writes mongoose cannot see, e.g. a test moving dates). */
@@ -41,7 +50,13 @@ export interface ReadCaches {
 }
 
 /** The collections whose documents the read caches keep or derive from. */
-export const CACHED_COLLECTIONS = ['posts', 'likes', 'reposts', 'follows', 'users'] as const;
+export const CACHED_COLLECTIONS = [
+  ...new Set([
+    ...(['posts', 'likes', 'reposts', 'follows', 'users'] as const),
+    ...NOTIFICATION_PAGE_SOURCES,
+    ...COMMENT_PAGE_SOURCES,
+  ]),
+];
 
 /** The caches read through the app's own models and services. */
 export function createReadCaches(
@@ -53,7 +68,11 @@ export function createReadCaches(
   // Never past the point where the caller's activity is due to be recorded again.
   const accounts = new AccountCache(Math.min(config.authCacheMs, config.activityThrottleMs));
   const tokens = new VerifiedTokens();
+  const notifications = new NotificationPageCache(config.readCacheMs);
+  const comments = new CommentPageCache(config.readCacheMs);
   const forget = (collection: string, event: WriteEvent) => {
+    notifications.forget(collection, event);
+    comments.forget(collection, event);
     if (collection === 'users') {
       authors.forget(event);
       accounts.forget(event);
@@ -66,12 +85,16 @@ export function createReadCaches(
     authors.clear();
     accounts.clear();
     tokens.clear();
+    notifications.clear();
+    comments.clear();
   };
   return {
     feed,
     authors,
     accounts,
     tokens,
+    notifications,
+    comments,
     forget,
     clear,
     subscribe: (database) => database.onWrites(forget),

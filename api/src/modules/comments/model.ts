@@ -29,7 +29,9 @@ const commentSchema = new Schema<CommentDoc>(
   },
   { versionKey: false },
 );
-commentSchema.index({ postId: 1, createdAt: 1 });
+// A post's comments: the top-level ones (parentId null) a page at a time in index order, the
+// replies of a page's comments by parent.
+commentSchema.index({ postId: 1, parentId: 1, createdAt: 1, _id: 1 });
 commentSchema.index({ createdAt: 1 });
 
 export type CommentModel = Model<CommentDoc>;

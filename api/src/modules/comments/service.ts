@@ -6,6 +6,7 @@ import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
 import type { AuthorCache } from '../users/author-cache';
 import { toAuthor } from '../users/presenters';
 import type { CommentDoc, CommentModel } from './model';
+import type { CommentPageCache, StoredCommentPage } from './page-cache';
 
 export const COMMENT_NOT_FOUND = 'Comment not found';
 
@@ -13,6 +14,8 @@ export const COMMENT_NOT_FOUND = 'Comment not found';
 export interface CommentReads {
   publicUrl: string;
   authors: AuthorCache;
+  /** The app's comment pages and viewers' comment likes (read-caches.ts); none kept without it. */
+  comments?: CommentPageCache;
 }
 
 export interface CommentServiceDeps {
@@ -56,52 +59,34 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
 
   /**
    * One page of a post's comments, oldest first: up to `limit` top-level comments (after `cursor`,
-   * the `nextCursor` of the page before) each with all its replies (one level), in four database
-   * round trips: the top-level comments, their replies, then authors and the viewer's comment
-   * likes in parallel. `nextCursor` is null on the last page.
+   * the `nextCursor` of the page before) each with all its replies (one level). Uncached, four
+   * database round trips: the top-level comments, their replies (`readPage`), then authors and the
+   * viewer's comment likes in parallel; with the app's caches (`reads.comments`, the author
+   * cache) a page read again takes none. `nextCursor` is null on the last page.
    */
   async function listComments(
     postId: number,
     viewerId: number,
-    { publicUrl, authors: authorCache }: CommentReads,
+    { publicUrl, authors: authorCache, comments: cache }: CommentReads,
     page: { cursor?: CommentCursor; limit?: number } = {},
   ): Promise<{ comments: CommentView[]; nextCursor: string | null }> {
     const limit = page.limit ?? COMMENTS_PAGE;
-    const after = page.cursor;
-    // Removed comments (and so their replies) and those of suspended authors are hidden.
-    const top = await Comment.find({
-      postId,
-      parentId: null,
-      ...visible(),
-      ...(after
-        ? {
-            $or: [
-              { createdAt: trusted({ $gt: after.createdAt }) },
-              { createdAt: after.createdAt, _id: trusted({ $gt: after.id }) },
-            ],
-          }
-        : {}),
-    })
-      .sort({ createdAt: 1, _id: 1 })
-      .limit(limit + 1)
-      .lean<CommentDoc[]>();
-    const more = top.length > limit;
-    if (more) top.length = limit;
+    const load = async () => readPage(postId, page.cursor, limit);
+    const { top, replies, nextCursor } = cache
+      ? await cache.page(
+          postId,
+          `${page.cursor ? encodeCommentCursor({ createdAt: page.cursor.createdAt, _id: page.cursor.id }) : ''}|${limit}`,
+          load,
+        )
+      : (await load()).page;
     if (top.length === 0) return { comments: [], nextCursor: null };
-    const replies = await Comment.find({
-      postId,
-      parentId: trusted({ $in: top.map((c) => c._id) }),
-      ...visible(),
-    })
-      .sort({ createdAt: 1, _id: 1 })
-      .lean<CommentDoc[]>();
     const comments = [...top, ...replies];
+    const commentIds = comments.map((c) => c._id);
     const [authors, liked] = await Promise.all([
       authorCache.byId(comments.map((c) => c.authorId)),
-      likedComments(
-        viewerId,
-        comments.map((c) => c._id),
-      ),
+      cache
+        ? cache.likedComments(viewerId, commentIds, (ids) => likedComments(viewerId, ids))
+        : likedComments(viewerId, commentIds),
     ]);
     const present = (c: CommentDoc): CommentView => ({
       id: c._id,
@@ -114,11 +99,53 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     const topLevel = new Map<number, CommentView & { replies: CommentView[] }>();
     for (const c of top) topLevel.set(c._id, { ...present(c), replies: [] });
     for (const c of replies) topLevel.get(c.parentId!)?.replies.push(present(c));
-    const last = top[top.length - 1]!;
-    return {
-      comments: [...topLevel.values()],
-      nextCursor: more ? encodeCommentCursor(last) : null,
-    };
+    return { comments: [...topLevel.values()], nextCursor };
+  }
+
+  /**
+   * One page of stored comments, in two round trips, each answered from the index
+   * `{ postId, parentId, createdAt, _id }` by reading only the page: the top-level comments after
+   * the cursor (in index order, stopping after `limit` + 1), then their replies. Also names the
+   * comments it depends on (the one past the page's end decides whether there is a next page).
+   */
+  async function readPage(
+    postId: number,
+    after: CommentCursor | undefined,
+    limit: number,
+  ): Promise<{ page: StoredCommentPage; ids: number[] }> {
+    // Removed comments (and so their replies) and those of suspended authors are hidden.
+    const top = await Comment.find({
+      postId,
+      parentId: null,
+      ...visible(),
+      ...(after
+        ? {
+            // The range lets the index start at the cursor; the $or makes it exact.
+            createdAt: trusted({ $gte: after.createdAt }),
+            $or: [
+              { createdAt: trusted({ $gt: after.createdAt }) },
+              { createdAt: after.createdAt, _id: trusted({ $gt: after.id }) },
+            ],
+          }
+        : {}),
+    })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(limit + 1)
+      .lean<CommentDoc[]>();
+    const ids = top.map((c) => c._id);
+    const more = top.length > limit;
+    if (more) top.length = limit;
+    if (top.length === 0) return { page: { top, replies: [], nextCursor: null }, ids };
+    const replies = await Comment.find({
+      postId,
+      parentId: trusted({ $in: top.map((c) => c._id) }),
+      ...visible(),
+    })
+      .sort({ createdAt: 1, _id: 1 })
+      .lean<CommentDoc[]>();
+    for (const r of replies) ids.push(r._id);
+    const nextCursor = more ? encodeCommentCursor(top[top.length - 1]!) : null;
+    return { page: { top, replies, nextCursor }, ids };
   }
 
   /**

@@ -48,7 +48,12 @@ const notificationSchema = new Schema<NotificationDoc>(
   },
   { versionKey: false },
 );
-notificationSchema.index({ userId: 1, createdAt: -1 });
+// The newest first (the list), read in index order: a page reads only its own notifications.
+notificationSchema.index({ userId: 1, createdAt: -1, _id: -1 });
+// The grouped list walks the recipient's notifications by id.
+notificationSchema.index({ userId: 1, _id: -1 });
+// A group's members: likes and reposts of one post, follows of one day.
+notificationSchema.index({ userId: 1, type: 1, postId: 1, createdAt: 1 });
 notificationSchema.index({ userId: 1, isRead: 1 });
 notificationSchema.index({ dedupeKey: 1 }, { unique: true, sparse: true });
 

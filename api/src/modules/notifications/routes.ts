@@ -8,14 +8,20 @@ import {
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
 import { parseInput } from '../../platform/validation';
+import { NotificationPageCache } from './page-cache';
 import type { NotificationSources, NotificationService } from './service';
 
 export function notificationRoutes(
   notifications: NotificationService,
   requireAuth: Middleware<AppState>,
   sources: NotificationSources,
-  deps: { timezone: string } = { timezone: 'UTC' },
+  deps: {
+    timezone: string;
+    /** The app's notification pages (read-caches.ts); none kept without it. */
+    pages?: NotificationPageCache;
+  } = { timezone: 'UTC' },
 ) {
+  const pages = deps.pages ?? new NotificationPageCache(0);
   const { listNotifications, listNotificationGroups, markAllRead, markManyRead, markRead } =
     notifications;
   const router = new Router<AppState>({ prefix: '/api/notifications' });
@@ -25,10 +31,18 @@ export function notificationRoutes(
     const query = parseInput(notificationListQuerySchema, ctx.query);
     const userId = currentUser(ctx.state).id;
     ctx.set('Cache-Control', 'no-store');
+    // Kept as the JSON sent, forgotten on every write that may change it (page-cache.ts).
+    ctx.type = 'application/json';
     ctx.body =
       query.grouped === 'true'
-        ? await listNotificationGroups(userId, query, sources, deps.timezone)
-        : await listNotifications(userId, sources);
+        ? await pages.page(userId, `grouped|${query.before ?? ''}|${query.limit}`, async () => {
+            const page = await listNotificationGroups(userId, query, sources, deps.timezone);
+            return { json: JSON.stringify(page), ids: page.groups.flatMap((g) => g.ids) };
+          })
+        : await pages.page(userId, 'list', async () => {
+            const list = await listNotifications(userId, sources);
+            return { json: JSON.stringify(list), ids: list.map((n) => n.id) };
+          });
   });
 
   router.put('/read-all', async (ctx) => {

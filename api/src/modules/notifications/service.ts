@@ -277,35 +277,93 @@ export function createNotificationService({
     firsts: Array<{ key: string }>,
     timezone: string,
   ): Promise<Set<string>> {
-    const filters = firsts.flatMap((f) =>
-      isSharedKey(f.key) ? (membersFilter(f.key, timezone) ?? []) : [],
-    );
-    if (before === undefined || !filters.length) return new Set();
-    const earlier = await Notification.find(
-      { userId, _id: trusted({ $gte: before }), $or: filters },
+    if (before === undefined) return new Set();
+    const earlier = await findMembers(
+      userId,
+      firsts.map((f) => f.key),
+      timezone,
       { _id: 1, type: 1, postId: 1, createdAt: 1 },
-    ).lean<NotificationDoc[]>();
+      before,
+    );
     return new Set(earlier.map((n) => groupKeyOf(n, timezone)));
   }
 
-  /** Every member of each group of the page (newest first), by key: one query. */
+  /**
+   * The members of the shared groups `keys` (at or above `from`), in at most two queries run
+   * together, each one the index `{ userId, type, postId, createdAt }` answers by reading only
+   * those groups' members: likes and reposts by post, follows by their days' time range. (One
+   * query with an `$or` of the groups' filters read every notification of the recipient.)
+   */
+  async function findMembers(
+    userId: number,
+    keys: string[],
+    timezone: string,
+    projection: Record<string, 1>,
+    from?: number,
+  ): Promise<NotificationDoc[]> {
+    const wanted = new Set<string>();
+    const types = new Set<NotificationType>();
+    const postIds = new Set<number>();
+    let days: { low: Date; high: Date } | undefined;
+    for (const key of keys) {
+      if (!isSharedKey(key)) continue;
+      const filter = membersFilter(key, timezone);
+      if (!filter) continue;
+      wanted.add(key);
+      if (filter.type === 'follow') {
+        const range = filter.createdAt as { $gte: Date; $lt: Date };
+        days = {
+          low: days && days.low < range.$gte ? days.low : range.$gte,
+          high: days && days.high > range.$lt ? days.high : range.$lt,
+        };
+      } else {
+        types.add(filter.type as NotificationType);
+        postIds.add(filter.postId as number);
+      }
+    }
+    const above = from === undefined ? {} : { _id: trusted({ $gte: from }) };
+    const [onPosts, follows] = await Promise.all([
+      postIds.size
+        ? Notification.find(
+            {
+              userId,
+              type: trusted({ $in: [...types] }),
+              postId: trusted({ $in: [...postIds] }),
+              ...above,
+            },
+            projection,
+          ).lean<NotificationDoc[]>()
+        : [],
+      days
+        ? Notification.find(
+            {
+              userId,
+              type: 'follow',
+              postId: null,
+              createdAt: trusted({ $gte: days.low, $lt: days.high }),
+              ...above,
+            },
+            projection,
+          ).lean<NotificationDoc[]>()
+        : [],
+    ]);
+    return [...onPosts, ...follows].filter((n) => wanted.has(groupKeyOf(n, timezone)));
+  }
+
+  /** Every member of each group of the page (newest first), by key. */
   async function membersOf(
     userId: number,
     heads: Array<{ key: string; head: NotificationDoc }>,
     timezone: string,
   ): Promise<Map<string, NotificationDoc[]>> {
     const members = new Map<string, NotificationDoc[]>(heads.map((h) => [h.key, []]));
-    const filters = heads.flatMap((h) =>
-      isSharedKey(h.key) ? (membersFilter(h.key, timezone) ?? []) : [],
+    const found = await findMembers(
+      userId,
+      heads.map((h) => h.key),
+      timezone,
+      { _id: 1, type: 1, postId: 1, actorId: 1, isRead: 1, createdAt: 1 },
     );
-    const found = filters.length
-      ? await Notification.find(
-          { userId, $or: filters },
-          { _id: 1, type: 1, postId: 1, actorId: 1, isRead: 1, createdAt: 1 },
-        )
-          .sort({ _id: -1 })
-          .lean<NotificationDoc[]>()
-      : [];
+    found.sort((a, b) => b._id - a._id);
     for (const n of found) members.get(groupKeyOf(n, timezone))?.push(n);
     for (const { key, head } of heads) if (!isSharedKey(key)) members.get(key)!.push(head);
     return members;

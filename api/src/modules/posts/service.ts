@@ -14,7 +14,7 @@ import type { AuthUser } from '../../platform/auth';
 import { badRequest, forbidden, HttpError, notFound } from '../../platform/errors';
 import { countPerDay } from '../../platform/per-day';
 import { startOfDayIn } from '../../platform/time';
-import type { CommentCursor, CommentService } from '../comments/service';
+import type { CommentCursor, CommentReads, CommentService } from '../comments/service';
 import type { Atomically } from '../counters/atomic';
 import type { CounterService } from '../counters/service';
 import type { FollowService } from '../follows/service';
@@ -111,9 +111,12 @@ export function createPostService({
   async function getPostDetail(
     id: number,
     viewerId: number,
-    reads: PostReads,
+    reads: PostReads & CommentReads,
   ): Promise<PostDetail> {
-    const post = await findVisiblePost(id);
+    // Through the feed's post cache (forgotten on every write to the post), like feed pages.
+    const post = (await reads.feed.postsById([id])).get(id);
+    if (!post || post.deletedAt != null || post.authorSuspended === true)
+      throw notFound(POST_NOT_FOUND);
     const [[view], page] = await Promise.all([
       presentPosts([post], viewerId, reads),
       listComments(id, viewerId, reads),
@@ -126,9 +129,11 @@ export function createPostService({
     id: number,
     viewerId: number,
     cursor: CommentCursor | undefined,
-    reads: PostReads,
+    reads: PostReads & CommentReads,
   ): Promise<CommentPage> {
-    await findVisiblePost(id);
+    const post = (await reads.feed.postsById([id])).get(id);
+    if (!post || post.deletedAt != null || post.authorSuspended === true)
+      throw notFound(POST_NOT_FOUND);
     return listComments(id, viewerId, reads, { cursor });
   }
 
