@@ -9,8 +9,23 @@ import { averagePostsPerUser, engagementRate, oneDecimal, todayLabel } from './a
 // apexcharts is heavy: it comes in its own chunk of this remote, after the figures are shown.
 const TrendChart = lazy(() => import('./trend-chart'));
 
-/** Spec §2: while loading, 8 placeholder cards. */
+/**
+ * Spec §2: while loading, 8 placeholder cards: one in the place of each of the six figure cards
+ * and of the two charts, in the same grids, so nothing moves when the figures arrive (issue 22:
+ * no layout shift; the panels below the charts simply appear).
+ */
 export const PLACEHOLDER_CARDS = 8;
+const FIGURE_CARDS = 6;
+
+/**
+ * The height of a row of figure cards and of a chart card, in the placeholder and in what
+ * replaces it: at least the tallest card's content (a detail wrapping to two lines at 1280 px;
+ * a chart's title and its 280 px chart), so a row does not change height when its cards arrive.
+ */
+const FIGURE_ROW = '7.5rem';
+const CHART_ROW = '23rem';
+/** apexcharts draws its 280 px chart in a box of about 295 px (its legend's room). */
+const CHART_BOX = '300px';
 
 const Page = styled.section`
   display: grid;
@@ -31,14 +46,34 @@ const Page = styled.section`
   }
 `;
 
+/** The placeholders: the page's own grid, so the rows keep their places. */
+const Loading = styled.div`
+  display: contents;
+`;
+
 const Muted = styled.small`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
-const Grid = styled.div<{ $min?: string }>`
+/** 'Updated: {today}' and, while loading, the Admin Only badge: one line of the badge's height. */
+const Note = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space(2)};
+  align-items: center;
+  min-height: 20px;
+`;
+
+const Grid = styled.div<{ $min?: string; $row?: string }>`
   display: grid;
   grid-template-columns: repeat(auto-fill, minmax(${({ $min = '180px' }) => $min}, 1fr));
+  grid-auto-rows: ${({ $row }) => ($row ? `minmax(${$row}, auto)` : 'auto')};
   gap: ${({ theme }) => theme.space(3)};
+`;
+
+/** Where a chart is drawn: the same box for its placeholder and for apexcharts' drawing. */
+const ChartBox = styled.div`
+  min-height: ${CHART_BOX};
 `;
 
 const Card = styled.article`
@@ -124,7 +159,9 @@ function ChartCard({
       {failed ? (
         <p role="alert">Failed to load this chart.</p>
       ) : (
-        <Suspense fallback={<Skeleton $height="280px" />}>{children}</Suspense>
+        <ChartBox>
+          <Suspense fallback={<Skeleton $height="280px" />}>{children}</Suspense>
+        </ChartBox>
       )}
     </Card>
   );
@@ -149,24 +186,29 @@ export default function AnalyticsPage() {
         <h1 id="analytics-title">
           Analytics <Badge $tone="primary">Admin Dashboard</Badge>
         </h1>
-        <Muted>Updated: {todayLabel()}</Muted>
+        <Note>
+          <Muted>Updated: {todayLabel()}</Muted>
+          {overview.isLoading && <Badge $tone="danger">Admin Only</Badge>}
+        </Note>
       </div>
       {overview.isLoading ? (
-        <>
-          <div>
-            <Badge $tone="danger">Admin Only</Badge>
-          </div>
-          <Grid aria-busy="true" aria-label="Loading analytics">
-            {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
-              <Skeleton key={index} $height="96px" data-testid="analytics-placeholder" />
+        <Loading aria-busy="true" aria-label="Loading analytics">
+          <Grid $row={FIGURE_ROW}>
+            {Array.from({ length: FIGURE_CARDS }, (_, index) => (
+              <Skeleton key={index} $height="auto" data-testid="analytics-placeholder" />
             ))}
           </Grid>
-        </>
+          <Grid $min="320px" $row={CHART_ROW}>
+            {Array.from({ length: PLACEHOLDER_CARDS - FIGURE_CARDS }, (_, index) => (
+              <Skeleton key={index} $height="auto" data-testid="analytics-placeholder" />
+            ))}
+          </Grid>
+        </Loading>
       ) : !o ? (
         <EmptyState title="Failed to fetch analytics" description="Please try again later." />
       ) : (
         <>
-          <Grid>
+          <Grid $row={FIGURE_ROW}>
             <StatCard
               title="Total Users"
               value={o.totalUsers}
@@ -194,7 +236,7 @@ export default function AnalyticsPage() {
               detail="Users active in last 30 days"
             />
           </Grid>
-          <Grid $min="320px">
+          <Grid $min="320px" $row={CHART_ROW}>
             <ChartCard title="User Growth (Last 30 Days)" failed={Boolean(growth.error)}>
               <TrendChart
                 kind="line"
