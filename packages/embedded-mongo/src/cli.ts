@@ -61,6 +61,11 @@ async function serve(args: string[]): Promise<void> {
       values['cursor-timeout-ms'] === undefined ? undefined : Number(values['cursor-timeout-ms']),
     faults: parseFaults(values['test-faults']),
     onWarning: (message) => process.stderr.write(`embedded-mongo: ${message}\n`),
+    onWarm: ({ ms, cpuMs }) =>
+      process.stdout.write(
+        `embedded-mongo: warm: every document decoded and every index built ` +
+          `${ms.toFixed(0)} ms after listening (${cpuMs.toFixed(0)} ms CPU)\n`,
+      ),
     onFatal: (e) =>
       fatal(
         `${e.message}. The server stopped so that it never serves data that is not on disk; ` +

@@ -8,6 +8,7 @@ import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
 import { MaxKey, MinKey, ObjectId } from 'bson';
 import { Query } from 'mingo';
 import { serverError } from './errors';
+import { DocStore } from './doc-store';
 import { compareValues, valueKey, valuesAtPath, isPlainObject, type Doc } from './values';
 
 export interface IndexSpec {
@@ -26,11 +27,22 @@ const MAX = new MaxKey();
 
 export class Index {
   readonly fields: Array<{ path: string[]; name: string; dir: 1 | -1 }>;
-  tree: BTree<IndexKey, true>;
+  private _tree: BTree<IndexKey, true>;
   /** For unique indexes: value key -> _id key of its one owner. */
   private readonly owners = new Map<string, string>();
   private readonly partial?: Query;
-  multikey = false;
+  private _multikey = false;
+  /**
+   * Not built yet (after a start): built from these documents the first time the index is used
+   * (or by the background warm-up); until then it needs no maintenance, since it is built from
+   * the documents as they are then. `order`: the _id keys in index order when the snapshot was
+   * written (see Engine), which spares the sort; `done` is told once it is built.
+   */
+  private pending?: { docs: DocStore; order?: string[]; done: () => void };
+  /** How the last build ordered its keys (for tests). */
+  builtFrom?: 'snapshot order' | 'sort';
+  /** Key order read from the journal's snapshot, waiting for `defer`. */
+  snapshotOrder?: string[];
 
   constructor(
     readonly spec: IndexSpec,
@@ -42,7 +54,7 @@ export class Index {
       dir: dir === -1 ? -1 : 1,
     }));
     const fields = this.fields;
-    this.tree = new BTree<IndexKey, true>(undefined, (a, b) => {
+    this._tree = new BTree<IndexKey, true>(undefined, (a, b) => {
       for (let i = 0; i < fields.length; i++) {
         const c = compareValues(a[i], b[i]);
         if (c !== 0) return c * (fields[i] as { dir: number }).dir;
@@ -56,6 +68,62 @@ export class Index {
 
   get name(): string {
     return this.spec.name;
+  }
+
+  get tree(): BTree<IndexKey, true> {
+    if (this.pending) this.buildPending();
+    return this._tree;
+  }
+
+  /** Whether some document holds an array in an indexed field (known once built). */
+  get multikey(): boolean {
+    if (this.pending) this.buildPending();
+    return this._multikey;
+  }
+
+  get built(): boolean {
+    return this.pending === undefined;
+  }
+
+  /** Leaves the index to be built from `docs` on first use (see `pending`). */
+  defer(docs: DocStore, done: () => void): void {
+    this.pending = { docs, order: this.snapshotOrder, done };
+    this.snapshotOrder = undefined;
+  }
+
+  /** Dropped before it was built: nothing to build. */
+  abandon(): void {
+    const p = this.pending;
+    this.pending = undefined;
+    p?.done();
+  }
+
+  /** Builds a deferred index now. */
+  buildPending(): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = undefined;
+    this.build(p.docs, p.order);
+    p.done();
+  }
+
+  /**
+   * The snapshot's record of this index: for each key in index order, the position of its
+   * document in `ordinals` (the order documents are written in); undefined for a multikey
+   * index (a document has several keys) or when a key's document is not there.
+   */
+  order(ordinals: Map<string, number>): Uint32Array | undefined {
+    const tree = this.tree;
+    if (this._multikey) return undefined;
+    const out = new Uint32Array(tree.size);
+    const n = this.fields.length;
+    let i = 0;
+    for (const k of tree.keys()) {
+      const o = ordinals.get(k[n] as string);
+      if (o === undefined) return undefined;
+      out[i++] = o;
+    }
+    return i === out.length ? out : undefined;
   }
 
   /** Whether the index holds every document (usable by the planner for any query). */
@@ -87,7 +155,7 @@ export class Index {
       const values: unknown[] = [];
       for (const v of raw) {
         if (Array.isArray(v)) {
-          this.multikey = true;
+          this._multikey = true;
           if (v.length === 0) values.push(undefined);
           else values.push(...v);
           values.push(v);
@@ -102,7 +170,9 @@ export class Index {
 
   /** Throws E11000 if inserting `doc` (with _id key `id`) would duplicate a unique key. */
   checkUnique(doc: Doc, id: string): void {
-    if (!this.spec.unique || !this.covers(doc)) return;
+    if (!this.spec.unique) return;
+    if (this.pending) this.buildPending();
+    if (!this.covers(doc)) return;
     for (const t of this.tuples(doc)) {
       const owner = this.owners.get(valueKey(t));
       if (owner !== undefined && owner !== id) throw this.duplicateError(t);
@@ -121,17 +191,18 @@ export class Index {
   }
 
   add(doc: Doc, id: string): void {
-    if (!this.covers(doc)) return;
+    // A deferred index is built from the documents as they are when it is built.
+    if (this.pending || !this.covers(doc)) return;
     for (const t of this.tuples(doc)) {
-      this.tree.set([...t, id], true);
+      this._tree.set([...t, id], true);
       if (this.spec.unique) this.owners.set(valueKey(t), id);
     }
   }
 
   remove(doc: Doc, id: string): void {
-    if (!this.covers(doc)) return;
+    if (this.pending || !this.covers(doc)) return;
     for (const t of this.tuples(doc)) {
-      this.tree.delete([...t, id]);
+      this._tree.delete([...t, id]);
       if (this.spec.unique && this.owners.get(valueKey(t)) === id) this.owners.delete(valueKey(t));
     }
   }
@@ -139,20 +210,30 @@ export class Index {
   /**
    * Builds the index from scratch over `docs` (it must be empty): every key computed, sorted once
    * and loaded into the B-tree in one pass, instead of one insertion (and rebalancing) per key.
+   * With `order` (the snapshot's _id keys in index order) the keys of documents unchanged since
+   * the snapshot are made in that order and only the changed ones are sorted and merged in; the
+   * result is checked to be in order (one comparison per key), and sorted whole if it is not.
    */
-  build(docs: Map<string, Doc>): void {
-    const keys: IndexKey[] = [];
-    for (const [id, doc] of docs) {
-      if (!this.covers(doc)) continue;
-      for (const t of this.tuples(doc)) {
-        t.push(id);
-        keys.push(t);
-        if (this.spec.unique) this.owners.set(valueKey(t.slice(0, -1)), id);
+  build(docs: DocStore, order?: string[]): void {
+    const cmp = this._tree._compare;
+    let keys: IndexKey[] | undefined = order && this.keysInOrder(docs, order, cmp);
+    this.builtFrom = keys ? 'snapshot order' : 'sort';
+    if (!keys) {
+      keys = [];
+      for (const [id, doc] of docs) {
+        if (!this.covers(doc)) continue;
+        for (const t of this.tuples(doc)) {
+          t.push(id);
+          keys.push(t);
+        }
       }
+      keys.sort(cmp);
     }
-    const cmp = this.tree._compare;
-    keys.sort(cmp);
-    if (this.multikey) {
+    if (this.spec.unique) {
+      const n = this.fields.length;
+      for (const k of keys) this.owners.set(valueKey(k.slice(0, n)), k[n] as string);
+    }
+    if (this._multikey) {
       // A document can produce the same key twice (an array holding a value twice).
       let n = 0;
       for (let i = 0; i < keys.length; i++)
@@ -160,7 +241,56 @@ export class Index {
           keys[n++] = keys[i] as IndexKey;
       keys.length = n;
     }
-    this.tree = bulkLoad<IndexKey, true>(keys, new Array<true>(keys.length).fill(true), 32, cmp);
+    this._tree = bulkLoad<IndexKey, true>(keys, new Array<true>(keys.length).fill(true), 32, cmp);
+  }
+
+  /** The keys in index order from the snapshot's order (see build); undefined when it cannot. */
+  private keysInOrder(
+    docs: DocStore,
+    order: string[],
+    cmp: (a: IndexKey, b: IndexKey) => number,
+  ): IndexKey[] | undefined {
+    const changed = docs.changed;
+    const keys: IndexKey[] = [];
+    for (const id of order) {
+      if (changed?.has(id)) continue;
+      const doc = docs.get(id);
+      if (!doc) return undefined; // removed without being recorded as changed: not expected
+      if (!this.covers(doc)) continue;
+      const ts = this.tuples(doc);
+      if (ts.length !== 1) return undefined;
+      const t = ts[0] as IndexKey;
+      t.push(id);
+      keys.push(t);
+    }
+    let merged = keys;
+    if (changed?.size) {
+      const extra: IndexKey[] = [];
+      for (const id of changed) {
+        const doc = docs.get(id);
+        if (!doc || !this.covers(doc)) continue;
+        for (const t of this.tuples(doc)) {
+          t.push(id);
+          extra.push(t);
+        }
+      }
+      extra.sort(cmp);
+      merged = new Array<IndexKey>(keys.length + extra.length);
+      let i = 0;
+      let j = 0;
+      let m = 0;
+      while (i < keys.length && j < extra.length)
+        merged[m++] =
+          cmp(keys[i] as IndexKey, extra[j] as IndexKey) <= 0 ? keys[i++]! : extra[j++]!;
+      while (i < keys.length) merged[m++] = keys[i++]!;
+      while (j < extra.length) merged[m++] = extra[j++]!;
+    }
+    for (let i = 1; i < merged.length; i++)
+      if (cmp(merged[i - 1] as IndexKey, merged[i] as IndexKey) >= 0) {
+        merged.sort(cmp);
+        break;
+      }
+    return merged;
   }
 
   /** Lowest and highest possible keys (in tree order) for an equality prefix plus an optional range. */
@@ -217,8 +347,10 @@ export function idKeyOf(doc: Doc): string {
 }
 
 export class Collection {
-  readonly docs = new Map<string, Doc>();
+  readonly docs = new DocStore();
   readonly indexes: Index[] = [];
+  /** While a snapshot is replayed: the _id keys of its documents in the order it holds them. */
+  snapshotIds?: string[];
   /**
    * While the journal is replayed, documents are stored without index entries or unique checks
    * (every record was checked when it was written); `buildIndexes` then builds each index in bulk.
@@ -287,15 +419,29 @@ export class Collection {
     this.indexes.push(ix);
   }
 
-  /** Ends the replay mode (see deferIndexes): builds every index over the documents. */
-  buildIndexes(): void {
+  /**
+   * Ends the replay mode (see deferIndexes): every index is left to be built on first use or by
+   * the background warm-up (`Index.defer`), from the snapshot's key order when there is one.
+   */
+  endReplay(): void {
     if (!this.deferIndexes) return;
     this.deferIndexes = false;
-    for (const ix of this.indexes) ix.build(this.docs);
+    this.snapshotIds = undefined;
+    let left = this.indexes.length;
+    const done = () => {
+      // Every index built: changes no longer need recording for the snapshot's order.
+      if (--left === 0) this.docs.changed = undefined;
+    };
+    for (const ix of this.indexes) ix.defer(this.docs, done);
+  }
+
+  /** Builds every index still deferred (before a change that must see all of them). */
+  buildIndexes(): void {
+    for (const ix of this.indexes) ix.buildPending();
   }
 
   dropIndex(name: string): void {
     const i = this.indexes.findIndex((x) => x.name === name);
-    if (i > 0) this.indexes.splice(i, 1);
+    if (i > 0) this.indexes.splice(i, 1)[0]?.abandon();
   }
 }

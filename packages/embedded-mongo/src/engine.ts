@@ -3,6 +3,7 @@
  * data directory is configured (see journal.ts). All mutations go through these methods so that
  * memory and journal never disagree.
  */
+import os from 'node:os';
 import { Collection, type IndexSpec } from './collection';
 import {
   CompactionError,
@@ -12,8 +13,14 @@ import {
   type JournalWriteError,
   type StorageFaults,
 } from './journal';
+import { Binary, deserialize, serialize } from 'bson';
 import { serverError } from './errors';
 import { applyDelta, cloneDoc, topLevelDelta, valueKey as keyOf, type Doc } from './values';
+
+/** A snapshot's `docs` records hold about this many bytes of documents each. */
+const SNAPSHOT_CHUNK = 4 * 1024 * 1024;
+/** Beyond this many records after the snapshot, a start or a clean stop writes a new snapshot. */
+const TAIL_RECORDS = 100_000;
 
 /** One document change as the engine applied it (before: absent for an insert, after: for a remove). */
 export interface DocChange {
@@ -57,6 +64,10 @@ export class Engine {
   divert?: (change: DocChange) => void;
   /** While the journal is replayed: collections index their documents only at the end. */
   private replaying = false;
+  /** Records in the journal that are not part of its snapshot section (replayed one by one). */
+  private tail = 0;
+  /** The journal image being replayed, as one Buffer (snapshot documents point into it). */
+  private image?: { ab: ArrayBufferLike; buf: Buffer };
 
   /**
    * Replays the journal of `dbPath` when there is one; throws JournalCorruptError when it is
@@ -75,12 +86,19 @@ export class Engine {
           onWarning: this.warn,
           faults: options.faults,
         },
-        (op) => this.apply(op),
+        (op) => {
+          if (!SNAPSHOT_OPS.has(op.o)) this.tail++;
+          this.apply(op);
+        },
       );
       this.replaying = false;
-      for (const db of this.dbs.values()) for (const c of db.values()) c.buildIndexes();
+      this.image = undefined;
+      for (const db of this.dbs.values()) for (const c of db.values()) c.endReplay();
       const live = this.liveRecordCount();
-      if (this.journal.records > 2 * live + 1000) this.compact();
+      // A journal much larger than the state: compact now. (A long tail of a journal that is
+      // mostly live state, e.g. one written before snapshots existed, is compacted at the next
+      // clean stop instead: see close().)
+      if (this.tail > 2 * live + 1000) this.compact();
       this.compactedBytes = this.journal.bytes;
     }
   }
@@ -149,6 +167,63 @@ export class Engine {
       case 'txn':
         for (const inner of op.ops) this.apply(inner);
         break;
+      case 'docs':
+        this.applyDocs(op.db, op.coll, op.data.buffer);
+        break;
+      case 'indexOrder': {
+        const c = this.collection(op.db, op.coll);
+        const ix = c?.index(op.name);
+        const ids = c?.snapshotIds;
+        if (!c || !ix || !ids || !c.deferIndexes) break;
+        const v = op.order.buffer;
+        const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
+        const order = new Array<string>(v.byteLength >>> 2);
+        for (let i = 0; i < order.length; i++) {
+          const id = ids[view.getUint32(i * 4, true)];
+          if (id === undefined)
+            throw new Error(`index order of ${op.db}.${op.coll} ${op.name} out of range`);
+          order[i] = id;
+        }
+        ix.snapshotOrder = order;
+        // From here on, changed documents are recorded: the order no longer holds for them.
+        c.docs.changed ??= new Set();
+        break;
+      }
+    }
+  }
+
+  /**
+   * A snapshot's documents: while replaying, each is stored undecoded (only its _id is read when
+   * it is an ObjectId, the first field as always); otherwise, or for other _ids, decoded.
+   */
+  private applyDocs(db: string, coll: string, data: Uint8Array): void {
+    const c = this.ensureCollection(db, coll, undefined, false);
+    const ids = (c.snapshotIds ??= []);
+    let image: Buffer | undefined;
+    if (this.replaying && c.deferIndexes) {
+      if (this.image?.ab !== data.buffer)
+        this.image = { ab: data.buffer, buf: Buffer.from(data.buffer as ArrayBuffer) };
+      image = this.image.buf;
+    }
+    let p = 0;
+    while (p < data.byteLength) {
+      const len = data[p]! | (data[p + 1]! << 8) | (data[p + 2]! << 16) | (data[p + 3]! << 24);
+      if (len < 5 || p + len > data.byteLength)
+        throw new Error(`a snapshot document of ${len} bytes does not fit`);
+      const off = data.byteOffset + p;
+      const key0 = image ? rawIdKey(image, off, len) : undefined;
+      let key = key0 !== undefined && c.docs.setRaw(key0, image as Buffer, off) ? key0 : undefined;
+      if (key === undefined) {
+        const doc = deserialize(data.subarray(p, p + len), {
+          promoteLongs: true,
+          promoteValues: true,
+        });
+        key = keyOf(doc._id);
+        if (c.deferIndexes) c.docs.set(key, doc);
+        else c.insert(doc);
+      }
+      ids.push(key);
+      p += len;
     }
   }
 
@@ -162,13 +237,19 @@ export class Engine {
    */
   commit(): void {
     if (!this.journal) return;
+    const before = this.journal.records;
     this.journal.commit();
+    this.tail += this.journal.records - before;
     if (this.journal.bytes > this.compactBytes && this.journal.bytes > 2 * this.compactedBytes) {
       this.compact();
     }
   }
 
-  /** Rewrites the journal as the live state. A failed compaction leaves the old journal in use. */
+  /**
+   * Rewrites the journal as the live state: a snapshot section (collections, index definitions,
+   * documents in `docs` records, each index's key order) that later records are appended to.
+   * A failed compaction leaves the old journal in use.
+   */
   compact(): void {
     if (!this.journal) return;
     const dbs = this.dbs;
@@ -177,12 +258,36 @@ export class Engine {
         for (const [coll, c] of colls) {
           yield { o: 'create', db, coll, options: c.options };
           for (const ix of c.indexes.slice(1)) yield { o: 'createIndex', db, coll, spec: ix.spec };
-          for (const doc of c.docs.values()) yield { o: 'insert', db, coll, doc };
+          const ordinals = new Map<string, number>();
+          let chunk: Uint8Array[] = [];
+          let bytes = 0;
+          for (const key of c.docs.keys()) {
+            const raw = c.docs.rawBytes(key) ?? serialize(c.docs.get(key) as Doc);
+            if (bytes > 0 && bytes + raw.length > SNAPSHOT_CHUNK) {
+              yield { o: 'docs', db, coll, data: new Binary(Buffer.concat(chunk, bytes)) };
+              chunk = [];
+              bytes = 0;
+            }
+            chunk.push(raw);
+            bytes += raw.length;
+            ordinals.set(key, ordinals.size);
+          }
+          if (bytes > 0)
+            yield { o: 'docs', db, coll, data: new Binary(Buffer.concat(chunk, bytes)) };
+          for (const ix of c.indexes) {
+            const order = ix.order(ordinals);
+            // A record holds at most 16 MiB: past 4M keys, the index is sorted at start instead.
+            if (!order || order.length > 4_000_000) continue;
+            const data = Buffer.from(order.buffer, order.byteOffset, order.byteLength);
+            if (os.endianness() === 'BE') data.swap32();
+            yield { o: 'indexOrder', db, coll, name: ix.name, order: new Binary(data) };
+          }
         }
       }
     }
     try {
       this.journal.compact(ops());
+      this.tail = 0;
     } catch (e) {
       if (!(e instanceof CompactionError)) throw e;
       this.warn(`${e.message}; the journal is unchanged and stays in use`);
@@ -191,7 +296,29 @@ export class Engine {
     this.compactedBytes = this.journal.bytes;
   }
 
+  /**
+   * Background warm-up after a start: decodes up to `budget` stored documents, or builds one
+   * deferred index, per call. Returns false once everything is decoded and built.
+   */
+  warmUp(budget = 2000): boolean {
+    for (const colls of this.dbs.values())
+      for (const c of colls.values()) {
+        if (c.docs.undecoded > 0) {
+          c.docs.decodeSome(budget);
+          return true;
+        }
+        for (const ix of c.indexes)
+          if (!ix.built) {
+            ix.buildPending();
+            return true;
+          }
+      }
+    return false;
+  }
+
   close(): void {
+    // A clean stop with a long tail since the snapshot: write a new one, so the next start is quick.
+    if (this.journal && !this.journal.failure && this.tail > TAIL_RECORDS) this.compact();
     this.journal?.close();
     this.journal = undefined;
   }
@@ -359,6 +486,33 @@ export function undoChange(c: DocChange): void {
   else if (c.op === 'replace') c.coll.replace(c.after as Doc, c.before as Doc);
   else c.coll.insert(c.before as Doc);
 }
+
+/**
+ * The valueKey of a stored document's _id read from its BSON at `off` (the _id is its first
+ * field), for an ObjectId, an int32 or a string; undefined for other types (then it is decoded).
+ */
+function rawIdKey(b: Buffer, off: number, len: number): string | undefined {
+  if (b[off + 5] !== 0x5f || b[off + 6] !== 0x69 || b[off + 7] !== 0x64 || b[off + 8] !== 0)
+    return undefined;
+  const p = off + 9;
+  switch (b[off + 4]) {
+    case 0x07:
+      return len >= 22 ? 'o' + b.toString('hex', p, p + 12) : undefined;
+    case 0x10:
+      return len >= 14 ? 'n' + b.readInt32LE(p) : undefined;
+    case 0x02: {
+      const n = b.readInt32LE(p);
+      if (n < 1 || p + 4 + n > off + len || b[p + 4 + n - 1] !== 0) return undefined;
+      const str = b.toString('utf8', p + 4, p + 4 + n - 1);
+      // Only when it round-trips (valid UTF-8 without NUL), as the decoder would read it.
+      return Buffer.byteLength(str) === n - 1 && !str.includes('\0') ? 's' + str : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Records of a journal's snapshot section (see compact), not counted as its tail. */
+const SNAPSHOT_OPS = new Set(['create', 'createIndex', 'docs', 'indexOrder']);
 
 function validateCollectionName(name: string): void {
   if (!name || name.includes('\0') || name.startsWith('.') || name.includes('$')) {

@@ -28,7 +28,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { deserialize, serialize, serializeWithBufferAndIndex } from 'bson';
+import { deserialize, serialize, serializeWithBufferAndIndex, type Binary } from 'bson';
 import type { Doc } from './values';
 import { MAX_BSON_BYTES } from './wire';
 
@@ -45,7 +45,17 @@ export type JournalOp =
   | { o: 'createIndex'; db: string; coll: string; spec: Doc }
   | { o: 'dropIndex'; db: string; coll: string; name: string }
   /** A committed transaction's changes: one record, so replay applies all of them or none. */
-  | { o: 'txn'; ops: JournalOp[] };
+  | { o: 'txn'; ops: JournalOp[] }
+  /**
+   * Snapshot (written by compaction): documents of a collection, their BSON one after the other
+   * in `data`; replay stores them undecoded (see DocStore).
+   */
+  | { o: 'docs'; db: string; coll: string; data: Binary }
+  /**
+   * Snapshot: an index's keys in order, as the positions (uint32 LE) of their documents among
+   * the collection's `docs` records; it spares the sort when the index is built.
+   */
+  | { o: 'indexOrder'; db: string; coll: string; name: string; order: Binary };
 
 export type FsyncMode = 'always' | 'interval' | 'never';
 

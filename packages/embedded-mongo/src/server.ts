@@ -43,6 +43,14 @@ export interface ServerOptions extends EngineOptions {
   cursorTimeoutMs?: number;
   /** How often expired documents of TTL indexes are deleted (default 60 000 ms, as mongod). */
   ttlMonitorIntervalMs?: number;
+  /**
+   * After a start from a data directory, documents left undecoded and indexes left unbuilt (see
+   * Engine.warmUp) are decoded and built in the background, a slice per event-loop turn, from
+   * the moment the server listens (default true); a command needing one first builds it at once.
+   */
+  warmUp?: boolean;
+  /** Called when that background work is done, with how long it took since listening. */
+  onWarm?: (info: { ms: number; cpuMs: number }) => void;
 }
 
 /** OP_MSG flag: the client accepts a stream of replies (the driver's streaming hello). */
@@ -256,12 +264,35 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const port = (server.address() as net.AddressInfo).port;
   replset.me = `${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
 
+  let stopped = false;
+  let warming: NodeJS.Immediate | undefined;
+  if (options.warmUp !== false) {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const step = () => {
+      warming = undefined;
+      if (stopped || failure) return;
+      if (engine.warmUp()) {
+        warming = setImmediate(step);
+        return;
+      }
+      const used = process.cpuUsage(cpu);
+      options.onWarm?.({
+        ms: performance.now() - started,
+        cpuMs: (used.user + used.system) / 1000,
+      });
+    };
+    warming = setImmediate(step);
+  }
+
   return {
     uri: `mongodb://${host}:${port}`,
     port,
     host,
     engine,
     async stop() {
+      stopped = true;
+      if (warming) clearImmediate(warming);
       clearInterval(cursorMonitor);
       replset.close();
       for (const s of sockets) s.destroy();

@@ -1,0 +1,193 @@
+/**
+ * Compaction writes a snapshot section (documents in bulk `docs` records, each index's key order
+ * in `indexOrder` records); a start stores those documents undecoded and builds each index on
+ * first use (or in the background) from that order, merging in the documents the journal's tail
+ * changed after the snapshot. Whatever is read afterwards is what was there before the stop.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deserialize, ObjectId } from 'bson';
+import { MongoClient, type Document } from 'mongodb';
+import { start } from '../src';
+import type { RunningServer } from '../src/server';
+import { Index } from '../src/collection';
+
+let dir: string;
+let journal: string;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-snapshot-'));
+  journal = path.join(dir, 'journal.bson');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function recordKinds(): string[] {
+  const buf = fs.readFileSync(journal);
+  const out: string[] = [];
+  for (let off = 0; off < buf.length;) {
+    const len = buf.readUInt32LE(off);
+    out.push((deserialize(buf.subarray(off + 8, off + 8 + len)) as { o: string }).o);
+    off += 8 + len;
+  }
+  return out;
+}
+
+const INDEXES: Array<[Document, Document]> = [
+  [{ group: 1, at: -1 }, { name: 'group_at' }],
+  [{ email: 1 }, { name: 'email', unique: true }],
+  [{ tags: 1 }, { name: 'tags' }], // multikey
+  [{ 'meta.rank': 1 }, { name: 'rank', sparse: true }],
+  [{ at: 1 }, { name: 'recent', partialFilterExpression: { group: { $gte: 2 } } }],
+];
+
+/** Reads through every index (hinted), plus a full scan. */
+async function readEverything(client: MongoClient): Promise<unknown> {
+  const c = client.db('s').collection('items');
+  const out: Record<string, unknown> = { all: await c.find().sort({ _id: 1 }).toArray() };
+  out.group = await c.find({ group: 2 }).sort({ at: -1 }).hint('group_at').toArray();
+  out.email = await c
+    .find({ email: { $gte: 'u1' } })
+    .hint('email')
+    .toArray();
+  out.tags = await c.find({ tags: 'b' }).hint('tags').toArray();
+  out.rank = await c
+    .find({ 'meta.rank': { $gt: 3 } })
+    .hint('rank')
+    .toArray();
+  out.recent = await c
+    .find({ group: { $gte: 2 } })
+    .sort({ at: 1 })
+    .hint('recent')
+    .toArray();
+  out.byId = await c.find().sort({ _id: -1 }).hint('_id_').toArray();
+  out.count = await c.countDocuments({ group: 1 });
+  return out;
+}
+
+async function connect(server: RunningServer): Promise<MongoClient> {
+  return MongoClient.connect(`${server.uri}/?directConnection=true`);
+}
+
+test('after a snapshot and later writes, a restart reads every document and index as they were, building indexes from the snapshot order', async () => {
+  const server = await start({ dbPath: dir, fsync: 'never' });
+  let client = await connect(server);
+  const c = client.db('s').collection<Document & { _id?: unknown }>('items');
+  for (const [key, options] of INDEXES) await c.createIndex(key, options);
+  const ids: unknown[] = [];
+  for (let i = 0; i < 300; i++) {
+    // ObjectId, int, string and other _ids (a Date and a document are decoded at start).
+    const _id =
+      i % 5 === 0
+        ? new ObjectId()
+        : i % 5 === 1
+          ? i
+          : i % 5 === 2
+            ? `s${i}`
+            : i % 5 === 3
+              ? new Date(i)
+              : { k: i };
+    ids.push(_id);
+    const doc: Document = {
+      _id,
+      group: i % 4,
+      at: new Date(1e12 + ((i * 7919) % 300) * 1000),
+      email: `u${i}`,
+    };
+    if (i % 3 === 0) doc.tags = ['a', i % 2 ? 'b' : 'c'];
+    if (i % 4 === 0) doc.meta = { rank: i % 7 };
+    await c.insertOne(doc);
+  }
+  server.engine.compact();
+  // The tail: inserts, updates of indexed fields, deletes.
+  await c.insertMany([
+    { _id: 1000, group: 2, at: new Date(5), email: 'new1', tags: ['b'] },
+    { _id: 'n2', group: 1, at: new Date(6), email: 'new2', meta: { rank: 9 } },
+  ] as never[]);
+  await c.updateMany({ group: 3 }, { $set: { group: 2 }, $inc: { n: 1 } });
+  await c.updateOne({ _id: ids[10] as never }, { $set: { email: 'changed', tags: ['b', 'b'] } });
+  await c.deleteMany({ _id: { $in: [ids[0], ids[1], ids[2], ids[7]] as never[] } });
+  const expected = await readEverything(client);
+  await client.close();
+  await server.stop();
+
+  const kinds = recordKinds();
+  expect(kinds).toContain('docs');
+  expect(kinds.filter((k) => k === 'indexOrder').length).toBe(INDEXES.length); // not the multikey one, with _id_
+  expect(
+    kinds.filter((k) => k === 'insert' || k === 'update' || k === 'remove').length,
+  ).toBeGreaterThan(0);
+
+  // Without the background warm-up: documents stay undecoded and indexes unbuilt until used.
+  const lazy = await start({ dbPath: dir, fsync: 'never', warmUp: false });
+  try {
+    const coll = lazy.engine.collection('s', 'items')!;
+    expect(coll.docs.undecoded).toBeGreaterThan(100);
+    expect(coll.indexes.every((ix) => !ix.built)).toBe(true);
+    client = await connect(lazy);
+    expect(await readEverything(client)).toEqual(expected);
+    // The reads built the indexes they used; the sparse and partial ones are built here. Each
+    // holds exactly the keys a build from scratch (computed and sorted) makes.
+    expect(coll.index('group_at')!.built).toBe(true);
+    expect(coll.index('rank')!.built).toBe(false);
+    coll.buildIndexes();
+    expect(coll.docs.changed).toBeUndefined();
+    expect(coll.indexes.map((ix) => [ix.name, ix.builtFrom])).toEqual([
+      ['_id_', 'snapshot order'],
+      ['group_at', 'snapshot order'],
+      ['email', 'snapshot order'],
+      ['tags', 'sort'], // multikey: no order in the snapshot
+      ['rank', 'snapshot order'],
+      ['recent', 'snapshot order'],
+    ]);
+    for (const ix of coll.indexes) {
+      const fresh = new Index(ix.spec, coll.ns);
+      fresh.build(coll.docs);
+      expect([...ix.tree.keys()]).toEqual([...fresh.tree.keys()]);
+    }
+    // The unique index holds, for documents from the snapshot and from the tail.
+    const items = client.db('s').collection('items');
+    await expect(items.insertOne({ email: 'u5' })).rejects.toMatchObject({ code: 11000 });
+    await expect(items.insertOne({ email: 'new1' })).rejects.toMatchObject({ code: 11000 });
+    await items.insertOne({ _id: 'after' as never, email: 'u0', group: 9 }); // u0 was deleted
+    await client.close();
+  } finally {
+    await lazy.stop();
+  }
+
+  // With the warm-up: everything decoded and built in the background, then the same reads.
+  let warmed!: () => void;
+  const warm = new Promise<void>((resolve) => (warmed = resolve));
+  const eager = await start({ dbPath: dir, fsync: 'never', onWarm: () => warmed() });
+  try {
+    await warm;
+    const coll = eager.engine.collection('s', 'items')!;
+    expect(coll.docs.undecoded).toBe(0);
+    expect(coll.indexes.every((ix) => ix.built)).toBe(true);
+    client = await connect(eager);
+    await client
+      .db('s')
+      .collection('items')
+      .deleteOne({ _id: 'after' as never });
+    expect(await readEverything(client)).toEqual(expected);
+    await client.close();
+  } finally {
+    await eager.stop();
+  }
+});
+
+test('a snapshot record damaged in the middle of the journal refuses the start, as any damage does', async () => {
+  const server = await start({ dbPath: dir, fsync: 'never' });
+  const client = await connect(server);
+  const items = client.db('s').collection<{ _id: number; v?: string }>('items');
+  await items.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, v: 'x'.repeat(100) })));
+  server.engine.compact();
+  await items.insertOne({ _id: 99 });
+  await client.close();
+  await server.stop();
+  const buf = fs.readFileSync(journal);
+  const at = buf.indexOf('xxxxxxxx');
+  buf[at] = 0x79;
+  fs.writeFileSync(journal, buf);
+  await expect(start({ dbPath: dir })).rejects.toThrow(/damaged at byte offset \d+ .*checksum/);
+});
