@@ -53,6 +53,34 @@ const SINGLETON_SUBPATHS = {
   swr: ['swr/_internal', 'swr/infinite', 'swr/mutation'],
 };
 
+/** The export conditions rspack resolves a browser production build's `import` with. */
+const BROWSER_CONDITIONS = new Set([
+  'import',
+  'module',
+  'webpack',
+  'production',
+  'browser',
+  'default',
+]);
+
+/**
+ * The file a browser build gets for `request` ('swr/infinite', 'react-dom/client'), read from its
+ * package's "exports" as rspack reads them, as a path relative to the app's folder.
+ */
+function browserEntry(packageName, request, appDir) {
+  const manifest = require.resolve(`${packageName}/package.json`, { paths: [appDir] });
+  const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+  const subpath = `.${request.slice(packageName.length)}`;
+  let target = exports?.[subpath];
+  while (target && typeof target === 'object') {
+    const condition = Object.keys(target).find((name) => BROWSER_CONDITIONS.has(name));
+    target = condition ? target[condition] : undefined;
+  }
+  if (typeof target !== 'string') throw new Error(`${request}: no browser entry in ${manifest}`);
+  const file = path.join(path.dirname(manifest), target);
+  return `./${path.relative(appDir, file).split(path.sep).join('/')}`;
+}
+
 function installedVersion(packageName, fromDir) {
   const manifest = require.resolve(`${packageName}/package.json`, { paths: [fromDir] });
   return JSON.parse(fs.readFileSync(manifest, 'utf8')).version;
@@ -68,7 +96,7 @@ function installedVersion(packageName, fromDir) {
  * the ones it never imports itself (the post card, the follow button, ...): a module is provided
  * only when it is part of the build, and an `import` given as a path makes it part of the build.
  * So a remote built against an older compatible kit always runs on the shell's copy and never
- * falls back to its own.
+ * falls back to its own. The same holds for the singletons' sub-paths (swr/infinite, ...).
  */
 function sharedModules(appDir, { isHost = false } = {}) {
   const appPackage = require(path.join(appDir, 'package.json'));
@@ -82,7 +110,15 @@ function sharedModules(appDir, { isHost = false } = {}) {
     for (const subpath of SINGLETON_SUBPATHS[packageName] ?? []) {
       const owner = subpath === 'react-router' ? 'react-router' : packageName;
       const ownerVersion = owner === packageName ? version : installedVersion(owner, appDir);
-      shared[subpath] = { ...entry, version: ownerVersion, requiredVersion: `^${ownerVersion}` };
+      shared[subpath] = {
+        ...entry,
+        version: ownerVersion,
+        requiredVersion: `^${ownerVersion}`,
+        // The host provides every sub-path, also those only a remote imports (swr/infinite): a
+        // remote's own copy would bring its own copy of the package's internals (swr/infinite
+        // imports SWR's cache and config context by relative paths, not through 'swr').
+        ...(isHost ? { import: browserEntry(owner, subpath, appDir) } : {}),
+      };
     }
   }
   const kitVersion = kitBuildVersion();
@@ -311,6 +347,19 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
       ],
       optimization: {
         minimize: isProduction,
+        splitChunks: {
+          cacheGroups: {
+            // SWR's internals (its cache, config context and hooks) in one chunk, as they were
+            // before the host provided swr/infinite and swr/mutation: those import the same
+            // internals by relative paths, and a chunk per combination would split them in three.
+            swr: {
+              test: /[\\/]node_modules[\\/](?:swr[\\/]dist[\\/](?!infinite[\\/]|mutation[\\/])|use-sync-external-store[\\/])/,
+              name: 'swr',
+              chunks: 'async',
+              enforce: true,
+            },
+          },
+        },
       },
       performance: { hints: false },
       lazyCompilation: false,

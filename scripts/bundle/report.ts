@@ -10,6 +10,7 @@
  * Measured with Chromium against the production builds served as deployed (each app on its own
  * port, the real API with the demo data): every script and stylesheet response is recorded and
  * gzipped at level 6, as nginx serves them in docker-compose. Builds the apps when dist/ is missing.
+ * `BENCH_BUNDLE_FILES=1` also lists every file each page (and the floor) downloads.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -255,6 +256,23 @@ async function main(): Promise<void> {
         largest.map((d) => [new URL(d.url).pathname, d.app, kb(d.gzipBytes)]),
       ),
     );
+    if (process.env.BENCH_BUNDLE_FILES) {
+      // Every file of every page (and the floor's), to find what a page carries above the floor.
+      for (const { label, downloads } of [
+        ...results,
+        { label: 'MF floor', downloads: floorDownloads },
+      ]) {
+        console.log(`\nEvery file of ${label}, KiB gzip\n`);
+        console.log(
+          table(
+            ['file', 'app', 'KiB'],
+            [...downloads]
+              .sort((a, b) => b.gzipBytes - a.gzipBytes)
+              .map((d) => [new URL(d.url).pathname, d.app, kb(d.gzipBytes)]),
+          ),
+        );
+      }
+    }
     console.log('\nRatio to the floor (target <= 1.10; the admin: floor + apexcharts)\n');
     const ratioRows = results
       .filter((r) => r.label !== '/analytics (member)')

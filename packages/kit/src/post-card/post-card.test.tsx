@@ -406,7 +406,7 @@ describe('PostCard', () => {
       await renderSignedIn({
         post: makePost({ content: 'مرحبا! Details: https://example.org/fair' }),
       });
-      const link = screen.getByRole('link', { name: 'https://example.org/fair' });
+      const link = await screen.findByRole('link', { name: 'https://example.org/fair' });
       expect(link).toHaveAttribute('rel', 'noopener nofollow ugc');
       expect(link).toHaveAttribute('target', '_blank');
       const text = link.closest('p');

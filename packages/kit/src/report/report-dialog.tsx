@@ -1,39 +1,14 @@
+// The report dialog itself: loaded on its first opening (lazy-report-dialog.tsx), so zod, which
+// validates the reason with the API's own schema, arrives only when someone reports.
 import {
   ALREADY_REPORTED_MESSAGE,
   REPORT_REASON_MAX_LENGTH,
   reportRequestSchema,
-  type ReportResponse,
-  type ReportTargetType,
 } from '@campus/contracts';
-import { ApiError, apiRequest, failureDescription } from '@campus/kit/api';
+import { ApiError, failureDescription } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
 import { ReasonDialog } from '@campus/kit/ui';
-
-/** The dialog's title for each kind of target. */
-export const REPORT_TITLES: Record<ReportTargetType, string> = {
-  post: 'Report post',
-  comment: 'Report comment',
-  user: 'Report user',
-};
-
-export interface ReportDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  targetType: ReportTargetType;
-  targetId: number;
-}
-
-/** `POST /api/reports` (issue 18): a member reports a post, a comment or a member, once. */
-export function sendReport(
-  targetType: ReportTargetType,
-  targetId: number,
-  reason: string,
-): Promise<ReportResponse> {
-  return apiRequest<ReportResponse>('/api/reports', {
-    method: 'POST',
-    body: { targetType, targetId, reason },
-  });
-}
+import { REPORT_TITLES, sendReport, type ReportDialogProps } from './report-request';
 
 /**
  * The report dialog every app uses: a required reason, sent to the Campus team. Success and a

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import type { ReportTargetType } from '@campus/contracts';
 import { useSession } from '@campus/kit/session';
-import { ReportDialog } from './report-dialog';
+import { ReportDialog } from './lazy-report-dialog';
 
 const Wrapper = styled.div`
   position: relative;

@@ -1,10 +1,13 @@
 import { render, screen } from '@testing-library/react';
+import { find } from 'linkifyjs';
 import { UserText, USER_LINK_REL } from '@campus/kit/text';
+import { LINK_OPTIONS } from './linkify-links';
+import { mayContainLink } from './linkified-text';
 
 describe('UserText', () => {
-  it('turns web addresses into links that open in a new tab without passing the opener', () => {
+  it('turns web addresses into links that open in a new tab without passing the opener', async () => {
     render(<UserText text="Slides at https://example.org/talk?x=1 and www.campus.edu, see you" />);
-    const full = screen.getByRole('link', { name: 'https://example.org/talk?x=1' });
+    const full = await screen.findByRole('link', { name: 'https://example.org/talk?x=1' });
     expect(full).toHaveAttribute('href', 'https://example.org/talk?x=1');
     expect(full).toHaveAttribute('target', '_blank');
     expect(full).toHaveAttribute('rel', USER_LINK_REL);
@@ -18,10 +21,20 @@ describe('UserText', () => {
     );
   });
 
-  it('leaves e-mail addresses, other schemes and markup as plain text', () => {
+  it('shows the same characters before the links arrive, so nothing moves when they do', async () => {
+    const text = 'Slides at campus.edu/talk, see you';
+    render(<UserText text={text} data-testid="text" />);
+    expect(screen.getByTestId('text')).toHaveTextContent(text);
+    expect(await screen.findByRole('link', { name: 'campus.edu/talk' })).toBeInTheDocument();
+    expect(screen.getByTestId('text')).toHaveTextContent(text);
+  });
+
+  it('leaves e-mail addresses, other schemes and markup as plain text', async () => {
     const { container } = render(
       <UserText text={'Mail ada@campus.edu or try javascript:alert(1) <b>bold</b>'} />,
     );
+    // The text may hold an address (a dot between letters): the tokenizer is fetched and finds none.
+    await import('./linkify-links');
     expect(screen.queryByRole('link')).not.toBeInTheDocument();
     expect(container.querySelector('b')).toBeNull();
     expect(container).toHaveTextContent('<b>bold</b>');
@@ -32,5 +45,57 @@ describe('UserText', () => {
     const quote = screen.getByTestId('quote');
     expect(quote.tagName).toBe('BLOCKQUOTE');
     expect(quote).toHaveAttribute('dir', 'auto');
+  });
+});
+
+describe('mayContainLink', () => {
+  // Texts linkifyjs finds web addresses in, and texts it does not: the cheap test must say yes to
+  // every text with an address, or the address would stay plain text.
+  const texts = [
+    'See campus.edu',
+    'www.campus.edu/events?x=1',
+    'https://example.org',
+    'http://intranet/wiki',
+    'HTTPS://EXAMPLE.ORG',
+    'LOCALHOST',
+    'Slides: example.co.uk/a.pdf.',
+    'مرحبا example.org',
+    '(see docs.campus.edu)',
+    'ip 10.0.0.1 works',
+    'localhost:3000/health',
+    'ends with a dot. Next sentence',
+    'e.g. this',
+    'no link here at all',
+    'Mail ada@campus.edu',
+    'javascript:alert(1)',
+    'ftp://files.campus.edu',
+    'a . b',
+    'version 3.5',
+    'dots... everywhere...',
+    '',
+  ];
+
+  it('is true for every text in which linkifyjs finds a web address', () => {
+    const validate = LINK_OPTIONS.validate as (value: string, type: string) => boolean;
+    const withLinks = texts.filter((text) =>
+      find(text).some((link) => validate(link.value, link.type)),
+    );
+    // linkifyjs's own answer (checked here so the list keeps testing something): the first 9.
+    expect(withLinks).toEqual(texts.slice(0, 9));
+    for (const text of withLinks) {
+      expect({ text, may: mayContainLink(text) }).toEqual({ text, may: true });
+    }
+  });
+
+  it('is false for texts without a dot between words, a web scheme or localhost', () => {
+    for (const text of [
+      'no link here at all',
+      'a . b',
+      'dots... everywhere...',
+      '',
+      'Hi @ada #fair',
+    ]) {
+      expect({ text, may: mayContainLink(text) }).toEqual({ text, may: false });
+    }
   });
 });

@@ -1,0 +1,30 @@
+// What the report dialog sends and how it is titled: zod-free, so the kit's report entry point
+// (the '⋯' menu on every post card) carries no validation library until a dialog opens.
+import type { ReportResponse, ReportTargetType } from '@campus/contracts';
+import { apiRequest } from '@campus/kit/api';
+
+/** The dialog's title for each kind of target. */
+export const REPORT_TITLES: Record<ReportTargetType, string> = {
+  post: 'Report post',
+  comment: 'Report comment',
+  user: 'Report user',
+};
+
+export interface ReportDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  targetType: ReportTargetType;
+  targetId: number;
+}
+
+/** `POST /api/reports` (issue 18): a member reports a post, a comment or a member, once. */
+export function sendReport(
+  targetType: ReportTargetType,
+  targetId: number,
+  reason: string,
+): Promise<ReportResponse> {
+  return apiRequest<ReportResponse>('/api/reports', {
+    method: 'POST',
+    body: { targetType, targetId, reason },
+  });
+}
