@@ -292,14 +292,21 @@ async function sample(
  * Opens the feed (warm) and clicks the first post's like button twice (like, then unlike): the
  * milliseconds from each click to its count changing on screen.
  */
-async function likeSamples(browser: Browser, feed: Target, throttle: number): Promise<number[]> {
+interface LikeTime {
+  /** Click to the count's text changed in the DOM (the click's handler and React's render). */
+  dom: number;
+  /** Click to the next frame after it: the new count on screen. */
+  screen: number;
+}
+
+async function likeSamples(browser: Browser, feed: Target, throttle: number): Promise<LikeTime[]> {
   const context = await newContext(browser, feed);
   try {
     await load(context, feed, 1);
     const { page, close } = await throttled(context, throttle);
     try {
       await open(page, feed);
-      const times: number[] = [];
+      const times: LikeTime[] = [];
       for (let click = 0; click < 2; click += 1) {
         await page.evaluate(() => (globalThis as unknown as LikeProbe).__armLikeProbe());
         await page.locator(LIKE_BUTTON).first().click();
@@ -311,8 +318,8 @@ async function likeSamples(browser: Browser, feed: Target, throttle: number): Pr
           undefined,
           { timeout: 30_000, polling: 20 },
         );
-        const { click: clicked, painted } = (await probe.jsonValue())!;
-        times.push(painted - clicked);
+        const { click: clicked, changed, painted } = (await probe.jsonValue())!;
+        times.push({ dom: changed - clicked, screen: painted - clicked });
         // Let the like's request answer before the next click.
         await page.waitForLoadState('networkidle').catch(() => undefined);
         await page.waitForTimeout(500);
@@ -450,15 +457,16 @@ async function main(): Promise<void> {
       }
     }
 
-    const likes = new Map<number, number[]>();
+    const likes = new Map<number, LikeTime[]>();
     if (targets.includes(feed)) {
       for (const throttle of THROTTLES) {
-        const times: number[] = [];
+        const times: LikeTime[] = [];
         for (let run = 0; run < RUNS; run += 1)
           times.push(...(await likeSamples(browser, feed, throttle)));
         likes.set(throttle, times);
         console.log(
-          `  like, ${throttle}x: ${times.map((t) => t.toFixed(0)).join(' ')} ms (like, unlike per run)`,
+          `  like, ${throttle}x: ${times.map((t) => t.screen.toFixed(0)).join(' ')} ms on screen, ` +
+            `${times.map((t) => t.dom.toFixed(0)).join(' ')} ms in the DOM (like, unlike per run)`,
         );
       }
     }
@@ -519,23 +527,28 @@ async function main(): Promise<void> {
     );
     if (likes.size > 0) {
       const likeRows = [...likes].map(([throttle, times]) => {
-        const value = median(times);
+        const value = median(times.map((t) => t.screen));
         if (value > LIKE_MAX_MS) misses.push(`like ${throttle}x: ${value.toFixed(0)} ms`);
         return [
           'feed, like click -> count changed',
           `${throttle}x`,
           String(times.length),
+          median(times.map((t) => t.dom)).toFixed(0),
           value.toFixed(0),
-          Math.max(...times).toFixed(0),
+          Math.max(...times.map((t) => t.screen)).toFixed(0),
           yesNo(value <= LIKE_MAX_MS),
         ];
       });
       console.log(
-        "\nFrom a click on the first post's like button (the click event's timestamp) to the next frame" +
-          ' after its count changed (like and unlike, warm feed)\n',
+        "\nFrom a click on the first post's like button (the click event's timestamp) to its count's" +
+          ' text changing (in the DOM) and to the next frame after that (on screen; the target);' +
+          ' medians in ms, like and unlike, warm feed\n',
       );
       console.log(
-        table(['', 'CPU', 'clicks', 'median ms', 'max ms', `<= ${LIKE_MAX_MS} ms`], likeRows),
+        table(
+          ['', 'CPU', 'clicks', 'in the DOM', 'on screen', 'max on screen', `<= ${LIKE_MAX_MS} ms`],
+          likeRows,
+        ),
       );
     }
     console.log(
