@@ -7,6 +7,7 @@ import {
 } from '@campus/contracts';
 import { getJson, readStoredAuth } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
+import { withPrefetch } from '@campus/kit/prefetch';
 
 export interface FeedFilter {
   /** One of contracts' FEED_TABS. */
@@ -55,9 +56,13 @@ export function feedPath(
 
 /**
  * One page of the feed, as the signed-in user (the stored login the request is sent with); a
- * 401/403 (the session is gone) reads as an empty page.
+ * 401/403 (the session is gone) reads as an empty page. The first page is taken from the shell's
+ * early request for it when there is a usable one (@campus/kit/prefetch: the shell asks for the
+ * landing feed's first page before this remote has even arrived), else requested here.
  */
 export async function fetchFeedPage(filter: FeedFilter, page: number): Promise<Post[]> {
   const userId = readStoredAuth()?.user.id;
-  return (await getJson<Post[]>(feedPath(filter, userId, page))) ?? [];
+  const path = feedPath(filter, userId, page);
+  const load = () => getJson<Post[]>(path);
+  return (await (page === 0 ? withPrefetch(path, load) : load())) ?? [];
 }

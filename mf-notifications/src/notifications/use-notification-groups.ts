@@ -2,18 +2,25 @@ import useSWRInfinite from 'swr/infinite';
 import type { Notification, NotificationGroup, NotificationGroupPage } from '@campus/contracts';
 import { apiRequest, getJson } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
+import { withPrefetch } from '@campus/kit/prefetch';
 import { useSWRConfig } from 'swr';
 
 type GroupsKey = ReturnType<typeof keys.notificationGroups>;
 
-/** One page of `GET /api/notifications?grouped=true`, after the cursor in its key. */
+/**
+ * One page of `GET /api/notifications?grouped=true`, after the cursor in its key. The first page
+ * is taken from the shell's early request when the page was opened on the notifications
+ * (@campus/kit/prefetch), else requested here.
+ */
 export function getNotificationGroups([
   ,
   ,
   before,
 ]: GroupsKey): Promise<NotificationGroupPage | null> {
   const cursor = before > 0 ? `&before=${before}` : '';
-  return getJson<NotificationGroupPage>(`/api/notifications?grouped=true${cursor}`);
+  const path = `/api/notifications?grouped=true${cursor}`;
+  const load = () => getJson<NotificationGroupPage>(path);
+  return before > 0 ? load() : withPrefetch(path, load);
 }
 
 const groupsKey = (index: number, previous: NotificationGroupPage | null): GroupsKey | null => {

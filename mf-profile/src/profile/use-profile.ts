@@ -1,16 +1,24 @@
 import useSWR from 'swr';
 import type { Profile } from '@campus/contracts';
-import { keys } from '@campus/kit/data';
+import { fetchKey, keyToPath, keys } from '@campus/kit/data';
 import { ApiError } from '@campus/kit/api';
+import { withPrefetch } from '@campus/kit/prefetch';
 import { useAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
+
+/**
+ * The profile: from the shell's early request when the page was opened on this profile
+ * (@campus/kit/prefetch), else requested here.
+ */
+const fetchProfile = (key: ReturnType<typeof keys.user>) =>
+  withPrefetch(keyToPath(key), () => fetchKey<Profile>(key));
 
 /**
  * GET /api/users/{id} (spec §7): fetched afresh whenever a page mounts, refetched on
  * profileChanged and when a post is created or deleted (the profile lists the user's posts).
  */
 export function useProfile(userId: number | null) {
-  const result = useSWR<Profile | null, Error>(userId ? keys.user(userId) : null, {
+  const result = useSWR<Profile | null, Error>(userId ? keys.user(userId) : null, fetchProfile, {
     revalidateOnMount: true,
     // A 404 is the 'User not found' page itself, not a failure to report on top of it.
     onError: (error) => {

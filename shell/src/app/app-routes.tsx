@@ -1,5 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes, useParams } from 'react-router-dom';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-dom';
+import { forgetPrefetched } from '@campus/kit/prefetch';
 import type { ExposedModule, RemoteModuleProps, RemoteName } from '@campus/kit/remote-modules';
 import { useSession } from '@campus/kit/session';
 import { PageSkeleton } from '../composition/page-skeleton';
@@ -39,8 +40,22 @@ export function AppRoutes() {
   const { status, unreachable } = useSession();
   useDocumentTitle();
   useScrollToTopOnNavigate();
+  useEarlyDataOnlyOnLanding();
   if (status === 'checking') return unreachable ? <SessionUnreachable /> : <FullScreenLoading />;
   return status === 'authenticated' ? <SignedInRoutes /> : <SignedOutRoutes />;
+}
+
+/**
+ * The entry script's early answers (early-requests.ts) are for the page the member landed on:
+ * once they navigate elsewhere, whatever was not taken is dropped, and every page shown later
+ * fetches its own data (spec §9: the feed is always fetched afresh when shown).
+ */
+function useEarlyDataOnlyOnLanding() {
+  const { pathname } = useLocation();
+  const landing = useRef(pathname);
+  useEffect(() => {
+    if (pathname !== landing.current) forgetPrefetched();
+  }, [pathname]);
 }
 
 function SignedOutRoutes() {

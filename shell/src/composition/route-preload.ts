@@ -1,5 +1,6 @@
-import { preloadRemote } from '@module-federation/enhanced/runtime';
+import type { ExposedModule } from '@campus/kit/remote-modules';
 import type { RemoteName } from '../app/runtime-config';
+import { warmRemote } from './remote-slot';
 
 type MemberRemote = Exclude<RemoteName, 'mf_admin'>;
 
@@ -27,21 +28,14 @@ export function landingRemote(pathname: string): { remote: MemberRemote; exposed
 
 /**
  * No waterfall on a signed-in load: as soon as the remotes are registered, and while the session
- * is still being checked, the landing route's remote starts downloading (its manifest,
- * remoteEntry.js and the exposed module's own chunks, not the shared libraries the shell
- * provides), so the page's code is there when the session answers. A failure is left to the
- * route's RemoteSlot, which loads the module itself and shows its error and Retry.
+ * is still being checked, the landing route's module is loaded (its remote's manifest and
+ * remoteEntry.js, the exposed module's own chunks and the shared modules it needs that the shell
+ * has not loaded yet, such as the kit's post card), so the page renders at once when the session
+ * answers, without suspending. A failure is left to the route's RemoteSlot, which loads the module
+ * itself and shows its error and Retry.
  */
 export function preloadLandingRemote(pathname: string, signedIn: boolean): void {
   const landing = signedIn ? landingRemote(pathname) : null;
   if (!landing) return;
-  preloadRemote([
-    {
-      nameOrAlias: landing.remote,
-      exposes: [landing.exposed],
-      resourceCategory: 'sync',
-      share: false,
-      depsRemote: false,
-    },
-  ]).catch(() => undefined);
+  warmRemote(landing.remote, landing.exposed as ExposedModule<MemberRemote>);
 }

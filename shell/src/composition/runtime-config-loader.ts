@@ -1,4 +1,5 @@
 import type { RemoteName, RuntimeConfig } from '../app/runtime-config';
+import { readJsonFile, takeEarlyRuntimeConfig } from './early-requests';
 
 /**
  * The remotes env.json names (app/runtime-config.ts's REMOTE_NAMES, repeated here because that
@@ -48,10 +49,10 @@ export function checkRuntimeConfig(value: unknown): RuntimeConfig {
 /**
  * Reads `/env.json`. A plain request (the server answers `no-cache` with an ETag, so it is
  * revalidated every time and a 304 when unchanged) that the `<link rel="preload">` in index.html
- * has already started, while the scripts were still arriving.
+ * has already started, while the scripts were still arriving; the entry script reads it
+ * (early-requests.ts) and this takes that answer rather than asking again.
  */
 export async function fetchRuntimeConfig(url = '/env.json'): Promise<RuntimeConfig> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
-  return checkRuntimeConfig(await response.json());
+  const early = url === '/env.json' ? takeEarlyRuntimeConfig() : null;
+  return checkRuntimeConfig(await (early ?? readJsonFile(url)));
 }

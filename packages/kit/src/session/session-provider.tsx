@@ -21,6 +21,7 @@ import {
   type StoredAuth,
 } from '@campus/kit/api';
 import { emitAppEvent, onAppEvent } from '@campus/kit/events';
+import { withPrefetch } from '@campus/kit/prefetch';
 import { useSessionStream } from '@campus/kit/stream';
 import { toast } from '@campus/kit/toast';
 
@@ -73,7 +74,10 @@ interface Confirmed {
 async function confirmSession({ token }: StoredAuth): Promise<Confirmed> {
   const fresh = lastCheck.token === token && Date.now() - lastCheck.at < CHECK_FRESH_MS;
   if (fresh && lastCheck.confirmed) return lastCheck.confirmed;
-  const me = await apiRequest<AuthMeResponse | null>('/api/auth/me');
+  // The shell's entry script may have asked already (@campus/kit/prefetch): take that answer.
+  const me = await withPrefetch('/api/auth/me', () =>
+    apiRequest<AuthMeResponse | null>('/api/auth/me'),
+  );
   if (!me) throw new Error('Session rejected');
   const { id, name, email, avatarUrl } = me.user;
   const confirmed = { user: { id, name, email, avatarUrl: avatarUrl ?? null }, roles: me.roles };

@@ -3,6 +3,7 @@ import { useSWRConfig } from 'swr';
 import type { FeedTab, Notification } from '@campus/contracts';
 import { readStoredAuth, resolveApiUrl, signOutAfterRefusal } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
+import { whenPrefetchSettled } from '@campus/kit/prefetch';
 import {
   emitLiveNotification,
   forgetNewestPosts,
@@ -13,7 +14,7 @@ import {
   streamTabsParam,
 } from './live-state';
 import type { SseEvent } from './sse-parser';
-import { connectStream, type StreamStatus } from './stream-connection';
+import { connectStream, type StreamConnection, type StreamStatus } from './stream-connection';
 
 /** The plain notification list holds the newest 100 (api/README.md). */
 const LIST_LENGTH = 100;
@@ -25,6 +26,35 @@ export function unreadPollDelay(poll: number): number {
 
 /** Tabs change when the feed shows new posts; one reconnection for a burst of reports. */
 const TABS_SETTLE_MS = 300;
+
+/** At most this long after the page's first data the stream waits for an idle moment to open. */
+export const STREAM_START_IDLE_MS = 1_000;
+
+/**
+ * Calls `start` once the page's early requests (@campus/kit/prefetch) have been answered and then
+ * the browser is idle (at most STREAM_START_IDLE_MS later): the stream holds one of the browser's
+ * few connections to the API for good, and the page's first data must never queue behind it
+ * (issue 22). Opening after the feed has shown its first page also lets the first connection
+ * carry the feed's newest posts (`tabs`) instead of being replaced at once. Returns the cancel.
+ */
+function afterFirstData(start: () => void): () => void {
+  let cancelled = false;
+  let idle: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  void whenPrefetchSettled().then(() => {
+    if (cancelled) return;
+    if (typeof window.requestIdleCallback === 'function') {
+      idle = window.requestIdleCallback(start, { timeout: STREAM_START_IDLE_MS });
+    } else {
+      timer = setTimeout(start, 0);
+    }
+  });
+  return () => {
+    cancelled = true;
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+    clearTimeout(timer);
+  };
+}
 
 function parseData(event: SseEvent): unknown {
   try {
@@ -101,24 +131,31 @@ export function useSessionStream(token: string | null): void {
       }
     };
 
-    const connection = connectStream({
-      url: () => {
-        const tabs = streamTabsParam();
-        return resolveApiUrl(tabs ? `/api/stream?tabs=${encodeURIComponent(tabs)}` : '/api/stream');
-      },
-      // A newer login or a logout in another tab ends this stream.
-      token: () => (readStoredAuth()?.token === token ? token : null),
-      onStatus,
-      onEvent,
-      onRefused: signOutAfterRefusal,
+    let connection: StreamConnection | null = null;
+    const cancelStart = afterFirstData(() => {
+      connection = connectStream({
+        url: () => {
+          const tabs = streamTabsParam();
+          return resolveApiUrl(
+            tabs ? `/api/stream?tabs=${encodeURIComponent(tabs)}` : '/api/stream',
+          );
+        },
+        // A newer login or a logout in another tab ends this stream.
+        token: () => (readStoredAuth()?.token === token ? token : null),
+        onStatus,
+        onEvent,
+        onRefused: signOutAfterRefusal,
+      });
     });
 
+    // Not open yet: the first connection reads the tabs when it opens.
     const offNewest = onNewestPostsChanged(() => {
+      if (!connection) return;
       clearTimeout(tabsTimer);
-      tabsTimer = setTimeout(connection.reconnect, TABS_SETTLE_MS);
+      tabsTimer = setTimeout(() => connection?.reconnect(), TABS_SETTLE_MS);
     });
     const onOnline = () => {
-      if (getLiveState().status === 'down') connection.reconnect();
+      if (getLiveState().status === 'down') connection?.reconnect();
     };
     window.addEventListener('online', onOnline);
 
@@ -127,7 +164,8 @@ export function useSessionStream(token: string | null): void {
       offNewest();
       clearTimeout(tabsTimer);
       clearTimeout(pollTimer);
-      connection.close();
+      cancelStart();
+      connection?.close();
       resetLiveState();
     };
   }, [token, mutate]);

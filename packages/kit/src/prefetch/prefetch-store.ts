@@ -1,0 +1,123 @@
+import { readStoredAuth } from '@campus/kit/api';
+
+/**
+ * Early answers to a page's first API calls (issue 22: no waterfall). The shell's entry script
+ * starts the landing route's first requests (the feed's first page, a profile, the first
+ * notifications) as soon as it has read env.json and the stored token, long before the session
+ * check has answered and the route's remote has arrived, and leaves each pending answer here.
+ * The remote's fetcher then takes the answer instead of asking again. It is a head start, never a
+ * second source of truth: an answer is handed out once, only for the token it was asked with,
+ * only while it is young, and only when it succeeded; anything else (no entry, another token, a
+ * failed or stale request) leaves the fetcher to make its own request, as it does when a remote
+ * runs alone.
+ *
+ * The store lives in one global slot (`Symbol.for('campus.prefetch')`) rather than in this
+ * module's state, because the shell fills it from its entry script, before the shared modules
+ * (this kit among them) can be loaded.
+ */
+export const PREFETCH_SLOT: unique symbol = Symbol.for('campus.prefetch') as never;
+
+/** One early request, as the shell's entry script leaves it. */
+export interface PrefetchEntry {
+  /** The bearer token the request was sent with. */
+  token: string;
+  /** When the request was started (`Date.now()`). */
+  startedAt: number;
+  /** The parsed JSON of a 2xx answer; rejects for any other answer or a network failure. */
+  response: Promise<unknown>;
+  /** Set when a fetcher has taken the answer (or found it unusable): it is not handed out again. */
+  taken?: boolean;
+}
+
+/** The slot: entries by `prefetchKey(path)`. */
+export type PrefetchSlot = Map<string, PrefetchEntry>;
+
+/**
+ * An early answer older than this (from the start of its request) is not used: the page that
+ * asked for it was not shown in time, and a later showing fetches its data afresh.
+ */
+export const PREFETCH_MAX_AGE_MS = 15_000;
+
+type WithSlot = { [PREFETCH_SLOT]?: PrefetchSlot };
+
+function slot(): PrefetchSlot | undefined {
+  return (globalThis as WithSlot)[PREFETCH_SLOT];
+}
+
+/** The slot, created when missing (the writer's side). */
+export function prefetchSlot(): PrefetchSlot {
+  const holder = globalThis as WithSlot;
+  holder[PREFETCH_SLOT] ??= new Map();
+  return holder[PREFETCH_SLOT];
+}
+
+/**
+ * The key of an API path: its query parameters in a fixed order and without the cache-busting
+ * `_` (the feed's first page carries one; the early request and the fetcher each have their own).
+ */
+export function prefetchKey(path: string): string {
+  const query = path.indexOf('?');
+  if (query === -1) return path;
+  const params = new URLSearchParams(path.slice(query + 1));
+  params.delete('_');
+  params.sort();
+  const rest = params.toString();
+  return rest ? `${path.slice(0, query)}?${rest}` : path.slice(0, query);
+}
+
+/**
+ * Takes the early request for `path` (it is handed out once): its answer when it was asked with
+ * `token` and started less than PREFETCH_MAX_AGE_MS ago, else null (a stale or foreign entry is
+ * not handed out later either).
+ */
+export function takePrefetched<T>(
+  path: string,
+  token: string | null | undefined,
+  now = Date.now(),
+): Promise<T> | null {
+  const entry = slot()?.get(prefetchKey(path));
+  if (!entry || entry.taken) return null;
+  entry.taken = true;
+  if (!token || entry.token !== token || now - entry.startedAt >= PREFETCH_MAX_AGE_MS) return null;
+  return entry.response as Promise<T>;
+}
+
+/**
+ * Reads `path` from its early request when there is a usable one (see takePrefetched; the token is
+ * the stored login's), else, or when that request failed, with `load`: the fetcher's own request.
+ */
+export async function withPrefetch<T>(path: string, load: () => Promise<T>): Promise<T> {
+  const early = takePrefetched<T>(path, readStoredAuth()?.token);
+  if (early) {
+    try {
+      return await early;
+    } catch {
+      // The early request failed (a 401, a 5xx, no network): the fetcher asks again itself and
+      // handles the answer as it always does (a 401 signs out, a failure shows its error).
+    }
+  }
+  return load();
+}
+
+/** Whether an early request for `path` is waiting to be taken. */
+export function hasPrefetched(path: string): boolean {
+  const entry = slot()?.get(prefetchKey(path));
+  return entry !== undefined && !entry.taken;
+}
+
+/**
+ * Drops every early answer not taken yet: the member navigated away from the landing route (a
+ * page shown later fetches its own data), or signed out.
+ */
+export function forgetPrefetched(): void {
+  slot()?.clear();
+}
+
+/**
+ * Resolves once every early request started so far (taken or not) has been answered or has
+ * failed: the live stream waits for it, so that the page's first data never queues behind it.
+ */
+export async function whenPrefetchSettled(): Promise<void> {
+  const started = [...(slot()?.values() ?? [])].map((entry) => entry.response);
+  await Promise.allSettled(started);
+}

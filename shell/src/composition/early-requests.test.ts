@@ -1,0 +1,173 @@
+import { FEED_PAGE_SIZE } from '@campus/contracts';
+import { AUTH_STORAGE_KEY, clearStoredAuth, configureApi, storeAuth } from '@campus/kit/api';
+import {
+  forgetPrefetched,
+  hasPrefetched,
+  takePrefetched,
+  withPrefetch,
+} from '@campus/kit/prefetch';
+import {
+  landingRequests,
+  startEarlyRequests,
+  storedLogin,
+  takeEarlyRuntimeConfig,
+} from './early-requests';
+import { fetchRuntimeConfig } from './runtime-config-loader';
+
+const ada = { id: 21, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
+const NOW = 1_800_000_000_000;
+const env = {
+  apiUrl: 'http://api.test/',
+  remotes: {
+    mf_feed: 'http://feed.test/mf-manifest.json',
+    mf_profile: 'http://profile.test/mf-manifest.json',
+    mf_notifications: 'http://notifications.test/mf-manifest.json',
+    mf_admin: 'http://admin.test/mf-manifest.json',
+  },
+};
+
+/** A session storage holding `items`. */
+const storage = (items: Record<string, string> = {}) => ({
+  getItem: (key: string) => items[key] ?? null,
+});
+
+/** An answer as fetch resolves it (jsdom has no Response). */
+const reply = (status: number, body: unknown) =>
+  ({
+    ok: status >= 200 && status < 300,
+    status,
+    statusText: '',
+    text: async () => JSON.stringify(body),
+    json: async () => body,
+  }) as Response;
+
+const feed = (query: string) => `/api/posts?${query}&limit=${FEED_PAGE_SIZE}&offset=0&_=${NOW}`;
+
+describe('landingRequests', () => {
+  it.each([
+    ['/', ['/api/auth/me', feed('userId=21')]],
+    ['/profile', ['/api/auth/me', '/api/users/21']],
+    ['/profile/7/', ['/api/auth/me', '/api/users/7']],
+    ['/notifications', ['/api/auth/me', '/api/notifications?grouped=true']],
+    // routes without early data (yet): the session check only
+    ['/profile/abc', ['/api/auth/me']],
+    ['/profile/7/edit', ['/api/auth/me']],
+    ['/post/3', ['/api/auth/me']],
+    ['/analytics', ['/api/auth/me']],
+  ])('%s starts %j', (path, requests) => {
+    expect(landingRequests(path, 21, storage(), NOW)).toEqual(requests);
+  });
+
+  it('asks for the tab the feed will show: the remembered one, or a saved position', () => {
+    expect(landingRequests('/', 21, storage({ 'campus.feed.tab': 'following' }), NOW)[1]).toBe(
+      feed('tab=following&userId=21'),
+    );
+    expect(landingRequests('/', 21, storage({ 'campus.feed.tab': 'nonsense' }), NOW)[1]).toBe(
+      feed('userId=21'),
+    );
+    // coming back from a post within 30 minutes: the saved tab and filter win
+    const saved = (position: object) =>
+      storage({
+        'campus.feed.tab': 'jd',
+        'campus.feed.scroll': JSON.stringify({ scrollY: 900, extraPages: 1, ...position }),
+      });
+    expect(
+      landingRequests('/', 21, saved({ tab: 'for-you', top: true, savedAt: NOW - 60_000 }), NOW)[1],
+    ).toBe(feed('userId=21&topFilter=true'));
+    // an old position is not restored: the remembered tab
+    expect(
+      landingRequests(
+        '/',
+        21,
+        saved({ tab: 'following', top: false, savedAt: NOW - 31 * 60_000 }),
+        NOW,
+      )[1],
+    ).toBe(feed('tab=jd&userId=21'));
+  });
+});
+
+describe('storedLogin', () => {
+  afterEach(() => clearStoredAuth());
+
+  it('reads the login the kit stores, and nothing the kit would refuse', () => {
+    storeAuth({ token: 'token-a', user: ada });
+    expect(storedLogin(window.localStorage)).toEqual({ token: 'token-a', userId: 21 });
+    expect(
+      storedLogin(storage({ [AUTH_STORAGE_KEY]: '{"token":"t","user":{"id":1}}' })),
+    ).toBeNull();
+    expect(storedLogin(storage({ [AUTH_STORAGE_KEY]: 'not json' }))).toBeNull();
+    expect(storedLogin(storage())).toBeNull();
+  });
+});
+
+describe('startEarlyRequests', () => {
+  const fetchMock = jest.fn();
+  beforeEach(() => {
+    forgetPrefetched();
+    fetchMock.mockReset();
+    fetchMock.mockImplementation(async (url: string) => {
+      const { pathname } = new URL(url, 'http://shell.test');
+      const body = pathname === '/env.json' ? env : { answered: pathname };
+      return reply(200, body);
+    });
+    global.fetch = fetchMock as unknown as typeof fetch;
+    configureApi({ baseUrl: env.apiUrl });
+  });
+  afterEach(() => clearStoredAuth());
+
+  it('starts the session check and the route data at once; the kit hands them out', async () => {
+    storeAuth({ token: 'token-a', user: ada });
+    startEarlyRequests({ pathname: '/profile/7', session: storage() });
+    expect(hasPrefetched('/api/auth/me')).toBe(true);
+    expect(hasPrefetched('/api/users/7')).toBe(true);
+    // env.json is read once: bootstrap takes the entry script's answer
+    await expect(fetchRuntimeConfig()).resolves.toMatchObject({ apiUrl: env.apiUrl });
+    expect(takeEarlyRuntimeConfig()).toBeNull();
+    const load = jest.fn(async () => ({ answered: 'by the remote' }));
+    await expect(withPrefetch('/api/users/7', load)).resolves.toEqual({
+      answered: '/api/users/7',
+    });
+    expect(load).not.toHaveBeenCalled();
+    const calls = fetchMock.mock.calls.map(([url, init]) => [url, init?.headers]);
+    expect(calls).toEqual([
+      ['/env.json', undefined],
+      [
+        'http://api.test/api/auth/me',
+        { Accept: 'application/json', Authorization: 'Bearer token-a' },
+      ],
+      [
+        'http://api.test/api/users/7',
+        { Accept: 'application/json', Authorization: 'Bearer token-a' },
+      ],
+    ]);
+  });
+
+  it('leaves the feed page the remote will ask for, whatever its timestamp', async () => {
+    storeAuth({ token: 'token-a', user: ada });
+    startEarlyRequests({ pathname: '/', session: storage({ 'campus.feed.tab': 'following' }) });
+    const page = takePrefetched(
+      '/api/posts?tab=following&userId=21&limit=20&offset=0&_=123',
+      'token-a',
+    );
+    await expect(page).resolves.toEqual({ answered: '/api/posts' });
+    takeEarlyRuntimeConfig();
+  });
+
+  it('asks the API nothing when signed out (env.json only)', async () => {
+    startEarlyRequests({ pathname: '/', session: storage() });
+    await takeEarlyRuntimeConfig();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/env.json']);
+    expect(hasPrefetched('/api/auth/me')).toBe(false);
+  });
+
+  it('a failed early request is no answer: the fetcher asks itself', async () => {
+    fetchMock.mockImplementation(async (url: string) =>
+      url === '/env.json' ? reply(200, env) : reply(503, { message: 'down' }),
+    );
+    storeAuth({ token: 'token-a', user: ada });
+    startEarlyRequests({ pathname: '/notifications', session: storage() });
+    const load = jest.fn(async () => 'own answer');
+    await expect(withPrefetch('/api/notifications?grouped=true', load)).resolves.toBe('own answer');
+    takeEarlyRuntimeConfig();
+  });
+});

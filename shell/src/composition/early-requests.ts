@@ -1,0 +1,182 @@
+// Runs in the shell's entry script, before the shared modules (React, the kit, ...) have been
+// negotiated and loaded: nothing here may import a shared module at run time (types only).
+import { DEFAULT_FEED_TAB, FEED_PAGE_SIZE, FEED_TABS, type FeedTab } from '@campus/contracts';
+import type { PrefetchEntry, PrefetchSlot } from '@campus/kit/prefetch';
+
+/** The kit's PREFETCH_SLOT (@campus/kit/prefetch; early-requests.test.ts checks they agree). */
+const PREFETCH_SLOT = Symbol.for('campus.prefetch');
+/** The kit's AUTH_STORAGE_KEY (@campus/kit/api; checked in the test too). */
+const AUTH_STORAGE_KEY = 'campus.auth';
+/** mf-feed's remembered tab and saved scroll position (its feed/scroll-restoration.ts). */
+const FEED_TAB_KEY = 'campus.feed.tab';
+const FEED_POSITION_KEY = 'campus.feed.scroll';
+/** Spec §9: a saved feed position is restored for 30 minutes. */
+const FEED_POSITION_MS = 30 * 60_000;
+
+/** The stored login's token and user id, read as the kit reads it (null: signed out). */
+export function storedLogin(
+  storage: Pick<Storage, 'getItem'>,
+): { token: string; userId: number } | null {
+  try {
+    const parsed = JSON.parse(storage.getItem(AUTH_STORAGE_KEY) ?? 'null') as {
+      token?: unknown;
+      user?: { id?: unknown; name?: unknown; email?: unknown } | null;
+    } | null;
+    const { token, user } = parsed ?? {};
+    if (typeof token !== 'string' || token.length === 0 || typeof user !== 'object' || !user) {
+      return null;
+    }
+    if (typeof user.id !== 'number' || typeof user.name !== 'string') return null;
+    if (typeof user.email !== 'string') return null;
+    return { token, userId: user.id };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The feed the home page will show first (mf-feed's FeedPage): the tab and filter of a position
+ * saved within 30 minutes (coming back from a post), else the tab remembered for the session.
+ */
+function feedToShow(
+  session: Pick<Storage, 'getItem'>,
+  now: number,
+): { tab: FeedTab; top: boolean } {
+  const known = (value: unknown) => FEED_TABS.find((tab) => tab === value);
+  try {
+    const saved = JSON.parse(session.getItem(FEED_POSITION_KEY) ?? 'null') as {
+      tab?: unknown;
+      top?: unknown;
+      savedAt?: unknown;
+    } | null;
+    if (saved && typeof saved.savedAt === 'number' && now - saved.savedAt < FEED_POSITION_MS) {
+      const tab = known(saved.tab);
+      if (!tab) return { tab: DEFAULT_FEED_TAB, top: false }; // unreadable: leave it to the feed
+      return { tab, top: tab === 'for-you' && saved.top === true };
+    }
+    return { tab: known(session.getItem(FEED_TAB_KEY)) ?? DEFAULT_FEED_TAB, top: false };
+  } catch {
+    return { tab: DEFAULT_FEED_TAB, top: false };
+  }
+}
+
+/** mf-feed's first page of a feed (spec §7 `GET /api/posts`, its feed/feed-query.ts). */
+function feedFirstPage({ tab, top }: { tab: FeedTab; top: boolean }, userId: number, now: number) {
+  const query = new URLSearchParams();
+  if (tab !== 'for-you') query.set('tab', tab);
+  query.set('userId', String(userId));
+  if (tab === 'for-you' && top) query.set('topFilter', 'true');
+  query.set('limit', String(FEED_PAGE_SIZE));
+  query.set('offset', '0');
+  query.set('_', String(now));
+  return `/api/posts?${query.toString()}`;
+}
+
+/**
+ * The API calls a signed-in landing on `pathname` starts with: the session check, then the
+ * route's first data (the feed's first page of the tab it will show, a profile with its posts,
+ * the first page of notifications). Every other route: the session check only.
+ */
+export function landingRequests(
+  pathname: string,
+  userId: number,
+  session: Pick<Storage, 'getItem'>,
+  now = Date.now(),
+): string[] {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  const requests = ['/api/auth/me'];
+  if (path === '/') requests.push(feedFirstPage(feedToShow(session, now), userId, now));
+  const profile = /^\/profile(?:\/([^/]+))?$/.exec(path);
+  if (profile) {
+    const id = profile[1] === undefined ? userId : Number(profile[1]);
+    if (Number.isInteger(id) && id > 0) requests.push(`/api/users/${id}`);
+  }
+  if (path === '/notifications') requests.push('/api/notifications?grouped=true');
+  return requests;
+}
+
+/** A GET as the kit's api client sends it; the parsed JSON of a 2xx answer, else a rejection. */
+async function getJson(apiUrl: string, path: string, token: string): Promise<unknown> {
+  const response = await fetch(`${apiUrl.replace(/\/+$/, '')}${path}`, {
+    headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+    credentials: 'include',
+  });
+  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+  const text = await response.text();
+  return text ? (JSON.parse(text) as unknown) : null;
+}
+
+/** Reads a JSON file next to the shell (env.json). */
+export async function readJsonFile(url: string): Promise<unknown> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+  return (await response.json()) as unknown;
+}
+
+let earlyRuntimeConfig: Promise<unknown> | null = null;
+
+/** The env.json the entry script started reading (once; null when it did not). */
+export function takeEarlyRuntimeConfig(): Promise<unknown> | null {
+  const early = earlyRuntimeConfig;
+  earlyRuntimeConfig = null;
+  return early;
+}
+
+/** Where each early request's key comes from: the kit's prefetchKey (`_` left out, sorted). */
+function keyOf(path: string): string {
+  const query = path.indexOf('?');
+  if (query === -1) return path;
+  const params = new URLSearchParams(path.slice(query + 1));
+  params.delete('_');
+  params.sort();
+  const rest = params.toString();
+  return rest ? `${path.slice(0, query)}?${rest}` : path.slice(0, query);
+}
+
+/**
+ * No waterfall (issue 22): started by the entry script, in parallel with the rest of the shell's
+ * scripts. Reads env.json (the request index.html preloads; bootstrap takes it) and, for a stored
+ * login, starts the landing route's API calls at once and leaves their answers in the kit's
+ * prefetch slot, where the session check and the route's remote take them (@campus/kit/prefetch).
+ */
+export function startEarlyRequests({
+  pathname = window.location.pathname,
+  local = window.localStorage,
+  session = window.sessionStorage,
+}: {
+  pathname?: string;
+  local?: Pick<Storage, 'getItem'>;
+  session?: Pick<Storage, 'getItem'>;
+} = {}): void {
+  const config = readJsonFile('/env.json');
+  earlyRuntimeConfig = config;
+  let login: ReturnType<typeof storedLogin>;
+  try {
+    login = storedLogin(local);
+  } catch {
+    login = null; // storage blocked: signed out
+  }
+  if (!login) return;
+  const { token, userId } = login;
+  const holder = globalThis as { [PREFETCH_SLOT]?: PrefetchSlot };
+  const slot = (holder[PREFETCH_SLOT] ??= new Map());
+  const startedAt = Date.now();
+  const apiUrl = config.then((value) => {
+    const url = (value as { apiUrl?: unknown } | null)?.apiUrl;
+    if (typeof url !== 'string') throw new Error('env.json names no apiUrl');
+    return url;
+  });
+  let requests: string[];
+  try {
+    requests = landingRequests(pathname, userId, session, startedAt);
+  } catch {
+    requests = ['/api/auth/me'];
+  }
+  for (const path of requests) {
+    const response = apiUrl.then((url) => getJson(url, path, token));
+    // Nobody may ever take it: its failure is not an unhandled rejection.
+    response.catch(() => undefined);
+    const entry: PrefetchEntry = { token, startedAt, response };
+    slot.set(keyOf(path), entry);
+  }
+}
