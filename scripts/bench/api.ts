@@ -145,7 +145,7 @@ async function commentedPosts(database: Database<Models>): Promise<CommentedPost
 async function inProcessApi(database: Database<Models>): Promise<{
   url: string;
   close(): void;
-  /** Empties the feed and author caches (the caller's account stays known). */
+  /** Empties the read caches but the caller's account (feed, authors, notification and comment pages). */
   emptyReadCaches(): void;
 }> {
   const config = loadConfig({
@@ -180,6 +180,8 @@ async function inProcessApi(database: Database<Models>): Promise<{
     emptyReadCaches() {
       app.caches.feed.clear();
       app.caches.authors.clear();
+      app.caches.notifications.clear();
+      app.caches.comments.clear();
     },
   };
 }
