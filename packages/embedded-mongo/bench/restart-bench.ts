@@ -1,9 +1,12 @@
 /**
  * Benchmark (prints figures; not a test): how long the server takes to start on an existing data
- * directory, i.e. to read and replay its journal and build its indexes, until it listens.
+ * directory, i.e. to read and replay its journal and build its indexes, until it listens, and
+ * until its background warm-up (documents of the snapshot decoded, indexes built) is done.
  * The directory is copied first (the copy is started, never the original, so a start-up
- * compaction cannot change the dataset). Runs the CLI in its own process ROUNDS times and prints
- * the median wall time to "listening" and the CPU it used until then.
+ * compaction cannot change the dataset). A first start, on the copy as it was, also says how long
+ * its clean stop took (a journal without a snapshot, or with a long tail, gets one written then).
+ * Then runs the CLI in its own process ROUNDS times and prints the medians: wall time and CPU to
+ * "listening", and to "warm" (`--no-warm` for a CLI that does not print it: code from before).
  *   npm run bench:restart -w @campus/embedded-mongo [-- --dbpath .data/bench/db --rounds 3 --cpu-prof <dir>]
  * The default directory is the API benchmark's dataset (`npm run bench:data`: 100k posts, 1M likes).
  */
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     /** Another copy of the CLI (e.g. the code before a change, for a before/after figure). */
     bin: { type: 'string' },
+    'no-warm': { type: 'boolean', default: false },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -34,48 +38,69 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-/** Starts the CLI on `dir`; resolves at its listening line with the wall and CPU ms until then. */
-async function startOnce(dir: string): Promise<{ wallMs: number; cpuMs: number; uri: string }> {
-  const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
+interface Start {
+  wallMs: number;
+  cpuMs: number;
+  warmWallMs: number;
+  warmCpuMs: number;
+}
+
+/**
+ * Starts the CLI on `dir`; the wall and CPU ms until its listening line and until its warm line
+ * (the same as listening with `--no-warm`).
+ */
+async function startOnce(dir: string): Promise<Start> {
+  const nodeArgs = values['cpu-prof'] ? [`--cpu-prof`, `--cpu-prof-dir=${values['cpu-prof']}`] : [];
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, bin, '--port', '0', '--dbpath', dir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const { uri, wallMs, cpu } = await new Promise<{ uri: string; wallMs: number; cpu: number }>(
-    (resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /listening on (mongodb:\/\/\S+)/.exec(out);
-        if (m)
-          resolve({
-            uri: m[1] as string,
-            wallMs: performance.now() - started,
-            cpu: cpuMs(child.pid as number),
-          });
-      });
-      child.on('exit', (code) => reject(new Error(`embedded-mongo exited with ${code}`)));
-    },
-  );
+  const run = await new Promise<Start>((resolve, reject) => {
+    let out = '';
+    let listening: { wallMs: number; cpuMs: number } | undefined;
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (!listening && /listening on (mongodb:\/\/\S+)/.test(out)) {
+        listening = { wallMs: performance.now() - started, cpuMs: cpuMs(child.pid as number) };
+        if (values['no-warm'])
+          resolve({ ...listening, warmWallMs: listening.wallMs, warmCpuMs: listening.cpuMs });
+      }
+      if (listening && /embedded-mongo: warm:/.test(out))
+        resolve({
+          ...listening,
+          warmWallMs: performance.now() - started,
+          warmCpuMs: cpuMs(child.pid as number),
+        });
+    });
+    child.on('exit', (code) => reject(new Error(`embedded-mongo exited with ${code}`)));
+  });
   child.removeAllListeners('exit');
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-  return { wallMs, cpuMs: cpu, uri };
+  return run;
 }
 
-/** Documents and indexes per collection of the running server at `dir` (one extra start). */
+/**
+ * Documents and indexes per collection of the running server at `dir` (one extra start, on the
+ * directory as copied), with how long that start and its clean stop took.
+ */
 async function describe(dir: string): Promise<string> {
+  const started = performance.now();
   const child = spawn(process.execPath, [bin, '--port', '0', '--dbpath', dir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let listeningMs = 0;
   const uri = await new Promise<string>((resolve) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (mongodb:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1] as string);
+      if (m && !listeningMs) {
+        listeningMs = performance.now() - started;
+        resolve(m[1] as string);
+      }
     });
   });
   const client = await MongoClient.connect(`${uri}/?directConnection=true`);
@@ -92,10 +117,17 @@ async function describe(dir: string): Promise<string> {
     }
   } finally {
     await client.close();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
   }
-  return `${docs.toLocaleString('en-US')} documents, ${indexes} indexes`;
+  const stopping = performance.now();
+  const cpuBeforeStop = cpuMs(child.pid as number);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  const stopMs = performance.now() - stopping;
+  return (
+    `${docs.toLocaleString('en-US')} documents, ${indexes} indexes; first start on the copy as ` +
+    `it was: ${listeningMs.toFixed(0)} ms to listening, ${cpuBeforeStop.toFixed(0)} ms CPU ` +
+    `(with the counting), clean stop ${stopMs.toFixed(0)} ms`
+  );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -110,25 +142,24 @@ async function main(): Promise<void> {
     fs.cpSync(source, dir, { recursive: true });
     const bytes = fs.statSync(path.join(dir, 'journal.bson')).size;
     const what = await describe(dir);
-    const walls: number[] = [];
-    const cpus: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      const run = await startOnce(dir);
-      walls.push(run.wallMs);
-      cpus.push(run.cpuMs);
-    }
+    const runs: Start[] = [];
+    for (let r = 0; r < ROUNDS; r++) runs.push(await startOnce(dir));
+    const after = fs.statSync(path.join(dir, 'journal.bson')).size;
+    const mib = (b: number) => (b / 1024 / 1024).toFixed(1);
     console.log(
-      `embedded-mongo restart on ${source} (${(bytes / 1024 / 1024).toFixed(1)} MiB journal, ` +
-        `${what}), median of ${ROUNDS}, ${os.cpus().length} cores, load average ` +
+      `embedded-mongo restart on ${source} (${mib(bytes)} MiB journal, ${what}; then ` +
+        `${mib(after)} MiB), median of ${ROUNDS}, ${os.cpus().length} cores, load average ` +
         `${os.loadavg()[0]?.toFixed(1)}, node ${process.version}`,
     );
+    const row = (label: string, k: keyof Start) =>
+      console.log(`${label.padEnd(52)} ${median(runs.map((r) => r[k])).toFixed(0)} ms`);
+    row('start to listening (process start, replay):', 'wallMs');
+    row('CPU used until listening:', 'cpuMs');
+    row('start to warm (documents decoded, indexes built):', 'warmWallMs');
+    row('CPU used until warm:', 'warmCpuMs');
     console.log(
-      `start to listening (process start, replay, index build): ${median(walls).toFixed(0)} ms`,
+      `runs (listening / warm): ${runs.map((r) => `${r.wallMs.toFixed(0)} / ${r.warmWallMs.toFixed(0)}`).join(', ')} ms`,
     );
-    console.log(
-      `CPU used until listening:                              ${median(cpus).toFixed(0)} ms`,
-    );
-    console.log(`runs: ${walls.map((w) => w.toFixed(0)).join(', ')} ms`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

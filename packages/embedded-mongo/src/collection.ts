@@ -64,7 +64,11 @@ export class Index {
       return ia < ib ? -1 : ia > ib ? 1 : 0;
     });
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
+    this.topLevel = this.fields.every((f) => f.path.length === 1);
   }
+
+  /** Whether every indexed field is a top-level one. */
+  private readonly topLevel: boolean;
 
   get name(): string {
     return this.spec.name;
@@ -136,6 +140,26 @@ export class Index {
     if (this.spec.sparse)
       return this.fields.some((f) => valuesAtPath(doc, f.path).some((v) => v !== undefined));
     return true;
+  }
+
+  /**
+   * The one key of a document whose indexed fields are top-level and hold no array, `id` last,
+   * in an array of exactly its size (index builds make millions); undefined otherwise.
+   */
+  private simpleKey(doc: Doc, id: string): IndexKey | undefined {
+    const f = this.fields;
+    const n = f.length;
+    if (!this.topLevel) return undefined;
+    const a = doc[f[0]!.name];
+    if (Array.isArray(a)) return undefined;
+    if (n === 1) return [a ?? null, id];
+    const b = doc[f[1]!.name];
+    if (Array.isArray(b)) return undefined;
+    if (n === 2) return [a ?? null, b ?? null, id];
+    const c = doc[f[2]!.name];
+    if (Array.isArray(c)) return undefined;
+    if (n === 3) return [a ?? null, b ?? null, c ?? null, id];
+    return undefined;
   }
 
   /** Every key tuple the document produces (several when a field holds an array). */
@@ -222,6 +246,11 @@ export class Index {
       keys = [];
       for (const [id, doc] of docs) {
         if (!this.covers(doc)) continue;
+        const k = this.simpleKey(doc, id);
+        if (k) {
+          keys.push(k);
+          continue;
+        }
         for (const t of this.tuples(doc)) {
           t.push(id);
           keys.push(t);
@@ -231,7 +260,7 @@ export class Index {
     }
     if (this.spec.unique) {
       const n = this.fields.length;
-      for (const k of keys) this.owners.set(valueKey(k.slice(0, n)), k[n] as string);
+      for (const k of keys) this.owners.set(tupleKey(k, n), k[n] as string);
     }
     if (this._multikey) {
       // A document can produce the same key twice (an array holding a value twice).
@@ -257,10 +286,13 @@ export class Index {
       const doc = docs.get(id);
       if (!doc) return undefined; // removed without being recorded as changed: not expected
       if (!this.covers(doc)) continue;
-      const ts = this.tuples(doc);
-      if (ts.length !== 1) return undefined;
-      const t = ts[0] as IndexKey;
-      t.push(id);
+      let t = this.simpleKey(doc, id);
+      if (!t) {
+        const ts = this.tuples(doc);
+        if (ts.length !== 1) return undefined;
+        t = ts[0] as IndexKey;
+        t.push(id);
+      }
       keys.push(t);
     }
     let merged = keys;
@@ -331,6 +363,13 @@ export class Index {
       }
     }
   }
+}
+
+/** valueKey of a key's first `n` values as an array (what the unique check looks up). */
+function tupleKey(k: IndexKey, n: number): string {
+  let out = '[';
+  for (let i = 0; i < n; i++) out += (i ? ',' : '') + valueKey(k[i]);
+  return out + ']';
 }
 
 function display(v: unknown): string {
