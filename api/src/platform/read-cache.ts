@@ -40,6 +40,12 @@ export class ReadCache<K, V> {
     this.entries.delete(key);
   }
 
+  /** Forgets the entries whose key matches (and, like every invalidation, reads under way). */
+  deleteWhere(matches: (key: K) => boolean): void {
+    this.generation++;
+    for (const key of this.entries.keys()) if (matches(key)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.generation++;
     this.entries.clear();

@@ -71,9 +71,12 @@ describe('followChanges', () => {
       await collection('posts').deleteOne({ _id: 1 });
       expect(await eventually(() => seen.length >= 4)).toBe(true);
       expect(seen).toEqual([
-        ['posts', { documents: [{ _id: 1, authorId: 7 }] }],
+        ['posts', { documents: [{ _id: 1, authorId: 7 }], inserted: true }],
         ['posts', { filter: { _id: 1 }, update: { $set: { likesCount: 1 } } }],
-        ['users', { documents: [{ _id: 3, name: 'A', lastActiveAt: expect.any(Date) }] }],
+        [
+          'users',
+          { documents: [{ _id: 3, name: 'A', lastActiveAt: expect.any(Date) }], inserted: true },
+        ],
         ['posts', { filter: { _id: 1 } }],
       ]);
       await collection('users').updateOne({ _id: 3 }, { $set: { name: 'B' }, $unset: { x: '' } });

@@ -17,6 +17,8 @@ export interface WriteEvent {
   update?: unknown;
   /** A write that cannot be described (bulkWrite): forget everything. */
   unknown?: true;
+  /** `documents` are new (create, insertMany, a change stream's insert), not saved changes. */
+  inserted?: true;
 }
 
 export type WriteListener = (collection: string, event: WriteEvent) => void;
@@ -72,14 +74,27 @@ export function announceWrites(schema: Schema<any>, collection: string): void {
   const fromDocument = function (this: Record<string, unknown> & { db: Connection }) {
     emit(this.db, collection, { documents: [this] });
   };
-  schema.pre('save', fromDocument);
-  schema.post('save', fromDocument);
+  type Saved = Record<string, unknown> & {
+    db: Connection;
+    isNew: boolean;
+    $locals: Record<string, unknown>;
+  };
+  // A save is an insert when the document is new; after it, mongoose says it is not any more.
+  schema.pre('save', function (this: Saved) {
+    this.$locals.campusInserted = this.isNew;
+    emit(this.db, collection, { documents: [this], ...(this.isNew ? { inserted: true } : {}) });
+  });
+  schema.post('save', function (this: Saved) {
+    const inserted = this.$locals.campusInserted === true;
+    emit(this.db, collection, { documents: [this], ...(inserted ? { inserted: true } : {}) });
+  });
   schema.pre('deleteOne', { document: true, query: false }, fromDocument);
   schema.post('deleteOne', { document: true, query: false }, fromDocument);
   // insertMany and bulkWrite hooks run with the model as `this`.
   const fromMany = (model: { db: Connection }, docs: unknown) => {
     emit(model.db, collection, {
       documents: (Array.isArray(docs) ? docs : [docs]) as WriteEvent['documents'],
+      inserted: true,
     });
   };
   schema.pre('insertMany', function (this: { db: Connection }, docs: unknown) {
@@ -144,7 +159,7 @@ export function changeToWriteEvent(change: ChangeEvent): WriteEvent {
   const _id = change.documentKey?._id;
   switch (change.operationType) {
     case 'insert':
-      return { documents: [change.fullDocument ?? { _id }] };
+      return { documents: [change.fullDocument ?? { _id }], inserted: true };
     case 'update': {
       const { updatedFields = {}, removedFields = [] } = change.updateDescription ?? {};
       const update: Record<string, Record<string, unknown>> = {};

@@ -51,6 +51,7 @@ function sameWrite(a: WriteEvent, b: WriteEvent): boolean {
     isDeepStrictEqual(a.filter, b.filter) &&
     isDeepStrictEqual(a.update, b.update) &&
     a.unknown === b.unknown &&
+    a.inserted === b.inserted &&
     a.documents?.[0] === b.documents?.[0]
   );
 }

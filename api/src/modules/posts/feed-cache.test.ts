@@ -137,6 +137,92 @@ describe('feed read caches (through the API)', () => {
     for (const query of TABS) expect(ids(await feed(app.http, ada, query))).not.toContain(fresh.id);
   });
 
+  test('when a member posts, then For You and JD read only the newer posts, and the Following pages of those who do not follow the author stay cached', async () => {
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    const dan = await app.createMember();
+    await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
+    for (let i = 0; i < 25; i++)
+      await publish(app.http, bob, `post ${i}`, { isJdTagged: i % 2 === 0 });
+    const pages = ['', '?offset=20', '?tab=jd', '?tab=following'];
+    const before = new Map<string, number[]>();
+    for (const query of pages) before.set(query, ids(await feed(app.http, ada, query)));
+    await feed(app.http, dan, '?tab=following');
+
+    const fresh = await publish(app.http, dan, 'from dan', { isJdTagged: true });
+    const postReads = (queries: string[]) => queries.filter((q) => q.startsWith('posts.'));
+    for (const query of ['', '?tab=jd']) {
+      const { result, queries } = await countQueries(app.database.connection, () =>
+        feed(app.http, ada, query),
+      );
+      // The new post on top, the rest moved down by one; one read of what is newer.
+      expect(ids(result)).toEqual([fresh.id, ...before.get(query)!].slice(0, 20));
+      expect(postReads(queries)).toEqual(['posts.find']);
+    }
+    // Page 2 starts with what was the last post of page 1.
+    const second = ids(await feed(app.http, ada, '?offset=20'));
+    expect(second[0]).toBe(before.get('')![19]);
+    // Ada does not follow dan: her Following page is still cached; dan's own shows his post.
+    const following = await countQueries(app.database.connection, () =>
+      feed(app.http, ada, '?tab=following'),
+    );
+    expect(following.queries).toEqual([]);
+    expect(ids(following.result)).toEqual(before.get('?tab=following'));
+    expect(ids(await feed(app.http, dan, '?tab=following'))).toContain(fresh.id);
+
+    // A post by someone ada follows reaches her Following page at once.
+    const followed = await publish(app.http, bob, 'from bob');
+    expect(ids(await feed(app.http, ada, '?tab=following'))[0]).toBe(followed.id);
+    // Dan's follow changes his Following pages only.
+    await feed(app.http, ada, '?tab=following');
+    await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', dan.auth);
+    expect(
+      (await countQueries(app.database.connection, () => feed(app.http, ada, '?tab=following')))
+        .queries,
+    ).toEqual([]);
+    expect(ids(await feed(app.http, dan, '?tab=following'))).toContain(followed.id);
+  });
+
+  test('when two viewers read the same cached page, then each gets their own likes, reposts and delete rights', async () => {
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    const adas = await publish(app.http, ada, 'by ada');
+    const bobs = await publish(app.http, bob, 'by bob');
+    await app.http().post(`/api/posts/${bobs.id}/like`).set('Authorization', ada.auth).expect(200);
+    await app
+      .http()
+      .post(`/api/posts/${adas.id}/repost`)
+      .set('Authorization', bob.auth)
+      .send({})
+      .expect(201);
+    for (let round = 0; round < 2; round++) {
+      const asAda = await feed(app.http, ada);
+      const asBob = await feed(app.http, bob);
+      expect(byId(asAda, adas.id)).toMatchObject({ canDelete: true, isReposted: false });
+      expect(byId(asAda, bobs.id)).toMatchObject({
+        canDelete: false,
+        isLiked: true,
+        likesCount: 1,
+      });
+      expect(byId(asBob, adas.id)).toMatchObject({ canDelete: false, isReposted: true });
+      expect(byId(asBob, bobs.id)).toMatchObject({
+        canDelete: true,
+        isLiked: false,
+        likesCount: 1,
+      });
+      // Bob's repost shows ada's post as its original, with each viewer's flags on it too.
+      expect(asAda[0]).toMatchObject({
+        author: { id: bob.id },
+        canDelete: false,
+        originalPost: { id: adas.id, canDelete: true, isReposted: false },
+      });
+      expect(asBob[0]).toMatchObject({
+        canDelete: true,
+        originalPost: { id: adas.id, canDelete: false, isReposted: true },
+      });
+    }
+  });
+
   test('when the viewer follows and unfollows, then Following changes at once', async () => {
     const ada = await app.createMember();
     const cy = await app.createMember();

@@ -6,6 +6,10 @@
  * - stored posts by id, the originals of reposts included;
  * - which of those posts a viewer has liked and reposted.
  *
+ * - the newest HEAD_SIZE posts of For You and of JD (`headPage`): a new post is added to them by
+ *   reading only the posts newer than the ones held (one small read), instead of every page of
+ *   every tab being forgotten by each post written.
+ *
  * Every write through the Post, Like, Repost and Follow models forgets what it could change
  * (`forget`, called by the app's one invalidation path in `read-caches.ts`), before and after it
  * reaches the database, and a read that overlapped a write is not stored (see ReadCache), so the
@@ -19,6 +23,32 @@ import { pinned, type WriteEvent } from '../../platform/write-events';
 import type { LikeService } from '../likes/service';
 import type { RepostService } from '../reposts/service';
 import type { PostDoc, PostModel } from './model';
+
+/** How many of the newest posts For You and JD keep in order: their first 10 pages. */
+export const HEAD_SIZE = 200;
+
+/** The newest posts of a tab (For You, JD), newest first, kept up to date by new posts. */
+interface Head {
+  ids: number[];
+  /** Each post's createdAt (ms). */
+  times: number[];
+  /** True when the head holds every post of the tab (fewer than HEAD_SIZE). */
+  complete: boolean;
+  /**
+   * createdAt (ms; NaN: unknown) of the posts inserted since the head was read: read before it
+   * is used again (a top-up from the oldest of them).
+   */
+  pending: number[];
+  until: number;
+  /** The id lists of its pages (the same array for a page while the head is the same). */
+  pages: Map<string, number[]>;
+  /** Tells heads apart (single flight of their top-ups). */
+  version: number;
+}
+
+export type HeadName = 'all' | 'jd';
+/** A tab's newest posts: created at or after `since` (all when undefined), at most `limit`. */
+export type HeadQuery = (since: Date | undefined, limit: number) => Promise<PostDoc[]>;
 
 /** A viewer's remembered flags are started afresh past this many posts. */
 const MAX_FLAGS_PER_VIEWER = 5_000;
@@ -65,11 +95,19 @@ export class FeedCache {
   /** null: no such post. */
   private readonly posts: ReadCache<number, PostDoc | null>;
   private readonly viewers: ReadCache<number, ViewerFlags>;
-  private readonly pagesOnce = singleFlight<string, PostDoc[]>();
+  private readonly pagesOnce = singleFlight<string, { posts: PostDoc[]; ids: number[] }>();
   private readonly postsOnce = singleFlight<string, PostDoc[]>();
+  /** For You and JD's newest posts, and heads being read (they collect new posts too). */
+  private readonly heads = new Map<HeadName, Head>();
+  private readonly headsLoading = new Set<Head & { name: HeadName }>();
+  private headsGeneration = 0;
+  private headVersions = 0;
+  private readonly headsOnce = singleFlight<string, Head | undefined>();
+  /** Whose posts each viewer's cached Following pages show (forgotten with their pages). */
+  private readonly followingAuthors = new Map<number, Set<number>>();
 
   constructor(
-    ttlMs: number,
+    private readonly ttlMs: number,
     private readonly sources: FeedSources,
   ) {
     this.pages = {
@@ -84,14 +122,36 @@ export class FeedCache {
   /** Forgets everything (after writes mongoose cannot see, e.g. a test moving dates). */
   clear(): void {
     for (const cache of [...Object.values(this.pages), this.posts, this.viewers]) cache.clear();
+    this.forgetHeads();
+    this.followingAuthors.clear();
   }
 
   /** A write announced on one of the feed's collections: forgets exactly what it may change. */
   forget(collection: string, event: WriteEvent): void {
     if (collection === 'posts') this.forgetPosts(event);
     else if (collection === 'likes' || collection === 'reposts') this.forgetViewers(event);
-    // Following pages depend on whom the viewer follows.
-    else if (collection === 'follows') this.pages.following.clear();
+    // Following pages depend on whom the viewer follows: only the follower's change.
+    else if (collection === 'follows') this.forgetFollowing(event);
+  }
+
+  private forgetHeads(): void {
+    this.headsGeneration++;
+    this.heads.clear();
+    this.headsLoading.clear();
+  }
+
+  private forgetFollowing(event: WriteEvent): void {
+    const followers = event.documents
+      ? event.documents.map((doc) => doc.followerId)
+      : [pinned(event.filter, 'followerId')];
+    if (followers.every((id): id is number => typeof id === 'number')) {
+      const gone = new Set(followers);
+      this.pages.following.deleteWhere((key) => gone.has(Number(key.split(':', 1)[0])));
+      for (const id of gone) this.followingAuthors.delete(id);
+    } else {
+      this.pages.following.clear();
+      this.followingAuthors.clear();
+    }
   }
 
   private forgetPosts(event: WriteEvent): void {
@@ -106,10 +166,155 @@ export class FeedCache {
     }
     // A count moves the Top Posts order only; anything else may add, hide or move posts anywhere.
     this.pages.top.clear();
-    if (!(event.filter && onlyCounts(event.update))) {
+    if (event.filter && onlyCounts(event.update)) return;
+    if (event.documents && event.inserted) {
+      // New posts: pages past the heads move by one, the heads read what is newer than they hold,
+      // and the Following pages of those who follow the authors are read again.
       this.pages.shared.clear();
-      this.pages.following.clear();
+      for (const doc of event.documents) this.postInserted(doc);
+      return;
     }
+    this.pages.shared.clear();
+    this.pages.following.clear();
+    this.followingAuthors.clear();
+    this.forgetHeads();
+  }
+
+  private postInserted(doc: Record<string, unknown>): void {
+    const createdAt = doc.createdAt instanceof Date ? doc.createdAt.getTime() : NaN;
+    for (const [name, head] of this.heads)
+      if (name === 'all' || doc.isJdTagged !== false) head.pending.push(createdAt);
+    for (const loading of this.headsLoading)
+      if (loading.name === 'all' || doc.isJdTagged !== false) loading.pending.push(createdAt);
+    const authorId = doc.authorId;
+    if (typeof authorId !== 'number') {
+      this.pages.following.clear();
+      this.followingAuthors.clear();
+      return;
+    }
+    const readers = new Set<number>();
+    for (const [viewer, authors] of this.followingAuthors)
+      if (authors.has(authorId)) readers.add(viewer);
+    // Pages being read now (their authors not known yet) are not kept either: the generation moves.
+    this.pages.following.deleteWhere((key) => {
+      const viewer = Number(key.split(':', 1)[0]);
+      return readers.has(viewer) || !this.followingAuthors.has(viewer);
+    });
+    for (const viewer of readers) this.followingAuthors.delete(viewer);
+  }
+
+  /** The stored post as cached now (null: no such post; undefined: not cached), without reading. */
+  cachedPost(id: number): PostDoc | null | undefined {
+    return this.posts.get(id);
+  }
+
+  /** Remembers whose posts `viewerId`'s Following pages show (a new post of theirs forgets them). */
+  followingOf(viewerId: number, authors: number[]): void {
+    if (this.ttlMs > 0) this.followingAuthors.set(viewerId, new Set(authors));
+  }
+
+  /**
+   * A page of For You or JD from the tab's head (its newest HEAD_SIZE posts, read once and kept
+   * up to date: new posts are read by a top-up of what is newer than the head). Undefined when the
+   * page lies past the head, or the cache is off: the caller reads it as any page.
+   */
+  async headPage(
+    name: HeadName,
+    page: { skip: number; limit: number },
+    query: HeadQuery,
+  ): Promise<{ posts: PostDoc[]; ids: number[] } | undefined> {
+    if (this.ttlMs <= 0 || page.skip + page.limit > HEAD_SIZE) return undefined;
+    let head = this.heads.get(name);
+    if (head && head.until <= Date.now()) {
+      this.heads.delete(name);
+      head = undefined;
+    }
+    // Posts written before this read are in the page: a head with new posts is topped up first
+    // (again if more arrived while it was), or the page is read as any page.
+    for (let round = 0; !head || head.pending.length > 0; round++) {
+      if (round === 3) return undefined;
+      const current = head;
+      head = await this.headsOnce(
+        `${name}|${this.headsGeneration}|${current ? current.version : 'load'}`,
+        () => this.readHead(name, current, query),
+      );
+      if (!head) return undefined;
+    }
+    const at = `${page.skip}:${page.limit}`;
+    let ids = head.pages.get(at);
+    if (!ids) {
+      ids = head.ids.slice(page.skip, page.skip + page.limit);
+      // Past what the head holds (it was cut at HEAD_SIZE): read as any page.
+      if (ids.length < page.limit && !head.complete) return undefined;
+      head.pages.set(at, ids);
+    }
+    const byId = await this.postsById(ids);
+    return {
+      ids,
+      posts: ids.flatMap((id) => {
+        const post = byId.get(id);
+        return post && post.deletedAt === null ? [post] : [];
+      }),
+    };
+  }
+
+  /** Reads a head (`current` undefined) or tops it up with the posts newer than it holds. */
+  private async readHead(
+    name: HeadName,
+    current: Head | undefined,
+    query: HeadQuery,
+  ): Promise<Head | undefined> {
+    const generation = this.headsGeneration;
+    const postsMark = this.posts.mark();
+    // New posts announced while this reads keep arriving in `current.pending` (readers meanwhile
+    // join this read); those after the first `taken` are left for the next top-up.
+    const taken = current ? current.pending.slice() : [];
+    const oldest = current?.times.at(-1);
+    // Where the posts to read start: the oldest new post, not before the head's last unless the
+    // head holds the whole tab. Unknown times (NaN) or an empty head: read it all again.
+    let from: number | undefined;
+    if (current && oldest !== undefined && !taken.some(Number.isNaN)) {
+      from = Math.min(current.times[0]!, ...taken);
+      if (!current.complete) from = Math.max(from, oldest);
+    }
+    const next: Head & { name: HeadName } = {
+      name,
+      ids: [],
+      times: [],
+      complete: false,
+      pending: [],
+      until: current && from !== undefined ? current.until : Date.now() + this.ttlMs,
+      pages: new Map(),
+      version: ++this.headVersions,
+    };
+    // A head read afresh collects the posts announced meanwhile itself.
+    if (!current) this.headsLoading.add(next);
+    let read: PostDoc[];
+    try {
+      read = await query(from === undefined ? undefined : new Date(from), HEAD_SIZE);
+    } finally {
+      this.headsLoading.delete(next);
+    }
+    if (generation !== this.headsGeneration) return undefined; // forgotten meanwhile
+    if (current) next.pending = current.pending.slice(taken.length);
+    for (const post of read) this.posts.set(post._id, post, postsMark);
+    const entries = read.map((p) => ({ id: p._id, time: p.createdAt.getTime() }));
+    if (current && from !== undefined) {
+      const seen = new Set(entries.map((e) => e.id));
+      current.ids.forEach((id, i) => {
+        const time = current.times[i]!;
+        if (time < from && !seen.has(id)) entries.push({ id, time });
+      });
+      entries.sort((a, b) => b.time - a.time || b.id - a.id);
+      next.complete = current.complete && read.length < HEAD_SIZE && entries.length <= HEAD_SIZE;
+    } else {
+      next.complete = read.length < HEAD_SIZE;
+    }
+    entries.length = Math.min(entries.length, HEAD_SIZE);
+    next.ids = entries.map((e) => e.id);
+    next.times = entries.map((e) => e.time);
+    this.heads.set(name, next);
+    return next;
   }
 
   private forgetViewers(event: WriteEvent): void {
@@ -157,15 +362,18 @@ export class FeedCache {
     kind: PageKind,
     key: string,
     load: () => Promise<PostDoc[]>,
-  ): Promise<PostDoc[]> {
+  ): Promise<{ posts: PostDoc[]; ids: number[] }> {
     const cache = this.pages[kind];
     const ids = cache.get(key);
     if (ids) {
       const byId = await this.postsById(ids);
-      return ids.flatMap((id) => {
-        const post = byId.get(id);
-        return post && post.deletedAt === null ? [post] : [];
-      });
+      return {
+        ids,
+        posts: ids.flatMap((id) => {
+          const post = byId.get(id);
+          return post && post.deletedAt === null ? [post] : [];
+        }),
+      };
     }
     const mark = cache.mark();
     const postsMark = this.posts.mark();
@@ -173,13 +381,10 @@ export class FeedCache {
     // arrives after a write has another mark, so it never shares a read that began before it.
     return this.pagesOnce(`${kind}|${mark}|${postsMark}|${key}`, async () => {
       const loaded = await load();
-      cache.set(
-        key,
-        loaded.map((p) => p._id),
-        mark,
-      );
+      const loadedIds = loaded.map((p) => p._id);
+      cache.set(key, loadedIds, mark);
       for (const post of loaded) this.posts.set(post._id, post, postsMark);
-      return loaded;
+      return { posts: loaded, ids: loadedIds };
     });
   }
 

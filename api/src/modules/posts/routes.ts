@@ -7,6 +7,7 @@ import {
   feedQuerySchema,
   idParamSchema,
   repostSchema,
+  type FeedQuery,
 } from '@campus/contracts';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
@@ -21,6 +22,24 @@ function postIdParam(raw: string | undefined): number {
   const parsed = idParamSchema.safeParse(raw);
   if (!parsed.success) throw notFound(POST_NOT_FOUND);
   return parsed.data;
+}
+
+/**
+ * Feed queries as parsed, by their query string (the same few strings come again and again):
+ * each string is validated once. Only valid ones are kept, at most FEED_QUERIES_KEPT.
+ */
+const FEED_QUERIES_KEPT = 1_000;
+
+function feedQueryParser(): (querystring: string, query: () => unknown) => FeedQuery {
+  const parsed = new Map<string, Readonly<FeedQuery>>();
+  return (querystring, query) => {
+    const hit = parsed.get(querystring);
+    if (hit) return hit;
+    const fresh = Object.freeze(parseInput(feedQuerySchema, query()));
+    if (parsed.size >= FEED_QUERIES_KEPT) parsed.clear();
+    parsed.set(querystring, fresh);
+    return fresh;
+  };
 }
 
 export function postRoutes(
@@ -45,9 +64,10 @@ export function postRoutes(
   const router = new Router<AppState>({ prefix: '/api/posts' });
   router.use(requireAuth);
 
+  const feedQuery = feedQueryParser();
   router.get('/', async (ctx) => {
     // The viewer comes from the token; a `userId` query parameter is accepted and ignored.
-    const query = parseInput(feedQuerySchema, ctx.query);
+    const query = feedQuery(ctx.querystring, () => ctx.query);
     ctx.set('Cache-Control', 'no-store');
     // Each cached post's JSON is made once; only the viewer's flags are added per request.
     ctx.type = 'application/json';

@@ -21,6 +21,7 @@ import type { FollowService } from '../follows/service';
 import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
 import type { NotificationService } from '../notifications/service';
 import type { RepostService } from '../reposts/service';
+import type { HeadQuery } from './feed-cache';
 import type { PostDoc, PostModel } from './model';
 import { postPolicy } from './policy';
 import { presentPosts, presentPostsJson, type PostReads } from './presenters';
@@ -284,7 +285,9 @@ export function createPostService({
     query: FeedQuery,
     opts: FeedOptions,
   ): Promise<string> {
-    return presentPostsJson(await feedPosts(viewerId, query, opts), viewerId, opts);
+    const { posts, ids } = await feedPage(viewerId, query, opts);
+    // `ids`: the cached page's own id list, with which the page's JSON is kept.
+    return presentPostsJson(posts, viewerId, opts, ids);
   }
 
   /** The stored posts of one page of a feed tab. */
@@ -293,26 +296,53 @@ export function createPostService({
     query: FeedQuery,
     opts: FeedOptions,
   ): Promise<PostDoc[]> {
+    return (await feedPage(viewerId, query, opts)).posts;
+  }
+
+  /** A tab's newest visible posts (For You, or JD), created at or after `since` when given. */
+  function newest(filter: { isJdTagged?: true }): HeadQuery {
+    return (since, limit) =>
+      Post.find({
+        ...filter,
+        ...visible(),
+        ...(since ? { createdAt: trusted({ $gte: since }) } : {}),
+      })
+        .sort(NEWEST_FIRST)
+        .limit(limit)
+        .lean<PostDoc[]>();
+  }
+  const newestPosts = newest({});
+  const newestJd = newest({ isJdTagged: true });
+
+  /** One page of a feed tab: its stored posts, and the id list the cache keeps for it. */
+  async function feedPage(
+    viewerId: number,
+    query: FeedQuery,
+    opts: FeedOptions,
+  ): Promise<{ posts: PostDoc[]; ids: readonly number[] }> {
     const page = { skip: query.offset, limit: query.limit };
     const at = `${page.skip}:${page.limit}`;
-    let posts: PostDoc[];
     if (query.tab === 'following') {
-      posts = await opts.feed.cachedPage('following', `${viewerId}:${at}`, async () => {
+      return opts.feed.cachedPage('following', `${viewerId}:${at}`, async () => {
         // The caller's own posts appear too, so a new post shows up where its author is looking.
         const authors = [viewerId, ...(await followedIds(viewerId))];
+        opts.feed.followingOf(viewerId, authors);
         return followingPage(authors, page, opts.now ?? new Date());
       });
     } else if (query.tab === 'jd') {
-      posts = await opts.feed.cachedPage('shared', `jd:${at}`, () =>
-        Post.find({ isJdTagged: true, ...visible() })
-          .sort(NEWEST_FIRST)
-          .skip(page.skip)
-          .limit(page.limit)
-          .lean<PostDoc[]>(),
+      return (
+        (await opts.feed.headPage('jd', page, newestJd)) ??
+        opts.feed.cachedPage('shared', `jd:${at}`, () =>
+          Post.find({ isJdTagged: true, ...visible() })
+            .sort(NEWEST_FIRST)
+            .skip(page.skip)
+            .limit(page.limit)
+            .lean<PostDoc[]>(),
+        )
       );
     } else if (query.topFilter === 'true') {
       const today = startOfDayIn(opts.timezone, opts.now);
-      posts = await opts.feed.cachedPage('top', `${today.getTime()}:${at}`, () =>
+      return opts.feed.cachedPage('top', `${today.getTime()}:${at}`, () =>
         Post.aggregate<PostDoc>([
           {
             $match: { deletedAt: null, authorSuspended: { $ne: true }, createdAt: { $gte: today } },
@@ -324,12 +354,13 @@ export function createPostService({
           { $project: { score: 0 } },
         ]),
       );
-    } else {
-      posts = await opts.feed.cachedPage('shared', `all:${at}`, () =>
-        Post.find(visible()).sort(NEWEST_FIRST).skip(page.skip).limit(page.limit).lean<PostDoc[]>(),
-      );
     }
-    return posts;
+    return (
+      (await opts.feed.headPage('all', page, newestPosts)) ??
+      opts.feed.cachedPage('shared', `all:${at}`, () =>
+        Post.find(visible()).sort(NEWEST_FIRST).skip(page.skip).limit(page.limit).lean<PostDoc[]>(),
+      )
+    );
   }
 
   /** The posts a profile lists: the user's visible posts synced to the profile, newest first. */

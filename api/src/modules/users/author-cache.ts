@@ -51,6 +51,11 @@ export class AuthorCache {
     return found;
   }
 
+  /** The author as cached now (undefined: not cached), without reading it. */
+  cached(id: number): AuthorDoc | undefined {
+    return this.authors.get(id);
+  }
+
   /** A write to `users`: forgets the authors whose name, e-mail or avatar it may change. */
   forget(event: WriteEvent): void {
     // New accounts are nobody's cached author yet (missing authors are not remembered).
