@@ -3,14 +3,15 @@
  * directory, i.e. to read and replay its journal and build its indexes, until it listens, and
  * until its background warm-up (documents of the snapshot decoded, indexes built) is done.
  * The directory is copied first (the copy is started, never the original, so a start-up
- * compaction cannot change the dataset). A first start, on the copy as it was, also says how long
- * its clean stop took (a journal without a snapshot, or with a long tail, gets one written then).
+ * compaction cannot change the dataset); `--compact` then runs `embedded-mongo compact` on the
+ * copy (a journal without a snapshot gets one) and prints how long it took. A first start, on
+ * the copy as it is then, is reported apart.
  * Then runs the CLI in its own process ROUNDS times and prints the medians: wall time and CPU to
  * "listening", and to "warm" (`--no-warm` for a CLI that does not print it: code from before).
  *   npm run bench:restart -w @campus/embedded-mongo [-- --dbpath .data/bench/db --rounds 3 --cpu-prof <dir>]
  * The default directory is the API benchmark's dataset (`npm run bench:data`: 100k posts, 1M likes).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     /** Another copy of the CLI (e.g. the code before a change, for a before/after figure). */
     bin: { type: 'string' },
     'no-warm': { type: 'boolean', default: false },
+    compact: { type: 'boolean', default: false },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -141,6 +143,13 @@ async function main(): Promise<void> {
   try {
     fs.cpSync(source, dir, { recursive: true });
     const bytes = fs.statSync(path.join(dir, 'journal.bson')).size;
+    if (values.compact) {
+      const out = execFileSync(process.execPath, [bin, 'compact', '--dbpath', dir], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      console.log(out.trim());
+    }
     const what = await describe(dir);
     const runs: Start[] = [];
     for (let r = 0; r < ROUNDS; r++) runs.push(await startOnce(dir));

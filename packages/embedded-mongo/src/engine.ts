@@ -50,6 +50,12 @@ export interface EngineOptions {
   onWarning?: (message: string) => void;
   /** Injected storage failures, for tests (see StorageFaults). */
   faults?: StorageFaults;
+  /**
+   * At a clean stop, write a new snapshot when more than 100,000 records follow the last one
+   * (default false: on a large database that costs seconds per million documents at the stop;
+   * `embedded-mongo compact` does it offline).
+   */
+  compactOnStop?: boolean;
 }
 
 export class Engine {
@@ -68,6 +74,7 @@ export class Engine {
   private tail = 0;
   /** The journal image being replayed, as one Buffer (snapshot documents point into it). */
   private image?: { ab: ArrayBufferLike; buf: Buffer };
+  private readonly compactOnStop: boolean;
 
   /**
    * Replays the journal of `dbPath` when there is one; throws JournalCorruptError when it is
@@ -76,6 +83,7 @@ export class Engine {
   constructor(options: EngineOptions = {}) {
     this.compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.warn = options.onWarning ?? (() => {});
+    this.compactOnStop = options.compactOnStop ?? false;
     if (options.dbPath) {
       this.replaying = true;
       this.journal = Journal.open(
@@ -318,7 +326,8 @@ export class Engine {
 
   close(): void {
     // A clean stop with a long tail since the snapshot: write a new one, so the next start is quick.
-    if (this.journal && !this.journal.failure && this.tail > TAIL_RECORDS) this.compact();
+    if (this.compactOnStop && this.journal && !this.journal.failure && this.tail > TAIL_RECORDS)
+      this.compact();
     this.journal?.close();
     this.journal = undefined;
   }
