@@ -38,4 +38,27 @@ export function preloadLandingRemote(pathname: string, signedIn: boolean): void 
   const landing = signedIn ? landingRemote(pathname) : null;
   if (!landing) return;
   warmRemote(landing.remote, landing.exposed as ExposedModule<MemberRemote>);
+  for (const load of LANDING_SHARED[landing.exposed]?.() ?? []) load.catch(() => undefined);
 }
+
+/**
+ * The shared modules a landing page renders with that the shell's own first load does not carry
+ * (the shell provides them): requested with the page's remote rather than after its code has
+ * arrived and asked for them, one round trip later. Only a head start: the remote asks for what it
+ * needs either way.
+ */
+const LANDING_SHARED: Partial<Record<string, () => Promise<unknown>[]>> = {
+  FeedPage: () => [
+    import('@campus/kit/post-card'),
+    import('@campus/kit/text'),
+    import('@campus/kit/report'),
+    import('swr/infinite'),
+  ],
+  ProfilePage: () => [
+    import('@campus/kit/post-card'),
+    import('@campus/kit/text'),
+    import('@campus/kit/report'),
+    import('@campus/kit/follow-button'),
+  ],
+  NotificationsPage: () => [import('swr/infinite')],
+};
