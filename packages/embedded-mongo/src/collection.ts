@@ -38,11 +38,11 @@ export class Index {
    * the documents as they are then. `order`: the _id keys in index order when the snapshot was
    * written (see Engine), which spares the sort; `done` is told once it is built.
    */
-  private pending?: { docs: DocStore; order?: string[]; done: () => void };
+  private pending?: { docs: DocStore; order?: Uint8Array; done: () => void };
   /** How the last build ordered its keys (for tests). */
   builtFrom?: 'snapshot order' | 'sort';
   /** Key order read from the journal's snapshot, waiting for `defer`. */
-  snapshotOrder?: string[];
+  snapshotOrder?: Uint8Array;
 
   constructor(
     readonly spec: IndexSpec,
@@ -238,7 +238,7 @@ export class Index {
    * the snapshot are made in that order and only the changed ones are sorted and merged in; the
    * result is checked to be in order (one comparison per key), and sorted whole if it is not.
    */
-  build(docs: DocStore, order?: string[]): void {
+  build(docs: DocStore, order?: Uint8Array): void {
     const cmp = this._tree._compare;
     let keys: IndexKey[] | undefined = order && this.keysInOrder(docs, order, cmp);
     this.builtFrom = keys ? 'snapshot order' : 'sort';
@@ -276,12 +276,17 @@ export class Index {
   /** The keys in index order from the snapshot's order (see build); undefined when it cannot. */
   private keysInOrder(
     docs: DocStore,
-    order: string[],
+    order: Uint8Array,
     cmp: (a: IndexKey, b: IndexKey) => number,
   ): IndexKey[] | undefined {
+    const ids = docs.snapshotKeys();
+    if (!ids) return undefined;
     const changed = docs.changed;
     const keys: IndexKey[] = [];
-    for (const id of order) {
+    const view = new DataView(order.buffer, order.byteOffset, order.byteLength);
+    for (let i = 0; i < order.byteLength; i += 4) {
+      const id = ids[view.getUint32(i, true)];
+      if (id === undefined) return undefined; // out of range: not expected
       if (changed?.has(id)) continue;
       const doc = docs.get(id);
       if (!doc) return undefined; // removed without being recorded as changed: not expected
@@ -388,8 +393,7 @@ export function idKeyOf(doc: Doc): string {
 export class Collection {
   readonly docs = new DocStore();
   readonly indexes: Index[] = [];
-  /** While a snapshot is replayed: the _id keys of its documents in the order it holds them. */
-  snapshotIds?: string[];
+
   /**
    * While the journal is replayed, documents are stored without index entries or unique checks
    * (every record was checked when it was written); `buildIndexes` then builds each index in bulk.
@@ -465,11 +469,10 @@ export class Collection {
   endReplay(): void {
     if (!this.deferIndexes) return;
     this.deferIndexes = false;
-    this.snapshotIds = undefined;
     let left = this.indexes.length;
     const done = () => {
       // Every index built: changes no longer need recording for the snapshot's order.
-      if (--left === 0) this.docs.changed = undefined;
+      if (--left === 0) this.docs.endSnapshot();
     };
     for (const ix of this.indexes) ix.defer(this.docs, done);
   }

@@ -3,11 +3,38 @@
  *
  * Documents loaded from a journal's snapshot section (see journal.ts) are kept as the byte
  * offset of their BSON in the journal image that was read at start, and decoded the first time
- * they are read (then kept decoded). A start therefore does not decode every document: it only
- * reads each one's _id. Every other read goes through `get` / `values` / `entries`, which decode.
+ * they are read (then kept decoded). A start does not even read their _ids: the offsets are
+ * listed (`addLazy`), and the first use of the collection (or the background warm-up) reads
+ * each _id from the bytes and fills the map. Every read goes through `get` / `values` /
+ * `entries`, which decode.
  */
 import { deserialize } from 'bson';
-import type { Doc } from './values';
+import { valueKey, type Doc } from './values';
+
+/**
+ * The valueKey of a stored document's _id read from its BSON at `off` (the _id is its first
+ * field), for an ObjectId, an int32 or a string; undefined for other types (then it is decoded).
+ */
+export function rawIdKey(b: Buffer, off: number): string | undefined {
+  const len = b.readInt32LE(off);
+  if (b[off + 5] !== 0x5f || b[off + 6] !== 0x69 || b[off + 7] !== 0x64 || b[off + 8] !== 0)
+    return undefined;
+  const p = off + 9;
+  switch (b[off + 4]) {
+    case 0x07:
+      return len >= 22 ? 'o' + b.toString('hex', p, p + 12) : undefined;
+    case 0x10:
+      return len >= 14 ? 'n' + b.readInt32LE(p) : undefined;
+    case 0x02: {
+      const n = b.readInt32LE(p);
+      if (n < 1 || p + 4 + n > off + len || b[p + 4 + n - 1] !== 0) return undefined;
+      const str = b.toString('utf8', p + 4, p + 4 + n - 1);
+      // Only when it round-trips (valid UTF-8 without NUL), as the decoder would read it.
+      return Buffer.byteLength(str) === n - 1 && !str.includes('\0') ? 's' + str : undefined;
+    }
+  }
+  return undefined;
+}
 
 const DECODE = {
   promoteLongs: true,
@@ -19,7 +46,14 @@ const DECODE = {
 export class DocStore {
   private readonly map = new Map<string, Doc | number>();
   /** The journal image that numeric entries point into. */
-  private source?: Uint8Array;
+  private source?: Buffer;
+  /** Snapshot documents listed but not in the map yet (their offsets in `source`). */
+  private lazy?: number[];
+  /**
+   * The _id keys of the snapshot's documents in the order it holds them (what its index orders
+   * refer to), while an index may still be built from such an order (`endSnapshot` drops it).
+   */
+  ordinalKeys?: string[];
   /** How many entries are still undecoded. */
   private raw = 0;
   /**
@@ -30,20 +64,24 @@ export class DocStore {
   private warm?: IterableIterator<[string, Doc | number]>;
 
   get size(): number {
-    return this.map.size;
+    // Listed snapshot documents count without being read (a snapshot holds each _id once).
+    return this.map.size + (this.lazy?.length ?? 0);
   }
 
   has(key: string): boolean {
+    if (this.lazy) this.materialize();
     return this.map.has(key);
   }
 
   get(key: string): Doc | undefined {
+    if (this.lazy) this.materialize();
     const v = this.map.get(key);
     if (typeof v !== 'number') return v;
     return this.decode(key, v);
   }
 
   set(key: string, doc: Doc): this {
+    if (this.lazy) this.materialize();
     if (typeof this.map.get(key) === 'number') this.raw--;
     this.map.set(key, doc);
     this.changed?.add(key);
@@ -51,6 +89,7 @@ export class DocStore {
   }
 
   delete(key: string): boolean {
+    if (this.lazy) this.materialize();
     const v = this.map.get(key);
     if (v === undefined) return false;
     if (typeof v === 'number') this.raw--;
@@ -60,22 +99,59 @@ export class DocStore {
   }
 
   /**
-   * Stores an undecoded document: its BSON starts at `offset` of `source` (the same image for
-   * every call). Returns false, storing nothing, when `source` is another image.
+   * Lists a snapshot document (its BSON starts at `offset` of `source`, the same image for every
+   * call), to be stored undecoded at the collection's first use. False when `source` is another
+   * image (nothing is listed).
    */
-  setRaw(key: string, source: Uint8Array, offset: number): boolean {
+  addLazy(source: Buffer, offset: number): boolean {
     if (this.source && this.source !== source) return false;
     this.source = source;
+    (this.lazy ??= []).push(offset);
+    return true;
+  }
+
+  /** Puts the listed snapshot documents in the map (their _ids read from their bytes). */
+  private materialize(): void {
+    const offsets = this.lazy as number[];
+    const source = this.source as Buffer;
+    this.lazy = undefined;
+    const keys = (this.ordinalKeys ??= []);
+    for (const off of offsets) {
+      let key = rawIdKey(source, off);
+      if (key === undefined) {
+        DECODE.index = off;
+        const doc = deserialize(source, DECODE) as Doc;
+        key = valueKey(doc._id);
+        this.map.set(key, doc);
+      } else this.setRaw(key, source, off);
+      keys.push(key);
+    }
+    if (this.raw === 0) this.source = undefined;
+  }
+
+  /** The snapshot's _id keys in its order (see ordinalKeys). */
+  snapshotKeys(): string[] | undefined {
+    if (this.lazy) this.materialize();
+    return this.ordinalKeys;
+  }
+
+  /** No index will be built from the snapshot's order any more. */
+  endSnapshot(): void {
+    this.changed = undefined;
+    this.ordinalKeys = undefined;
+  }
+
+  private setRaw(key: string, source: Buffer, offset: number): void {
     const size = this.map.size;
     this.map.set(key, offset);
     if (this.map.size !== size) this.raw++;
     // Replaced an entry (never in a well-formed snapshot): count again.
     else this.raw = [...this.map.values()].filter((v) => typeof v === 'number').length;
-    return true;
   }
 
   /** The stored BSON of a document not decoded yet (compaction copies it as it is). */
   rawBytes(key: string): Uint8Array | undefined {
+    if (this.lazy) this.materialize();
     const v = this.map.get(key);
     if (typeof v !== 'number' || !this.source) return undefined;
     const s = this.source;
@@ -93,6 +169,11 @@ export class DocStore {
 
   /** Decodes up to `n` undecoded documents (background warm-up); false when none is left. */
   decodeSome(n: number): boolean {
+    if (this.lazy) {
+      // The first slice of a collection's warm-up reads its _ids.
+      this.materialize();
+      return this.raw > 0;
+    }
     if (this.raw === 0) return false;
     // A Map iterator stays valid while the map changes; it resumes where the last call stopped.
     this.warm ??= this.map.entries();
@@ -111,20 +192,24 @@ export class DocStore {
     return this.raw > 0;
   }
 
+  /** Documents not decoded yet (including those not in the map yet). */
   get undecoded(): number {
-    return this.raw;
+    return this.raw + (this.lazy?.length ?? 0);
   }
 
   keys(): IterableIterator<string> {
+    if (this.lazy) this.materialize();
     return this.map.keys();
   }
 
   values(): IterableIterator<Doc> {
+    if (this.lazy) this.materialize();
     if (this.raw === 0) return this.map.values() as IterableIterator<Doc>;
     return this.decodingValues();
   }
 
   entries(): IterableIterator<[string, Doc]> {
+    if (this.lazy) this.materialize();
     if (this.raw === 0) return this.map.entries() as IterableIterator<[string, Doc]>;
     return this.decodingEntries();
   }

@@ -181,18 +181,9 @@ export class Engine {
       case 'indexOrder': {
         const c = this.collection(op.db, op.coll);
         const ix = c?.index(op.name);
-        const ids = c?.snapshotIds;
-        if (!c || !ix || !ids || !c.deferIndexes) break;
-        const v = op.order.buffer;
-        const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
-        const order = new Array<string>(v.byteLength >>> 2);
-        for (let i = 0; i < order.length; i++) {
-          const id = ids[view.getUint32(i * 4, true)];
-          if (id === undefined)
-            throw new Error(`index order of ${op.db}.${op.coll} ${op.name} out of range`);
-          order[i] = id;
-        }
-        ix.snapshotOrder = order;
+        if (!c || !ix || !c.deferIndexes || op.order.buffer.byteLength % 4 !== 0) break;
+        // Kept as bytes; read when the index is built (see Index.keysInOrder).
+        ix.snapshotOrder = op.order.buffer;
         // From here on, changed documents are recorded: the order no longer holds for them.
         c.docs.changed ??= new Set();
         break;
@@ -201,12 +192,11 @@ export class Engine {
   }
 
   /**
-   * A snapshot's documents: while replaying, each is stored undecoded (only its _id is read when
-   * it is an ObjectId, the first field as always); otherwise, or for other _ids, decoded.
+   * A snapshot's documents: while replaying, each is listed undecoded (see DocStore.addLazy);
+   * otherwise (a scratch engine checking a journal) decoded and inserted.
    */
   private applyDocs(db: string, coll: string, data: Uint8Array): void {
     const c = this.ensureCollection(db, coll, undefined, false);
-    const ids = (c.snapshotIds ??= []);
     let image: Buffer | undefined;
     if (this.replaying && c.deferIndexes) {
       if (this.image?.ab !== data.buffer)
@@ -218,19 +208,14 @@ export class Engine {
       const len = data[p]! | (data[p + 1]! << 8) | (data[p + 2]! << 16) | (data[p + 3]! << 24);
       if (len < 5 || p + len > data.byteLength)
         throw new Error(`a snapshot document of ${len} bytes does not fit`);
-      const off = data.byteOffset + p;
-      const key0 = image ? rawIdKey(image, off, len) : undefined;
-      let key = key0 !== undefined && c.docs.setRaw(key0, image as Buffer, off) ? key0 : undefined;
-      if (key === undefined) {
+      if (data[p + len - 1] !== 0) throw new Error(`a snapshot document does not end with 0`);
+      if (!image || !c.docs.addLazy(image, data.byteOffset + p)) {
         const doc = deserialize(data.subarray(p, p + len), {
           promoteLongs: true,
           promoteValues: true,
         });
-        key = keyOf(doc._id);
-        if (c.deferIndexes) c.docs.set(key, doc);
-        else c.insert(doc);
+        c.insert(doc);
       }
-      ids.push(key);
       p += len;
     }
   }
@@ -494,30 +479,6 @@ export function undoChange(c: DocChange): void {
   if (c.op === 'insert') c.coll.delete(c.after as Doc);
   else if (c.op === 'replace') c.coll.replace(c.after as Doc, c.before as Doc);
   else c.coll.insert(c.before as Doc);
-}
-
-/**
- * The valueKey of a stored document's _id read from its BSON at `off` (the _id is its first
- * field), for an ObjectId, an int32 or a string; undefined for other types (then it is decoded).
- */
-function rawIdKey(b: Buffer, off: number, len: number): string | undefined {
-  if (b[off + 5] !== 0x5f || b[off + 6] !== 0x69 || b[off + 7] !== 0x64 || b[off + 8] !== 0)
-    return undefined;
-  const p = off + 9;
-  switch (b[off + 4]) {
-    case 0x07:
-      return len >= 22 ? 'o' + b.toString('hex', p, p + 12) : undefined;
-    case 0x10:
-      return len >= 14 ? 'n' + b.readInt32LE(p) : undefined;
-    case 0x02: {
-      const n = b.readInt32LE(p);
-      if (n < 1 || p + 4 + n > off + len || b[p + 4 + n - 1] !== 0) return undefined;
-      const str = b.toString('utf8', p + 4, p + 4 + n - 1);
-      // Only when it round-trips (valid UTF-8 without NUL), as the decoder would read it.
-      return Buffer.byteLength(str) === n - 1 && !str.includes('\0') ? 's' + str : undefined;
-    }
-  }
-  return undefined;
 }
 
 /** Records of a journal's snapshot section (see compact), not counted as its tail. */
