@@ -258,6 +258,26 @@ export class FeedCache {
     };
   }
 
+  /**
+   * A page of `authors`' posts found in the For You head: exact when the head holds at least
+   * `skip + limit` of their posts (any newer post of theirs is in the head, which holds the newest
+   * of all). Undefined otherwise (they post little, or the cache is off): read it from the
+   * database. For a member who follows many active authors this replaces a read over all their
+   * posts of the last days.
+   */
+  async headPageOf(
+    authors: ReadonlySet<number>,
+    page: { skip: number; limit: number },
+    query: HeadQuery,
+  ): Promise<PostDoc[] | undefined> {
+    if (this.ttlMs <= 0) return undefined;
+    const all = await this.headPage('all', { skip: 0, limit: HEAD_SIZE }, query);
+    if (!all) return undefined;
+    const theirs = all.posts.filter((p) => authors.has(p.authorId));
+    if (theirs.length < page.skip + page.limit) return undefined;
+    return theirs.slice(page.skip, page.skip + page.limit);
+  }
+
   /** Reads a head (`current` undefined) or tops it up with the posts newer than it holds. */
   private async readHead(
     name: HeadName,

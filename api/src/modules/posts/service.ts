@@ -327,7 +327,11 @@ export function createPostService({
         // The caller's own posts appear too, so a new post shows up where its author is looking.
         const authors = [viewerId, ...(await followedIds(viewerId))];
         opts.feed.followingOf(viewerId, authors);
-        return followingPage(authors, page, opts.now ?? new Date());
+        // Members who follow many active authors find their page among the newest posts of all.
+        return (
+          (await opts.feed.headPageOf(new Set(authors), page, newestPosts)) ??
+          followingPage(authors, page, opts.now ?? new Date())
+        );
       });
     } else if (query.tab === 'jd') {
       return (
