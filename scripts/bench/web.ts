@@ -208,18 +208,19 @@ const LIKE_BUTTON = 'main article button[aria-label^="Like ("]';
 // MutationObserver on the button) and the next frame after it (requestAnimationFrame, then the
 // task after that frame: the change is on screen).
 const LIKE_PROBE_SCRIPT = `window.__armLikeProbe = () => {
-  const button = document.querySelector(${JSON.stringify(LIKE_BUTTON)});
-  const count = () => (button.querySelector('span') || button).textContent;
+  // Read afresh each time: the feed may render its cards again (fresh data after a prefetched
+  // page), which replaces the button.
+  const count = () => { const b = document.querySelector(${JSON.stringify(LIKE_BUTTON)}); return b && (b.querySelector('span') || b).textContent; };
   const before = count();
   const probe = (window.__likeProbe = { click: 0, changed: 0, painted: 0 });
-  button.addEventListener('click', (event) => { probe.click = probe.click || event.timeStamp; }, { capture: true, once: true });
+  document.addEventListener('click', (event) => { probe.click = probe.click || event.timeStamp; }, { capture: true, once: true });
   const watch = new MutationObserver(() => {
     if (probe.changed || count() === before) return;
     probe.changed = performance.now();
     watch.disconnect();
     requestAnimationFrame(() => setTimeout(() => { probe.painted = performance.now(); }, 0));
   });
-  watch.observe(button, { childList: true, subtree: true, characterData: true });
+  watch.observe(document.querySelector('main'), { childList: true, subtree: true, characterData: true });
 };`;
 
 async function newContext(browser: Browser, target: Target): Promise<BrowserContext> {
@@ -461,8 +462,17 @@ async function main(): Promise<void> {
     if (targets.includes(feed)) {
       for (const throttle of THROTTLES) {
         const times: LikeTime[] = [];
-        for (let run = 0; run < RUNS; run += 1)
-          times.push(...(await likeSamples(browser, feed, throttle)));
+        for (let run = 0; run < RUNS; run += 1) {
+          try {
+            times.push(...(await likeSamples(browser, feed, throttle)));
+          } catch (error) {
+            // A click whose count never changed on screen: said, and the run goes on.
+            console.log(
+              `  like, ${throttle}x, run ${run + 1}: no change seen (${String(error).split('\n')[0]})`,
+            );
+          }
+        }
+        if (times.length === 0) continue;
         likes.set(throttle, times);
         console.log(
           `  like, ${throttle}x: ${times.map((t) => t.screen.toFixed(0)).join(' ')} ms on screen, ` +
