@@ -184,10 +184,16 @@ test("'Show more' appears only on a post longer than 5 lines", async ({
   });
   await signInAs(MEMBER_EMAIL, '/');
   const longCard = page.getByRole('article').filter({ hasText: long });
-  await expect(longCard.getByText('Line 12')).not.toBeInViewport();
+  await expect(longCard).toBeVisible();
+  // The paragraph is cut after 5 lines: its text runs past its box (line 12 is not shown).
+  // (Its box is on screen either way, so toBeInViewport cannot tell; an absent card would pass it.)
+  const text = longCard.getByText('Line 12');
+  const clipped = () => text.evaluate((p) => p.scrollHeight > p.clientHeight + 1);
+  await expect.poll(clipped).toBe(true);
   const more = longCard.getByRole('button', { name: 'Show more' });
   await more.click();
   await expect(longCard.getByRole('button', { name: 'Show less' })).toBeVisible();
+  await expect.poll(clipped).toBe(false);
   await expect(page).toHaveURL(/\/$/);
   const shortCard = page.getByRole('article').filter({ hasText: short });
   await expect(shortCard).toBeVisible();
