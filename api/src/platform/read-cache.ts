@@ -1,3 +1,5 @@
+import { pinned, type WriteEvent } from './write-events';
+
 /**
  * A small in-process cache for read models: entries expire after `ttlMs` (0 stores nothing), the
  * oldest go first past `maxEntries`, and every invalidation bumps a generation so that a read
@@ -53,5 +55,23 @@ export class ReadCache<K, V> {
 
   get size(): number {
     return this.entries.size;
+  }
+}
+
+/**
+ * Forgets the per-member entries a write on a member's own documents (likes, reposts) may change:
+ * those of the members its inserted documents belong to, or of the member its filter names
+ * (`userId`); everything when it names no member.
+ */
+export function forgetMembersOf(cache: ReadCache<number, unknown>, event: WriteEvent): void {
+  const userId = pinned(event.filter, 'userId');
+  if (event.documents) {
+    for (const doc of event.documents)
+      if (typeof doc.userId === 'number') cache.delete(doc.userId);
+      else cache.clear();
+  } else if (userId !== undefined) {
+    cache.delete(userId);
+  } else {
+    cache.clear();
   }
 }

@@ -13,7 +13,7 @@
  * A page read while a write that forgets it ran is not kept, and concurrent misses of one page
  * are read once (OwnedPages).
  */
-import { ReadCache } from '../../platform/read-cache';
+import { forgetMembersOf, ReadCache } from '../../platform/read-cache';
 import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
 import { OwnedPages } from '../notifications/owned-pages';
 import type { CommentDoc } from './model';
@@ -102,7 +102,7 @@ export class CommentPageCache {
   /** A write announced on `collection`: forgets what it may change. */
   forget(collection: string, event: WriteEvent): void {
     if (collection === 'comments') this.forgetComments(event);
-    else if (collection === 'likes') this.forgetLikes(event);
+    else if (collection === 'likes') forgetMembersOf(this.viewers, event);
   }
 
   private forgetComments(event: WriteEvent): void {
@@ -129,18 +129,5 @@ export class CommentPageCache {
     )
       return;
     this.pages.clear();
-  }
-
-  private forgetLikes(event: WriteEvent): void {
-    const userId = pinned(event.filter, 'userId');
-    if (event.documents) {
-      for (const doc of event.documents)
-        if (typeof doc.userId === 'number') this.viewers.delete(doc.userId);
-        else this.viewers.clear();
-    } else if (userId !== undefined) {
-      this.viewers.delete(userId);
-    } else {
-      this.viewers.clear();
-    }
   }
 }

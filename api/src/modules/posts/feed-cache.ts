@@ -18,7 +18,7 @@
  */
 import { trusted } from 'mongoose';
 import { singleFlight } from '../../platform/in-flight';
-import { ReadCache } from '../../platform/read-cache';
+import { forgetMembersOf, ReadCache } from '../../platform/read-cache';
 import { pinned, type WriteEvent } from '../../platform/write-events';
 import type { LikeService } from '../likes/service';
 import type { RepostService } from '../reposts/service';
@@ -129,7 +129,8 @@ export class FeedCache {
   /** A write announced on one of the feed's collections: forgets exactly what it may change. */
   forget(collection: string, event: WriteEvent): void {
     if (collection === 'posts') this.forgetPosts(event);
-    else if (collection === 'likes' || collection === 'reposts') this.forgetViewers(event);
+    else if (collection === 'likes' || collection === 'reposts')
+      forgetMembersOf(this.viewers, event);
     // Following pages depend on whom the viewer follows: only the follower's change.
     else if (collection === 'follows') this.forgetFollowing(event);
   }
@@ -335,19 +336,6 @@ export class FeedCache {
     next.times = entries.map((e) => e.time);
     this.heads.set(name, next);
     return next;
-  }
-
-  private forgetViewers(event: WriteEvent): void {
-    const userId = pinned(event.filter, 'userId');
-    if (event.documents) {
-      for (const doc of event.documents)
-        if (typeof doc.userId === 'number') this.viewers.delete(doc.userId);
-        else this.viewers.clear();
-    } else if (userId !== undefined) {
-      this.viewers.delete(userId);
-    } else {
-      this.viewers.clear();
-    }
   }
 
   /** Stored posts by id (deleted ones too: callers decide), from the cache where it can. */
