@@ -97,6 +97,29 @@ export function buildTestApp(
 }
 
 /**
+ * What another API process on `app`'s database would be: an app on its own connection (so it
+ * learns of `app`'s writes only through its change stream, as a second process does) with its read
+ * caches kept for a minute. `http()` sends it requests; `close()` closes the app and its connection.
+ */
+export async function startOtherProcessApp(app: Pick<TestApp, 'database' | 'dataDir'>) {
+  const { host, port, name } = app.database.connection;
+  const database = await connectDatabase(`mongodb://${host}:${port}/?directConnection=true`, {
+    dbName: name,
+    models: createModels,
+  });
+  const other = buildTestApp(database, app.dataDir, { readCacheMs: 60_000, authorCacheMs: 60_000 });
+  return {
+    http: () => request(other.callback),
+    /** Its database connection (to count the queries it makes). */
+    connection: database.connection,
+    async close() {
+      other.app.close();
+      await database.close();
+    },
+  };
+}
+
+/**
  * Registers beforeAll/afterAll hooks: a fresh embedded database (or TEST_MONGODB_URI) with a unique
  * database name, a temporary DATA_DIR, and the app built on them.
  */

@@ -1,10 +1,8 @@
 import type { Comment, CommentPage, PostDetail } from '@campus/contracts';
-import request from 'supertest';
-import { createModels } from '../../models';
-import { connectDatabase } from '../../platform/db';
+import type request from 'supertest';
 import { publish } from '../../../test/content';
 import { countQueries } from '../../../test/query-counter';
-import { buildTestApp, useTestApp } from '../../../test/test-app';
+import { startOtherProcessApp, useTestApp } from '../../../test/test-app';
 
 const app = useTestApp();
 // A page and a half of comments, each through the API, on a busy machine.
@@ -120,16 +118,8 @@ describe('post detail and its comment pages (read cache)', () => {
   });
 
   test('when another API process (its own connection, caches kept for a minute) serves the detail, then a comment and a comment like made here are in its next read', async () => {
-    const { host, port, name } = app.database.connection;
-    const otherProcess = await connectDatabase(`mongodb://${host}:${port}/?directConnection=true`, {
-      dbName: name,
-      models: createModels,
-    });
-    const other = buildTestApp(otherProcess, app.dataDir, {
-      readCacheMs: 60_000,
-      authorCacheMs: 60_000,
-    });
-    const viaOther = () => request(other.callback);
+    const other = await startOtherProcessApp(app);
+    const viaOther = other.http;
     try {
       const ada = await app.createMember();
       const bob = await app.createMember();
@@ -137,7 +127,7 @@ describe('post detail and its comment pages (read cache)', () => {
       const c1 = await comment(bob, post.id, 'first');
       await detail(viaOther, ada, post.id);
       expect(
-        (await countQueries(otherProcess.connection, () => detail(viaOther, ada, post.id))).queries,
+        (await countQueries(other.connection, () => detail(viaOther, ada, post.id))).queries,
       ).toEqual([]);
 
       const c2 = await comment(bob, post.id, 'second');
@@ -160,8 +150,7 @@ describe('post detail and its comment pages (read cache)', () => {
         }),
       ).toMatchObject({ id: c1.id, likesCount: 1, isLiked: true });
     } finally {
-      other.app.close();
-      await otherProcess.close();
+      await other.close();
     }
   });
 });

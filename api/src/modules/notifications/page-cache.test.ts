@@ -1,10 +1,8 @@
 import type { Notification, NotificationGroupPage } from '@campus/contracts';
-import request from 'supertest';
-import { createModels } from '../../models';
-import { connectDatabase } from '../../platform/db';
+import type request from 'supertest';
 import { publish } from '../../../test/content';
 import { countQueries } from '../../../test/query-counter';
-import { buildTestApp, useTestApp } from '../../../test/test-app';
+import { startOtherProcessApp, useTestApp } from '../../../test/test-app';
 import { NotificationPageCache } from './page-cache';
 
 const app = useTestApp();
@@ -119,23 +117,13 @@ describe('notification pages (read cache)', () => {
   });
 
   test('when another API process (its own connection, caches kept for a minute) serves the list, then a like, a rename, a read mark and a deleted post made here are in its next page', async () => {
-    const { host, port, name } = app.database.connection;
-    const otherProcess = await connectDatabase(`mongodb://${host}:${port}/?directConnection=true`, {
-      dbName: name,
-      models: createModels,
-    });
-    const other = buildTestApp(otherProcess, app.dataDir, {
-      readCacheMs: 60_000,
-      authorCacheMs: 60_000,
-    });
-    const viaOther = () => request(other.callback);
+    const other = await startOtherProcessApp(app);
+    const viaOther = other.http;
     try {
       const { ada, bob, post } = await likedPost();
       expect(await list(viaOther, ada)).toHaveLength(1);
       await groups(viaOther, ada);
-      expect(
-        (await countQueries(otherProcess.connection, () => list(viaOther, ada))).queries,
-      ).toEqual([]);
+      expect((await countQueries(other.connection, () => list(viaOther, ada))).queries).toEqual([]);
 
       const carl = await app.createMember({ name: 'Carl' });
       await app
@@ -189,8 +177,7 @@ describe('notification pages (read cache)', () => {
         ),
       ).toBe(true);
     } finally {
-      other.app.close();
-      await otherProcess.close();
+      await other.close();
     }
   });
 });

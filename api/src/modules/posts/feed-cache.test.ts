@@ -2,10 +2,7 @@ import type { Post as PostView } from '@campus/contracts';
 import { ReadCache } from '../../platform/read-cache';
 import { feed, publish } from '../../../test/content';
 import { countQueries } from '../../../test/query-counter';
-import request from 'supertest';
-import { createModels } from '../../models';
-import { connectDatabase } from '../../platform/db';
-import { buildTestApp, useTestApp } from '../../../test/test-app';
+import { startOtherProcessApp, useTestApp } from '../../../test/test-app';
 
 /**
  * What `read` answers once it answers something other than undefined, asked again (up to 100
@@ -292,24 +289,14 @@ describe('feed read caches (through the API)', () => {
   });
 
   test('when another API process (its own connection, caches kept for a minute) serves the feed, then a like, a new post and a profile edit made here are in its next page', async () => {
-    const { host, port, name } = app.database.connection;
-    const otherProcess = await connectDatabase(`mongodb://${host}:${port}/?directConnection=true`, {
-      dbName: name,
-      models: createModels,
-    });
-    const other = buildTestApp(otherProcess, app.dataDir, {
-      readCacheMs: 60_000,
-      authorCacheMs: 60_000,
-    });
-    const viaOther = () => request(other.callback);
+    const other = await startOtherProcessApp(app);
+    const viaOther = other.http;
     try {
       const ada = await app.createMember();
       const post = await publish(app.http, ada, 'liked elsewhere');
       // Cached there, and no longer read from the database.
       expect(byId(await feed(viaOther, ada), post.id)).toMatchObject({ likesCount: 0 });
-      expect(
-        (await countQueries(otherProcess.connection, () => feed(viaOther, ada))).queries,
-      ).toEqual([]);
+      expect((await countQueries(other.connection, () => feed(viaOther, ada))).queries).toEqual([]);
 
       await app
         .http()
@@ -338,8 +325,7 @@ describe('feed read caches (through the API)', () => {
       };
       expect(await eventually(renamed)).toBe('Ada Renamed');
     } finally {
-      other.app.close();
-      await otherProcess.close();
+      await other.close();
     }
   });
 
