@@ -52,9 +52,9 @@ test('the feed asks for its first page once, before its remote has arrived and b
   const feedCode = await startAndEnd(expose!);
   // Asked while the feed's code was still on its way, not after it mounted.
   expect(early.start).toBeLessThan(feedCode.end);
-  // And the live stream did not start before the first page was asked for.
+  // And the live stream did not start before the first page was asked for: the order in which
+  // the page sent them (a stream still open has no timing yet: its startTime can read 0).
   const stream = seen.api('/api/stream')[0]!;
-  expect(early.start).toBeLessThan(stream.timing().startTime);
   expect(seen.requests.indexOf(page0!)).toBeLessThan(seen.requests.indexOf(stream));
 });
 
