@@ -144,9 +144,11 @@ test('an early answer serves one showing only: coming back to the page fetches a
     .getByRole('complementary', { name: 'Sidebar' })
     .getByRole('link', { name: 'Home', exact: true })
     .click();
+  // The feed, not the profile's posts still on screen: its tabs, then one of its posts.
+  await expect(page.getByRole('tablist', { name: 'Feed' })).toBeVisible();
   await expect(page.getByRole('main').getByRole('article').first()).toBeVisible();
   // The feed was not the landing page: its first page is its own request, made once.
-  expect(seen.api('/api/posts').filter(firstPageOf)).toHaveLength(1);
+  await expect.poll(() => seen.api('/api/posts').filter(firstPageOf).length).toBe(1);
   await page.goBack();
   await expect(name).toBeVisible();
   await expect.poll(() => seen.api(`/api/users/${user.id}`).length).toBe(2);
