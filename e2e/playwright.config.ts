@@ -1,15 +1,5 @@
-import { existsSync } from 'node:fs';
-import { chromium, defineConfig } from '@playwright/test';
-
-/** Playwright's own Chromium when it is installed, otherwise Debian's (never downloaded here). */
-function browserExecutable(): string | undefined {
-  try {
-    if (existsSync(chromium.executablePath())) return undefined;
-  } catch {
-    // no Playwright browser registered
-  }
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-}
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './support/browser';
 
 export default defineConfig({
   testDir: './specs',
@@ -27,17 +17,7 @@ export default defineConfig({
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: browserExecutable(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
 });

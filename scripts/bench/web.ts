@@ -28,6 +28,7 @@ import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../../e2e/support/browser';
 import { startComposition } from '../../e2e/support/global-setup';
 import { e2eEnvironment } from '../../e2e/support/environment';
 import { APPS, appDist } from '../../e2e/support/serve-apps';
@@ -70,15 +71,6 @@ interface Target {
   ready: string;
   auth?: string;
   floor?: boolean;
-}
-
-function browserExecutable(): string | undefined {
-  try {
-    if (existsSync(chromium.executablePath())) return undefined;
-  } catch {
-    // no Playwright browser registered
-  }
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
 /**
@@ -373,17 +365,7 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   try {
     stop = await startComposition({ distDir: copy.dir });
-    browser = await chromium.launch({
-      executablePath: browserExecutable(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await chromium.launch(chromiumLaunchOptions());
     const env = e2eEnvironment();
     let hostOrigin = '';
     const remote = await startStaticServer({

@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
+import { chromiumLaunchOptions } from '../../e2e/support/browser';
 import globalSetup from '../../e2e/support/global-setup';
 import { e2eEnvironment } from '../../e2e/support/environment';
 import { APPS } from '../../e2e/support/serve-apps';
@@ -38,15 +39,6 @@ interface Download {
   gzipBytes: number;
   /** The file carries apexcharts (the admin dashboard's charts library). */
   apexcharts: boolean;
-}
-
-function browserExecutable(): string | undefined {
-  try {
-    if (existsSync(chromium.executablePath())) return undefined;
-  } catch {
-    // no Playwright browser registered
-  }
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
 function buildMissingApps(): Promise<void> {
@@ -144,10 +136,7 @@ async function main(): Promise<void> {
 
   console.log('Starting the API and serving the production builds...');
   const stop = await globalSetup();
-  const browser = await chromium.launch({
-    executablePath: browserExecutable(),
-    args: ['--no-sandbox'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   const servers: { close: () => Promise<void> }[] = [];
   let exitCode = 0;
   try {

@@ -122,17 +122,6 @@ export function takeEarlyRuntimeConfig(): Promise<unknown> | null {
   return early;
 }
 
-/** Where each early request's key comes from: the kit's prefetchKey (`_` left out, sorted). */
-function keyOf(path: string): string {
-  const query = path.indexOf('?');
-  if (query === -1) return path;
-  const params = new URLSearchParams(path.slice(query + 1));
-  params.delete('_');
-  params.sort();
-  const rest = params.toString();
-  return rest ? `${path.slice(0, query)}?${rest}` : path.slice(0, query);
-}
-
 /**
  * No waterfall (issue 22): started by the entry script, in parallel with the rest of the shell's
  * scripts. Reads env.json (the request index.html preloads; bootstrap takes it) and, for a stored
@@ -177,6 +166,6 @@ export function startEarlyRequests({
     // Nobody may ever take it: its failure is not an unhandled rejection.
     response.catch(() => undefined);
     const entry: PrefetchEntry = { token, startedAt, response };
-    slot.set(keyOf(path), entry);
+    slot.set(path, entry);
   }
 }

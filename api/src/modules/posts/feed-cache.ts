@@ -249,14 +249,7 @@ export class FeedCache {
       if (ids.length < page.limit && !head.complete) return undefined;
       head.pages.set(at, ids);
     }
-    const byId = await this.postsById(ids);
-    return {
-      ids,
-      posts: ids.flatMap((id) => {
-        const post = byId.get(id);
-        return post && post.deletedAt === null ? [post] : [];
-      }),
-    };
+    return { ids, posts: await this.standingPosts(ids) };
   }
 
   /**
@@ -338,6 +331,15 @@ export class FeedCache {
     return next;
   }
 
+  /** The posts of `ids` in that order, those deleted since left out (through `postsById`). */
+  private async standingPosts(ids: number[]): Promise<PostDoc[]> {
+    const byId = await this.postsById(ids);
+    return ids.flatMap((id) => {
+      const post = byId.get(id);
+      return post && post.deletedAt === null ? [post] : [];
+    });
+  }
+
   /** Stored posts by id (deleted ones too: callers decide), from the cache where it can. */
   async postsById(ids: Iterable<number>): Promise<Map<number, PostDoc>> {
     const found = new Map<number, PostDoc>();
@@ -374,14 +376,7 @@ export class FeedCache {
     const cache = this.pages[kind];
     const ids = cache.get(key);
     if (ids) {
-      const byId = await this.postsById(ids);
-      return {
-        ids,
-        posts: ids.flatMap((id) => {
-          const post = byId.get(id);
-          return post && post.deletedAt === null ? [post] : [];
-        }),
-      };
+      return { ids, posts: await this.standingPosts(ids) };
     }
     const mark = cache.mark();
     const postsMark = this.posts.mark();

@@ -29,7 +29,10 @@ export interface PrefetchEntry {
   taken?: boolean;
 }
 
-/** The slot: entries by `prefetchKey(path)`. */
+/**
+ * The slot: entries by the path their request was sent to. Readers match paths by `prefetchKey`,
+ * so the writer (the shell's entry script, which cannot load this module yet) need not know it.
+ */
 export type PrefetchSlot = Map<string, PrefetchEntry>;
 
 /**
@@ -65,6 +68,13 @@ export function prefetchKey(path: string): string {
   return rest ? `${path.slice(0, query)}?${rest}` : path.slice(0, query);
 }
 
+/** The entry for `path`: the one whose path has the same `prefetchKey`. */
+function entryFor(path: string): PrefetchEntry | undefined {
+  const key = prefetchKey(path);
+  for (const [stored, entry] of slot() ?? []) if (prefetchKey(stored) === key) return entry;
+  return undefined;
+}
+
 /**
  * Takes the early request for `path` (it is handed out once): its answer when it was asked with
  * `token` and started less than PREFETCH_MAX_AGE_MS ago, else null (a stale or foreign entry is
@@ -75,7 +85,7 @@ export function takePrefetched<T>(
   token: string | null | undefined,
   now = Date.now(),
 ): Promise<T> | null {
-  const entry = slot()?.get(prefetchKey(path));
+  const entry = entryFor(path);
   if (!entry || entry.taken) return null;
   entry.taken = true;
   if (!token || entry.token !== token || now - entry.startedAt >= PREFETCH_MAX_AGE_MS) return null;
@@ -101,7 +111,7 @@ export async function withPrefetch<T>(path: string, load: () => Promise<T>): Pro
 
 /** Whether an early request for `path` is waiting to be taken. */
 export function hasPrefetched(path: string): boolean {
-  const entry = slot()?.get(prefetchKey(path));
+  const entry = entryFor(path);
   return entry !== undefined && !entry.taken;
 }
 
