@@ -15,7 +15,7 @@
  */
 import { forgetMembersOf, ReadCache } from '../../platform/read-cache';
 import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
-import { OwnedPages } from '../notifications/owned-pages';
+import { OwnedPages } from '../../platform/owned-pages';
 import type { CommentDoc } from './model';
 
 /** The collections whose writes may change a kept page or a viewer's likes. */

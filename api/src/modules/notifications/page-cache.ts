@@ -18,7 +18,7 @@
  * concurrent misses of one page are read once (single flight).
  */
 import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
-import { OwnedPages } from './owned-pages';
+import { OwnedPages } from '../../platform/owned-pages';
 
 /** The collections whose writes may change a notification page. */
 export const NOTIFICATION_PAGE_SOURCES = [

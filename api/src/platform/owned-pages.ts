@@ -6,7 +6,7 @@
  * by a document's id finds the owner whose pages hold it (`ownerOf`). Concurrent misses of one
  * page are read once (single flight).
  */
-import { singleFlight } from '../../platform/in-flight';
+import { singleFlight } from './in-flight';
 
 interface Owned<V> {
   pages: Map<string, { value: V; until: number }>;
