@@ -62,6 +62,11 @@ function placeholder(name: Section): string {
 }
 
 export function writeSection(name: Exclude<Section, 'machine'>, body: string): void {
+  // BENCH_REPORT=0: a trial run (a profile, one row) prints its figures but leaves the file alone.
+  if (process.env.BENCH_REPORT === '0') {
+    console.log(`\nBENCH_REPORT=0: the ${name} section of BENCHMARKS.md was not rewritten`);
+    return;
+  }
   let text = fs.existsSync(FILE) ? fs.readFileSync(FILE, 'utf8') : INTRO;
   const replace = (section: Section, content: string) => {
     const block = `<!-- ${section}:start -->\n${content.trim()}\n<!-- ${section}:end -->`;

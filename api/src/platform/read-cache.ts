@@ -27,6 +27,11 @@ export class ReadCache<K, V> {
     return undefined;
   }
 
+  /** When the entry of `key` expires (ms; undefined: none), without reading or removing it. */
+  expiry(key: K): number | undefined {
+    return this.entries.get(key)?.until;
+  }
+
   /** Stores `value` unless the cache is off or something was invalidated since `mark`. */
   set(key: K, value: V, mark: number, ttlMs = this.ttlMs): void {
     if (this.ttlMs <= 0 || ttlMs <= 0 || mark !== this.generation) return;

@@ -103,6 +103,11 @@ export class FeedCache {
   private headsGeneration = 0;
   private headVersions = 0;
   private readonly headsOnce = singleFlight<string, Head | undefined>();
+  /** The standing posts of cached pages' id lists (`standingPosts`). */
+  private readonly standing = new WeakMap<
+    readonly number[],
+    { mark: number; until: number; posts: PostDoc[] }
+  >();
   /** Whose posts each viewer's cached Following pages show (forgotten with their pages). */
   private readonly followingAuthors = new Map<number, Set<number>>();
 
@@ -331,13 +336,26 @@ export class FeedCache {
     return next;
   }
 
-  /** The posts of `ids` in that order, those deleted since left out (through `postsById`). */
+  /**
+   * The posts of `ids` in that order, those deleted since left out (through `postsById`). Kept
+   * with the id list (a cached page's own array) while no post was forgotten since and none of
+   * them expired: a page answered again finds its posts in one lookup, as the same array.
+   */
   private async standingPosts(ids: number[]): Promise<PostDoc[]> {
+    const kept = this.standing.get(ids);
+    if (kept && kept.mark === this.posts.mark() && kept.until > Date.now()) return kept.posts;
+    const mark = this.posts.mark();
     const byId = await this.postsById(ids);
-    return ids.flatMap((id) => {
+    const posts = ids.flatMap((id) => {
       const post = byId.get(id);
       return post && post.deletedAt === null ? [post] : [];
     });
+    if (mark === this.posts.mark()) {
+      let until = Infinity;
+      for (const id of ids) until = Math.min(until, this.posts.expiry(id) ?? -Infinity);
+      if (until > Date.now()) this.standing.set(ids, { mark, until, posts });
+    }
+    return posts;
   }
 
   /** Stored posts by id (deleted ones too: callers decide), from the cache where it can. */
@@ -397,8 +415,8 @@ export class FeedCache {
     postIds: number[],
   ): Promise<{ liked: Set<number>; reposted: Set<number> }> {
     const cached = this.viewers.get(viewerId);
+    if (cached && postIds.every((id) => cached.known.has(id))) return cached;
     const unknown = cached ? postIds.filter((id) => !cached.known.has(id)) : postIds;
-    if (cached && unknown.length === 0) return cached;
     // Past the cap, start afresh with this page's posts.
     const known =
       cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER ? cached : undefined;

@@ -98,7 +98,7 @@ interface FlagSlot {
 }
 
 /**
- * A page's JSON with the viewer's flags left out: the text between the flags (`pieces`, one more
+ * A page's JSON with the viewer's flags left out: the bytes between the flags (`pieces`, one more
  * than `slots`), and what it was made from, to tell whether it still holds.
  */
 interface PageJson {
@@ -109,28 +109,48 @@ interface PageJson {
   publicUrl: string;
   /** The posts and visible originals: whose flags the viewer needs. */
   targetIds: number[];
-  pieces: string[];
+  pieces: Buffer[];
   slots: FlagSlot[];
+  /**
+   * Whole bodies by the viewer's flags (`flagsKey`): viewers with the same flags on the page (most
+   * have none) get the same bytes, written as they are.
+   */
+  bodies: Map<string, Buffer>;
 }
+
+/** Bodies kept per page (different sets of flags): past this many, the oldest goes. */
+const BODIES_PER_PAGE = 8;
 
 /**
  * Each cached page's JSON, by the page's id list (the feed cache's own array, the same object
- * while the page is cached): a page answered again costs its viewer's flags and a join.
+ * while the page is cached): a page answered again costs its viewer's flags and a lookup.
  */
 const pagesJson = new WeakMap<readonly number[], PageJson>();
 
-function flagsJson(slot: FlagSlot, viewerId: number, liked: Set<number>, reposted: Set<number>) {
-  return `"isLiked":${liked.has(slot.id)},"isReposted":${reposted.has(slot.id)},"canDelete":${postPolicy.canDelete({ id: viewerId }, slot)}`;
+/** The 8 possible flag texts, by `flagsCode` (isLiked 4, isReposted 2, canDelete 1). */
+const FLAG_TEXTS = Array.from({ length: 8 }, (_, code) =>
+  Buffer.from(
+    `"isLiked":${(code & 4) !== 0},"isReposted":${(code & 2) !== 0},"canDelete":${(code & 1) !== 0}`,
+  ),
+);
+
+function flagsCode(slot: FlagSlot, viewerId: number, liked: Set<number>, reposted: Set<number>) {
+  return (
+    (liked.has(slot.id) ? 4 : 0) |
+    (reposted.has(slot.id) ? 2 : 0) |
+    (postPolicy.canDelete({ id: viewerId }, slot) ? 1 : 0)
+  );
 }
 
 /** Whether the page's JSON was made from the posts, originals and authors the caches hold now. */
 function stillHolds(page: PageJson, posts: PostDoc[], reads: PostReads): boolean {
   if (page.publicUrl !== reads.publicUrl || page.posts.length !== posts.length) return false;
+  if (page.posts !== posts) {
+    for (let i = 0; i < posts.length; i++) if (page.posts[i] !== posts[i]) return false;
+  }
   for (let i = 0; i < posts.length; i++) {
-    const p = posts[i]!;
-    if (page.posts[i] !== p) return false;
-    if (p.originalPostId && reads.feed.cachedPost(p.originalPostId) !== page.originals[i])
-      return false;
+    const id = posts[i]!.originalPostId;
+    if (id && reads.feed.cachedPost(id) !== page.originals[i]) return false;
   }
   for (const [id, author] of page.authors) if (reads.authors.cached(id) !== author) return false;
   return true;
@@ -145,7 +165,7 @@ function buildPageJson(
   }: Pick<Awaited<ReturnType<typeof readsFor>>, 'originalsById' | 'authors'>,
 ): PageJson {
   const { publicUrl } = reads;
-  const pieces: string[] = [];
+  const pieces: Buffer[] = [];
   const slots: FlagSlot[] = [];
   const usedAuthors = new Map<number, AuthorDoc | undefined>();
   let text = '[';
@@ -153,7 +173,7 @@ function buildPageJson(
     const author = authors.get(p.authorId);
     usedAuthors.set(p.authorId, author);
     text += `{${sharedFieldsJson(p, author, publicUrl)},`;
-    pieces.push(text);
+    pieces.push(Buffer.from(text));
     slots.push({ id: p._id, authorId: p.authorId });
     text = '';
   };
@@ -174,8 +194,17 @@ function buildPageJson(
       text += 'null}';
     }
   });
-  pieces.push(`${text}]`);
-  return { posts, originals, authors: usedAuthors, publicUrl, targetIds, pieces, slots };
+  pieces.push(Buffer.from(`${text}]`));
+  return {
+    posts,
+    originals,
+    authors: usedAuthors,
+    publicUrl,
+    targetIds,
+    pieces,
+    slots,
+    bodies: new Map(),
+  };
 }
 
 /** Whether every original the page shows was in the cache when it was made (else: not kept). */
@@ -183,36 +212,44 @@ function reusable(page: PageJson): boolean {
   return page.posts.every((p, i) => !p.originalPostId || page.originals[i] !== undefined);
 }
 
+const EMPTY_PAGE = Buffer.from('[]');
+
 /**
- * `presentPosts` as the JSON the client receives, built from each post's viewer-independent JSON
- * (made once per cached post) with only the viewer's flags added: a cached feed page costs no
- * presenting or serializing of its posts again. `page`: the cached page's id list; the page's
- * whole JSON is kept with it and only the viewer's flags are spliced in, while the posts, their
- * originals and authors the caches hold are the ones it was made from.
+ * `presentPosts` as the bytes of the JSON the client receives, built from each post's
+ * viewer-independent JSON (made once per cached post) with only the viewer's flags added: a cached
+ * feed page costs no presenting or serializing of its posts again. `page`: the cached page's id
+ * list; the page's JSON is kept with it (and its whole bodies, by the viewer's flags), while the
+ * posts, their originals and authors the caches hold are the ones it was made from.
  */
 export async function presentPostsJson(
   posts: PostDoc[],
   viewerId: number,
   reads: PostReads,
   page?: readonly number[],
-): Promise<string> {
-  if (posts.length === 0) return '[]';
+): Promise<Buffer> {
+  if (posts.length === 0) return EMPTY_PAGE;
   let json = page && pagesJson.get(page);
   if (!json || !stillHolds(json, posts, reads)) {
     const found = await readsFor(posts, viewerId, reads);
     json = buildPageJson(posts, reads, found);
     if (page && reusable(json)) pagesJson.set(page, json);
-    return join(json, viewerId, found.liked, found.reposted);
+    return body(json, viewerId, found.liked, found.reposted);
   }
   const { liked, reposted } = await reads.feed.viewerFlags(viewerId, json.targetIds);
-  return join(json, viewerId, liked, reposted);
+  return body(json, viewerId, liked, reposted);
 }
 
-function join(page: PageJson, viewerId: number, liked: Set<number>, reposted: Set<number>) {
-  const { pieces, slots } = page;
-  let out = pieces[0]!;
-  for (let i = 0; i < slots.length; i++) {
-    out += flagsJson(slots[i]!, viewerId, liked, reposted) + pieces[i + 1]!;
-  }
-  return out;
+/** The page's bytes with the viewer's flags: kept by those flags, joined once for each. */
+function body(page: PageJson, viewerId: number, liked: Set<number>, reposted: Set<number>) {
+  const { pieces, slots, bodies } = page;
+  const codes = slots.map((slot) => flagsCode(slot, viewerId, liked, reposted));
+  const key = String.fromCharCode(...codes.map((c) => 48 + c));
+  const kept = bodies.get(key);
+  if (kept) return kept;
+  const parts: Buffer[] = [pieces[0]!];
+  for (let i = 0; i < slots.length; i++) parts.push(FLAG_TEXTS[codes[i]!]!, pieces[i + 1]!);
+  const joined = Buffer.concat(parts);
+  if (bodies.size >= BODIES_PER_PAGE) bodies.delete(bodies.keys().next().value!);
+  bodies.set(key, joined);
+  return joined;
 }

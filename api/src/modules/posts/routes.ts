@@ -69,8 +69,9 @@ export function postRoutes(
     // The viewer comes from the token; a `userId` query parameter is accepted and ignored.
     const query = feedQuery(ctx.querystring, () => ctx.query);
     ctx.set('Cache-Control', 'no-store');
-    // Each cached post's JSON is made once; only the viewer's flags are added per request.
-    ctx.type = 'application/json';
+    // The page's JSON as bytes, made once per cached page and set of viewer's flags: written as
+    // they are (no serializing, no encoding, no length to count).
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
     ctx.body = await listFeedJson(currentUser(ctx.state).id, query, options);
   });
 

@@ -279,12 +279,12 @@ export function createPostService({
     return presentPosts(await feedPosts(viewerId, query, opts), viewerId, opts);
   }
 
-  /** `listFeed` as the JSON the client receives (what `GET /api/posts` sends). */
+  /** `listFeed` as the bytes of the JSON the client receives (what `GET /api/posts` sends). */
   async function listFeedJson(
     viewerId: number,
     query: FeedQuery,
     opts: FeedOptions,
-  ): Promise<string> {
+  ): Promise<Buffer> {
     const { posts, ids } = await feedPage(viewerId, query, opts);
     // `ids`: the cached page's own id list, with which the page's JSON is kept.
     return presentPostsJson(posts, viewerId, opts, ids);
