@@ -60,13 +60,13 @@ export const CACHED_COLLECTIONS = [
 
 /** The caches read through the app's own models and services. */
 export function createReadCaches(
-  config: Pick<Config, 'readCacheMs' | 'authorCacheMs' | 'authCacheMs' | 'activityThrottleMs'>,
+  config: Pick<Config, 'readCacheMs' | 'authorCacheMs' | 'authCacheMs'>,
   sources: FeedSources & { User: UserModel },
 ): ReadCaches {
   const feed = new FeedCache(config.readCacheMs, sources);
   const authors = new AuthorCache(config.authorCacheMs, sources.User);
-  // Never past the point where the caller's activity is due to be recorded again.
-  const accounts = new AccountCache(Math.min(config.authCacheMs, config.activityThrottleMs));
+  // Each caller no longer than until their activity is due to be recorded again (users/service.ts).
+  const accounts = new AccountCache(config.authCacheMs);
   const tokens = new VerifiedTokens();
   const notifications = new NotificationPageCache(config.readCacheMs);
   const comments = new CommentPageCache(config.readCacheMs);

@@ -202,8 +202,8 @@ export function loadConfig(env: Env = process.env): Config {
     avatarMaxPixels: int(env, 'AVATAR_MAX_PIXELS', 40_000_000),
     avatarSize: int(env, 'AVATAR_SIZE', 512),
     activityThrottleMs: int(env, 'ACTIVITY_THROTTLE_MS', 5 * 60 * 1000),
-    authCacheMs: int(env, 'AUTH_CACHE_MS', 5_000),
-    authorCacheMs: int(env, 'AUTHOR_CACHE_MS', 10_000),
+    authCacheMs: int(env, 'AUTH_CACHE_MS', 60_000),
+    authorCacheMs: int(env, 'AUTHOR_CACHE_MS', 60_000),
     readCacheMs: int(env, 'READ_CACHE_MS', 10_000),
     rateLimits: {
       // Per address: only floods; a campus behind one NAT address stays well below.

@@ -54,7 +54,7 @@ function visible() {
 }
 
 export function createCommentService({ models: { Comment }, counters, likes }: CommentServiceDeps) {
-  const { nextId } = counters;
+  const { nextIdOfBlock } = counters;
   const { likedComments, toggleLike } = likes;
 
   /**
@@ -172,7 +172,7 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
       }
     }
     const comment = await Comment.create({
-      _id: await nextId('comments'),
+      _id: await nextIdOfBlock('comments'),
       postId,
       authorId,
       parentId: parent?._id ?? null,

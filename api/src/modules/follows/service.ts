@@ -28,39 +28,40 @@ export function createFollowService({
   users,
   atomically,
 }: FollowServiceDeps) {
-  const { nextId } = counters;
+  const { nextIdOfBlock } = counters;
   const { notify, withdrawNotifications } = notifications;
   const { publicUsersById, userExists } = users;
 
   /**
    * One action for follow and unfollow (spec §4). Following notifies the followed user. The
    * counts of followers and followings are counted from the follows (nothing stored to drift); an
-   * unfollow and the withdrawal of its notification are one transaction.
+   * unfollow and the withdrawal of its notification are one transaction. The follow is tried
+   * first (most toggles are follows): the unique index on the pair says when it exists already,
+   * and only then is the toggle an unfollow, so a follow costs no transaction.
    */
   async function toggleFollow(actor: AuthUser, targetId: number): Promise<FollowToggleResponse> {
     if (!userPolicy.canFollow(actor, targetId)) throw badRequest('You cannot follow yourself');
     if (!(await userExists(targetId))) throw notFound(USER_NOT_FOUND);
 
-    const unfollowed = await atomically(async () => {
-      const removed = await Follow.deleteOne({ followerId: actor.id, followingId: targetId });
-      if (removed.deletedCount === 0) return false;
-      await withdrawNotifications('follow', targetId, actor.id);
-      return true;
-    });
-    const following = !unfollowed;
-    if (following) {
-      try {
-        await Follow.create({
-          _id: await nextId('follows'),
-          followerId: actor.id,
-          followingId: targetId,
-        });
-        await notify('follow', targetId, { actorId: actor.id });
-      } catch (err) {
-        // A concurrent request of the same user created the pair first: the outcome is the same.
-        if (!isDuplicateKey(err)) throw err;
-      }
+    let following: boolean;
+    try {
+      await Follow.create({
+        _id: await nextIdOfBlock('follows'),
+        followerId: actor.id,
+        followingId: targetId,
+      });
+      following = true;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      // Followed already: this toggle unfollows (and withdraws the notification with it). A
+      // concurrent unfollow of the same pair that removed it first: the outcome is the same.
+      await atomically(async () => {
+        const removed = await Follow.deleteOne({ followerId: actor.id, followingId: targetId });
+        if (removed.deletedCount > 0) await withdrawNotifications('follow', targetId, actor.id);
+      });
+      following = false;
     }
+    if (following) await notify('follow', targetId, { actorId: actor.id });
     const followersCount = await Follow.countDocuments({ followingId: targetId });
     return { following, followersCount };
   }

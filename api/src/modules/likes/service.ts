@@ -31,7 +31,7 @@ export interface LikeServiceDeps {
 }
 
 export function createLikeService({ models: { Like }, counters, atomically }: LikeServiceDeps) {
-  const { nextId } = counters;
+  const { nextIdOfBlock } = counters;
 
   function likeKey(userId: number, target: LikeTarget) {
     return target.kind === 'post'
@@ -46,10 +46,14 @@ export function createLikeService({ models: { Like }, counters, atomically }: Li
    * The count is the transaction's first write: the target's document is what concurrent toggles
    * contend for, and a transaction that writes it first either holds it to its commit or meets
    * the conflict at once and is retried after it (toggles of one target are serialized), where
-   * one that wrote it last would be aborted by every commit made since it started. So the
-   * direction is read first, outside, and checked inside: a like the same member made meanwhile
-   * (E11000) or removed meanwhile rolls everything back and the call answers the state it found,
-   * `changed: false` (liking twice is one like).
+   * one that wrote it last would be aborted by every commit made since it started.
+   *
+   * Most toggles are likes, so the like is tried first, without reading whether there is one: the
+   * unique index on (member, target) answers that, and a like that exists already (E11000) rolls
+   * the attempt back and the toggle becomes an unlike. An unlike that finds the like removed
+   * meanwhile (the same member's concurrent unlike) rolls everything back and the call answers
+   * the state it found, `changed: false`. So two concurrent toggles of one member are a like and
+   * an unlike, or one like: never two likes, never a count without its like.
    */
   async function toggleLike(
     userId: number,
@@ -57,22 +61,26 @@ export function createLikeService({ models: { Like }, counters, atomically }: Li
     counter: LikeCounter,
   ): Promise<LikeResult & { changed: boolean }> {
     const key = likeKey(userId, target);
-    const wasLiked = (await Like.exists(key)) !== null;
+    const hot = `${target.kind}s:${target.id}`;
     try {
       return await atomically(async () => {
-        const likesCount = await counter.add(wasLiked ? -1 : 1);
-        if (wasLiked) {
-          const removed = await Like.deleteOne(key);
-          if (removed.deletedCount !== 1) throw new AlreadyUnliked();
-        } else {
-          await Like.create({ _id: await nextId('likes'), ...key });
-        }
-        return { liked: !wasLiked, likesCount, changed: true };
-      }, `${target.kind}s:${target.id}`);
+        const likesCount = await counter.add(1);
+        await Like.create({ _id: await nextIdOfBlock('likes'), ...key });
+        return { liked: true, likesCount, changed: true };
+      }, hot);
     } catch (err) {
-      const unliked = err instanceof AlreadyUnliked;
-      if (!unliked && !isDuplicateKey(err)) throw err;
-      return { liked: !unliked, likesCount: await counter.current(), changed: false };
+      if (!isDuplicateKey(err)) throw err;
+    }
+    try {
+      return await atomically(async () => {
+        const likesCount = await counter.add(-1);
+        const removed = await Like.deleteOne(key);
+        if (removed.deletedCount !== 1) throw new AlreadyUnliked();
+        return { liked: false, likesCount, changed: true };
+      }, hot);
+    } catch (err) {
+      if (!(err instanceof AlreadyUnliked)) throw err;
+      return { liked: false, likesCount: await counter.current(), changed: false };
     }
   }
 

@@ -16,9 +16,9 @@ const ACCOUNT_FIELDS = [
 ];
 
 /**
- * Callers seen in the last `ttlMs` (AUTH_CACHE_MS, never longer than ACTIVITY_THROTTLE_MS, so a
- * caller's activity is still recorded on time), kept by one app so that a request skips the
- * account lookup. Only accounts that may sign in are kept; a write through the User model that
+ * Callers seen in the last `ttlMs` (AUTH_CACHE_MS), kept by one app so that a request skips the
+ * account lookup; each entry no longer than until the caller's activity is due to be recorded
+ * again (`set`'s `ttlMs`), so that it is still recorded on time. Only accounts that may sign in are kept; a write through the User model that
  * changes one forgets it at once, and so does one made by another API process (read from a change
  * stream: `ReadCaches.followOtherProcesses`), so a revoked session is refused everywhere at once.
  */
@@ -37,8 +37,9 @@ export class AccountCache {
     return this.accounts.get(id);
   }
 
-  set(user: AuthUser, mark: number): void {
-    this.accounts.set(user.id, user, mark);
+  /** Keeps `user` for `ttlMs` at most (the cache's own lifetime when shorter). */
+  set(user: AuthUser, mark: number, ttlMs?: number): void {
+    this.accounts.set(user.id, user, mark, ttlMs);
   }
 
   /** A write to `users`: forgets the accounts it may change (not for an activity timestamp). */

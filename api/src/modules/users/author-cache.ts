@@ -19,7 +19,8 @@ const MAX_AUTHORS = 50_000;
 /**
  * Authors shown on posts and comments, kept for `ttlMs` (AUTHOR_CACHE_MS) by one app: a feed page
  * then often needs no user lookup at all. A write through the User model that changes what is
- * shown (a profile edit) is forgotten at once; other processes' edits show within `ttlMs`.
+ * shown (a profile edit) is forgotten at once, and so is another process's (read from the change
+ * stream: `ReadCaches.followOtherProcesses`); `ttlMs` only bounds what nothing announced.
  */
 export class AuthorCache {
   private readonly authors: ReadCache<number, AuthorDoc>;

@@ -113,11 +113,13 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
   /**
    * The caller behind a token: only existing, verified accounts may act. Records the caller's
    * activity (for DAU/MAU) at most once per `activityThrottleMs`, so most requests write nothing.
+   * `activityDueAt`: when the activity is to be recorded again (the caller may be remembered
+   * until then).
    */
   async function authenticateUser(
     id: number,
     options: { adminUserId: number; activityThrottleMs: number; now?: Date },
-  ): Promise<AuthUser | undefined> {
+  ): Promise<(AuthUser & { activityDueAt: number }) | undefined> {
     const user = await User.findById(id, {
       name: 1,
       email: 1,
@@ -127,14 +129,22 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       suspendedAt: 1,
     }).lean();
     if (!user || !user.isVerified) return undefined;
+    const now = options.now ?? new Date();
     // A suspended account's tokens are refused with a message that says why (platform/auth.ts).
     if (user.suspendedAt) {
-      return { id: user._id, name: user.name, email: user.email, roles: [], suspended: true };
+      return {
+        id: user._id,
+        name: user.name,
+        email: user.email,
+        roles: [],
+        suspended: true,
+        activityDueAt: now.getTime() + options.activityThrottleMs,
+      };
     }
-    const now = options.now ?? new Date();
-    const lastActive = user.lastActiveAt?.getTime() ?? 0;
+    let lastActive = user.lastActiveAt?.getTime() ?? 0;
     if (now.getTime() - lastActive >= options.activityThrottleMs) {
       await User.updateOne({ _id: id }, { $set: { lastActiveAt: now } });
+      lastActive = now.getTime();
     }
     return {
       id: user._id,
@@ -142,12 +152,14 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       email: user.email,
       roles: userPolicy.rolesOf(user._id, options.adminUserId),
       sessionsValidAfter: user.tokensValidAfter?.getTime() ?? 0,
+      activityDueAt: lastActive + options.activityThrottleMs,
     };
   }
 
   /**
    * `authenticateUser` behind the app's account cache: a caller seen recently skips the account
-   * lookup, a database round trip on every request (see AccountCache for how long and what forgets).
+   * lookup, a database round trip on every request (see AccountCache for how long and what
+   * forgets). A caller is remembered until their activity is due to be recorded again, at most.
    */
   function createAuthenticator(options: {
     adminUserId: number;
@@ -159,8 +171,10 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       const hit = accounts.get(id);
       if (hit) return hit;
       const mark = accounts.mark();
-      const user = await authenticateUser(id, options);
-      if (user) accounts.set(user, mark);
+      const found = await authenticateUser(id, options);
+      if (!found) return undefined;
+      const { activityDueAt, ...user } = found;
+      accounts.set(user, mark, activityDueAt - Date.now());
       return user;
     };
   }
