@@ -7,32 +7,48 @@ import { kitCompatibilityPlugin } from './composition/kit-compatibility';
 import { registerMemberRemotes } from './composition/remote-registry';
 import { preloadLandingRemote } from './composition/route-preload';
 import { fetchRuntimeConfig } from './composition/runtime-config-loader';
-import {
-  OVERRIDE_PARAM,
-  resolveRemoteOverrides,
-  withoutOverrideParam,
-} from './composition/remote-overrides';
+import { overridesRequested } from './composition/override-request';
+import type * as RemoteOverridesModule from './composition/remote-overrides';
+import type { RemoteOverrides } from './composition/remote-overrides';
+import type { RuntimeConfig } from './app/runtime-config';
+
+/**
+ * The remote overrides of this browser (a feature team's try-out, remote-overrides.ts), or none.
+ * Their code is fetched only when the URL or this browser's storage asks for one.
+ */
+async function remoteOverrides(config: RuntimeConfig): Promise<RemoteOverrides | undefined> {
+  const where = { search: window.location.search, storage: window.localStorage };
+  if (!overridesRequested(where)) return undefined;
+  let module: typeof RemoteOverridesModule;
+  try {
+    module = await import('./composition/remote-overrides');
+  } catch (error) {
+    // The deployed remotes still work: start with them rather than not at all.
+    console.error('Could not load the remote overrides; starting without them', error);
+    return undefined;
+  }
+  const { OVERRIDE_PARAM, resolveRemoteOverrides, withoutOverrideParam } = module;
+  const overrides = resolveRemoteOverrides(config, where);
+  if (new URLSearchParams(window.location.search).has(OVERRIDE_PARAM)) {
+    // Stored now (or refused): a reload or a copied link must not ask again.
+    window.history.replaceState(
+      window.history.state,
+      '',
+      withoutOverrideParam(window.location.href),
+    );
+  }
+  return overrides;
+}
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 
 fetchRuntimeConfig().then(
-  (config) => {
+  async (config) => {
     configureApi({ baseUrl: config.apiUrl });
     // Before any remote is registered: each one's kit is checked as its manifest arrives.
     registerPlugins([kitCompatibilityPlugin()]);
-    const overrides = resolveRemoteOverrides(config, {
-      search: window.location.search,
-      storage: window.localStorage,
-    });
-    if (new URLSearchParams(window.location.search).has(OVERRIDE_PARAM)) {
-      // Stored now (or refused): a reload or a copied link must not ask again.
-      window.history.replaceState(
-        window.history.state,
-        '',
-        withoutOverrideParam(window.location.href),
-      );
-    }
-    const composed = { ...config, remotes: overrides.remotes };
+    const overrides = await remoteOverrides(config);
+    const composed = { ...config, remotes: overrides?.remotes ?? config.remotes };
     registerMemberRemotes(composed);
     // In parallel with the session check the app starts on render: the landing route's remote.
     preloadLandingRemote(window.location.pathname, readStoredAuth() !== null);

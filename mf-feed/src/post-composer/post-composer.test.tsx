@@ -42,7 +42,8 @@ beforeEach(() => {
 describe('PostComposer', () => {
   it('starts with sync on, JD off and Post disabled until there is text', async () => {
     render(<Harness />);
-    expect(screen.getByRole('checkbox', { name: 'Sync to profile timeline' })).toBeChecked();
+    // The kit's Dialog fetches its code on first opening (issue 22): found once it is there.
+    expect(await screen.findByRole('checkbox', { name: 'Sync to profile timeline' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Tag as JD (Jobs/Admissions)' })).not.toBeChecked();
     const post = screen.getByRole('button', { name: 'Post' });
     expect(post).toBeDisabled();

@@ -9,11 +9,9 @@ import { RemoteSlot } from '../composition/remote-slot';
 import { AppLayout } from '../layout/app-layout';
 import { FullScreenLoading } from '../layout/full-screen-loading';
 import { NotFoundPage } from '../not-found/not-found-page';
-import { AiSearchPage } from '../search/ai-search-page';
 import { useDocumentTitle } from './document-title';
 import { useRuntimeConfig } from './runtime-config-context';
 import { useScrollToTopOnNavigate } from './scroll-on-navigate';
-import { SessionUnreachable } from './session-unreachable';
 
 // The signed-out pages (and zod and the form library they validate with) are loaded only when
 // someone is signed out: a signed-in member's first load carries none of them.
@@ -31,6 +29,15 @@ const VerifyEmailPage = lazy(() =>
   import('../auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })),
 );
 
+// Pages a member reaches only by asking for them (the search page and its people search) or that
+// only a failing API shows: fetched then, so the landing page's first load carries none of them.
+const AiSearchPage = lazy(() =>
+  import('../search/ai-search-page').then((m) => ({ default: m.AiSearchPage })),
+);
+const SessionUnreachable = lazy(() =>
+  import('./session-unreachable').then((m) => ({ default: m.SessionUnreachable })),
+);
+
 /**
  * Spec §2: the signed-in and the signed-out route tables, and the spinner while checking (or the
  * retry state while the API cannot confirm the stored login). Every route sets the tab title,
@@ -41,7 +48,15 @@ export function AppRoutes() {
   useDocumentTitle();
   useScrollToTopOnNavigate();
   useEarlyDataOnlyOnLanding();
-  if (status === 'checking') return unreachable ? <SessionUnreachable /> : <FullScreenLoading />;
+  if (status === 'checking') {
+    return unreachable ? (
+      <Suspense fallback={<FullScreenLoading />}>
+        <SessionUnreachable />
+      </Suspense>
+    ) : (
+      <FullScreenLoading />
+    );
+  }
   return status === 'authenticated' ? <SignedInRoutes /> : <SignedOutRoutes />;
 }
 
@@ -83,7 +98,14 @@ function SignedInRoutes() {
     <Routes>
       <Route element={<AppLayout />}>
         <Route index element={<FeedRoute />} />
-        <Route path="search" element={<AiSearchPage />} />
+        <Route
+          path="search"
+          element={
+            <Suspense fallback={<PageSkeleton />}>
+              <AiSearchPage />
+            </Suspense>
+          }
+        />
         <Route
           path="opportunities"
           element={<Page remote="mf_feed" exposed="OpportunitiesPage" what="opportunities" />}

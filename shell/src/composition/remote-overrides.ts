@@ -1,4 +1,5 @@
 import type { RemoteName, RuntimeConfig } from '../app/runtime-config';
+import { OVERRIDE_PARAM, OVERRIDES_STORAGE_KEY } from './override-request';
 import { RUNTIME_REMOTE_NAMES as REMOTE_NAMES } from './runtime-config-loader';
 
 /**
@@ -8,8 +9,7 @@ import { RUNTIME_REMOTE_NAMES as REMOTE_NAMES } from './runtime-config-loader';
  * runtime config lists in `overrideOrigins` are accepted: the remote's code runs with the
  * member's session, so nobody can be sent a link that loads code from anywhere else.
  */
-export const OVERRIDE_PARAM = 'mf-override';
-export const OVERRIDES_STORAGE_KEY = 'campus.mf-overrides';
+export { OVERRIDE_PARAM, OVERRIDES_STORAGE_KEY };
 
 export interface RemoteOverride {
   remote: RemoteName;

@@ -1,12 +1,16 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import { mediaDesktop, mediaMobile } from '@campus/kit/theme';
 import { RemoteSlot } from '../composition/remote-slot';
-import { BottomBar } from './bottom-bar';
 import { PlusIcon } from './icons';
 import { MobileHeader } from './mobile-header';
 import { Sidebar } from './sidebar';
+import { useMediaQuery } from './use-media-query';
+
+// Small screens only (hidden from 768 px, fixed to the bottom: it moves nothing when it arrives):
+// a wide screen never fetches it, a small one as soon as it is small.
+const BottomBar = lazy(() => import('./bottom-bar').then((m) => ({ default: m.BottomBar })));
 
 const Frame = styled.div`
   min-height: 100vh;
@@ -103,6 +107,7 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const [composerRequested, setComposerRequested] = useState(false);
   const [composerOpen, setComposerOpen] = useState(false);
+  const smallScreen = useMediaQuery(mediaMobile, true);
   const openComposer = () => {
     setComposerRequested(true);
     setComposerOpen(true);
@@ -121,7 +126,11 @@ export function AppLayout() {
           <PlusIcon />
         </FloatingPostButton>
       )}
-      <BottomBar />
+      {smallScreen && (
+        <Suspense fallback={null}>
+          <BottomBar />
+        </Suspense>
+      )}
       {composerRequested && (
         <ComposerHost>
           <RemoteSlot

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import styled from 'styled-components';
 
@@ -60,9 +60,10 @@ const FOCUSABLE =
 
 /**
  * A modal dialog: focus moves inside and stays there (Tab wraps), Escape or a click on the
- * backdrop closes it, and focus returns to whatever had it before.
+ * backdrop closes it, and focus returns to whatever had it before. Apps use `Dialog`
+ * (dialog.tsx), which fetches this code the first time a dialog opens.
  */
-export function Dialog({
+export function DialogPanel({
   open,
   onOpenChange,
   title,
@@ -79,7 +80,8 @@ export function Dialog({
     onOpenChangeRef.current = onOpenChange;
   });
 
-  useEffect(() => {
+  // A layout effect: focus is inside the dialog in the same frame it first appears.
+  useLayoutEffect(() => {
     if (!open) return;
     const previouslyFocused = document.activeElement as HTMLElement | null;
     const node = panel.current;

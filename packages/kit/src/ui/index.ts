@@ -7,6 +7,8 @@ export { Checkbox } from './checkbox';
 export { Dialog } from './dialog';
 export type { DialogProps } from './dialog';
 export { EmptyState } from './empty-state';
+export { lazyOnOpen } from './lazy-on-open';
+export type { OpenableProps } from './lazy-on-open';
 export { ReasonDialog } from './reason-dialog';
 export type { ReasonDialogProps } from './reason-dialog';
 export { Skeleton } from './skeleton';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Button, type ButtonProps } from './button';
-import { Dialog } from './dialog';
+import { DialogPanel as Dialog } from './dialog-panel';
 import { TextArea } from './text-area';
 
 const Form = styled.form`
@@ -40,9 +40,10 @@ export interface ReasonDialogProps {
 /**
  * A dialog that asks for a reason before an action (report a post, reject an application,
  * suspend a member): validated on submit, sent once at a time, closed on success, and kept open
- * with the typed reason and a message under the field on failure. Closing clears it.
+ * with the typed reason and a message under the field on failure. Closing clears it. Apps use
+ * `ReasonDialog` (reason-dialog.tsx), which fetches this code the first time one opens.
  */
-export function ReasonDialog({
+export function ReasonDialogPanel({
   open,
   onOpenChange,
   title,
