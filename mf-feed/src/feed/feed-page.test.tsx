@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearStoredAuth } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
+import { forgetPrefetched, prefetchSlot } from '@campus/kit/prefetch';
 import { dismissToast } from '@campus/kit/toast';
 import {
   ADA,
@@ -67,6 +68,36 @@ describe('FeedPage', () => {
     const more = callsTo(fetchMock, '/api/posts')[1]!.url.searchParams;
     expect(more.get('offset')).toBe('20');
     expect(more.has('_')).toBe(false);
+  });
+
+  it("draws the shell's early first page in its first render, then pages on from it", async () => {
+    const early = posts(20);
+    const second = posts(3);
+    const fetchMock = feedApi({ 'for-you': [posts(20), second] });
+    const { token } = JSON.parse(window.localStorage.getItem('campus.auth')!) as { token: string };
+    // As the shell's entry script leaves an early request whose answer has arrived.
+    prefetchSlot().set('/api/posts?userId=1&limit=20&offset=0&_=5', {
+      token,
+      startedAt: Date.now(),
+      response: Promise.resolve(early),
+      answer: { value: early },
+    });
+    try {
+      renderPage(<FeedPage />);
+      // No skeleton first, and no second request for the page the shell already has.
+      expect(screen.getByText(early[0]!.content)).toBeInTheDocument();
+      expect(screen.queryByTestId('post-card-skeleton')).not.toBeInTheDocument();
+      expect(screen.getAllByRole('article')).toHaveLength(20);
+      await userEvent.click(screen.getByRole('button', { name: 'Load more posts' }));
+      expect(await screen.findByText(second[2]!.content)).toBeInTheDocument();
+      expect(screen.getAllByRole('article')).toHaveLength(23);
+      const offsets = callsTo(fetchMock, '/api/posts').map(({ url }) =>
+        url.searchParams.get('offset'),
+      );
+      expect(offsets).toEqual(['20']);
+    } finally {
+      forgetPrefetched();
+    }
   });
 
   it('says No more posts at once when the first page is short', async () => {

@@ -1,4 +1,12 @@
-import { Fragment, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  Fragment,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { FEED_TABS, type FeedTab, type Post } from '@campus/contracts';
@@ -231,13 +239,18 @@ export default function FeedPage() {
     if (next !== 'for-you') setTop(false); // spec §4: leaving For You turns Top Posts off
   };
 
-  const onOpen = (_post: Post) =>
-    saveFeedPosition({
-      tab,
-      top: topActive,
-      scrollY: window.scrollY,
-      extraPages: feed.extraPageCount,
-    });
+  // The cards' callbacks keep their identity across renders (they read the latest state through a
+  // ref), so a render of the feed (a page arriving, a like's answer, the pill) does not draw every
+  // card again: PostCard is memoized on its props.
+  const latest = useRef({ tab, topActive, extraPages: feed.extraPageCount, refresh: feed.refresh });
+  useLayoutEffect(() => {
+    latest.current = { tab, topActive, extraPages: feed.extraPageCount, refresh: feed.refresh };
+  });
+  const onOpen = useCallback((_post: Post) => {
+    const { tab, topActive, extraPages } = latest.current;
+    saveFeedPosition({ tab, top: topActive, scrollY: window.scrollY, extraPages });
+  }, []);
+  const onReposted = useCallback(() => void latest.current.refresh(), []);
 
   const returnToForYou = () => setTop(false);
 
@@ -278,7 +291,7 @@ export default function FeedPage() {
       <>
         {newPosts.posts.map((post, index) => (
           <Fragment key={post.id}>
-            <PostCard post={post} onOpen={onOpen} onReposted={() => void feed.refresh()} />
+            <PostCard post={post} onOpen={onOpen} onReposted={onReposted} />
             {!wide && index === SUGGESTIONS_AFTER - 1 && (
               <WidgetBoundary>
                 <InFeedSuggestions>

@@ -7,7 +7,7 @@ import {
 } from '@campus/contracts';
 import { getJson, readStoredAuth } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
-import { withPrefetch } from '@campus/kit/prefetch';
+import { takeArrivedPrefetch, withPrefetch } from '@campus/kit/prefetch';
 
 export interface FeedFilter {
   /** One of contracts' FEED_TABS. */
@@ -65,4 +65,16 @@ export async function fetchFeedPage(filter: FeedFilter, page: number): Promise<P
   const path = feedPath(filter, userId, page);
   const load = () => getJson<Post[]>(path);
   return (await (page === 0 ? withPrefetch(path, load) : load())) ?? [];
+}
+
+/**
+ * The first page of `filter` when the shell's early request for it has already been answered
+ * (taken: the fetcher will not be handed it again), else null. The feed draws it in its first
+ * render, with no skeleton before it.
+ */
+export function arrivedFirstPage(filter: FeedFilter): Post[] | null {
+  const userId = readStoredAuth()?.user.id;
+  if (userId === undefined) return null;
+  const arrived = takeArrivedPrefetch<Post[] | null>(feedPath(filter, userId, 0));
+  return arrived && Array.isArray(arrived.value) ? arrived.value : null;
 }

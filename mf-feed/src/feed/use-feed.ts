@@ -4,6 +4,7 @@ import useSWRInfinite, { unstable_serialize as serializeInfinite } from 'swr/inf
 import { FEED_MAX_OFFSET, FEED_PAGE_SIZE, type Post } from '@campus/contracts';
 import { toast } from '@campus/kit/toast';
 import {
+  arrivedFirstPage,
   feedFilterOf,
   feedName,
   feedPageKey,
@@ -62,14 +63,28 @@ function uniqueVisible(pages: Post[][], hidden: ReadonlySet<number>): Post[] {
  */
 export function useFeed(filter: FeedFilter) {
   const name = feedName(filter);
-  // A new showing per mount and per tab or filter (see ShowingPageKey).
-  const [showing, setShowing] = useState(() => ({ name, id: nextShowing() }));
+  // A new showing per mount and per tab or filter (see ShowingPageKey). The first showing of a
+  // mount starts from the shell's early answer for its first page when that has already arrived.
+  const [showing, setShowing] = useState<{ name: string; id: number; first?: Post[] }>(() => ({
+    name,
+    id: nextShowing(),
+    first: arrivedFirstPage(filter) ?? undefined,
+  }));
   if (showing.name !== name) setShowing({ name, id: nextShowing() });
   const pageKey = useCallback(
     (page: number): ShowingPageKey => [...feedPageKey(showing.name, page), showing.id],
     [showing],
   );
   const { cache, mutate: globalMutate } = useSWRConfig();
+  // That early first page goes into the showing's cache entries (its own keys: nothing else reads
+  // or writes them) before SWR's first read of them, so the first render has the posts instead of
+  // a skeleton, and SWR does not fetch the page again on mount (see revalidateOnMount below).
+  // 'Load more' finds page one in the cache and fetches only the next page.
+  const prefilled = showing.first !== undefined;
+  if (showing.first && cache.get(unstable_serialize(pageKey(0))) === undefined) {
+    cache.set(unstable_serialize(pageKey(0)), { data: showing.first });
+    cache.set(serializeInfinite(pageKey), { data: [showing.first] });
+  }
   const feed = useSWRInfinite<
     Post[],
     unknown,
@@ -81,7 +96,9 @@ export function useFeed(filter: FeedFilter) {
         : pageKey(index),
     fetchPage,
     {
-      revalidateOnMount: true, // spec §9: the feed cache is always stale
+      // Spec §9: the feed cache is always stale; an early answer just arrived is this showing's
+      // fresh first page.
+      revalidateOnMount: !prefilled,
       revalidateFirstPage: false, // 'Load more' fetches only the next page
       onError: (error) => {
         if (error instanceof LoadMoreError) console.error(error.message, error.cause);

@@ -3,10 +3,12 @@ import { AUTH_STORAGE_KEY, clearStoredAuth, configureApi, storeAuth } from '@cam
 import {
   forgetPrefetched,
   hasPrefetched,
+  takeArrivedPrefetch,
   takePrefetched,
   withPrefetch,
 } from '@campus/kit/prefetch';
 import {
+  adminLandingRequests,
   landingRequests,
   startEarlyRequests,
   storedLogin,
@@ -150,6 +152,58 @@ describe('startEarlyRequests', () => {
       'token-a',
     );
     await expect(page).resolves.toEqual({ answered: '/api/posts' });
+    takeEarlyRuntimeConfig();
+  });
+
+  it('keeps each answer as it arrives, for a page mounting after it', async () => {
+    storeAuth({ token: 'token-a', user: ada });
+    startEarlyRequests({ pathname: '/', session: storage() });
+    const path = '/api/posts?userId=21&limit=20&offset=0&_=5';
+    expect(takeArrivedPrefetch(path, 'token-a')).toBeNull(); // not arrived yet: left in place
+    await takeEarlyRuntimeConfig();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(takeArrivedPrefetch(path, 'token-a')).toEqual({ value: { answered: '/api/posts' } });
+    expect(hasPrefetched(path)).toBe(false);
+  });
+
+  it("asks for the dashboard's first figures once the session check says admin", async () => {
+    expect(adminLandingRequests('/analytics/')).toEqual(['/api/analytics/overview']);
+    expect(adminLandingRequests('/')).toEqual([]);
+    fetchMock.mockImplementation(async (url: string) => {
+      const { pathname } = new URL(url, 'http://shell.test');
+      if (pathname === '/env.json') return reply(200, env);
+      if (pathname === '/api/auth/me') return reply(200, { user: ada, roles: ['member', 'admin'] });
+      return reply(200, { answered: pathname });
+    });
+    storeAuth({ token: 'token-a', user: ada });
+    startEarlyRequests({ pathname: '/analytics', session: storage() });
+    const load = jest.fn(async () => 'own answer');
+    await expect(withPrefetch('/api/analytics/overview', load)).resolves.toEqual({
+      answered: '/api/analytics/overview',
+    });
+    expect(load).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      '/env.json',
+      'http://api.test/api/auth/me',
+      'http://api.test/api/analytics/overview',
+    ]);
+    takeEarlyRuntimeConfig();
+  });
+
+  it('sends a member landing on /analytics no dashboard request', async () => {
+    fetchMock.mockImplementation(async (url: string) => {
+      const { pathname } = new URL(url, 'http://shell.test');
+      if (pathname === '/env.json') return reply(200, env);
+      return reply(200, { user: ada, roles: ['member'] });
+    });
+    storeAuth({ token: 'token-a', user: ada });
+    startEarlyRequests({ pathname: '/analytics', session: storage() });
+    const load = jest.fn(async () => 'own answer');
+    await expect(withPrefetch('/api/analytics/overview', load)).resolves.toBe('own answer');
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      '/env.json',
+      'http://api.test/api/auth/me',
+    ]);
     takeEarlyRuntimeConfig();
   });
 

@@ -95,6 +95,22 @@ export function landingRequests(
   return requests;
 }
 
+/**
+ * The API calls a signed-in landing on `pathname` starts once the session check has said the
+ * member is an admin (the stored login does not say it): the dashboard's first figures
+ * (`/api/analytics/overview`, what its first cards show) on /analytics. Every other route: none.
+ */
+export function adminLandingRequests(pathname: string): string[] {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  return path === '/analytics' ? ['/api/analytics/overview'] : [];
+}
+
+/** Whether a `GET /api/auth/me` answer names the admin role. */
+function answersAdmin(me: unknown): boolean {
+  const roles = (me as { roles?: unknown } | null)?.roles;
+  return Array.isArray(roles) && roles.includes('admin');
+}
+
 /** A GET as the kit's api client sends it; the parsed JSON of a 2xx answer, else a rejection. */
 async function getJson(apiUrl: string, path: string, token: string): Promise<unknown> {
   const response = await fetch(`${apiUrl.replace(/\/+$/, '')}${path}`, {
@@ -161,11 +177,35 @@ export function startEarlyRequests({
   } catch {
     requests = ['/api/auth/me'];
   }
+  const keep = (path: string, response: Promise<unknown>) => {
+    const entry: PrefetchEntry = { token, startedAt, response };
+    // The answer is also kept as it arrives, for a page that mounts after it (takeArrivedPrefetch).
+    // Nobody may ever take it: its failure is not an unhandled rejection.
+    response.then(
+      (value) => {
+        entry.answer = { value };
+      },
+      () => undefined,
+    );
+    slot.set(path, entry);
+  };
+  let me: Promise<unknown> | undefined;
   for (const path of requests) {
     const response = apiUrl.then((url) => getJson(url, path, token));
-    // Nobody may ever take it: its failure is not an unhandled rejection.
-    response.catch(() => undefined);
-    const entry: PrefetchEntry = { token, startedAt, response };
-    slot.set(path, entry);
+    keep(path, response);
+    if (path === '/api/auth/me') me = response;
+  }
+  // An admin's landing data follows the session check (the API refuses it to anyone else, and a
+  // member is never sent it): still long before the admin remote has arrived and asked.
+  const sessionCheck = me;
+  if (!sessionCheck) return;
+  for (const path of adminLandingRequests(pathname)) {
+    keep(
+      path,
+      sessionCheck.then(async (answer) => {
+        if (!answersAdmin(answer)) throw new Error('not an admin');
+        return getJson(await apiUrl, path, token);
+      }),
+    );
   }
 }

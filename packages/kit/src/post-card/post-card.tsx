@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import type { LikeResponse, Post } from '@campus/contracts';
@@ -133,6 +133,17 @@ export const ActionButton = styled.button<{ $active?: boolean }>`
   }
 `;
 
+/**
+ * The like button: its pressed colour comes from `aria-pressed`, a rule of the one class every like
+ * button shares, so a like never makes styled-components generate and inject a class of its own
+ * (a new rule in the page's style sheet makes the browser recompute the style of every element).
+ */
+const LikeButton = styled(ActionButton)`
+  &[aria-pressed='true'] {
+    color: ${({ theme }) => theme.colors.danger};
+  }
+`;
+
 const RepostButton = styled(ActionButton)`
   &[aria-pressed='true'] {
     color: ${({ theme }) => theme.colors.success};
@@ -175,7 +186,7 @@ export interface OpenPostState {
  * viewer reposted, withdraws their repost; a post that quotes another cannot be reposted.
  * Clicking the card (outside its links and buttons) or its time opens the post.
  */
-export function PostCard({
+export const PostCard = memo(function PostCard({
   post,
   onOpen,
   onLikeChange,
@@ -189,10 +200,13 @@ export function PostCard({
   const { user } = useSession();
   useMinuteClock(); // the time links' names say the time
   const target = creditedPost(post);
-  const like = usePostLike(target, {
-    request: likeRequest,
-    onSettled: onLikeChange ? (result) => onLikeChange(post, result) : undefined,
+  // The latest onOpen, behind a callback that changes only with the post: the post's body (the
+  // largest part of the card) is drawn again only when the post itself changes.
+  const onOpenRef = useRef(onOpen);
+  useLayoutEffect(() => {
+    onOpenRef.current = onOpen;
   });
+  const openFromLink = useCallback(() => onOpenRef.current?.(post), [post]);
   const reposts = usePostRepost(target, {
     undoRequest: undoRepostRequest,
     onUndone: onRepostUndone ? () => onRepostUndone(target) : undefined,
@@ -276,19 +290,14 @@ export function PostCard({
           </Original>
         </>
       ) : (
-        <PostBody post={post} href={href} onOpen={() => onOpen?.(post)} />
+        <MemoPostBody post={post} href={href} onOpen={openFromLink} />
       )}
       <Actions>
-        <ActionButton
-          type="button"
-          aria-label={`Like (${plural(like.likesCount, 'like')})`}
-          aria-pressed={like.liked}
-          $active={like.liked}
-          onClick={() => void like.toggle()}
-        >
-          <HeartIcon filled={like.liked} />
-          <span aria-hidden="true">{like.likesCount}</span>
-        </ActionButton>
+        <PostLikeButton
+          post={target}
+          request={likeRequest}
+          onSettled={onLikeChange ? (result) => onLikeChange(post, result) : undefined}
+        />
         <ActionButton
           type="button"
           aria-label={`Comments (${plural(target.commentsCount, 'comment')})`}
@@ -329,5 +338,33 @@ export function PostCard({
         />
       )}
     </Article>
+  );
+});
+
+const MemoPostBody = memo(PostBody);
+
+/**
+ * The like button with its own state (usePostLike): a like draws this button again, not its card.
+ */
+function PostLikeButton({
+  post,
+  request,
+  onSettled,
+}: {
+  post: Omit<Post, 'originalPost'>;
+  request: (postId: number) => Promise<LikeResponse>;
+  onSettled?: (result: LikeResponse) => void;
+}) {
+  const like = usePostLike(post, { request, onSettled });
+  return (
+    <LikeButton
+      type="button"
+      aria-label={`Like (${plural(like.likesCount, 'like')})`}
+      aria-pressed={like.liked}
+      onClick={() => void like.toggle()}
+    >
+      <HeartIcon filled={like.liked} />
+      <span aria-hidden="true">{like.likesCount}</span>
+    </LikeButton>
   );
 }

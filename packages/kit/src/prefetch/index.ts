@@ -5,6 +5,7 @@ export {
   hasPrefetched,
   prefetchKey,
   prefetchSlot,
+  takeArrivedPrefetch,
   takePrefetched,
   whenPrefetchSettled,
   withPrefetch,

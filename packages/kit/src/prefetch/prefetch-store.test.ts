@@ -6,6 +6,7 @@ import {
   hasPrefetched,
   prefetchKey,
   prefetchSlot,
+  takeArrivedPrefetch,
   takePrefetched,
   whenPrefetchSettled,
   withPrefetch,
@@ -99,6 +100,34 @@ describe('takePrefetched', () => {
     expect(takePrefetched('/api/users/7', 'token-a')).toBeNull();
     expect(hasPrefetched('/api/users/7')).toBe(false);
     forgetPrefetched(); // no slot: nothing to do
+  });
+});
+
+describe('takeArrivedPrefetch', () => {
+  it('hands out an answer that has arrived, once, for its token', () => {
+    const early = deferred<string[]>();
+    const entry = leave('/api/posts?userId=21', { response: early.promise });
+    // not arrived yet: nothing, and the entry stays for the fetcher
+    expect(takeArrivedPrefetch('/api/posts?userId=21')).toBeNull();
+    expect(hasPrefetched('/api/posts?userId=21')).toBe(true);
+    entry.answer = { value: ['first'] };
+    expect(takeArrivedPrefetch('/api/posts?userId=21&_=5', 'token-b')).toBeNull();
+    // a foreign token made it unusable for anyone
+    expect(takeArrivedPrefetch('/api/posts?userId=21')).toBeNull();
+    const other = leave('/api/users/7', { response: Promise.resolve({ id: 7 }) });
+    other.answer = { value: { id: 7 } };
+    expect(takeArrivedPrefetch('/api/users/7')).toEqual({ value: { id: 7 } });
+    expect(takeArrivedPrefetch('/api/users/7')).toBeNull();
+    expect(takePrefetched('/api/users/7', 'token-a')).toBeNull();
+  });
+
+  it('does not hand out an answer whose request started too long ago', () => {
+    const entry = leave('/api/users/7', {
+      response: Promise.resolve({ id: 7 }),
+      startedAt: Date.now() - PREFETCH_MAX_AGE_MS,
+    });
+    entry.answer = { value: { id: 7 } };
+    expect(takeArrivedPrefetch('/api/users/7')).toBeNull();
   });
 });
 

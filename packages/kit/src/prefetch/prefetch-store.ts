@@ -27,6 +27,12 @@ export interface PrefetchEntry {
   response: Promise<unknown>;
   /** Set when a fetcher has taken the answer (or found it unusable): it is not handed out again. */
   taken?: boolean;
+  /**
+   * Set by the writer as soon as the request has succeeded: its parsed answer, readable without
+   * waiting, so that a page mounting after it arrived can draw it in its first render
+   * (takeArrivedPrefetch) instead of a placeholder first.
+   */
+  answer?: { value: unknown };
 }
 
 /**
@@ -90,6 +96,23 @@ export function takePrefetched<T>(
   entry.taken = true;
   if (!token || entry.token !== token || now - entry.startedAt >= PREFETCH_MAX_AGE_MS) return null;
   return entry.response as Promise<T>;
+}
+
+/**
+ * Takes the early answer for `path` when it has already arrived (the writer recorded it in
+ * `answer`): `{ value }`, under the same rules as takePrefetched (once, the same token, young).
+ * Null when there is no usable entry or its answer has not arrived yet; an entry still on its way
+ * is left for the fetcher (withPrefetch), which waits for it.
+ */
+export function takeArrivedPrefetch<T>(
+  path: string,
+  token: string | null | undefined = readStoredAuth()?.token,
+  now = Date.now(),
+): { value: T } | null {
+  const entry = entryFor(path);
+  if (!entry || entry.taken || !entry.answer) return null;
+  const answer = entry.answer as { value: T };
+  return takePrefetched(path, token, now) ? answer : null;
 }
 
 /**
