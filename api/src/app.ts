@@ -236,7 +236,7 @@ export function createApp({
   const streams = createStreamHub(services, {
     connection: models.Notification.db,
     LiveStream: models.LiveStream,
-    sources: notificationSources(services, config.publicUrl),
+    sources: notificationSources(services, config.publicUrl, caches),
     logger,
     adminUserId: config.adminUserId,
     activityThrottleMs: config.activityThrottleMs,
@@ -342,7 +342,7 @@ export function createApp({
     notificationRoutes(
       services.notifications,
       authenticated,
-      notificationSources(services, config.publicUrl),
+      notificationSources(services, config.publicUrl, caches),
       { timezone: config.timezone, pages: caches.notifications },
     ),
     analyticsRoutes(services.analytics, authenticated, {
