@@ -69,6 +69,15 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * Extra Node.js options for the embedded database process, from BENCH_DB_NODE_ARGS
+ * (space-separated), e.g. `--cpu-prof --cpu-prof-dir=/tmp/db-prof` to profile it under load (the
+ * CLI loads tsx in-process, so the options reach the process that serves the commands).
+ */
+function dbNodeArgs(): string[] {
+  return (process.env.BENCH_DB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+}
+
+/**
  * Starts `@campus/embedded-mongo`'s CLI on `dbPath`; resolves with its URI once it is warm: a
  * start from a snapshot listens within seconds and then decodes its documents and builds its
  * indexes in the background (~1 min on the 100k dataset), during which it answers slowly. The
@@ -88,6 +97,7 @@ export async function startEmbeddedMongo(
     process.execPath,
     [
       '--max-old-space-size=8192',
+      ...dbNodeArgs(),
       bin,
       '--host',
       LOOPBACK,

@@ -12,7 +12,7 @@
  * or for its `maxTimeMS` (1 s by default, as mongod), then answers.
  */
 import { Long, Timestamp } from 'bson';
-import { Aggregator } from 'mingo';
+import { Aggregator, Query } from 'mingo';
 import type { Engine, EngineChange, TxnInfo } from './engine';
 import { type ClusterClock } from './cluster-time';
 import { badValue, MongoServerError, serverError } from './errors';
@@ -164,6 +164,8 @@ interface StreamCursor {
   fullDocument: string;
   /** Stages after `$changeStream`, applied to every event. */
   stages: Doc[];
+  /** When those stages are a single `$match`: its filter, compiled at the first event. */
+  match?: Query;
   /** The cursor reads the entries whose token is at least this. */
   nextToken: string;
   /** Whether the invalidate after the entry before nextToken is still to be delivered. */
@@ -385,6 +387,14 @@ export class ChangeStreams {
 
   private through(cursor: StreamCursor, ev: Doc): Doc[] {
     if (cursor.stages.length === 0) return [ev];
+    // A pipeline of one $match (what most watchers send) is a filter compiled once per cursor.
+    const only = cursor.stages.length === 1 ? cursor.stages[0] : undefined;
+    if (isPlainObject(only) && Object.keys(only).length === 1 && isPlainObject(only.$match)) {
+      const match = only.$match;
+      cursor.match ??= guard(() => new Query(match));
+      const query = cursor.match;
+      return guard(() => query.test(ev)) ? [ev] : [];
+    }
     const out = guard(
       () => new Aggregator(cursor.stages, { processingMode: 1 }).run([ev]) as Doc[],
     );

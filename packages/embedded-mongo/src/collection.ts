@@ -352,6 +352,22 @@ export class Index {
     return [lo, hi];
   }
 
+  /** Whole keys within [lo, hi] in index order, or reversed. */
+  *scanKeys(lo: IndexKey, hi: IndexKey, reverse: boolean): Generator<IndexKey> {
+    const cmp = this.tree._compare;
+    if (!reverse) {
+      for (const [k] of this.tree.entries(lo)) {
+        if (cmp(k, hi) > 0) return;
+        yield k;
+      }
+    } else {
+      for (const [k] of this.tree.entriesReversed(hi)) {
+        if (cmp(k, lo) < 0) return;
+        yield k;
+      }
+    }
+  }
+
   /** _id keys within [lo, hi] in index order, or reversed. */
   *scan(lo: IndexKey, hi: IndexKey, reverse: boolean): Generator<string> {
     const cmp = this.tree._compare;

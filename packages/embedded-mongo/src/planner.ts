@@ -123,7 +123,8 @@ function chooseIndex(
     const nextField = index.fields[i];
     const rb = nextField ? bounds.get(nextField.name) : undefined;
     const range = rb && (rb.low !== undefined || rb.high !== undefined) ? rb : undefined;
-    const dir = prefixes.length === 1 ? sortMatches(index, i, sort) : null;
+    // With several prefixes ($in lists) each one's range is in sort order: merged (mergeScans).
+    const dir = sortMatches(index, i, sort);
     const score = i * 10 + (range ? 5 : 0) + (dir ? 3 : 0);
     if (!best || score > best.score) best = { index, prefixes, range, dir, score };
   }
@@ -148,6 +149,13 @@ export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]
   }
   const { index, prefixes, range, dir } = best;
   const reverse = dir === 'reverse';
+  if (dir && prefixes.length > 1) {
+    return {
+      candidates: lookup(coll, mergeScans(index, prefixes, range, reverse)),
+      sorted: true,
+      summary: `IXSCAN ${index.name} (sort merge)`,
+    };
+  }
   function* ids(): Generator<string> {
     for (const prefix of prefixes) {
       const [lo, hi] = index.bounds(prefix, range);
@@ -159,6 +167,72 @@ export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]
     sorted: dir !== null || sort.length === 0,
     summary: `IXSCAN ${index.name}${dir ? ' (sorted)' : ''}`,
   };
+}
+
+/**
+ * The ranges of several equality prefixes (an `$in` list), each already in the requested order
+ * after its prefix, merged into one stream in that order (mongod's SORT_MERGE): a sorted, limited
+ * page reads about as many keys as it returns, not every key of every listed value.
+ */
+function* mergeScans(
+  index: Index,
+  prefixes: unknown[][],
+  range: FieldBounds | undefined,
+  reverse: boolean,
+): Generator<string> {
+  const from = (prefixes[0] as unknown[]).length;
+  const n = index.fields.length;
+  const sign = reverse ? -1 : 1;
+  // Keys compare by the fields after the prefix, then by _id key, as the tree orders them.
+  const cmp = (a: unknown[], b: unknown[]): number => {
+    for (let i = from; i < n; i++) {
+      const c = compareValues(a[i], b[i]);
+      if (c !== 0) return c * (index.fields[i] as { dir: number }).dir * sign;
+    }
+    const ia = a[n] as string;
+    const ib = b[n] as string;
+    return (ia < ib ? -1 : ia > ib ? 1 : 0) * sign;
+  };
+  // A binary min-heap of each scan's next key.
+  const heap: Array<{ key: unknown[]; rest: Iterator<unknown[]> }> = [];
+  const less = (i: number, j: number) =>
+    cmp((heap[i] as { key: unknown[] }).key, (heap[j] as { key: unknown[] }).key) < 0;
+  const swap = (i: number, j: number) => {
+    const t = heap[i] as (typeof heap)[number];
+    heap[i] = heap[j] as (typeof heap)[number];
+    heap[j] = t;
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && less(l, m)) m = l;
+      if (r < heap.length && less(r, m)) m = r;
+      if (m === i) return;
+      swap(i, m);
+      i = m;
+    }
+  };
+  for (const prefix of prefixes) {
+    const [lo, hi] = index.bounds(prefix, range);
+    const rest = index.scanKeys(lo, hi, reverse);
+    const first = rest.next();
+    if (!first.done) heap.push({ key: first.value, rest });
+  }
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  while (heap.length) {
+    const top = heap[0] as (typeof heap)[number];
+    yield top.key[n] as string;
+    const next = top.rest.next();
+    if (!next.done) top.key = next.value;
+    else {
+      const last = heap.pop() as (typeof heap)[number];
+      if (heap.length === 0) return;
+      heap[0] = last;
+    }
+    down(0);
+  }
 }
 
 /*

@@ -125,28 +125,75 @@ function isSimpleValue(v: unknown): boolean {
  * element) is handed to mingo. Undefined for any other filter.
  */
 function simpleMatcher(filter: Doc, full: () => Query): ((doc: Doc) => boolean) | undefined {
-  const tests: Array<[string, string | Set<string>]> = [];
+  const tests: Array<[string, (v: unknown) => boolean]> = [];
   for (const [field, cond] of Object.entries(filter)) {
     if (field.startsWith('$') || field.includes('.')) return undefined;
     if (isSimpleValue(cond)) {
-      tests.push([field, valueKey(cond)]);
+      const want = valueKey(cond);
+      tests.push([field, (v) => valueKey(v) === want]);
       continue;
     }
     if (!isPlainObject(cond)) return undefined;
-    const ops = Object.keys(cond);
-    if (ops.length !== 1 || ops[0] !== '$in' || !Array.isArray(cond.$in)) return undefined;
-    if (!cond.$in.every(isSimpleValue)) return undefined;
-    tests.push([field, new Set(cond.$in.map(valueKey))]);
+    const ops = Object.entries(cond);
+    if (ops.length === 0) return undefined;
+    for (const [op, arg] of ops) {
+      const test = simpleTest(op, arg);
+      if (!test) return undefined;
+      tests.push([field, test]);
+    }
   }
   return (doc) => {
-    for (const [field, want] of tests) {
+    for (const [field, test] of tests) {
       const v = doc[field];
-      if (Array.isArray(v)) return full().test(doc);
-      const key = valueKey(v);
-      if (typeof want === 'string' ? key !== want : !want.has(key)) return false;
+      // Arrays (any element may match) and other BSON types (Decimal128...) are mingo's.
+      if (Array.isArray(v) || (isPlainObjectLike(v) && !(v instanceof ObjectId)))
+        return full().test(doc);
+      if (!test(v)) return false;
     }
     return true;
   };
+}
+
+/** An object other than a Date (an embedded document or a BSON value class). */
+function isPlainObjectLike(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !(v instanceof Date);
+}
+
+/** The kinds a range compares within (type bracketing): numbers, strings, dates. */
+function rangeKind(v: unknown): 'number' | 'string' | 'date' | undefined {
+  if (typeof v === 'number') return Number.isNaN(v) ? undefined : 'number';
+  if (typeof v === 'string') return 'string';
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? undefined : 'date';
+  return undefined;
+}
+
+const RANGE_TESTS: Record<string, (c: number) => boolean> = {
+  $gt: (c) => c > 0,
+  $gte: (c) => c >= 0,
+  $lt: (c) => c < 0,
+  $lte: (c) => c <= 0,
+};
+
+/**
+ * One operator of simpleMatcher on a non-array value: `$eq`, `$ne` and `$in` of simple values,
+ * `$gt`/`$gte`/`$lt`/`$lte` of a number, string or date (a value of another type never matches,
+ * as in MongoDB). Undefined for anything else.
+ */
+function simpleTest(op: string, arg: unknown): ((v: unknown) => boolean) | undefined {
+  if (op === '$eq' || op === '$ne') {
+    if (!isSimpleValue(arg)) return undefined;
+    const want = valueKey(arg);
+    return op === '$eq' ? (v) => valueKey(v) === want : (v) => valueKey(v) !== want;
+  }
+  if (op === '$in') {
+    if (!Array.isArray(arg) || !arg.every(isSimpleValue)) return undefined;
+    const wanted = new Set(arg.map(valueKey));
+    return (v) => wanted.has(valueKey(v));
+  }
+  const inRange = RANGE_TESTS[op];
+  const kind = rangeKind(arg);
+  if (!inRange || !kind) return undefined;
+  return (v) => rangeKind(v) === kind && inRange(compareValues(v, arg));
 }
 
 /** Matching documents (stored references, unprojected) in the requested order. */
@@ -201,10 +248,50 @@ export function findInDocs(docs: Doc[], filter: Doc, opts: FindOptions = {}): Do
   return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
 }
 
+/**
+ * A projection of top-level fields only, each 0/1/true/false (all included or all excluded, `_id`
+ * apart), applied without mingo: undefined for any other projection. Fields keep the document's
+ * order with `_id` first, as mongod returns them; values are shared with the stored version
+ * (never changed in place).
+ */
+function simpleProjection(projection: Doc): ((doc: Doc) => Doc) | undefined {
+  let include: boolean | undefined;
+  let withId = true;
+  const fields = new Set<string>();
+  for (const [k, v] of Object.entries(projection)) {
+    if (v !== 0 && v !== 1 && v !== true && v !== false) return undefined;
+    if (k.length === 0 || k.includes('.') || k.includes('$')) return undefined;
+    const on = v === 1 || v === true;
+    if (k === '_id') {
+      withId = on;
+      continue;
+    }
+    if (include !== undefined && include !== on) return undefined;
+    include = on;
+    fields.add(k);
+  }
+  if (include === undefined) include = withId; // only `_id`: { _id: 1 } includes, { _id: 0 } excludes
+  if (include)
+    return (doc) => {
+      const out: Doc = {};
+      if (withId && doc._id !== undefined) out._id = doc._id;
+      for (const k in doc) if (fields.has(k) && doc[k] !== undefined) out[k] = doc[k];
+      return out;
+    };
+  return (doc) => {
+    const out: Doc = {};
+    if (withId && doc._id !== undefined) out._id = doc._id;
+    for (const k in doc) if (k !== '_id' && !fields.has(k)) out[k] = doc[k];
+    return out;
+  };
+}
+
 /** Applies a find projection; `_id` stays the first field as in MongoDB. */
 export function project(docs: Doc[], filter: Doc, projection: unknown): Doc[] {
   if (!projection || !isPlainObject(projection) || Object.keys(projection).length === 0)
     return docs;
+  const simple = simpleProjection(projection);
+  if (simple) return docs.map(simple);
   const out = guard(
     () => mingoFind(docs, filter, normalizeTimezones(projection as Doc)).all() as Doc[],
   );
@@ -336,6 +423,10 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
     const { _id: _ignored, ...rest } = cloneDoc(u);
     return doc._id === undefined ? rest : { _id: doc._id, ...rest };
   }
+  if (!opts.inserting && !opts.arrayFilters?.length) {
+    const simple = simpleUpdate(doc, u);
+    if (simple) return simple;
+  }
   const modifier: Doc = { ...u };
   const onInsert = modifier.$setOnInsert as Doc | undefined;
   delete modifier.$setOnInsert;
@@ -367,6 +458,42 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
   }
   if (!opts.inserting) checkIdUnchanged(doc, out);
   return idFirst(out);
+}
+
+/**
+ * The commonest updates without mingo: `$set`, `$unset` and `$inc` of top-level fields other than
+ * `_id` (no dots, no `$`), each field named once, `$inc` by a number on a number or a missing
+ * field. Returns the new version (sharing the fields it does not name), or undefined for any
+ * other update, which mingo applies.
+ */
+function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
+  const seen = new Set<string>();
+  for (const [op, arg] of Object.entries(update)) {
+    if (op !== '$set' && op !== '$unset' && op !== '$inc') return undefined;
+    if (!isPlainObject(arg)) return undefined;
+    const fields = Object.keys(arg);
+    if (fields.length === 0) return undefined;
+    for (const f of fields) {
+      if (f === '' || f === '_id' || f.includes('.') || f.startsWith('$') || seen.has(f))
+        return undefined;
+      seen.add(f);
+      if (op === '$inc') {
+        const by = arg[f];
+        const current = doc[f];
+        if (typeof by !== 'number' || (current !== undefined && typeof current !== 'number'))
+          return undefined;
+      }
+    }
+  }
+  const out: Doc = { ...doc };
+  for (const [op, arg] of Object.entries(update) as Array<[string, Doc]>) {
+    for (const [f, v] of Object.entries(arg)) {
+      if (op === '$set') out[f] = cloneDoc(v);
+      else if (op === '$unset') delete out[f];
+      else out[f] = ((doc[f] as number | undefined) ?? 0) + (v as number);
+    }
+  }
+  return out;
 }
 
 /**

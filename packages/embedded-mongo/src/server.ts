@@ -11,6 +11,7 @@ import { reapIdleCursors } from './commands/cursors';
 import type { Doc } from './values';
 import { FailPoints } from './failpoints';
 import { ReplicaSet } from './replset';
+import { commandStats } from './command-stats';
 import { JournalWriteError } from './journal';
 import {
   encodeMsg,
@@ -95,6 +96,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
+    commandStats?.add('connection opened');
     socket.setNoDelay(true);
     const ctx: CommandContext = {
       engine,
@@ -197,6 +199,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return encodeReply(++responseSeq, req.header.requestId, body);
     }
     const cmdName = Object.keys(req.body)[0] ?? '';
+    if (commandStats) countCommand(cmdName, req.body);
     if (cmdName === 'hello' || cmdName === 'ismaster' || cmdName === 'isMaster')
       rememberAppName(req.body, ctx);
     const action = failPoints?.check(cmdName, ctx.appName) ?? { kind: 'none' };
@@ -229,6 +232,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     if (req.flags & FLAG_MORE_TO_COME) return undefined;
     return encodeMsg(++responseSeq, req.header.requestId, body);
+  }
+
+  function countCommand(cmdName: string, body: Doc): void {
+    const target = body[cmdName];
+    let key = typeof target === 'string' ? `${cmdName} ${target}` : cmdName;
+    if (cmdName === 'getMore') {
+      key += ` ${String(body.collection)}`;
+      if (replset.streams.has(Number(target))) key += ' stream';
+    } else if (cmdName === 'aggregate' && Array.isArray(body.pipeline)) {
+      const first = body.pipeline[0] as Doc | undefined;
+      if (first && '$changeStream' in first) key += ' stream';
+    }
+    if (body.autocommit === false) key += body.startTransaction ? ' txn-start' : ' txn';
+    commandStats?.add(key);
   }
 
   function rememberAppName(hello: Record<string, unknown>, ctx: CommandContext): void {
@@ -292,6 +309,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     engine,
     async stop() {
       stopped = true;
+      commandStats?.close();
       if (warming) clearImmediate(warming);
       clearInterval(cursorMonitor);
       replset.close();

@@ -25,6 +25,7 @@ import type { Collection } from './collection';
 import { undoChange, type DocChange, type Engine, type EngineChange } from './engine';
 import { MongoServerError, serverError } from './errors';
 import { isPlainObject, valueKey, type Doc } from './values';
+import { isView } from './commands/views';
 
 const TRANSIENT = ['TransientTransactionError'];
 const MAX_SESSIONS = 10_000;
@@ -43,6 +44,17 @@ const ALLOWED_IN_TRANSACTION = new Set([
   'create',
   'createIndexes',
   'bulkWrite',
+]);
+
+/** Statements that read and write only the collection they name (see Transactions.scope). */
+const READS = new Set(['find', 'count', 'distinct']);
+const SINGLE_NAMESPACE = new Set([
+  ...READS,
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
 ]);
 
 interface Write {
@@ -216,7 +228,7 @@ export class Transactions {
     }
     let reply: Doc;
     try {
-      reply = this.statement(t, () => exec(withoutSessionFields(body)));
+      reply = this.statement(t, () => exec(withoutSessionFields(body)), this.scope(body, name));
     } catch (e) {
       this.end(t, 'aborted');
       throw e;
@@ -232,12 +244,34 @@ export class Transactions {
     return reply;
   }
 
-  /** Runs one statement against the transaction's view (see the module comment). */
-  private statement(t: Transaction, run: () => Doc): Doc {
+  /**
+   * The one namespace a statement reads and writes, when it provably touches no other: a write
+   * command (views refuse writes), or a find, count or distinct on a collection (a view's
+   * pipeline may read others). Undefined: any namespace.
+   */
+  private scope(body: Doc, name: string): string | undefined {
+    if (!SINGLE_NAMESPACE.has(name)) return undefined;
+    const coll = body[name];
+    const db = body.$db;
+    if (typeof coll !== 'string' || typeof db !== 'string') return undefined;
+    if (READS.has(name)) {
+      const c = this.engine.collection(db, coll);
+      if (!c || isView(c)) return undefined;
+    }
+    return `${db}.${coll}`;
+  }
+
+  /**
+   * Runs one statement against the transaction's view (see the module comment). With `scope`,
+   * only that namespace's documents are swapped in: the statement reads and writes no other.
+   */
+  private statement(t: Transaction, run: () => Doc, scope?: string): Doc {
     const engine = this.engine;
     const undo: DocChange[] = [];
     const touched = new Map<string, { ns: string; key: string; coll: Collection; id: unknown }>();
-    const live = (s: NsState<unknown>) => engine.collection(s.coll.db, s.coll.name) === s.coll;
+    const live = (s: NsState<unknown>) =>
+      (scope === undefined || s.coll.ns === scope) &&
+      engine.collection(s.coll.db, s.coll.name) === s.coll;
     try {
       // Deletions first, so restoring a version never meets a unique key still held.
       for (const pass of [true, false]) {

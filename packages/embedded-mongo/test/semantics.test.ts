@@ -365,3 +365,48 @@ describe('configureFailPoint', () => {
     }
   });
 });
+
+describe('the matcher, projection and updates without mingo', () => {
+  test('when ranges, $ne and projections meet values of other types or arrays, then they answer as mingo does', async () => {
+    const c = db.collection<{ _id: number; [k: string]: unknown }>('mixed');
+    await c.insertMany([
+      { _id: 1, a: 1, d: new Date(1000), s: 'b', n: null },
+      { _id: 2, a: 5, d: new Date(3000), s: 'a', x: true },
+      { _id: 3, a: '3', d: '2020', s: 1, n: 0 },
+      { _id: 4, a: [1, 9], d: [new Date(2000)], s: ['c'] },
+      { _id: 5, s: { z: 1 } },
+    ]);
+    const ids = async (filter: Record<string, unknown>) =>
+      (await c.find(filter, { sort: { _id: 1 } }).toArray()).map((d) => d._id);
+    // A number range matches numbers only, and any element of an array.
+    expect(await ids({ a: { $lt: 3 } })).toEqual([1, 4]);
+    expect(await ids({ a: { $gt: 1, $lte: 5 } })).toEqual([2, 4]);
+    expect(await ids({ a: { $lte: '3' } })).toEqual([3]);
+    expect(await ids({ d: { $lt: new Date(2500) } })).toEqual([1, 4]);
+    expect(await ids({ s: { $gt: 'a' } })).toEqual([1, 4]);
+    // $ne null: present and not null; $ne true: also where the field is missing.
+    expect(await ids({ n: { $ne: null } })).toEqual([3]);
+    expect(await ids({ x: { $ne: true }, a: { $ne: 1 } })).toEqual([3, 5]);
+    // Projections keep the document's field order, _id first.
+    const [first] = await c.find({ _id: 1 }, { projection: { s: 1, a: 1 } }).toArray();
+    expect(Object.keys(first ?? {})).toEqual(['_id', 'a', 's']);
+    const [second] = await c.find({ _id: 2 }, { projection: { d: 0, _id: 0 } }).toArray();
+    expect(second).toEqual({ a: 5, s: 'a', x: true });
+  });
+
+  test('when $set, $unset and $inc name top-level fields, then the fields keep their order and new ones come last', async () => {
+    const c = db.collection<{
+      _id: number;
+      a: number;
+      b?: { c: number };
+      n: number;
+      s: string;
+      z?: number;
+    }>('updates');
+    await c.insertOne({ _id: 1, a: 1, b: { c: 1 }, n: 2.5, s: 'x' });
+    await c.updateOne({ _id: 1 }, { $inc: { a: 2, z: 1 }, $set: { s: 'y' }, $unset: { b: '' } });
+    const doc = await c.findOne({ _id: 1 });
+    expect(doc).toEqual({ _id: 1, a: 3, n: 2.5, s: 'y', z: 1 });
+    expect(Object.keys(doc ?? {})).toEqual(['_id', 'a', 'n', 's', 'z']);
+  });
+});

@@ -1,4 +1,5 @@
 /** The read commands: find, count and distinct. */
+import { commandStats } from '../command-stats';
 import { badValue } from '../errors';
 import { coveredCount } from '../planner';
 import { evalLet, parseSort, project, type FindOptions } from '../query';
@@ -16,7 +17,13 @@ import { cursorReply } from './cursors';
 import { isView, readDocs } from './views';
 
 export const find: Handler = (cmd, db, ctx) => {
-  const { name, out, limit, single } = runFind(cmd, db, ctx);
+  const stats = commandStats ? { docsExamined: 0, plan: '' } : undefined;
+  const { name, out, limit, single } = runFind(cmd, db, ctx, stats);
+  if (stats) {
+    commandStats?.add(`plan ${name} ${stats.plan || 'COLLSCAN'}`);
+    commandStats?.add(`examined ${name}`, stats.docsExamined);
+    commandStats?.add(`returned ${name}`, out.length);
+  }
   const batchSize = cmd.batchSize === undefined ? undefined : num(cmd.batchSize, DEFAULT_BATCH);
   return cursorReply(
     ctx,
