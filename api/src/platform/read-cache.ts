@@ -1,14 +1,31 @@
 import { pinned, type WriteEvent } from './write-events';
 
+/** Past this many keys forgotten, a cache stops telling them apart: see `stale`. */
+const MAX_TRACKED_KEYS = 10_000;
+
 /**
  * A small in-process cache for read models: entries expire after `ttlMs` (0 stores nothing), the
  * oldest go first past `maxEntries`, and every invalidation bumps a generation so that a read
  * which started before a write is never stored after it (take `mark()` before reading, pass it
  * to `set`). Each app builds its own (see `read-caches.ts`): nothing here is process-wide.
+ *
+ * A key forgotten by `delete` refuses only the reads of that key: a read of key K that overlapped
+ * the forgetting of key L is still stored, since the caches forget exactly what a write may
+ * change. Under a steady stream of writes (every like forgets a post and its liker's flags) a
+ * single generation for the whole cache would refuse nearly every read in flight, so the caches
+ * would hardly fill. The keys forgotten are remembered with their generation (up to
+ * MAX_TRACKED_KEYS; past that, everything read before is refused, as after a `clear`).
+ * `deleteWhere` and `clear` refuse every read under way (a predicate may depend on what those
+ * reads change, e.g. whose pages are being read). `mark()` is still the cache's generation: equal
+ * marks mean nothing at all was forgotten in between.
  */
 export class ReadCache<K, V> {
   private readonly entries = new Map<K, { value: V; until: number }>();
   private generation = 0;
+  /** The generation at which each key was last forgotten. */
+  private readonly forgotten = new Map<K, number>();
+  /** The last generation at which every read under way was refused (`clear`, `deleteWhere`...). */
+  private forgottenAll = 0;
 
   constructor(
     readonly ttlMs: number,
@@ -32,9 +49,15 @@ export class ReadCache<K, V> {
     return this.entries.get(key)?.until;
   }
 
-  /** Stores `value` unless the cache is off or something was invalidated since `mark`. */
+  /** Whether `key` was forgotten since `mark` (a read of it that began at `mark` may be stale). */
+  stale(key: K, mark: number): boolean {
+    if (mark === this.generation) return false;
+    return this.forgottenAll > mark || (this.forgotten.get(key) ?? -1) > mark;
+  }
+
+  /** Stores `value` unless the cache is off or `key` was forgotten since `mark`. */
   set(key: K, value: V, mark: number, ttlMs = this.ttlMs): void {
-    if (this.ttlMs <= 0 || ttlMs <= 0 || mark !== this.generation) return;
+    if (this.ttlMs <= 0 || ttlMs <= 0 || this.stale(key, mark)) return;
     if (!this.entries.has(key) && this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
@@ -45,17 +68,27 @@ export class ReadCache<K, V> {
   delete(key: K): void {
     this.generation++;
     this.entries.delete(key);
+    if (this.forgotten.size >= MAX_TRACKED_KEYS) this.forgetAll();
+    else this.forgotten.set(key, this.generation);
   }
 
   /** Forgets the entries whose key matches (and, like every invalidation, reads under way). */
   deleteWhere(matches: (key: K) => boolean): void {
     this.generation++;
     for (const key of this.entries.keys()) if (matches(key)) this.entries.delete(key);
+    this.forgetAll();
   }
 
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.forgetAll();
+  }
+
+  /** Every read under way is refused from here on; what was tracked key by key is no longer needed. */
+  private forgetAll(): void {
+    this.forgottenAll = this.generation;
+    this.forgotten.clear();
   }
 
   get size(): number {

@@ -22,7 +22,7 @@ describe('ReadCache', () => {
   test('when a write lands while a read is under way, then that read is not stored', () => {
     const cache = new ReadCache<string, number>(1_000, 10);
     const mark = cache.mark();
-    cache.delete('other key'); // any invalidation, e.g. a write's hook
+    cache.delete('page'); // a write's hook forgets it (another key's: platform/read-cache.test.ts)
     cache.set('page', 1, mark);
     expect(cache.get('page')).toBeUndefined();
     cache.set('page', 2, cache.mark());
