@@ -86,11 +86,15 @@ export function createLikeService({ models: { Like }, counters, atomically }: Li
 
   /** Which of `postIds` the user has liked. */
   async function likedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
-    const likes = await Like.find(
-      { userId, postId: trusted({ $in: postIds }), commentId: null },
-      { postId: 1 },
-    ).lean();
-    return new Set(likes.map((l) => l.postId as number));
+    // Every feed page without its caches asks this: the driver's collection directly (a filter of
+    // numbers needs no casting, and ids need no mongoose query or documents).
+    const likes = await Like.collection
+      .find<{ postId: number }>(
+        { userId, postId: { $in: postIds }, commentId: null },
+        { projection: { _id: 0, postId: 1 } },
+      )
+      .toArray();
+    return new Set(likes.map((l) => l.postId));
   }
 
   /** Which of `commentIds` the user has liked. */

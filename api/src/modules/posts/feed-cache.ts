@@ -16,7 +16,6 @@
  * app never answers from stale data. Writes of other API processes (and of scripts using the
  * driver directly) arrive the same way through a change stream (`ReadCaches.followOtherProcesses`).
  */
-import { trusted } from 'mongoose';
 import { singleFlight } from '../../platform/in-flight';
 import { forgetMembersOf, ReadCache } from '../../platform/read-cache';
 import { pinned, type WriteEvent } from '../../platform/write-events';
@@ -371,9 +370,11 @@ export class FeedCache {
     const mark = this.posts.mark();
     // Concurrent misses of the same posts (since the same write) share one read.
     const docs = await this.postsOnce(`${mark}|${missing.join(',')}`, async () => {
-      const read = await this.sources.Post.find({ _id: trusted({ $in: missing }) }).lean<
-        PostDoc[]
-      >();
+      // The driver's collection directly: stored documents as they are (what `lean()` gives),
+      // without a mongoose query to build and cast.
+      const read = (await this.sources.Post.collection
+        .find({ _id: { $in: missing } } as Record<string, unknown>)
+        .toArray()) as unknown as PostDoc[];
       const byId = new Map(read.map((doc) => [doc._id, doc]));
       for (const id of missing) this.posts.set(id, byId.get(id) ?? null, mark);
       return read;

@@ -76,6 +76,24 @@ export function createPostService({
   const { notify } = notifications;
   const { carriesRepost, findRepost, recordRepost, withdrawRepost } = reposts;
 
+  /**
+   * A page of visible posts matching `filter`, newest first, through the driver's collection
+   * directly: the stored documents as they are (what `lean()` gives) without a mongoose query to
+   * build and cast (the filter is made here of numbers, dates and booleans). What every feed page
+   * costs when it is not cached.
+   */
+  function newestVisible(
+    filter: Record<string, unknown>,
+    page: { skip?: number; limit: number },
+  ): Promise<PostDoc[]> {
+    return Post.collection
+      .find<PostDoc>(
+        { ...filter, deletedAt: null, authorSuspended: { $ne: true } },
+        { sort: NEWEST_FIRST, skip: page.skip ?? 0, limit: page.limit },
+      )
+      .toArray();
+  }
+
   /** Whether the post exists and is not deleted. */
   async function isPostVisible(id: number): Promise<boolean> {
     return (await Post.exists({ _id: id, ...visible() })) !== null;
@@ -256,15 +274,10 @@ export function createPostService({
     now: Date,
   ): Promise<PostDoc[]> {
     const query = (since: Date | undefined) =>
-      Post.find({
-        authorId: trusted({ $in: authors }),
-        ...visible(),
-        ...(since ? { createdAt: trusted({ $gte: since }) } : {}),
-      })
-        .sort(NEWEST_FIRST)
-        .skip(page.skip)
-        .limit(page.limit)
-        .lean<PostDoc[]>();
+      newestVisible(
+        { authorId: { $in: authors }, ...(since ? { createdAt: { $gte: since } } : {}) },
+        page,
+      );
     const days = Math.ceil((page.skip + page.limit) / 20);
     const recent = await query(new Date(now.getTime() - days * DAY_MS));
     return recent.length === page.limit ? recent : query(undefined);
@@ -302,14 +315,7 @@ export function createPostService({
   /** A tab's newest visible posts (For You, or JD), created at or after `since` when given. */
   function newest(filter: { isJdTagged?: true }): HeadQuery {
     return (since, limit) =>
-      Post.find({
-        ...filter,
-        ...visible(),
-        ...(since ? { createdAt: trusted({ $gte: since }) } : {}),
-      })
-        .sort(NEWEST_FIRST)
-        .limit(limit)
-        .lean<PostDoc[]>();
+      newestVisible({ ...filter, ...(since ? { createdAt: { $gte: since } } : {}) }, { limit });
   }
   const newestPosts = newest({});
   const newestJd = newest({ isJdTagged: true });
@@ -336,13 +342,7 @@ export function createPostService({
     } else if (query.tab === 'jd') {
       return (
         (await opts.feed.headPage('jd', page, newestJd)) ??
-        opts.feed.cachedPage('shared', `jd:${at}`, () =>
-          Post.find({ isJdTagged: true, ...visible() })
-            .sort(NEWEST_FIRST)
-            .skip(page.skip)
-            .limit(page.limit)
-            .lean<PostDoc[]>(),
-        )
+        opts.feed.cachedPage('shared', `jd:${at}`, () => newestVisible({ isJdTagged: true }, page))
       );
     } else if (query.topFilter === 'true') {
       const today = startOfDayIn(opts.timezone, opts.now);
@@ -361,9 +361,7 @@ export function createPostService({
     }
     return (
       (await opts.feed.headPage('all', page, newestPosts)) ??
-      opts.feed.cachedPage('shared', `all:${at}`, () =>
-        Post.find(visible()).sort(NEWEST_FIRST).skip(page.skip).limit(page.limit).lean<PostDoc[]>(),
-      )
+      opts.feed.cachedPage('shared', `all:${at}`, () => newestVisible({}, page))
     );
   }
 

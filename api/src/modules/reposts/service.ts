@@ -43,10 +43,14 @@ export function createRepostService({ models: { Repost }, counters }: RepostServ
 
   /** Which of `postIds` the user has reposted. */
   async function repostedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
-    const reposts = await Repost.find(
-      { userId, postId: trusted({ $in: postIds }) },
-      { postId: 1 },
-    ).lean();
+    // Every feed page without its caches asks this: the driver's collection directly (a filter of
+    // numbers needs no casting, and ids need no mongoose query or documents).
+    const reposts = await Repost.collection
+      .find<{ postId: number }>(
+        { userId, postId: { $in: postIds } },
+        { projection: { _id: 0, postId: 1 } },
+      )
+      .toArray();
     return new Set(reposts.map((r) => r.postId));
   }
 
