@@ -5,6 +5,7 @@
  * activity window, and their activity is still recorded on time.
  */
 import { trusted, type Connection } from 'mongoose';
+import type { Post } from '@campus/contracts';
 import { ID_BLOCK_SIZE } from '../src/modules/counters/service';
 import { publish } from './content';
 import { countQueries } from './query-counter';
@@ -100,7 +101,7 @@ describe('ids from blocks', () => {
     const other = app.another({});
     const ada = await app.createMember();
     const members = await Promise.all(Array.from({ length: 6 }, () => app.createMember()));
-    const posts = [];
+    const posts: Post[] = [];
     for (let i = 0; i < 6; i++) posts.push(await publish(app.http, ada, `post ${i}`));
     const likes = members.flatMap((m, i) =>
       posts.map((p) =>
