@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearStoredAuth } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
-import { forgetPrefetched, prefetchSlot } from '@campus/kit/prefetch';
+import { forgetPrefetched, hasPrefetched, prefetchSlot } from '@campus/kit/prefetch';
 import { dismissToast } from '@campus/kit/toast';
 import {
   ADA,
@@ -88,6 +88,8 @@ describe('FeedPage', () => {
       expect(screen.getByText(early[0]!.content)).toBeInTheDocument();
       expect(screen.queryByTestId('post-card-skeleton')).not.toBeInTheDocument();
       expect(screen.getAllByRole('article')).toHaveLength(20);
+      // Taken once drawn: a later showing fetches its own.
+      expect(hasPrefetched('/api/posts?userId=1&limit=20&offset=0')).toBe(false);
       await userEvent.click(screen.getByRole('button', { name: 'Load more posts' }));
       expect(await screen.findByText(second[2]!.content)).toBeInTheDocument();
       expect(screen.getAllByRole('article')).toHaveLength(23);

@@ -7,7 +7,7 @@ import {
 } from '@campus/contracts';
 import { getJson, readStoredAuth } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
-import { takeArrivedPrefetch, withPrefetch } from '@campus/kit/prefetch';
+import { arrivedPrefetch, takePrefetched, withPrefetch } from '@campus/kit/prefetch';
 
 export interface FeedFilter {
   /** One of contracts' FEED_TABS. */
@@ -68,13 +68,19 @@ export async function fetchFeedPage(filter: FeedFilter, page: number): Promise<P
 }
 
 /**
- * The first page of `filter` when the shell's early request for it has already been answered
- * (taken: the fetcher will not be handed it again), else null. The feed draws it in its first
- * render, with no skeleton before it.
+ * The first page of `filter` when the shell's early request for it has already been answered,
+ * else null; read while rendering, so it does not take the answer (takeFirstPage does, once the
+ * feed that drew it is on the page). The feed draws it in its first render, with no skeleton.
  */
 export function arrivedFirstPage(filter: FeedFilter): Post[] | null {
   const userId = readStoredAuth()?.user.id;
   if (userId === undefined) return null;
-  const arrived = takeArrivedPrefetch<Post[] | null>(feedPath(filter, userId, 0));
+  const arrived = arrivedPrefetch<Post[] | null>(feedPath(filter, userId, 0));
   return arrived && Array.isArray(arrived.value) ? arrived.value : null;
+}
+
+/** Takes the early first page the feed drew (it is not handed to anyone again). */
+export function takeFirstPage(filter: FeedFilter): void {
+  const auth = readStoredAuth();
+  if (auth) void takePrefetched(feedPath(filter, auth.user.id, 0), auth.token)?.catch(() => null);
 }

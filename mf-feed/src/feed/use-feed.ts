@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { unstable_serialize, useSWRConfig } from 'swr';
 import useSWRInfinite, { unstable_serialize as serializeInfinite } from 'swr/infinite';
 import { FEED_MAX_OFFSET, FEED_PAGE_SIZE, type Post } from '@campus/contracts';
@@ -9,6 +9,7 @@ import {
   feedName,
   feedPageKey,
   fetchFeedPage,
+  takeFirstPage,
   type FeedFilter,
   type FeedPageKey,
 } from './feed-query';
@@ -85,6 +86,10 @@ export function useFeed(filter: FeedFilter) {
     cache.set(unstable_serialize(pageKey(0)), { data: showing.first });
     cache.set(serializeInfinite(pageKey), { data: [showing.first] });
   }
+  // Once that render is on the page, the early answer is taken: no one is handed it again.
+  useLayoutEffect(() => {
+    if (showing.first) takeFirstPage(feedFilterOf(showing.name));
+  }, [showing]);
   const feed = useSWRInfinite<
     Post[],
     unknown,

@@ -5,8 +5,8 @@ import {
   forgetPrefetched,
   hasPrefetched,
   prefetchKey,
+  arrivedPrefetch,
   prefetchSlot,
-  takeArrivedPrefetch,
   takePrefetched,
   whenPrefetchSettled,
   withPrefetch,
@@ -103,31 +103,29 @@ describe('takePrefetched', () => {
   });
 });
 
-describe('takeArrivedPrefetch', () => {
-  it('hands out an answer that has arrived, once, for its token', () => {
+describe('arrivedPrefetch', () => {
+  it('reads an answer that has arrived, for its token, without taking it', async () => {
     const early = deferred<string[]>();
     const entry = leave('/api/posts?userId=21', { response: early.promise });
     // not arrived yet: nothing, and the entry stays for the fetcher
-    expect(takeArrivedPrefetch('/api/posts?userId=21')).toBeNull();
-    expect(hasPrefetched('/api/posts?userId=21')).toBe(true);
+    expect(arrivedPrefetch('/api/posts?userId=21')).toBeNull();
+    early.resolve(['first']);
     entry.answer = { value: ['first'] };
-    expect(takeArrivedPrefetch('/api/posts?userId=21&_=5', 'token-b')).toBeNull();
-    // a foreign token made it unusable for anyone
-    expect(takeArrivedPrefetch('/api/posts?userId=21')).toBeNull();
-    const other = leave('/api/users/7', { response: Promise.resolve({ id: 7 }) });
-    other.answer = { value: { id: 7 } };
-    expect(takeArrivedPrefetch('/api/users/7')).toEqual({ value: { id: 7 } });
-    expect(takeArrivedPrefetch('/api/users/7')).toBeNull();
-    expect(takePrefetched('/api/users/7', 'token-a')).toBeNull();
+    expect(arrivedPrefetch('/api/posts?userId=21&_=5', 'token-b')).toBeNull();
+    // read again (a render done again) until it is taken
+    expect(arrivedPrefetch('/api/posts?userId=21&_=5')).toEqual({ value: ['first'] });
+    expect(arrivedPrefetch('/api/posts?userId=21')).toEqual({ value: ['first'] });
+    await expect(takePrefetched('/api/posts?userId=21', 'token-a')).resolves.toEqual(['first']);
+    expect(arrivedPrefetch('/api/posts?userId=21')).toBeNull();
   });
 
-  it('does not hand out an answer whose request started too long ago', () => {
+  it('does not read an answer whose request started too long ago', () => {
     const entry = leave('/api/users/7', {
       response: Promise.resolve({ id: 7 }),
       startedAt: Date.now() - PREFETCH_MAX_AGE_MS,
     });
     entry.answer = { value: { id: 7 } };
-    expect(takeArrivedPrefetch('/api/users/7')).toBeNull();
+    expect(arrivedPrefetch('/api/users/7')).toBeNull();
   });
 });
 

@@ -99,20 +99,21 @@ export function takePrefetched<T>(
 }
 
 /**
- * Takes the early answer for `path` when it has already arrived (the writer recorded it in
- * `answer`): `{ value }`, under the same rules as takePrefetched (once, the same token, young).
- * Null when there is no usable entry or its answer has not arrived yet; an entry still on its way
- * is left for the fetcher (withPrefetch), which waits for it.
+ * The early answer for `path` when it has already arrived (the writer recorded it in `answer`),
+ * under the same rules as takePrefetched (not taken yet, the same token, young), WITHOUT taking
+ * it: a page reads it while rendering (a render React may throw away and do again), then takes
+ * the entry (takePrefetched) once that render is committed. Null when there is none usable or it
+ * has not arrived yet (an entry still on its way is for the fetcher: withPrefetch waits for it).
  */
-export function takeArrivedPrefetch<T>(
+export function arrivedPrefetch<T>(
   path: string,
   token: string | null | undefined = readStoredAuth()?.token,
   now = Date.now(),
 ): { value: T } | null {
   const entry = entryFor(path);
   if (!entry || entry.taken || !entry.answer) return null;
-  const answer = entry.answer as { value: T };
-  return takePrefetched(path, token, now) ? answer : null;
+  if (!token || entry.token !== token || now - entry.startedAt >= PREFETCH_MAX_AGE_MS) return null;
+  return entry.answer as { value: T };
 }
 
 /**
