@@ -15,15 +15,25 @@
  * caches) is not a cost of the requests measured.
  *
  * BENCH_MIXED_DURATION (seconds per repetition, default 60), BENCH_CONNECTIONS (default 50),
- * BENCH_MIXED_PROCESSES (the runs' API_PROCESSES, default "1,2").
+ * BENCH_MIXED_PROCESSES (the runs' API_PROCESSES, default "1,2"). BENCH_MIXED_COMMANDS=<n>: the
+ * database commands each operation sends instead (see countCommands).
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { CommandStartedEvent } from 'mongodb';
+import { createApp } from '../../api/src/app';
+import { createModels } from '../../api/src/models';
+import { loadConfig } from '../../api/src/platform/config';
+import { connectDatabase } from '../../api/src/platform/db';
+import { createLogger } from '../../api/src/platform/logger';
+import { createMailer } from '../../api/src/platform/mailer';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
 import { createServices } from '../../api/src/services';
 import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
 import { cpuMeter, perRequestUs } from './cpu';
 import { CONNECTIONS, median, runLoad, signToken, type LoadResult } from './load';
-import { startApi, startKoaCeiling } from './processes';
+import { BENCH_JWT_SECRET, startApi, startKoaCeiling } from './processes';
 import { fmt, table, writeSection } from './report';
 
 const DURATION = Number(process.env.BENCH_MIXED_DURATION ?? 60);
@@ -32,6 +42,7 @@ const HELLO_DURATION = Number(process.env.BENCH_HELLO_DURATION ?? 5);
 const WARMUP = Number(process.env.BENCH_MIXED_WARMUP ?? 10);
 const RUNS = (process.env.BENCH_MIXED_PROCESSES ?? '1,2').split(',').map(Number);
 const MEMBERS = 500;
+const COMMANDS = Number(process.env.BENCH_MIXED_COMMANDS ?? 0);
 
 type Kind = 'feed' | 'like' | 'post' | 'comment' | 'follow' | 'notifications';
 const MIX: Array<[Kind, number]> = [
@@ -48,6 +59,163 @@ interface Tally {
   sent: number;
   errors: number;
   statuses: Record<number, number>;
+}
+
+type Actor = { id: number; header: string };
+interface MixRequest {
+  kind: Kind;
+  method: string;
+  path: string;
+  body?: string;
+  actor: Actor;
+}
+
+/** Draws requests of the mix: who acts, on which post or member, with which body. */
+function requestBuilder(auth: Actor[], postIds: number[], userIds: number[]): () => MixRequest {
+  const totalWeight = MIX.reduce((s, [, w]) => s + w, 0);
+  const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
+  let seq = 0;
+  return () => {
+    let r = Math.random() * totalWeight;
+    const kind = MIX.find(([, w]) => (r -= w) < 0)?.[0] ?? 'feed';
+    const actor = pick(auth);
+    const post = pick(postIds);
+    switch (kind) {
+      case 'feed':
+        return {
+          kind,
+          actor,
+          method: 'GET',
+          path: `/api/posts?${pick(FEEDS)}limit=20&offset=${Math.random() < 0.8 ? 0 : 20 * Math.floor(Math.random() * 10)}`,
+        };
+      case 'like':
+        return { kind, actor, method: 'POST', path: `/api/posts/${post}/like` };
+      case 'post':
+        return {
+          kind,
+          actor,
+          method: 'POST',
+          path: '/api/posts',
+          body: JSON.stringify({
+            content: `Mixed load post ${++seq}`,
+            isJdTagged: Math.random() < 0.15,
+          }),
+        };
+      case 'comment':
+        return {
+          kind,
+          actor,
+          method: 'POST',
+          path: `/api/posts/${post}/comments`,
+          body: JSON.stringify({ content: `Mixed load comment ${++seq}` }),
+        };
+      case 'follow': {
+        let target = pick(userIds);
+        while (target === actor.id) target = pick(userIds);
+        return { kind, actor, method: 'POST', path: `/api/users/${target}/follow` };
+      }
+      default:
+        return { kind, actor, method: 'GET', path: '/api/notifications' };
+    }
+  };
+}
+
+/**
+ * BENCH_MIXED_COMMANDS=<n>: instead of the load, `n` requests of the mix one after the other
+ * (after n/5 not counted) against the API in this process, with the driver's command monitoring:
+ * the database commands each operation sends (a feed read per tab), which of them run in a
+ * transaction, and `getMore` (the app's change stream bringing writes back). Prints only.
+ */
+async function countCommands(uri: string, build: () => MixRequest, n: number): Promise<void> {
+  const database = await connectDatabase(uri, {
+    models: createModels,
+    driver: { monitorCommands: true },
+  });
+  const env = {
+    NODE_ENV: 'production',
+    JWT_SECRET: BENCH_JWT_SECRET,
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: 'http://127.0.0.1',
+  };
+  const base = loadConfig(env);
+  const config = {
+    ...base,
+    memberLimits: Object.fromEntries(
+      Object.keys(base.memberLimits).map((action) => [action, { perMinute: 0, perDay: 0 }]),
+    ) as typeof base.memberLimits,
+  };
+  const logger = createLogger('warn');
+  const app = createApp({
+    config,
+    logger,
+    mailer: createMailer({
+      smtpUrl: undefined,
+      from: config.mailFrom,
+      outboxDir: path.join(BENCH_DIR, 'outbox'),
+      logger,
+    }),
+    jwtSecret: BENCH_JWT_SECRET,
+    database,
+  });
+  const server = http.createServer(app.callback()).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const perLabel = new Map<string, { requests: number; commands: Map<string, number> }>();
+  let current: string | undefined;
+  database.connection.getClient().on('commandStarted', (event: CommandStartedEvent) => {
+    if (current === undefined) return;
+    const command = event.command as Record<string, unknown>;
+    const target = command[event.commandName];
+    const where =
+      command.autocommit === false
+        ? ' (in a transaction)'
+        : command.txnNumber
+          ? ' (retryable)'
+          : '';
+    const name = `${event.commandName}${typeof target === 'string' ? ` ${target}` : ''}${where}`;
+    const tally = perLabel.get(current)!;
+    tally.commands.set(name, (tally.commands.get(name) ?? 0) + 1);
+  });
+  try {
+    const warmup = Math.round(n / 5);
+    for (let i = 0; i < warmup + n; i++) {
+      const r = build();
+      const tab = r.kind === 'feed' ? (/tab=(\w+)|topFilter/.exec(r.path)?.[0] ?? 'for you') : '';
+      const label = r.kind === 'feed' ? `feed (${tab.replace('tab=', '')})` : r.kind;
+      if (i >= warmup) {
+        current = label;
+        if (!perLabel.has(label)) perLabel.set(label, { requests: 0, commands: new Map() });
+        perLabel.get(label)!.requests += 1;
+      }
+      const res = await fetch(url + r.path, {
+        method: r.method,
+        body: r.body,
+        headers: {
+          authorization: r.actor.header,
+          ...(r.body ? { 'content-type': 'application/json' } : {}),
+        },
+      });
+      await res.arrayBuffer();
+      if (res.status >= 400) console.log(`${r.method} ${r.path}: ${res.status}`);
+      current = undefined;
+    }
+    let total = 0;
+    for (const [label, tally] of [...perLabel].sort()) {
+      const sum = [...tally.commands.values()].reduce((a, b) => a + b, 0);
+      total += sum;
+      console.log(
+        `\n${label}: ${fmt(tally.requests)} requests, ${fmt(sum / tally.requests, 2)} commands each`,
+      );
+      for (const [name, count] of [...tally.commands].sort((a, b) => b[1] - a[1]))
+        console.log(`  ${fmt(count / tally.requests, 2).padStart(6)}  ${name}`);
+    }
+    console.log(`\nthe mix: ${fmt(total / n, 2)} commands per request`);
+  } finally {
+    server.close();
+    app.close();
+    await database.close();
+  }
 }
 
 async function main() {
@@ -81,65 +249,17 @@ async function main() {
     if (members.length === 0 || postIds.length === 0)
       throw new Error('The bench database is empty: run `npm run bench:data` first');
     const auth = members.map((m) => ({ id: m._id, header: `Bearer ${signToken(m._id)}` }));
+    if (COMMANDS > 0) {
+      await countCommands(db.uri, requestBuilder(auth, postIds, userIds), COMMANDS);
+      return;
+    }
 
     const runOnce = async (processes: number) => {
       api = await startApi({ mongodbUri: db.uri, dataDir: BENCH_DIR, processes });
       const tallies = new Map<Kind, Tally>(
         MIX.map(([k]) => [k, { sent: 0, errors: 0, statuses: {} }]),
       );
-      const totalWeight = MIX.reduce((s, [, w]) => s + w, 0);
-      const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
-      let seq = 0;
-
-      const build = (): {
-        kind: Kind;
-        method: string;
-        path: string;
-        body?: string;
-        actor: (typeof auth)[number];
-      } => {
-        let r = Math.random() * totalWeight;
-        const kind = MIX.find(([, w]) => (r -= w) < 0)?.[0] ?? 'feed';
-        const actor = pick(auth);
-        const post = pick(postIds);
-        switch (kind) {
-          case 'feed':
-            return {
-              kind,
-              actor,
-              method: 'GET',
-              path: `/api/posts?${pick(FEEDS)}limit=20&offset=${Math.random() < 0.8 ? 0 : 20 * Math.floor(Math.random() * 10)}`,
-            };
-          case 'like':
-            return { kind, actor, method: 'POST', path: `/api/posts/${post}/like` };
-          case 'post':
-            return {
-              kind,
-              actor,
-              method: 'POST',
-              path: '/api/posts',
-              body: JSON.stringify({
-                content: `Mixed load post ${++seq}`,
-                isJdTagged: Math.random() < 0.15,
-              }),
-            };
-          case 'comment':
-            return {
-              kind,
-              actor,
-              method: 'POST',
-              path: `/api/posts/${post}/comments`,
-              body: JSON.stringify({ content: `Mixed load comment ${++seq}` }),
-            };
-          case 'follow': {
-            let target = pick(userIds);
-            while (target === actor.id) target = pick(userIds);
-            return { kind, actor, method: 'POST', path: `/api/users/${target}/follow` };
-          }
-          default:
-            return { kind, actor, method: 'GET', path: '/api/notifications' };
-        }
-      };
+      const build = requestBuilder(auth, postIds, userIds);
 
       console.log(
         `\nAPI_PROCESSES=${processes}: ${CONNECTIONS} connections for ${DURATION} s × ${REPEATS}, ${auth.length} members, ${fmt(postIds.length)} posts to act on`,
