@@ -11,7 +11,10 @@
  * before each repetition, default half of it), BENCH_REPEATS (default 3), BENCH_CONNECTIONS
  * (default 50), BENCH_ONLY (substring of endpoint names to run, e.g. `feed`), BENCH_READ_CACHE_MS
  * (the API's READ_CACHE_MS: `0` measures the feed without its read caches, every page read from
- * the database; printed in the report).
+ * the database; printed in the report), BENCH_WARMUP (seconds of unmeasured load on the 404 and
+ * on each row first, default 1), BENCH_REPORT=0 (print only; BENCHMARKS.md is left alone). Feed
+ * rows also measure the 404 for BENCH_HELLO_DURATION seconds just before each repetition: the
+ * cached-page target compares each feed row with that 404.
  */
 import http from 'node:http';
 import path from 'node:path';
