@@ -15,10 +15,19 @@ export function createCounterService({ models: { Counter } }: CounterServiceDeps
    * conflict on the one sequence document.
    */
   async function nextId(name: string): Promise<number> {
+    return advance(name, 1, { session: null });
+  }
+
+  /** Adds `by` to the sequence `name` (created at 0 when missing); returns its new value. */
+  async function advance(
+    name: string,
+    by: number,
+    options: { session?: null } = {},
+  ): Promise<number> {
     const counter = await Counter.findOneAndUpdate(
       { _id: name },
-      { $inc: { seq: 1 } },
-      { upsert: true, returnDocument: 'after', session: null },
+      { $inc: { seq: by } },
+      { upsert: true, returnDocument: 'after', ...options },
     ).lean();
     if (!counter) throw new Error(`counter ${name} was not created`);
     return counter.seq;
@@ -42,13 +51,7 @@ export function createCounterService({ models: { Counter } }: CounterServiceDeps
 
   /** Reserves `count` consecutive ids of `name` at once; returns the first. */
   async function reserveIdBlock(name: string, count: number): Promise<number> {
-    const counter = await Counter.findOneAndUpdate(
-      { _id: name },
-      { $inc: { seq: count } },
-      { upsert: true, returnDocument: 'after' },
-    ).lean();
-    if (!counter) throw new Error(`counter ${name} was not created`);
-    return counter.seq - count + 1;
+    return (await advance(name, count)) - count + 1;
   }
 
   /** Ids taken from each sequence by `nextIdOfBlock` and not handed out yet. */
@@ -70,15 +73,9 @@ export function createCounterService({ models: { Counter } }: CounterServiceDeps
       if (block && block.next <= block.last) return block.next++;
       let pending = taking.get(name);
       if (!pending) {
-        pending = Counter.findOneAndUpdate(
-          { _id: name },
-          { $inc: { seq: ID_BLOCK_SIZE } },
-          { upsert: true, returnDocument: 'after', session: null },
-        )
-          .lean()
-          .then((counter) => {
-            if (!counter) throw new Error(`counter ${name} was not created`);
-            blocks.set(name, { next: counter.seq - ID_BLOCK_SIZE + 1, last: counter.seq });
+        pending = advance(name, ID_BLOCK_SIZE, { session: null })
+          .then((last) => {
+            blocks.set(name, { next: last - ID_BLOCK_SIZE + 1, last });
           })
           .finally(() => taking.delete(name));
         taking.set(name, pending);
