@@ -13,7 +13,7 @@ import { FEED_TABS, type FeedTab, type Post } from '@campus/contracts';
 import { useAppEvent } from '@campus/kit/events';
 import { PostCard, PostCardSkeleton } from '@campus/kit/post-card';
 import { mediaMobile } from '@campus/kit/theme';
-import { Badge, Button, EmptyState, Tabs } from '@campus/kit/ui';
+import { Badge, Button, EmptyState, Tabs, useMediaQuery } from '@campus/kit/ui';
 import { WhoToFollow } from '../who-to-follow/who-to-follow';
 import { WidgetBoundary } from '../who-to-follow/widget-boundary';
 import { newPostsLabel, useNewPosts } from './new-posts';
@@ -25,7 +25,6 @@ import {
   type SavedFeedPosition,
 } from './scroll-restoration';
 import { useFeed } from './use-feed';
-import { useMediaQuery } from './use-media-query';
 
 /**
  * From this width the feed has a right column (Who to follow) beside it; the shell widens its

@@ -2,11 +2,11 @@ import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import { mediaDesktop, mediaMobile } from '@campus/kit/theme';
+import { useMediaQuery } from '@campus/kit/ui';
 import { RemoteSlot } from '../composition/remote-slot';
 import { PlusIcon } from './icons';
 import { MobileHeader } from './mobile-header';
 import { Sidebar } from './sidebar';
-import { useMediaQuery } from './use-media-query';
 
 // Small screens only (hidden from 768 px, fixed to the bottom: it moves nothing when it arrives):
 // a wide screen never fetches it, a small one as soon as it is small.

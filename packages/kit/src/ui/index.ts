@@ -17,3 +17,4 @@ export { Tabs } from './tabs';
 export type { TabItem } from './tabs';
 export { TextArea } from './text-area';
 export { TextField } from './text-field';
+export { useMediaQuery } from './use-media-query';
