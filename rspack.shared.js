@@ -67,7 +67,7 @@ const BROWSER_CONDITIONS = new Set([
  * The file a browser build gets for `request` ('swr/infinite', 'react-dom/client'), read from its
  * package's "exports" as rspack reads them, as a path relative to the app's folder.
  */
-function browserEntry(packageName, request, appDir) {
+function browserEntry(packageName, request, appDir, isProduction = false) {
   const manifest = require.resolve(`${packageName}/package.json`, { paths: [appDir] });
   const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8'));
   const subpath = `.${request.slice(packageName.length)}`;
@@ -77,8 +77,39 @@ function browserEntry(packageName, request, appDir) {
     target = condition ? target[condition] : undefined;
   }
   if (typeof target !== 'string') throw new Error(`${request}: no browser entry in ${manifest}`);
-  const file = path.join(path.dirname(manifest), target);
+  const file = productionBuildOf(path.join(path.dirname(manifest), target), isProduction);
   return `./${path.relative(appDir, file).split(path.sep).join('/')}`;
+}
+
+/**
+ * React Router 7 ships a development build (its dev warnings on) and a production build side by
+ * side, but its package "exports" give every bundler the development one, whatever the mode. A
+ * production build takes `dist/production/` instead: the same files with `ENABLE_DEV_WARNINGS`
+ * false, so the minifier drops the warnings. Every app and the floor (scripts/bundle/floor.ts,
+ * built by this file) get it alike.
+ */
+const DEVELOPMENT_BUILDS = [
+  `${path.sep}react-router${path.sep}dist${path.sep}development${path.sep}`,
+];
+
+function productionBuildOf(file, isProduction) {
+  if (!isProduction) return file;
+  for (const marker of DEVELOPMENT_BUILDS) {
+    if (!file.includes(marker)) continue;
+    const production = file.replace(marker, marker.replace('development', 'production'));
+    if (fs.existsSync(production)) return production;
+  }
+  return file;
+}
+
+/** `resolve.alias` of a production build: React Router's own requests to its production build. */
+function productionAliases(appDir) {
+  const alias = {};
+  for (const request of ['react-router', 'react-router/dom']) {
+    const file = path.join(appDir, browserEntry('react-router', request, appDir, true));
+    alias[`${request}$`] = file;
+  }
+  return alias;
 }
 
 const KIT_SRC = path.join(KIT_DIR, 'src');
@@ -167,7 +198,7 @@ function installedVersion(packageName, fromDir) {
  * So a remote built against an older compatible kit always runs on the shell's copy and never
  * falls back to its own. The same holds for the singletons' sub-paths (swr/infinite, ...).
  */
-function sharedModules(appDir, { isHost = false } = {}) {
+function sharedModules(appDir, { isHost = false, isProduction = false } = {}) {
   const appPackage = require(path.join(appDir, 'package.json'));
   const declared = { ...appPackage.devDependencies, ...appPackage.dependencies };
   const shared = {};
@@ -186,7 +217,7 @@ function sharedModules(appDir, { isHost = false } = {}) {
         // The host provides every sub-path, also those only a remote imports (swr/infinite): a
         // remote's own copy would bring its own copy of the package's internals (swr/infinite
         // imports SWR's cache and config context by relative paths, not through 'swr').
-        ...(isHost ? { import: browserEntry(owner, subpath, appDir) } : {}),
+        ...(isHost ? { import: browserEntry(owner, subpath, appDir, isProduction) } : {}),
       };
     }
   }
@@ -344,7 +375,10 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
         assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
         clean: true,
       },
-      resolve: { extensions: ['.ts', '.tsx', '.js', '.jsx', '.json'] },
+      resolve: {
+        extensions: ['.ts', '.tsx', '.js', '.jsx', '.json'],
+        ...(isProduction ? { alias: productionAliases(dir) } : {}),
+      },
       module: {
         rules: [
           {
@@ -388,7 +422,7 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
           ...(isHost
             ? { remotes: {} }
             : { filename: 'remoteEntry.js', exposes, manifest: { fileName: 'mf-manifest.json' } }),
-          shared: sharedModules(dir, { isHost }),
+          shared: sharedModules(dir, { isHost, isProduction }),
           shareStrategy: 'loaded-first',
           dts: false,
           // The federation runtime ships once per page, in the shell: a production remote's
@@ -421,8 +455,10 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
             // SWR's internals (its cache, config context and hooks) in one chunk, as they were
             // before the host provided swr/infinite and swr/mutation: those import the same
             // internals by relative paths, and a chunk per combination would split them in three.
+            // dequal too: SWR, swr/infinite and swr/mutation each import it, and it was in a chunk
+            // of its own beside swr's and again inside swr/infinite's (scope hoisting).
             swr: {
-              test: /[\\/]node_modules[\\/](?:swr[\\/]dist[\\/](?!infinite[\\/]|mutation[\\/])|use-sync-external-store[\\/])/,
+              test: /[\\/]node_modules[\\/](?:swr[\\/]dist[\\/](?!infinite[\\/]|mutation[\\/])|use-sync-external-store[\\/]|dequal[\\/])/,
               name: 'swr',
               chunks: 'async',
               enforce: true,
