@@ -151,9 +151,25 @@ function kitLazyFiles() {
  * chunks, `kit` (session, api, data, ui, toast, stream, ...) and `kit-posts`, a page downloads
  * the kit in one or two files. Remotes keep one chunk per entry point: theirs are fallbacks that
  * only load when the host does not provide that entry point.
+ *
+ * The host's own start-up code (the modules of the chunk that holds `src/bootstrap.tsx`: the
+ * app, its routes and layout; not the pages and parts it loads with `import()`) goes in the `kit`
+ * chunk too: every page downloads both before its first paint, and gzip compresses them better
+ * together (the same JSX and styled-components vocabulary): one file instead of two, ~1 KiB less.
+ * No loading cycle: the shell's `@campus/kit/*` imports are consume modules, which stay in the
+ * bootstrap's own chunk, and the `kit` chunk itself consumes nothing of the kit.
  */
-function kitCacheGroups() {
+function kitCacheGroups(appDir) {
   const lazy = kitLazyFiles();
+  const appSrc = path.join(appDir, 'src') + path.sep;
+  const bootstrapFile = path.join(appDir, 'src', 'bootstrap.tsx');
+  const isStartupModule = (module, chunkGraph) =>
+    Boolean(module.resource?.startsWith(appSrc)) &&
+    chunkGraph
+      .getModuleChunks(module)
+      .some((chunk) =>
+        chunkGraph.getChunkModules(chunk).some((other) => other.resource === bootstrapFile),
+      );
   const postDirs = KIT_POST_ENTRIES.map((entry) => path.join(KIT_SRC, entry) + path.sep);
   const inKit = (module) => {
     const file = module.resource?.split('?')[0];
@@ -170,9 +186,10 @@ function kitCacheGroups() {
     },
     kit: {
       // With the contracts' literal constants the kit reads (scripts/bundle/pure-contracts-loader.cjs).
-      test: (module) =>
+      test: (module, { chunkGraph }) =>
         (inKit(module) && !isPostModule(module)) ||
-        Boolean(module.resource?.endsWith('?contracts-literals')),
+        Boolean(module.resource?.endsWith('?contracts-literals')) ||
+        isStartupModule(module, chunkGraph),
       name: 'kit',
       chunks: 'async',
       enforce: true,
@@ -463,7 +480,7 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
               chunks: 'async',
               enforce: true,
             },
-            ...(isHost ? kitCacheGroups() : {}),
+            ...(isHost ? kitCacheGroups(dir) : {}),
           },
         },
       },
