@@ -116,10 +116,10 @@ const KIT_SRC = path.join(KIT_DIR, 'src');
 
 /**
  * The kit's entry points a post needs (the card, its report menu, the text with links and the
- * member rows beside it), grouped apart from the rest so a page without posts (notifications,
- * the admin's pages) does not download them.
+ * member rows beside it, with their follow buttons), grouped apart from the rest so a page
+ * without posts or members (notifications, the admin's pages) does not download them.
  */
-const KIT_POST_ENTRIES = ['post-card', 'report', 'text', 'user-row'];
+const KIT_POST_ENTRIES = ['post-card', 'report', 'text', 'user-row', 'follow-button'];
 
 /**
  * The kit's files that it loads itself with `import('./...')` (the report dialog, linkify): they
@@ -149,8 +149,7 @@ function kitLazyFiles() {
  * The host's chunks of the kit: every kit entry point is its own shared module, and each used to
  * be its own file (15 on the feed, ~22 KiB gzip, ~17 KiB once gzipped together). Grouped in two
  * chunks, `kit` (session, api, data, ui, toast, stream, ...) and `kit-posts`, a page downloads
- * the kit in one or two files. Remotes keep one chunk per entry point: theirs are fallbacks that
- * only load when the host does not provide that entry point.
+ * the kit in one or two files (a remote's copy: remoteKitCacheGroups).
  *
  * The host's own start-up code (the modules of the chunk that holds `src/bootstrap.tsx`: the
  * app, its routes and layout; not the pages and parts it loads with `import()`) goes in the `kit`
@@ -190,6 +189,30 @@ function kitCacheGroups(appDir) {
         (inKit(module) && !isPostModule(module)) ||
         Boolean(module.resource?.endsWith('?contracts-literals')) ||
         isStartupModule(module, chunkGraph),
+      name: 'kit',
+      chunks: 'async',
+      enforce: true,
+      priority: 20,
+    },
+  };
+}
+
+/**
+ * A remote's chunk of the kit: its own copy of every kit entry point, a fallback that loads only
+ * when the shell provides no version of that entry point (docs/feature-teams.md: a remote built
+ * against the shell's kit, an older or a newer minor runs on the shell's). In one chunk rather
+ * than one per entry point, the chunk map and share table every page reads from the remote's
+ * remoteEntry.js are shorter (~0.4 KiB gzip); a fallback, when one is needed, downloads the
+ * whole copy (~16 KiB gzip) and still runs only the entry points it was asked for.
+ */
+function remoteKitCacheGroups() {
+  const lazy = kitLazyFiles();
+  return {
+    kitFallback: {
+      test: (module) => {
+        const file = module.resource?.split('?')[0];
+        return Boolean(file && file.startsWith(KIT_SRC + path.sep) && !lazy.has(file));
+      },
       name: 'kit',
       chunks: 'async',
       enforce: true,
@@ -480,7 +503,7 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
               chunks: 'async',
               enforce: true,
             },
-            ...(isHost ? kitCacheGroups(dir) : {}),
+            ...(isHost ? kitCacheGroups(dir) : remoteKitCacheGroups()),
           },
         },
       },
