@@ -41,6 +41,101 @@ function emit(connection: Connection | undefined, collection: string, event: Wri
   connection?.emit(WRITE_EVENT, collection, event);
 }
 
+/** How long an insert of this process is waited for in its change stream (then forgotten). */
+const OWN_INSERT_MS = 60_000;
+/** At most this many own inserts and transaction sessions are remembered (past that: none). */
+const MAX_OWN = 10_000;
+
+/**
+ * The writes made through one connection that were announced on it already, so that their echo
+ * in the connection's change stream (`followChanges`) is not handled a second time. Each app
+ * process hears its own writes from its hooks, and from its change stream again: without this,
+ * every write of one API process cost it the stream's events too, and a delete (an unlike, an
+ * unfollow), which the stream describes by `_id` alone, forgot far more than the write changed
+ * (every viewer's flags, every Following page).
+ *
+ * Only what cannot be mistaken is recognised:
+ * - a transaction's events carry its session id (`lsid`), a random UUID of this process's driver:
+ *   every transaction run through `atomicallyOn` announces its writes after its commit, whatever
+ *   the commit answered (counters/atomic.ts), so every event of one of those sessions was
+ *   announced by this process;
+ * - an insert acknowledged to this connection (a `save` of a new document or an `insertMany`,
+ *   announced by its hooks after the database answered): the collection and `_id` of a document
+ *   name exactly one insert that took effect. An echo that arrives before the hook recorded it is
+ *   handled as any other event (the entry is then forgotten after OWN_INSERT_MS).
+ *
+ * Updates and deletes outside transactions are always handled (another process may have made the
+ * same write on the same document at the same time).
+ */
+interface OwnWrites {
+  /** Server session ids (hex) of the transactions run through this connection. */
+  sessions: Set<string>;
+  /** `collection:_id` of inserts this connection announced, with when. */
+  inserts: Map<string, number>;
+}
+
+const ownWrites = new WeakMap<Connection, OwnWrites>();
+
+function ownWritesOf(connection: Connection): OwnWrites {
+  let own = ownWrites.get(connection);
+  if (!own) {
+    own = { sessions: new Set(), inserts: new Map() };
+    ownWrites.set(connection, own);
+  }
+  return own;
+}
+
+/** A session id (a BSON Binary, or bytes) as hex; undefined when it is neither. */
+function sessionKey(id: unknown): string | undefined {
+  if (id instanceof Uint8Array) return Buffer.from(id).toString('hex');
+  if (id && typeof id === 'object' && (id as { _bsontype?: unknown })._bsontype === 'Binary')
+    return (id as { toString(encoding: 'hex'): string }).toString('hex');
+  return undefined;
+}
+
+const insertKey = (collection: string, id: unknown) => `${collection}:${typeof id}:${String(id)}`;
+
+/**
+ * Says that a transaction is run on `connection` with the server session `lsid` (`session.id`):
+ * its change stream events are this process's own (see OwnWrites). Call it before the commit.
+ */
+export function markOwnTransaction(
+  connection: Connection,
+  lsid: { id?: unknown } | undefined,
+): void {
+  const key = sessionKey(lsid?.id);
+  if (key === undefined) return;
+  const { sessions } = ownWritesOf(connection);
+  if (sessions.size >= MAX_OWN) sessions.clear();
+  sessions.add(key);
+}
+
+function markOwnInserts(
+  connection: Connection | undefined,
+  collection: string,
+  documents: Array<Record<string, unknown>>,
+): void {
+  if (!connection) return;
+  const { inserts } = ownWritesOf(connection);
+  const now = Date.now();
+  for (const [key, at] of inserts) {
+    if (at > now - OWN_INSERT_MS && inserts.size < MAX_OWN) break;
+    inserts.delete(key);
+  }
+  for (const doc of documents)
+    if (doc._id !== undefined) inserts.set(insertKey(collection, doc._id), now);
+}
+
+/** Whether a change stream event is the echo of a write this connection announced already. */
+function isOwnEcho(connection: Connection, change: ChangeEvent, collection: string): boolean {
+  const own = ownWrites.get(connection);
+  if (!own) return false;
+  const session = sessionKey(change.lsid?.id);
+  if (session !== undefined) return own.sessions.has(session);
+  if (change.operationType !== 'insert' || change.documentKey?._id === undefined) return false;
+  return own.inserts.delete(insertKey(collection, change.documentKey._id));
+}
+
 /** Subscribes to every write announced on `connection`; returns the unsubscribe function. */
 export function onWrites(connection: Connection, listener: WriteListener): () => void {
   connection.on(WRITE_EVENT, listener);
@@ -86,6 +181,7 @@ export function announceWrites(schema: Schema<any>, collection: string): void {
   });
   schema.post('save', function (this: Saved) {
     const inserted = this.$locals.campusInserted === true;
+    if (inserted) markOwnInserts(this.db, collection, [this]);
     emit(this.db, collection, { documents: [this], ...(inserted ? { inserted: true } : {}) });
   });
   schema.pre('deleteOne', { document: true, query: false }, fromDocument);
@@ -101,6 +197,11 @@ export function announceWrites(schema: Schema<any>, collection: string): void {
     fromMany(this, docs);
   });
   schema.post('insertMany', function (this: { db: Connection }, docs: unknown) {
+    markOwnInserts(
+      this.db,
+      collection,
+      (Array.isArray(docs) ? docs : [docs]) as Array<Record<string, unknown>>,
+    );
     fromMany(this, docs);
   });
   const unknown = function (this: { db: Connection }) {
@@ -152,6 +253,8 @@ type ChangeEvent = {
   documentKey?: { _id?: unknown };
   fullDocument?: Record<string, unknown> | null;
   updateDescription?: { updatedFields?: Record<string, unknown>; removedFields?: string[] };
+  /** The session of the transaction that made the change (transactions only). */
+  lsid?: { id?: unknown };
 };
 
 /** A change stream event as the write it describes (undefined: every read of it may be stale). */
@@ -182,7 +285,8 @@ export function changeToWriteEvent(change: ChangeEvent): WriteEvent {
  * process announces itself), so caches forget what other API processes changed. A stream that
  * fails reports the error (`onError`: the caller forgets everything, since events may have been
  * missed) and follows again after a second, resuming after the last event it saw (a second
- * failure in a row starts afresh). Returns the function that stops following.
+ * failure in a row starts afresh). The echoes of this connection's own writes, which it announced
+ * already, are left out (OwnWrites). Returns the function that stops following.
  */
 export function followChanges(
   connection: Connection,
@@ -226,6 +330,9 @@ export function followChanges(
       failures = 0;
       resumeAfter = change._id;
       const collection = change.ns?.coll;
+      // This process's own write, which its hooks announced already (OwnWrites).
+      if (collection && watched.has(collection) && isOwnEcho(connection, change, collection))
+        return;
       const event = changeToWriteEvent(change);
       if (collection && watched.has(collection)) listener(collection, event);
       else for (const name of collections) listener(name, event); // dropDatabase, invalidate
