@@ -152,7 +152,8 @@ function kitLazyFiles() {
  * the kit in one or two files (a remote's copy: remoteKitCacheGroups).
  *
  * The host's own start-up code (the modules of the chunk that holds `src/bootstrap.tsx`: the
- * app, its routes and layout; not the pages and parts it loads with `import()`) goes in the `kit`
+ * app, its routes and layout, the federation runtime's re-exports; not the pages and parts it
+ * loads with `import()`, nor the shared libraries, which have chunks of their own) goes in the `kit`
  * chunk too: every page downloads both before its first paint, and gzip compresses them better
  * together (the same JSX and styled-components vocabulary): one file instead of two, ~1 KiB less.
  * No loading cycle: the shell's `@campus/kit/*` imports are consume modules, which stay in the
@@ -160,10 +161,9 @@ function kitLazyFiles() {
  */
 function kitCacheGroups(appDir) {
   const lazy = kitLazyFiles();
-  const appSrc = path.join(appDir, 'src') + path.sep;
   const bootstrapFile = path.join(appDir, 'src', 'bootstrap.tsx');
   const isStartupModule = (module, chunkGraph) =>
-    Boolean(module.resource?.startsWith(appSrc)) &&
+    Boolean(module.resource) &&
     chunkGraph
       .getModuleChunks(module)
       .some((chunk) =>
