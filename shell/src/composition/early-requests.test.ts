@@ -1,4 +1,4 @@
-import { FEED_PAGE_SIZE } from '@campus/contracts';
+import { DEFAULT_FEED_TAB, FEED_PAGE_SIZE, FEED_TABS } from '@campus/contracts';
 import { AUTH_STORAGE_KEY, clearStoredAuth, configureApi, storeAuth } from '@campus/kit/api';
 import {
   arrivedPrefetch,
@@ -8,6 +8,9 @@ import {
   withPrefetch,
 } from '@campus/kit/prefetch';
 import {
+  EARLY_DEFAULT_FEED_TAB,
+  EARLY_FEED_PAGE_SIZE,
+  EARLY_FEED_TABS,
   adminLandingRequests,
   landingRequests,
   startEarlyRequests,
@@ -44,6 +47,14 @@ const reply = (status: number, body: unknown) =>
   }) as Response;
 
 const feed = (query: string) => `/api/posts?${query}&limit=${FEED_PAGE_SIZE}&offset=0&_=${NOW}`;
+
+describe('the copies the first script keeps (it imports no module at run time)', () => {
+  it('agree with @campus/contracts', () => {
+    expect(EARLY_FEED_TABS).toEqual(FEED_TABS);
+    expect(EARLY_DEFAULT_FEED_TAB).toBe(DEFAULT_FEED_TAB);
+    expect(EARLY_FEED_PAGE_SIZE).toBe(FEED_PAGE_SIZE);
+  });
+});
 
 describe('landingRequests', () => {
   it.each([
@@ -205,6 +216,15 @@ describe('startEarlyRequests', () => {
       'http://api.test/api/auth/me',
     ]);
     takeEarlyRuntimeConfig();
+  });
+
+  it('leaves env.json in a global slot: the main script, a bundle of its own, takes it once', async () => {
+    startEarlyRequests({ pathname: '/', session: storage() });
+    const early = (globalThis as Record<symbol, unknown>)[Symbol.for('campus.early-config')];
+    expect(early).toBeInstanceOf(Promise);
+    expect(takeEarlyRuntimeConfig()).toBe(early);
+    expect(takeEarlyRuntimeConfig()).toBeNull();
+    await expect(early).resolves.toEqual(env);
   });
 
   it('asks the API nothing when signed out (env.json only)', async () => {

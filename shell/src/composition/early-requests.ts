@@ -1,6 +1,8 @@
-// Runs in the shell's entry script, before the shared modules (React, the kit, ...) have been
-// negotiated and loaded: nothing here may import a shared module at run time (types only).
-import { DEFAULT_FEED_TAB, FEED_PAGE_SIZE, FEED_TABS, type FeedTab } from '@campus/contracts';
+// Runs in the shell's first script (src/early.ts, built on its own by early-script-plugin.cjs and
+// run by index.html before the shell's main script has arrived): nothing here may import a module
+// at run time (types only), so that script stays a few kilobytes with no chunk and no shared
+// module. The constants it needs are copies, checked against their sources in the test.
+import type { FeedTab } from '@campus/contracts';
 import type { PrefetchEntry, PrefetchSlot } from '@campus/kit/prefetch';
 
 /** The kit's PREFETCH_SLOT (@campus/kit/prefetch; early-requests.test.ts checks they agree). */
@@ -12,6 +14,15 @@ const FEED_TAB_KEY = 'campus.feed.tab';
 const FEED_POSITION_KEY = 'campus.feed.scroll';
 /** Spec §9: a saved feed position is restored for 30 minutes. */
 const FEED_POSITION_MS = 30 * 60_000;
+/** @campus/contracts' FEED_TABS, DEFAULT_FEED_TAB and FEED_PAGE_SIZE (checked in the test). */
+export const EARLY_FEED_TABS: readonly FeedTab[] = ['for-you', 'following', 'jd'];
+export const EARLY_DEFAULT_FEED_TAB: FeedTab = 'for-you';
+export const EARLY_FEED_PAGE_SIZE = 20;
+/**
+ * Where the first script leaves its env.json request for the main script's bootstrap (a global:
+ * the two scripts are separate bundles and share no module).
+ */
+const EARLY_CONFIG_SLOT = Symbol.for('campus.early-config');
 
 /** The stored login's token and user id, read as the kit reads it (null: signed out). */
 export function storedLogin(
@@ -42,7 +53,7 @@ function feedToShow(
   session: Pick<Storage, 'getItem'>,
   now: number,
 ): { tab: FeedTab; top: boolean } {
-  const known = (value: unknown) => FEED_TABS.find((tab) => tab === value);
+  const known = (value: unknown) => EARLY_FEED_TABS.find((tab) => tab === value);
   try {
     const saved = JSON.parse(session.getItem(FEED_POSITION_KEY) ?? 'null') as {
       tab?: unknown;
@@ -51,12 +62,12 @@ function feedToShow(
     } | null;
     if (saved && typeof saved.savedAt === 'number' && now - saved.savedAt < FEED_POSITION_MS) {
       const tab = known(saved.tab);
-      if (!tab) return { tab: DEFAULT_FEED_TAB, top: false }; // unreadable: leave it to the feed
+      if (!tab) return { tab: EARLY_DEFAULT_FEED_TAB, top: false }; // unreadable: leave it to the feed
       return { tab, top: tab === 'for-you' && saved.top === true };
     }
-    return { tab: known(session.getItem(FEED_TAB_KEY)) ?? DEFAULT_FEED_TAB, top: false };
+    return { tab: known(session.getItem(FEED_TAB_KEY)) ?? EARLY_DEFAULT_FEED_TAB, top: false };
   } catch {
-    return { tab: DEFAULT_FEED_TAB, top: false };
+    return { tab: EARLY_DEFAULT_FEED_TAB, top: false };
   }
 }
 
@@ -66,7 +77,7 @@ function feedFirstPage({ tab, top }: { tab: FeedTab; top: boolean }, userId: num
   if (tab !== 'for-you') query.set('tab', tab);
   query.set('userId', String(userId));
   if (tab === 'for-you' && top) query.set('topFilter', 'true');
-  query.set('limit', String(FEED_PAGE_SIZE));
+  query.set('limit', String(EARLY_FEED_PAGE_SIZE));
   query.set('offset', '0');
   query.set('_', String(now));
   return `/api/posts?${query.toString()}`;
@@ -129,20 +140,23 @@ export async function readJsonFile(url: string): Promise<unknown> {
   return (await response.json()) as unknown;
 }
 
-let earlyRuntimeConfig: Promise<unknown> | null = null;
+type ConfigHolder = { [EARLY_CONFIG_SLOT]?: Promise<unknown> | null };
 
-/** The env.json the entry script started reading (once; null when it did not). */
+/** The env.json the first script started reading (once; null when it did not). */
 export function takeEarlyRuntimeConfig(): Promise<unknown> | null {
-  const early = earlyRuntimeConfig;
-  earlyRuntimeConfig = null;
+  const holder = globalThis as ConfigHolder;
+  const early = holder[EARLY_CONFIG_SLOT] ?? null;
+  holder[EARLY_CONFIG_SLOT] = null;
   return early;
 }
 
 /**
- * No waterfall (issue 22): started by the entry script, in parallel with the rest of the shell's
- * scripts. Reads env.json (the request index.html preloads; bootstrap takes it) and, for a stored
- * login, starts the landing route's API calls at once and leaves their answers in the kit's
- * prefetch slot, where the session check and the route's remote take them (@campus/kit/prefetch).
+ * No waterfall (issue 22): started by the shell's first script (src/early.ts) as soon as the page
+ * has been parsed, while the main script and its chunks are still arriving. Reads env.json (the
+ * request index.html preloads; bootstrap takes it) and, for a stored login, starts the landing
+ * route's API calls at once and leaves their answers in the kit's prefetch slot, where the session
+ * check and the route's remote take them (@campus/kit/prefetch). The API calls go to env.json's
+ * apiUrl only, with the stored token; a signed-out visitor sends none.
  */
 export function startEarlyRequests({
   pathname = window.location.pathname,
@@ -154,7 +168,7 @@ export function startEarlyRequests({
   session?: Pick<Storage, 'getItem'>;
 } = {}): void {
   const config = readJsonFile('/env.json');
-  earlyRuntimeConfig = config;
+  (globalThis as ConfigHolder)[EARLY_CONFIG_SLOT] = config;
   let login: ReturnType<typeof storedLogin>;
   try {
     login = storedLogin(local);
