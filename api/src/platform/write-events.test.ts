@@ -1,8 +1,13 @@
 import { start } from '@campus/embedded-mongo';
 import { Schema } from 'mongoose';
-import { atomicallyOn } from '../modules/counters/atomic';
 import { connectDatabase, type Database } from './db';
-import { announceWrites, changeToWriteEvent, followChanges, type WriteEvent } from './write-events';
+import {
+  announceWrites,
+  changeToWriteEvent,
+  followChanges,
+  markOwnTransaction,
+  type WriteEvent,
+} from './write-events';
 
 let server: Awaited<ReturnType<typeof start>>;
 /** The connection that follows (one API process) and another that writes (another process). */
@@ -142,7 +147,6 @@ describe('followChanges', () => {
     const schema = new Schema({ _id: Number, n: Number, m: Number }, { versionKey: false });
     announceWrites(schema, 'echoes');
     const Echo = follower.connection.model('Echo', schema, 'echoes');
-    const atomically = atomicallyOn(follower.connection);
     const announced: Seen = [];
     follower.connection.on('campus:write', (name: string, event: WriteEvent) =>
       announced.push([name, event]),
@@ -151,10 +155,14 @@ describe('followChanges', () => {
     const stop = await follow(['echoes'], seen);
     try {
       await Echo.create({ _id: 1, n: 0 }); // an insert of its own
-      await atomically(async () => {
-        await Echo.updateOne({ _id: 1 }, { $inc: { n: 1 } }); // in a transaction of its own
-        await Echo.create({ _id: 2, n: 0 });
-      });
+      // A transaction of its own, marked as counters/atomic.ts marks its transactions.
+      const session = await follower.connection.startSession();
+      session.startTransaction();
+      await Echo.updateOne({ _id: 1 }, { $inc: { n: 1 } }, { session });
+      await Echo.create([{ _id: 2, n: 0 }], { session });
+      markOwnTransaction(follower.connection, session.id);
+      await session.commitTransaction();
+      await session.endSession();
       // Outside a transaction: another process may make the same update at the same time.
       await Echo.updateOne({ _id: 1 }, { $set: { m: 1 } });
       await collection('echoes').insertOne({ _id: 3 }); // another connection's
