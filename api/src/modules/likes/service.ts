@@ -2,6 +2,7 @@ import { trusted } from 'mongoose';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import type { Atomically } from '../counters/atomic';
 import type { CounterService } from '../counters/service';
+import { findOneBatch } from '../posts/one-batch';
 import type { LikeModel } from './model';
 
 export interface LikeResult {
@@ -86,14 +87,13 @@ export function createLikeService({ models: { Like }, counters, atomically }: Li
 
   /** Which of `postIds` the user has liked. */
   async function likedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
-    // Every feed page without its caches asks this: the driver's collection directly (a filter of
-    // numbers needs no casting, and ids need no mongoose query or documents).
-    const likes = await Like.collection
-      .find<{ postId: number }>(
-        { userId, postId: { $in: postIds }, commentId: null },
-        { projection: { _id: 0, postId: 1 } },
-      )
-      .toArray();
+    // Every feed page without its caches asks this: one command (a filter of numbers needs no
+    // casting, and ids need no mongoose query or documents); at most one like per post.
+    const likes = await findOneBatch<{ postId: number }>(Like, {
+      filter: { userId, postId: { $in: postIds }, commentId: null },
+      limit: postIds.length,
+      projection: { _id: 0, postId: 1 },
+    });
     return new Set(likes.map((l) => l.postId));
   }
 

@@ -22,6 +22,7 @@ import { pinned, type WriteEvent } from '../../platform/write-events';
 import type { LikeService } from '../likes/service';
 import type { RepostService } from '../reposts/service';
 import type { PostDoc, PostModel } from './model';
+import { findOneBatch } from './one-batch';
 
 /** How many of the newest posts For You and JD keep in order: their first 10 pages. */
 export const HEAD_SIZE = 200;
@@ -370,11 +371,12 @@ export class FeedCache {
     const mark = this.posts.mark();
     // Concurrent misses of the same posts (since the same write) share one read.
     const docs = await this.postsOnce(`${mark}|${missing.join(',')}`, async () => {
-      // The driver's collection directly: stored documents as they are (what `lean()` gives),
-      // without a mongoose query to build and cast.
-      const read = (await this.sources.Post.collection
-        .find({ _id: { $in: missing } } as Record<string, unknown>)
-        .toArray()) as unknown as PostDoc[];
+      // One command, the stored documents as they are (what `lean()` gives), without a mongoose
+      // query to build and cast.
+      const read = await findOneBatch<PostDoc>(this.sources.Post, {
+        filter: { _id: { $in: missing } },
+        limit: missing.length,
+      });
       const byId = new Map(read.map((doc) => [doc._id, doc]));
       for (const id of missing) this.posts.set(id, byId.get(id) ?? null, mark);
       return read;

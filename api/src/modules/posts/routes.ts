@@ -108,7 +108,7 @@ export function postRoutes(
   });
 
   router.post('/:id/like', limits.likes, async (ctx) => {
-    ctx.body = await togglePostLike(currentUser(ctx.state).id, postIdParam(ctx.params.id));
+    ctx.body = await togglePostLike(currentUser(ctx.state).id, postIdParam(ctx.params.id), options);
   });
 
   router.post('/:id/repost', limits.reposts, async (ctx) => {

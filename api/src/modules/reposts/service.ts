@@ -2,6 +2,7 @@ import { trusted } from 'mongoose';
 import { conflict } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import type { CounterService } from '../counters/service';
+import { findOneBatch } from '../posts/one-batch';
 import type { RepostModel } from './model';
 
 export interface RepostServiceDeps {
@@ -43,14 +44,13 @@ export function createRepostService({ models: { Repost }, counters }: RepostServ
 
   /** Which of `postIds` the user has reposted. */
   async function repostedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
-    // Every feed page without its caches asks this: the driver's collection directly (a filter of
-    // numbers needs no casting, and ids need no mongoose query or documents).
-    const reposts = await Repost.collection
-      .find<{ postId: number }>(
-        { userId, postId: { $in: postIds } },
-        { projection: { _id: 0, postId: 1 } },
-      )
-      .toArray();
+    // Every feed page without its caches asks this: one command (a filter of numbers needs no
+    // casting, and ids need no mongoose query or documents); at most one repost per post.
+    const reposts = await findOneBatch<{ postId: number }>(Repost, {
+      filter: { userId, postId: { $in: postIds } },
+      limit: postIds.length,
+      projection: { _id: 0, postId: 1 },
+    });
     return new Set(reposts.map((r) => r.postId));
   }
 
