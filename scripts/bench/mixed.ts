@@ -16,7 +16,8 @@
  *
  * BENCH_MIXED_DURATION (seconds per repetition, default 60), BENCH_CONNECTIONS (default 50),
  * BENCH_MIXED_PROCESSES (the runs' API_PROCESSES, default "1,2"). BENCH_MIXED_COMMANDS=<n>: the
- * database commands each operation sends instead (see countCommands).
+ * database commands and CPU each operation costs instead (see countCommands;
+ * BENCH_MIXED_COMMANDS_APPS=2 for two apps).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +32,7 @@ import { createMailer } from '../../api/src/platform/mailer';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
 import { createServices } from '../../api/src/services';
 import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
-import { cpuMeter, perRequestUs } from './cpu';
+import { cpuMeter, cpuMs, perRequestUs } from './cpu';
 import { CONNECTIONS, median, runLoad, signToken, type LoadResult } from './load';
 import { BENCH_JWT_SECRET, startApi, startKoaCeiling } from './processes';
 import { fmt, table, writeSection } from './report';
@@ -43,6 +44,7 @@ const WARMUP = Number(process.env.BENCH_MIXED_WARMUP ?? 10);
 const RUNS = (process.env.BENCH_MIXED_PROCESSES ?? '1,2').split(',').map(Number);
 const MEMBERS = 500;
 const COMMANDS = Number(process.env.BENCH_MIXED_COMMANDS ?? 0);
+const COMMAND_APPS = Number(process.env.BENCH_MIXED_COMMANDS_APPS ?? 1);
 
 type Kind = 'feed' | 'like' | 'post' | 'comment' | 'follow' | 'notifications';
 const MIX: Array<[Kind, number]> = [
@@ -124,13 +126,18 @@ function requestBuilder(auth: Actor[], postIds: number[], userIds: number[]): ()
  * BENCH_MIXED_COMMANDS=<n>: instead of the load, `n` requests of the mix one after the other
  * (after n/5 not counted) against the API in this process, with the driver's command monitoring:
  * the database commands each operation sends (a feed read per tab), which of them run in a
- * transaction, and `getMore` (the app's change stream bringing writes back). Prints only.
+ * transaction, and `getMore` (the app's change stream bringing writes back), and the CPU each
+ * operation costs: this process's (the API, plus the client's share, the same for every
+ * operation) and the database process's. BENCH_MIXED_COMMANDS_APPS=2: the same against two apps
+ * in this process, each on its own connection (two API processes), each request to one at random.
+ * Prints only.
  */
-async function countCommands(uri: string, build: () => MixRequest, n: number): Promise<void> {
-  const database = await connectDatabase(uri, {
-    models: createModels,
-    driver: { monitorCommands: true },
-  });
+async function countCommands(
+  uri: string,
+  build: () => MixRequest,
+  n: number,
+  dbPid: number | undefined,
+): Promise<void> {
   const env = {
     NODE_ENV: 'production',
     JWT_SECRET: BENCH_JWT_SECRET,
@@ -146,24 +153,38 @@ async function countCommands(uri: string, build: () => MixRequest, n: number): P
     ) as typeof base.memberLimits,
   };
   const logger = createLogger('warn');
-  const app = createApp({
-    config,
-    logger,
-    mailer: createMailer({
-      smtpUrl: undefined,
-      from: config.mailFrom,
-      outboxDir: path.join(BENCH_DIR, 'outbox'),
-      logger,
+  // BENCH_MIXED_COMMANDS_APPS=2: two apps, each on its own connection with its own caches and
+  // change stream (what two API processes are), each request sent to one of them at random.
+  const apps = await Promise.all(
+    Array.from({ length: COMMAND_APPS }, async () => {
+      const database = await connectDatabase(uri, {
+        models: createModels,
+        driver: { monitorCommands: true },
+      });
+      const app = createApp({
+        config,
+        logger,
+        mailer: createMailer({
+          smtpUrl: undefined,
+          from: config.mailFrom,
+          outboxDir: path.join(BENCH_DIR, 'outbox'),
+          logger,
+        }),
+        jwtSecret: BENCH_JWT_SECRET,
+        database,
+      });
+      const server = http.createServer(app.callback()).listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      return { database, app, server, url };
     }),
-    jwtSecret: BENCH_JWT_SECRET,
-    database,
-  });
-  const server = http.createServer(app.callback()).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const perLabel = new Map<string, { requests: number; commands: Map<string, number> }>();
+  );
+  const perLabel = new Map<
+    string,
+    { requests: number; commands: Map<string, number>; cpuUs: number; dbMs: number }
+  >();
   let current: string | undefined;
-  database.connection.getClient().on('commandStarted', (event: CommandStartedEvent) => {
+  const onCommand = (event: CommandStartedEvent) => {
     if (current === undefined) return;
     const command = event.command as Record<string, unknown>;
     const target = command[event.commandName];
@@ -176,7 +197,8 @@ async function countCommands(uri: string, build: () => MixRequest, n: number): P
     const name = `${event.commandName}${typeof target === 'string' ? ` ${target}` : ''}${where}`;
     const tally = perLabel.get(current)!;
     tally.commands.set(name, (tally.commands.get(name) ?? 0) + 1);
-  });
+  };
+  for (const { database } of apps) database.connection.getClient().on('commandStarted', onCommand);
   try {
     const warmup = Math.round(n / 5);
     for (let i = 0; i < warmup + n; i++) {
@@ -185,9 +207,13 @@ async function countCommands(uri: string, build: () => MixRequest, n: number): P
       const label = r.kind === 'feed' ? `feed (${tab.replace('tab=', '')})` : r.kind;
       if (i >= warmup) {
         current = label;
-        if (!perLabel.has(label)) perLabel.set(label, { requests: 0, commands: new Map() });
+        if (!perLabel.has(label))
+          perLabel.set(label, { requests: 0, commands: new Map(), cpuUs: 0, dbMs: 0 });
         perLabel.get(label)!.requests += 1;
       }
+      const cpuBefore = process.cpuUsage();
+      const dbBefore = cpuMs(dbPid);
+      const { url } = apps[Math.floor(Math.random() * apps.length)]!;
       const res = await fetch(url + r.path, {
         method: r.method,
         body: r.body,
@@ -198,23 +224,40 @@ async function countCommands(uri: string, build: () => MixRequest, n: number): P
       });
       await res.arrayBuffer();
       if (res.status >= 400) console.log(`${r.method} ${r.path}: ${res.status}`);
+      if (current !== undefined) {
+        // This process's CPU: the API, and the client sending the request (the same for every
+        // operation); the database's from /proc (clock ticks: exact summed over many requests).
+        const cpu = process.cpuUsage(cpuBefore);
+        const tally = perLabel.get(current)!;
+        tally.cpuUs += cpu.user + cpu.system;
+        tally.dbMs += cpuMs(dbPid) - dbBefore;
+      }
       current = undefined;
     }
     let total = 0;
+    let totalCpuUs = 0;
+    let totalDbMs = 0;
     for (const [label, tally] of [...perLabel].sort()) {
       const sum = [...tally.commands.values()].reduce((a, b) => a + b, 0);
       total += sum;
+      totalCpuUs += tally.cpuUs;
+      totalDbMs += tally.dbMs;
       console.log(
-        `\n${label}: ${fmt(tally.requests)} requests, ${fmt(sum / tally.requests, 2)} commands each`,
+        `\n${label}: ${fmt(tally.requests)} requests, ${fmt(sum / tally.requests, 2)} commands each; ` +
+          `CPU each: API and client ${fmt(tally.cpuUs / tally.requests)} µs, database ${fmt((1000 * tally.dbMs) / tally.requests)} µs`,
       );
       for (const [name, count] of [...tally.commands].sort((a, b) => b[1] - a[1]))
         console.log(`  ${fmt(count / tally.requests, 2).padStart(6)}  ${name}`);
     }
-    console.log(`\nthe mix: ${fmt(total / n, 2)} commands per request`);
+    console.log(
+      `\nthe mix: ${fmt(total / n, 2)} commands per request; CPU per request: API and client ${fmt(totalCpuUs / n)} µs, database ${fmt((1000 * totalDbMs) / n)} µs`,
+    );
   } finally {
-    server.close();
-    app.close();
-    await database.close();
+    for (const { server, app, database } of apps) {
+      server.close();
+      app.close();
+      await database.close();
+    }
   }
 }
 
@@ -250,7 +293,7 @@ async function main() {
       throw new Error('The bench database is empty: run `npm run bench:data` first');
     const auth = members.map((m) => ({ id: m._id, header: `Bearer ${signToken(m._id)}` }));
     if (COMMANDS > 0) {
-      await countCommands(db.uri, requestBuilder(auth, postIds, userIds), COMMANDS);
+      await countCommands(db.uri, requestBuilder(auth, postIds, userIds), COMMANDS, db.pid);
       return;
     }
 
