@@ -99,11 +99,14 @@ export function createLikeService({ models: { Like }, counters, atomically }: Li
 
   /** Which of `commentIds` the user has liked. */
   async function likedComments(userId: number, commentIds: number[]): Promise<Set<number>> {
-    const likes = await Like.find(
-      { userId, postId: null, commentId: trusted({ $in: commentIds }) },
-      { commentId: 1 },
-    ).lean();
-    return new Set(likes.map((l) => l.commentId as number));
+    // Every post detail and comment page without its caches asks this: one command, as
+    // likedPosts; at most one like per comment.
+    const likes = await findOneBatch<{ commentId: number }>(Like, {
+      filter: { userId, postId: null, commentId: { $in: commentIds } },
+      limit: commentIds.length,
+      projection: { _id: 0, commentId: 1 },
+    });
+    return new Set(likes.map((l) => l.commentId));
   }
 
   /** How many likes each post (or comment) has, counted from the likes themselves. */

@@ -46,6 +46,39 @@ interface Head {
   version: number;
 }
 
+/**
+ * Today's visible posts for Top Posts (the ids, in no order, with each post's createdAt): which
+ * posts the tab ranks. Their order comes from their counts as the posts cache holds them (a like
+ * or comment forgets that post there, and the next page reads it again), so a count moved by a
+ * like re-sorts this list instead of sending the next reader to the database for the whole tab.
+ * A new post of today joins it; anything else (a deletion, an edit, a suspension) forgets it.
+ */
+interface TopRanking {
+  /** Midnight (ms) of the day ranked. */
+  day: number;
+  ids: Set<number>;
+  until: number;
+  /** The ids in Top Posts order, for the posts cache's generation `mark` (and its pages). */
+  sorted?: { mark: number; ids: number[]; pages: Map<string, number[]> };
+}
+
+/** Today's visible posts (created at or after `since`), all of them, as stored. */
+export type TopQuery = (since: Date) => Promise<PostDoc[]>;
+
+/** Top Posts order: most engaged first (likes + comments + reposts), then newest. */
+function topOrder(a: PostDoc, b: PostDoc): number {
+  const score = (p: PostDoc) => p.likesCount + p.commentsCount + p.repostsCount;
+  return score(b) - score(a) || b.createdAt.getTime() - a.createdAt.getTime() || b._id - a._id;
+}
+
+/** Whether `all` holds `ids` from `skip` on (and no fewer: a page cut short stays cut short). */
+function sameIds(ids: readonly number[], all: readonly number[], skip: number): boolean {
+  const end = Math.min(all.length, skip + ids.length);
+  if (end - skip !== ids.length) return false;
+  for (let i = 0; i < ids.length; i++) if (all[skip + i] !== ids[i]) return false;
+  return true;
+}
+
 export type HeadName = 'all' | 'jd';
 /** A tab's newest posts: created at or after `since` (all when undefined), at most `limit`. */
 export type HeadQuery = (since: Date | undefined, limit: number) => Promise<PostDoc[]>;
@@ -108,6 +141,11 @@ export class FeedCache {
     readonly number[],
     { mark: number; until: number; posts: PostDoc[] }
   >();
+  /** Today's posts for Top Posts, and the reads of it under way (they collect new posts too). */
+  private top: TopRanking | undefined;
+  private readonly topLoading = new Set<{ day: number; inserted: PostDoc[] }>();
+  private topGeneration = 0;
+  private readonly topOnce = singleFlight<string, TopRanking | undefined>();
   /** Whose posts each viewer's cached Following pages show (forgotten with their pages). */
   private readonly followingAuthors = new Map<number, Set<number>>();
 
@@ -128,7 +166,14 @@ export class FeedCache {
   clear(): void {
     for (const cache of [...Object.values(this.pages), this.posts, this.viewers]) cache.clear();
     this.forgetHeads();
+    this.forgetTop();
     this.followingAuthors.clear();
+  }
+
+  private forgetTop(): void {
+    this.topGeneration++;
+    this.top = undefined;
+    this.topLoading.clear();
   }
 
   /** A write announced on one of the feed's collections: forgets exactly what it may change. */
@@ -170,12 +215,14 @@ export class FeedCache {
     } else {
       this.posts.clear();
     }
-    // A count moves the Top Posts order only; anything else may add, hide or move posts anywhere.
+    // A count moves the Top Posts order only (the post is forgotten above, the ranking re-sorts);
+    // anything else may add, hide or move posts anywhere.
     this.pages.top.clear();
     if (event.filter && onlyCounts(event.update)) return;
     if (event.documents && event.inserted) {
       // New posts: pages past the heads move by one, the heads read what is newer than they hold,
-      // and the Following pages of those who follow the authors are read again.
+      // today's join Top Posts, and the Following pages of those who follow the authors are read
+      // again.
       this.pages.shared.clear();
       for (const doc of event.documents) this.postInserted(doc);
       return;
@@ -184,10 +231,20 @@ export class FeedCache {
     this.pages.following.clear();
     this.followingAuthors.clear();
     this.forgetHeads();
+    this.forgetTop();
   }
 
   private postInserted(doc: Record<string, unknown>): void {
     const createdAt = doc.createdAt instanceof Date ? doc.createdAt.getTime() : NaN;
+    if (typeof doc._id !== 'number' || Number.isNaN(createdAt)) {
+      this.forgetTop();
+    } else {
+      // A new post is visible (not deleted, its author active: they just wrote it).
+      const post = doc as unknown as PostDoc;
+      if (this.top && createdAt >= this.top.day) this.top.ids.add(post._id);
+      for (const loading of this.topLoading)
+        if (createdAt >= loading.day) loading.inserted.push(post);
+    }
     for (const [name, head] of this.heads)
       if (name === 'all' || doc.isJdTagged !== false) head.pending.push(createdAt);
     for (const loading of this.headsLoading)
@@ -207,6 +264,74 @@ export class FeedCache {
       return readers.has(viewer) || !this.followingAuthors.has(viewer);
     });
     for (const viewer of readers) this.followingAuthors.delete(viewer);
+  }
+
+  /**
+   * A page of Top Posts for the day starting at `day`: today's posts (read once with `query`,
+   * kept `READ_CACHE_MS`, joined by new posts) ranked by their counts as the posts cache holds
+   * them; a post whose count moved is read again alone (`postsById`), not the whole tab.
+   * Undefined when the cache is off: the caller reads the page as it is (one aggregate).
+   */
+  async topPage(
+    day: Date,
+    page: { skip: number; limit: number },
+    query: TopQuery,
+  ): Promise<{ posts: PostDoc[]; ids: number[] } | undefined> {
+    if (this.ttlMs <= 0) return undefined;
+    let ranking = this.top;
+    if (!ranking || ranking.day !== day.getTime() || ranking.until <= Date.now()) {
+      ranking = await this.topOnce(`${this.topGeneration}|${day.getTime()}`, () =>
+        this.readTop(day, query),
+      );
+      if (!ranking) return undefined; // forgotten while it was read: read the page as it is
+    }
+    // The order holds while no post was forgotten since it was sorted (a count moved: re-sort).
+    let sorted = ranking.sorted;
+    if (!sorted || sorted.mark !== this.posts.mark()) {
+      const mark = this.posts.mark();
+      const byId = await this.postsById(ranking.ids);
+      const posts = [...byId.values()].filter(
+        (p) => p.deletedAt === null && p.authorSuspended !== true,
+      );
+      posts.sort(topOrder);
+      const before = ranking.sorted;
+      sorted = { mark, ids: posts.map((p) => p._id), pages: new Map() };
+      // Pages whose ids did not move keep their id list (and so their kept JSON, presenters.ts).
+      if (before)
+        for (const [at, ids] of before.pages)
+          if (sameIds(ids, sorted.ids, Number(at.split(':', 1)[0]))) sorted.pages.set(at, ids);
+      if (mark === this.posts.mark()) ranking.sorted = sorted;
+    }
+    const at = `${page.skip}:${page.limit}`;
+    let ids = sorted.pages.get(at);
+    if (!ids) {
+      ids = sorted.ids.slice(page.skip, page.skip + page.limit);
+      sorted.pages.set(at, ids);
+    }
+    return { ids, posts: await this.standingPosts(ids) };
+  }
+
+  /** Reads today's posts for Top Posts; undefined when a write forgot them meanwhile. */
+  private async readTop(day: Date, query: TopQuery): Promise<TopRanking | undefined> {
+    const generation = this.topGeneration;
+    const postsMark = this.posts.mark();
+    const loading = { day: day.getTime(), inserted: [] as PostDoc[] };
+    this.topLoading.add(loading);
+    let read: PostDoc[];
+    try {
+      read = await query(day);
+    } finally {
+      this.topLoading.delete(loading);
+    }
+    if (generation !== this.topGeneration) return undefined;
+    for (const post of read) this.posts.set(post._id, post, postsMark);
+    const ranking: TopRanking = {
+      day: day.getTime(),
+      ids: new Set([...read, ...loading.inserted].map((p) => p._id)),
+      until: Date.now() + this.ttlMs,
+    };
+    this.top = ranking;
+    return ranking;
   }
 
   /** The stored post as cached now (null: no such post; undefined: not cached), without reading. */

@@ -21,7 +21,7 @@ import type { FollowService } from '../follows/service';
 import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
 import type { NotificationService } from '../notifications/service';
 import type { RepostService } from '../reposts/service';
-import type { HeadQuery } from './feed-cache';
+import type { HeadQuery, TopQuery } from './feed-cache';
 import type { PostDoc, PostModel } from './model';
 import { findOneBatch } from './one-batch';
 import { postPolicy } from './policy';
@@ -353,6 +353,15 @@ export function createPostService({
       newestVisible({ ...filter, ...(since ? { createdAt: { $gte: since } } : {}) }, { limit });
   }
   const newestPosts = newest({});
+  /** Today's visible posts, all of them (what Top Posts ranks, feed-cache.ts). */
+  const todaysPosts: TopQuery = (since) =>
+    Post.collection
+      .find<PostDoc>({
+        deletedAt: null,
+        authorSuspended: { $ne: true },
+        createdAt: { $gte: since },
+      })
+      .toArray();
   const newestJd = newest({ isJdTagged: true });
 
   /** One page of a feed tab: its stored posts, and the id list the cache keeps for it. */
@@ -381,6 +390,8 @@ export function createPostService({
       );
     } else if (query.topFilter === 'true') {
       const today = startOfToday(opts.timezone, opts.now);
+      const top = await opts.feed.topPage(today, page, todaysPosts);
+      if (top) return top;
       return opts.feed.cachedPage('top', `${today.getTime()}:${at}`, () =>
         Post.aggregate<PostDoc>([
           {
