@@ -251,6 +251,67 @@ describe('feed read caches (through the API)', () => {
     expect(order(await top())[0]).toBe(behind);
   });
 
+  /** The `posts` finds `fn` sends, by their filter's fields (`_id`: posts by id). */
+  async function postFinds(fn: () => Promise<unknown>): Promise<string[]> {
+    const finds: string[] = [];
+    const { connection } = app.database;
+    connection.set('debug', (collection: string, method: string, filter: unknown) => {
+      if (collection === 'posts')
+        finds.push(`${method} ${Object.keys((filter ?? {}) as object).join(',')}`);
+    });
+    try {
+      await fn();
+    } finally {
+      connection.set('debug', false);
+    }
+    return finds;
+  }
+
+  test('when a post is liked, then the next Top Posts page reads that post again, not the whole tab', async () => {
+    const ada = await app.createMember();
+    const fan = await app.createMember();
+    const first = await publish(app.http, ada, 'ranked one');
+    const second = await publish(app.http, ada, 'ranked two');
+    const top = () => feed(app.http, ada, '?topFilter=true&limit=50');
+    await top();
+    expect((await countQueries(app.database.connection, top)).queries).toEqual([]);
+    await app.http().post(`/api/posts/${first.id}/like`).set('Authorization', fan.auth);
+    let result: PostView[] = [];
+    // The liked post alone, by _id: no aggregate, no read of today's posts.
+    expect(await postFinds(async () => (result = await top()))).toEqual(['find _id']);
+    const liked = byId(result, first.id)!;
+    expect(liked.likesCount).toBe(1);
+    expect(ids(result).indexOf(first.id)).toBeLessThan(ids(result).indexOf(second.id));
+  });
+
+  test('when a member posts, then the new post joins the kept Top Posts ranking without a read of the tab', async () => {
+    const ada = await app.createMember();
+    await publish(app.http, ada, 'already there');
+    const top = () => feed(app.http, ada, '?topFilter=true&limit=50');
+    await top();
+    const fresh = await publish(app.http, ada, 'just written');
+    let result: PostView[] = [];
+    expect(await postFinds(async () => (result = await top()))).toEqual(['find _id']);
+    expect(ids(result)).toContain(fresh.id);
+  });
+
+  test('when a member posts, then the answer presents the new post without reading their likes or reposts', async () => {
+    const ada = await app.createMember();
+    await feed(app.http, ada); // the caller's account and author are read once here
+    const { result, queries } = await countQueries(app.database.connection, () =>
+      app.http().post('/api/posts').set('Authorization', ada.auth).send({ content: 'mine' }),
+    );
+    expect(result.status).toBe(201);
+    expect(result.body).toMatchObject({
+      content: 'mine',
+      isLiked: false,
+      isReposted: false,
+      canDelete: true,
+      originalPost: null,
+    });
+    expect(queries.filter((q) => q.startsWith('likes.') || q.startsWith('reposts.'))).toEqual([]);
+  });
+
   test('when a post changes behind mongoose (another process, a script), then the change stream makes the app forget it', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'before');
