@@ -314,7 +314,11 @@ export function createApp({
       people: services.people,
     }),
     profileRoutes(services.profiles, authenticated, reads),
-    followRoutes(services.follows, authenticated, { publicUrl: config.publicUrl, limits }),
+    followRoutes(services.follows, authenticated, {
+      publicUrl: config.publicUrl,
+      limits,
+      authors: caches.authors,
+    }),
     uploadRoutes(authenticated, {
       storage,
       tempDir: path.join(config.dataDir, 'tmp'),

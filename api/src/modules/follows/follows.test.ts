@@ -1,3 +1,4 @@
+import { countQueries } from '../../../test/query-counter';
 import { useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
@@ -76,6 +77,21 @@ describe('POST /api/users/:id/follow', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'You cannot follow yourself' });
     expect(await t.models.Follow.countDocuments({ followerId: me.id })).toBe(0);
+  });
+
+  test('when a member follows an author the app holds, then the account is not looked up again; once the account is deleted, a 404', async () => {
+    const me = await t.createMember();
+    const them = await t.createMember();
+    await t.http().get('/api/auth/me').set('Authorization', me.auth).expect(200);
+    await t.caches.authors.byId([them.id]);
+    const { result, queries } = await countQueries(t.database.connection, () =>
+      t.http().post(`/api/users/${them.id}/follow`).set('Authorization', me.auth),
+    );
+    expect(result.body).toEqual({ following: true, followersCount: 1 });
+    expect(queries.filter((q) => q.startsWith('users.') && q !== 'users.updateOne')).toEqual([]);
+
+    await t.models.User.deleteOne({ _id: them.id });
+    await t.http().post(`/api/users/${them.id}/follow`).set('Authorization', me.auth).expect(404);
   });
 
   test('when the user does not exist, then 404 and nothing is stored', async () => {

@@ -39,9 +39,14 @@ export function createFollowService({
    * first (most toggles are follows): the unique index on the pair says when it exists already,
    * and only then is the toggle an unfollow, so a follow costs no transaction.
    */
-  async function toggleFollow(actor: AuthUser, targetId: number): Promise<FollowToggleResponse> {
+  async function toggleFollow(
+    actor: AuthUser,
+    targetId: number,
+    /** Whether the user exists, e.g. answered by the app's author cache (default: a lookup). */
+    exists: (id: number) => Promise<boolean> = userExists,
+  ): Promise<FollowToggleResponse> {
     if (!userPolicy.canFollow(actor, targetId)) throw badRequest('You cannot follow yourself');
-    if (!(await userExists(targetId))) throw notFound(USER_NOT_FOUND);
+    if (!(await exists(targetId))) throw notFound(USER_NOT_FOUND);
 
     let following: boolean;
     try {
