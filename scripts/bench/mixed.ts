@@ -173,7 +173,11 @@ async function countCommands(
         jwtSecret: BENCH_JWT_SECRET,
         database,
       });
-      const server = http.createServer(app.callback()).listen(0, '127.0.0.1');
+      const server = http.createServer(app.callback());
+      // Requests come one at a time, to one app or the other: the server must not close a kept
+      // connection just as fetch sends on it ("fetch failed"); fetch closes idle ones itself.
+      server.keepAliveTimeout = 120_000;
+      server.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       return { database, app, server, url };
