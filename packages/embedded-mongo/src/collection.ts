@@ -107,6 +107,8 @@ export class Index {
     const p = this.pending;
     if (!p) return;
     this.pending = undefined;
+    // The collection's other indexes are built from the same decoded documents.
+    p.docs.pin();
     this.build(p.docs, p.order);
     p.done();
   }

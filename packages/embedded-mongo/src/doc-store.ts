@@ -1,11 +1,20 @@
 /**
  * A collection's documents keyed by their _id key, in insertion order (a Map's interface).
  *
- * Documents loaded from a journal's snapshot section (see journal.ts) are kept as the byte
- * offset of their BSON in the journal image that was read at start, and decoded the first time
- * they are read (then kept decoded). A start does not even read their _ids: the offsets are
- * listed (`addLazy`), and the first use of the collection (or the background warm-up) reads
- * each _id from the bytes and fills the map. Every read goes through `get` / `values` /
+ * Documents loaded from a journal's snapshot section (see journal.ts) stay the byte offset of
+ * their BSON in the journal image that was read at start, for as long as nobody changes them.
+ * A read decodes such a document and keeps the result in a bounded cache of recently read
+ * documents (two generations of at most `DocStore.cacheLimit` documents each: a hit in the older
+ * one moves the document to the younger; when the younger is full it becomes the older and the
+ * oldest are dropped), so a server holding millions of documents keeps only the ones in use as
+ * JavaScript objects: the rest stay bytes outside V8's heap, which every major GC would
+ * otherwise walk. Documents inserted or changed while running are kept as objects.
+ *
+ * A start does not even read the snapshot's _ids: the offsets are listed (`addLazy`), and the
+ * first use of the collection (or the background warm-up) reads each _id from the bytes and
+ * fills the map. While a collection's indexes are being built from the snapshot (see `pin`),
+ * every decoded document is kept, so that building several indexes decodes each document once;
+ * they are let go when the last one is built. Every read goes through `get` / `values` /
  * `entries`, which decode.
  */
 import { deserialize } from 'bson';
@@ -44,6 +53,12 @@ const DECODE = {
 };
 
 export class DocStore {
+  /**
+   * How many decoded snapshot documents each collection keeps per generation (see the class
+   * comment): at most twice as many are held.
+   */
+  static cacheLimit = 10_000;
+
   private readonly map = new Map<string, Doc | number>();
   /** The journal image that numeric entries point into. */
   private source?: Buffer;
@@ -54,14 +69,19 @@ export class DocStore {
    * refer to), while an index may still be built from such an order (`endSnapshot` drops it).
    */
   ordinalKeys?: string[];
-  /** How many entries are still undecoded. */
+  /** How many entries are bytes in `source`. */
   private raw = 0;
   /**
    * Keys set or deleted since the snapshot was loaded, while some index still has to be built
    * from the snapshot's key order (those documents are no longer where that order says).
    */
   changed?: Set<string>;
-  private warm?: IterableIterator<[string, Doc | number]>;
+  /** Recently decoded snapshot documents (see the class comment). */
+  private young = new Map<string, Doc>();
+  private old = new Map<string, Doc>();
+  /** Every decoded snapshot document, while indexes are built (see `pin`). */
+  private pinned?: Map<string, Doc>;
+  private pinning?: IterableIterator<[string, Doc | number]>;
 
   get size(): number {
     // Listed snapshot documents count without being read (a snapshot holds each _id once).
@@ -77,12 +97,12 @@ export class DocStore {
     if (this.lazy) this.materialize();
     const v = this.map.get(key);
     if (typeof v !== 'number') return v;
-    return this.decode(key, v);
+    return this.cached(key, v, true);
   }
 
   set(key: string, doc: Doc): this {
     if (this.lazy) this.materialize();
-    if (typeof this.map.get(key) === 'number') this.raw--;
+    if (typeof this.map.get(key) === 'number') this.forget(key);
     this.map.set(key, doc);
     this.changed?.add(key);
     return this;
@@ -92,10 +112,26 @@ export class DocStore {
     if (this.lazy) this.materialize();
     const v = this.map.get(key);
     if (v === undefined) return false;
-    if (typeof v === 'number') this.raw--;
+    if (typeof v === 'number') this.forget(key);
     this.map.delete(key);
     this.changed?.add(key);
     return true;
+  }
+
+  /** A snapshot document's entry is replaced or removed: its bytes and decoded copies go. */
+  private forget(key: string): void {
+    this.young.delete(key);
+    this.old.delete(key);
+    this.pinned?.delete(key);
+    if (--this.raw === 0) this.dropSource();
+  }
+
+  private dropSource(): void {
+    this.source = undefined;
+    this.young.clear();
+    this.old.clear();
+    this.pinned = undefined;
+    this.pinning = undefined;
   }
 
   /**
@@ -123,10 +159,10 @@ export class DocStore {
         const doc = deserialize(source, DECODE) as Doc;
         key = valueKey(doc._id);
         this.map.set(key, doc);
-      } else this.setRaw(key, source, off);
+      } else this.setRaw(key, off);
       keys.push(key);
     }
-    if (this.raw === 0) this.source = undefined;
+    if (this.raw === 0) this.dropSource();
   }
 
   /** The snapshot's _id keys in its order (see ordinalKeys). */
@@ -135,13 +171,47 @@ export class DocStore {
     return this.ordinalKeys;
   }
 
-  /** No index will be built from the snapshot's order any more. */
+  /**
+   * Indexes are about to be built from the documents: keep every decoded one until
+   * `endSnapshot` (each index build would otherwise decode the whole collection again).
+   */
+  pin(): void {
+    if (this.raw > 0) this.pinned ??= new Map();
+  }
+
+  /**
+   * Decodes up to `n` more documents into the pinned ones (the background warm-up, before it
+   * builds a collection's indexes, a slice per event-loop turn); false when all are.
+   */
+  pinSome(n: number): boolean {
+    this.pin();
+    const pinned = this.pinned;
+    if (!pinned || pinned.size >= this.raw) return false;
+    // A Map iterator stays valid while the map changes; it resumes where the last call stopped.
+    this.pinning ??= this.map.entries();
+    while (n > 0) {
+      const next = this.pinning.next();
+      if (next.done) {
+        this.pinning = undefined;
+        return false;
+      }
+      const [k, v] = next.value;
+      if (typeof v !== 'number' || pinned.has(k)) continue;
+      this.cached(k, v, false);
+      n--;
+    }
+    return true;
+  }
+
+  /** No index will be built from the snapshot's order any more; pinned documents are let go. */
   endSnapshot(): void {
     this.changed = undefined;
     this.ordinalKeys = undefined;
+    this.pinned = undefined;
+    this.pinning = undefined;
   }
 
-  private setRaw(key: string, source: Buffer, offset: number): void {
+  private setRaw(key: string, offset: number): void {
     const size = this.map.size;
     this.map.set(key, offset);
     if (this.map.size !== size) this.raw++;
@@ -159,42 +229,56 @@ export class DocStore {
     return s.subarray(v, v + len);
   }
 
-  private decode(key: string, offset: number): Doc {
+  /**
+   * A snapshot document, from the caches or decoded; `keep`: a decoded one joins the cache of
+   * recently read documents (scans of a whole collection do not, so they do not flush it).
+   */
+  private cached(key: string, offset: number, keep: boolean): Doc {
+    let doc = this.young.get(key);
+    if (doc) return doc;
+    doc = this.old.get(key);
+    if (doc) {
+      this.old.delete(key);
+      this.remember(key, doc);
+      return doc;
+    }
+    doc = this.pinned?.get(key);
+    if (doc) return doc;
     DECODE.index = offset;
-    const doc = deserialize(this.source as Uint8Array, DECODE) as Doc;
-    this.map.set(key, doc);
-    if (--this.raw === 0) this.source = undefined;
+    doc = deserialize(this.source as Uint8Array, DECODE) as Doc;
+    if (this.pinned) this.pinned.set(key, doc);
+    else if (keep) this.remember(key, doc);
     return doc;
   }
 
-  /** Decodes up to `n` undecoded documents (background warm-up); false when none is left. */
-  decodeSome(n: number): boolean {
-    if (this.lazy) {
-      // The first slice of a collection's warm-up reads its _ids.
-      this.materialize();
-      return this.raw > 0;
+  private remember(key: string, doc: Doc): void {
+    if (this.young.size >= DocStore.cacheLimit) {
+      this.old = this.young;
+      this.young = new Map();
     }
-    if (this.raw === 0) return false;
-    // A Map iterator stays valid while the map changes; it resumes where the last call stopped.
-    this.warm ??= this.map.entries();
-    while (n > 0 && this.raw > 0) {
-      const next = this.warm.next();
-      if (next.done) {
-        this.warm = this.map.entries();
-        continue;
-      }
-      const [k, v] = next.value;
-      if (typeof v !== 'number') continue;
-      this.decode(k, v);
-      n--;
-    }
-    if (this.raw === 0) this.warm = undefined;
-    return this.raw > 0;
+    this.young.set(key, doc);
   }
 
-  /** Documents not decoded yet (including those not in the map yet). */
+  /** Reads the snapshot's _ids (background warm-up); false when there were none to read. */
+  decodeSome(): boolean {
+    if (!this.lazy) return false;
+    this.materialize();
+    return true;
+  }
+
+  /** Snapshot documents held only as bytes (not decoded, or decoded and let go). */
   get undecoded(): number {
-    return this.raw + (this.lazy?.length ?? 0);
+    return (this.lazy?.length ?? 0) + this.raw - this.decodedCount;
+  }
+
+  /** Snapshot documents decoded and kept (the caches, pinned ones while indexes are built). */
+  get decodedCount(): number {
+    return this.young.size + this.old.size + (this.pinned?.size ?? 0);
+  }
+
+  /** Entries still held as bytes of the snapshot. */
+  get rawCount(): number {
+    return this.raw;
   }
 
   keys(): IterableIterator<string> {
@@ -219,10 +303,10 @@ export class DocStore {
   }
 
   private *decodingValues(): Generator<Doc> {
-    for (const [k, v] of this.map) yield typeof v === 'number' ? this.decode(k, v) : v;
+    for (const [k, v] of this.map) yield typeof v === 'number' ? this.cached(k, v, false) : v;
   }
 
   private *decodingEntries(): Generator<[string, Doc]> {
-    for (const [k, v] of this.map) yield [k, typeof v === 'number' ? this.decode(k, v) : v];
+    for (const [k, v] of this.map) yield [k, typeof v === 'number' ? this.cached(k, v, false) : v];
   }
 }

@@ -8,6 +8,7 @@ import { Collection, type IndexSpec } from './collection';
 import {
   CompactionError,
   Journal,
+  frameInsert,
   type FsyncMode,
   type JournalOp,
   type JournalWriteError,
@@ -290,16 +291,17 @@ export class Engine {
   }
 
   /**
-   * Background warm-up after a start: decodes up to `budget` stored documents, or builds one
-   * deferred index, per call. Returns false once everything is decoded and built.
+   * Background warm-up after a start: reads one collection's snapshot _ids, decodes up to
+   * `budget` of its documents for its index builds (kept only until they are built: see
+   * DocStore), or builds one deferred index, per call. Returns false once every _id is read and
+   * every index built.
    */
   warmUp(budget = 2000): boolean {
     for (const colls of this.dbs.values())
       for (const c of colls.values()) {
-        if (c.docs.undecoded > 0) {
-          c.docs.decodeSome(budget);
-          return true;
-        }
+        if (c.docs.decodeSome()) return true;
+        // Decoded in slices first, so that the builds below do not decode them in one go.
+        if (c.indexes.some((ix) => !ix.built) && c.docs.pinSome(budget)) return true;
         for (const ix of c.indexes)
           if (!ix.built) {
             ix.buildPending();
@@ -361,17 +363,22 @@ export class Engine {
     this.log({ o: 'options', db: c.db, coll: c.name, options });
   }
 
-  private changed(change: DocChange, op: JournalOp): void {
+  private changed(change: DocChange, op: JournalOp | (() => Buffer)): void {
     if (this.divert) return this.divert(change);
-    this.log(op);
+    if (typeof op === 'function') this.journal?.appendFramed(op());
+    else this.log(op);
     for (const o of this.observers) o(change);
   }
 
-  insert(c: Collection, doc: Doc): void {
+  /**
+   * Stores a new document; `bytes`: its BSON as the command carried it, which decodes to `doc`
+   * (then journaled as they are, instead of encoding `doc` again).
+   */
+  insert(c: Collection, doc: Doc, bytes?: Uint8Array): void {
     c.insert(doc);
     this.changed(
       { op: 'insert', coll: c, after: doc },
-      { o: 'insert', db: c.db, coll: c.name, doc },
+      bytes ? () => frameInsert(c.db, c.name, bytes) : { o: 'insert', db: c.db, coll: c.name, doc },
     );
   }
 

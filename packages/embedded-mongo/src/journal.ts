@@ -116,6 +116,12 @@ export class JournalWriteError extends Error {
 /** Compaction failed; the old journal is untouched and stays in use. */
 export class CompactionError extends Error {}
 
+/**
+ * How records are decoded at replay: as the wire decodes commands (an inserted document is
+ * journaled with the bytes it arrived in, see frameInsert, and must read back as it was served).
+ */
+const REPLAY = { promoteLongs: true, promoteValues: true, validation: { utf8: false } } as const;
+
 let scratch: Buffer | undefined;
 
 /** One record: the operation serialized once, after room for its header, then copied out once. */
@@ -137,6 +143,48 @@ export function frame(op: JournalOp): Buffer {
   scratch.copy(out, 0, 0, end);
   const payload = out.subarray(HEADER);
   out.writeUInt32LE(payload.length, 0);
+  out.writeUInt32LE(zlib.crc32(payload), 4);
+  return out;
+}
+
+/**
+ * The record of `{ o: 'insert', db, coll, doc }` with the document's BSON as it arrived in the
+ * command (no decode-and-encode round trip): the same bytes `frame` would make for a document
+ * that encodes back to them.
+ */
+export function frameInsert(db: string, coll: string, doc: Uint8Array): Buffer {
+  const dbLen = Buffer.byteLength(db);
+  const collLen = Buffer.byteLength(coll);
+  // int32 size, 'o': 'insert', 'db': db, 'coll': coll, 'doc': <document>, terminator
+  const size = 4 + 14 + (9 + dbLen) + (11 + collLen) + (5 + doc.length) + 1;
+  const out = Buffer.allocUnsafe(HEADER + size);
+  let p = HEADER;
+  out.writeInt32LE(size, p);
+  p += 4;
+  out[p++] = 0x02;
+  p += out.write('o\0', p, 'latin1');
+  out.writeInt32LE(7, p);
+  p += 4;
+  p += out.write('insert\0', p, 'latin1');
+  out[p++] = 0x02;
+  p += out.write('db\0', p, 'latin1');
+  out.writeInt32LE(dbLen + 1, p);
+  p += 4;
+  p += out.write(db, p, 'utf8');
+  out[p++] = 0;
+  out[p++] = 0x02;
+  p += out.write('coll\0', p, 'latin1');
+  out.writeInt32LE(collLen + 1, p);
+  p += 4;
+  p += out.write(coll, p, 'utf8');
+  out[p++] = 0;
+  out[p++] = 0x03;
+  p += out.write('doc\0', p, 'latin1');
+  out.set(doc, p);
+  p += doc.length;
+  out[p] = 0;
+  const payload = out.subarray(HEADER);
+  out.writeUInt32LE(size, 0);
   out.writeUInt32LE(zlib.crc32(payload), 4);
   return out;
 }
@@ -203,7 +251,7 @@ export function scanJournal(buf: Buffer, apply: (op: JournalOp) => void): Journa
       return { records, end: off, problem: { offset: off, ...diagnose(buf, off) } };
     }
     try {
-      apply(deserialize(payload, { promoteLongs: true, promoteValues: true }) as JournalOp);
+      apply(deserialize(payload, REPLAY) as JournalOp);
     } catch (e) {
       const reason = `a record with a valid checksum cannot be replayed (${(e as Error).message})`;
       return { records, end: off, problem: { offset: off, reason, torn: false } };
@@ -330,6 +378,11 @@ export class Journal {
 
   append(op: JournalOp): void {
     this.pending.push(frame(op));
+  }
+
+  /** Appends a record framed already (see frameInsert). */
+  appendFramed(record: Buffer): void {
+    this.pending.push(record);
   }
 
   /** Writes the pending records; called before a write is acknowledged. */

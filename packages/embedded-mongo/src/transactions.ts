@@ -26,6 +26,7 @@ import { undoChange, type DocChange, type Engine, type EngineChange } from './en
 import { MongoServerError, serverError } from './errors';
 import { isPlainObject, valueKey, type Doc } from './values';
 import { isView } from './commands/views';
+import { RAW_DOCUMENTS } from './wire';
 
 const TRANSIENT = ['TransientTransactionError'];
 const MAX_SESSIONS = 10_000;
@@ -408,6 +409,9 @@ export function withoutSessionFields(body: Doc): Doc {
   const out: Doc = {};
   for (const [k, v] of Object.entries(body))
     if (k !== 'txnNumber' && k !== 'autocommit' && k !== 'startTransaction') out[k] = v;
+  // An insert's documents as bytes (see RAW_DOCUMENTS) go along.
+  const raw = (body as Record<symbol, unknown>)[RAW_DOCUMENTS];
+  if (raw) (out as Record<symbol, unknown>)[RAW_DOCUMENTS] = raw;
   return out;
 }
 

@@ -12,6 +12,7 @@ import { MongoClient, type Document } from 'mongodb';
 import { start } from '../src';
 import type { RunningServer } from '../src/server';
 import { Index } from '../src/collection';
+import { DocStore } from '../src/doc-store';
 
 let dir: string;
 let journal: string;
@@ -155,15 +156,17 @@ test('after a snapshot and later writes, a restart reads every document and inde
     await lazy.stop();
   }
 
-  // With the warm-up: everything decoded and built in the background, then the same reads.
+  // With the warm-up: every index built in the background, the documents decoded for the builds
+  // then let go (they stay bytes of the journal image until read), then the same reads.
   let warmed!: () => void;
   const warm = new Promise<void>((resolve) => (warmed = resolve));
   const eager = await start({ dbPath: dir, fsync: 'never', onWarm: () => warmed() });
   try {
     await warm;
     const coll = eager.engine.collection('s', 'items')!;
-    expect(coll.docs.undecoded).toBe(0);
     expect(coll.indexes.every((ix) => ix.built)).toBe(true);
+    expect(coll.docs.decodedCount).toBe(0);
+    expect(coll.docs.undecoded).toBeGreaterThan(100);
     client = await connect(eager);
     await client
       .db('s')
@@ -173,6 +176,68 @@ test('after a snapshot and later writes, a restart reads every document and inde
     await client.close();
   } finally {
     await eager.stop();
+  }
+});
+
+test('snapshot documents decoded for reads are kept in a bounded cache; reads and writes of documents let go stay right', async () => {
+  const server = await start({ dbPath: dir, fsync: 'never' });
+  let client = await connect(server);
+  let c = client.db('s').collection<Document & { _id: number }>('items');
+  await c.createIndex({ group: 1, n: -1 });
+  await c.insertMany(
+    Array.from({ length: 200 }, (_, i) => ({ _id: i, group: i % 4, n: i, tags: [i % 3] })),
+  );
+  server.engine.compact();
+  await client.close();
+  await server.stop();
+
+  const limit = DocStore.cacheLimit;
+  DocStore.cacheLimit = 10;
+  let warmed!: () => void;
+  const warm = new Promise<void>((resolve) => (warmed = resolve));
+  const again = await start({ dbPath: dir, fsync: 'never', onWarm: () => warmed() });
+  try {
+    await warm;
+    const coll = again.engine.collection('s', 'items')!;
+    expect(coll.docs.decodedCount).toBe(0);
+    client = await connect(again);
+    c = client.db('s').collection<Document & { _id: number }>('items');
+    // Reads of single documents fill the cache, never past two generations of 10.
+    for (let i = 0; i < 200; i += 3) expect((await c.findOne({ _id: i }))?.n).toBe(i);
+    expect(coll.docs.decodedCount).toBeLessThanOrEqual(20);
+    expect(coll.docs.decodedCount).toBeGreaterThan(0);
+    // A whole scan decodes every document without keeping the ones it decoded.
+    expect((await c.find().toArray()).length).toBe(200);
+    expect(coll.docs.decodedCount).toBeLessThanOrEqual(20);
+    // Updates of documents decoded long ago (let go) and of cached ones, then a delete: the
+    // indexes and later reads see the new versions, and so does a restart.
+    await c.updateOne({ _id: 0 }, { $inc: { n: 1000 } });
+    await c.updateOne({ _id: 198 }, { $set: { group: 9 } });
+    await c.deleteOne({ _id: 3 });
+    expect(await c.findOne({ _id: 0 })).toEqual({ _id: 0, group: 0, n: 1000, tags: [0] });
+    expect(await c.find({ group: 9 }).toArray()).toEqual([
+      { _id: 198, group: 9, n: 198, tags: [0] },
+    ]);
+    expect(await c.find({ group: 0 }).sort({ n: -1 }).limit(2).toArray()).toEqual([
+      { _id: 0, group: 0, n: 1000, tags: [0] },
+      { _id: 196, group: 0, n: 196, tags: [1] },
+    ]);
+    expect(await c.findOne({ _id: 3 })).toBeNull();
+    expect(await c.countDocuments({ tags: 0 })).toBe(66);
+    await client.close();
+  } finally {
+    await again.stop();
+    DocStore.cacheLimit = limit;
+  }
+  const last = await start({ dbPath: dir, fsync: 'never' });
+  try {
+    client = await connect(last);
+    c = client.db('s').collection<Document & { _id: number }>('items');
+    expect(await c.findOne({ _id: 0 })).toEqual({ _id: 0, group: 0, n: 1000, tags: [0] });
+    expect(await c.countDocuments()).toBe(199);
+    await client.close();
+  } finally {
+    await last.stop();
   }
 });
 

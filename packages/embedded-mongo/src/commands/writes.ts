@@ -16,6 +16,7 @@ import { validateDocument } from '../validation';
 import { cloneDoc, isPlainObject, sameDocument, type Doc } from '../values';
 import { checkHint, collName, num, rejectCollation, type Handler } from './context';
 import { rejectView } from './views';
+import { RAW_DOCUMENTS } from '../wire';
 
 function rejectTransactions(cmd: Doc): void {
   if (
@@ -107,12 +108,15 @@ export const insert: Handler = (cmd, db, { engine }) => {
   const bypass = cmd.bypassDocumentValidation === true;
   const writeErrors: WriteError[] = [];
   let n = 0;
+  // The documents' bytes as they arrived (see RAW_DOCUMENTS), journaled as they are when the
+  // stored document is the decoded one unchanged (its _id was there, first).
+  const bytes = (cmd as Record<symbol, unknown>)[RAW_DOCUMENTS] as Buffer[] | undefined;
   docs.forEach((raw, index) => {
     if (ordered && writeErrors.length) return;
     try {
       const doc = prepareInsert(raw, true);
       validateDocument(coll, doc, undefined, bypass);
-      engine.insert(coll, doc);
+      engine.insert(coll, doc, doc === raw ? bytes?.[index] : undefined);
       n++;
     } catch (e) {
       writeErrors.push(toWriteError(e, index));
