@@ -58,6 +58,22 @@ function rspackPort(appDir: string): number {
  * already) and labels sub-schemas with draft-04 `id` strings, which only document their path:
  * both are dropped; every `$ref` is a JSON pointer and works without them.
  */
+/**
+ * Repository paths rspack.shared.js reads when it builds an app: its `require('./...')`s and the
+ * literal `path.join(__dirname, '...', ...)` paths (the kit, the contracts' sources, loaders).
+ */
+function filesRspackSharedReads(): string[] {
+  const text = readText(path.join(repoRoot, 'rspack.shared.js'));
+  const files = new Set<string>();
+  for (const [, file] of text.matchAll(/require\('(\.\/[^']+)'\)/g))
+    files.add(path.normalize(file!));
+  for (const [, parts] of text.matchAll(/path\.join\(__dirname((?:,\s*'[^']+')+)\)/g)) {
+    files.add(path.join(...[...parts!.matchAll(/'([^']+)'/g)].map(([, part]) => part!)));
+  }
+  if (files.size === 0) throw new Error('rspack.shared.js: no repository path found');
+  return [...files];
+}
+
 function asDraft2019(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(asDraft2019);
   if (!schema || typeof schema !== 'object') return schema;
@@ -147,6 +163,36 @@ describe('docker-compose.yml', () => {
           source,
           exists: true,
         });
+      }
+    },
+  );
+
+  // The front-end images build with rspack.shared.js, which reads files of the repository beyond
+  // the app's folder (the kit's package.json, its sources, a build loader under scripts/): each
+  // must be in the image before `npm run build`, or the image does not build.
+  const rspackBuilt = built
+    .map(([name]) => name)
+    .filter((name) =>
+      copiedSources(dockerfileInstructions(readText(dockerfileOf(services[name]!).file))).includes(
+        'rspack.shared.js',
+      ),
+    );
+  test('the front-end images are the ones built with rspack.shared.js', () => {
+    expect(rspackBuilt.sort()).toEqual(
+      ['mf-admin', 'mf-feed', 'mf-notifications', 'mf-profile', 'shell'].sort(),
+    );
+  });
+  test.each(rspackBuilt)(
+    '%s: its Dockerfile copies every repository file rspack.shared.js reads',
+    (name) => {
+      const { file } = dockerfileOf(services[name]!);
+      const sources = copiedSources(dockerfileInstructions(readText(file))).map((source) =>
+        path.normalize(source).replace(/\/$/, ''),
+      );
+      const copied = (wanted: string) =>
+        sources.some((source) => wanted === source || wanted.startsWith(`${source}/`));
+      for (const wanted of filesRspackSharedReads()) {
+        expect({ name, wanted, copied: copied(wanted) }).toEqual({ name, wanted, copied: true });
       }
     },
   );
