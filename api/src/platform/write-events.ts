@@ -43,33 +43,28 @@ function emit(connection: Connection | undefined, collection: string, event: Wri
 
 /** How long an insert of this process is waited for in its change stream (then forgotten). */
 const OWN_INSERT_MS = 60_000;
-/** At most this many own inserts and transaction sessions are remembered (past that: none). */
+/** At most this many own inserts are remembered (past that: the oldest go). */
 const MAX_OWN = 10_000;
 
 /**
  * The writes made through one connection that were announced on it already, so that their echo
  * in the connection's change stream (`followChanges`) is not handled a second time. Each app
- * process hears its own writes from its hooks, and from its change stream again: without this,
- * every write of one API process cost it the stream's events too, and a delete (an unlike, an
- * unfollow), which the stream describes by `_id` alone, forgot far more than the write changed
- * (every viewer's flags, every Following page).
+ * process hears its own writes from its hooks, and from its change stream again.
  *
- * Only what cannot be mistaken is recognised:
- * - a transaction's events carry its session id (`lsid`), a random UUID of this process's driver:
- *   every transaction run through `atomicallyOn` announces its writes after its commit, whatever
- *   the commit answered (counters/atomic.ts), so every event of one of those sessions was
- *   announced by this process;
- * - an insert acknowledged to this connection (a `save` of a new document or an `insertMany`,
- *   announced by its hooks after the database answered): the collection and `_id` of a document
- *   name exactly one insert that took effect. An echo that arrives before the hook recorded it is
- *   handled as any other event (the entry is then forgotten after OWN_INSERT_MS).
+ * Only what cannot be mistaken is recognised: an insert acknowledged to this connection outside a
+ * transaction (a `save` of a new document or an `insertMany`, announced by its hooks after the
+ * database answered; a new post, a notification): the collection and `_id` of a document name
+ * exactly one insert that took effect. An echo that arrives before the hook recorded it is handled
+ * as any other event (the entry is then forgotten after OWN_INSERT_MS).
  *
- * Updates and deletes outside transactions are always handled (another process may have made the
- * same write on the same document at the same time).
+ * Updates and deletes are always handled (another process may have made the same write on the same
+ * document at the same time), and so is every event of a transaction (it carries a session id,
+ * `lsid`): leaving out this process's own transactions (by session id and transaction number)
+ * made `comments/page-cache.test.ts` serve a comment page without a comment just added, so some
+ * write of a transaction reaches the caches only through its echo (not found yet; see
+ * counters/atomic.ts).
  */
 interface OwnWrites {
-  /** Server session ids (hex) of the transactions run through this connection. */
-  sessions: Set<string>;
   /** `collection:_id` of inserts this connection announced, with when. */
   inserts: Map<string, number>;
 }
@@ -79,36 +74,13 @@ const ownWrites = new WeakMap<Connection, OwnWrites>();
 function ownWritesOf(connection: Connection): OwnWrites {
   let own = ownWrites.get(connection);
   if (!own) {
-    own = { sessions: new Set(), inserts: new Map() };
+    own = { inserts: new Map() };
     ownWrites.set(connection, own);
   }
   return own;
 }
 
-/** A session id (a BSON Binary, or bytes) as hex; undefined when it is neither. */
-function sessionKey(id: unknown): string | undefined {
-  if (id instanceof Uint8Array) return Buffer.from(id).toString('hex');
-  if (id && typeof id === 'object' && (id as { _bsontype?: unknown })._bsontype === 'Binary')
-    return (id as { toString(encoding: 'hex'): string }).toString('hex');
-  return undefined;
-}
-
 const insertKey = (collection: string, id: unknown) => `${collection}:${typeof id}:${String(id)}`;
-
-/**
- * Says that a transaction is run on `connection` with the server session `lsid` (`session.id`):
- * its change stream events are this process's own (see OwnWrites). Call it before the commit.
- */
-export function markOwnTransaction(
-  connection: Connection,
-  lsid: { id?: unknown } | undefined,
-): void {
-  const key = sessionKey(lsid?.id);
-  if (key === undefined) return;
-  const { sessions } = ownWritesOf(connection);
-  if (sessions.size >= MAX_OWN) sessions.clear();
-  sessions.add(key);
-}
 
 function markOwnInserts(
   connection: Connection | undefined,
@@ -130,8 +102,8 @@ function markOwnInserts(
 function isOwnEcho(connection: Connection, change: ChangeEvent, collection: string): boolean {
   const own = ownWrites.get(connection);
   if (!own) return false;
-  const session = sessionKey(change.lsid?.id);
-  if (session !== undefined) return own.sessions.has(session);
+  // A transaction's events are always handled: see OwnWrites.
+  if (change.lsid !== undefined) return false;
   if (change.operationType !== 'insert' || change.documentKey?._id === undefined) return false;
   return own.inserts.delete(insertKey(collection, change.documentKey._id));
 }
@@ -253,8 +225,9 @@ type ChangeEvent = {
   documentKey?: { _id?: unknown };
   fullDocument?: Record<string, unknown> | null;
   updateDescription?: { updatedFields?: Record<string, unknown>; removedFields?: string[] };
-  /** The session of the transaction that made the change (transactions only). */
+  /** The session and transaction number of the transaction that made the change, if any. */
   lsid?: { id?: unknown };
+  txnNumber?: unknown;
 };
 
 /** A change stream event as the write it describes (undefined: every read of it may be stale). */

@@ -21,20 +21,14 @@
  * - Read caches hear of writes from mongoose's hooks (platform/write-events.ts) while the
  *   transaction is still open, when other readers cannot see them yet; the writes made inside are
  *   announced once more after the commit (also after a commit that failed: it may have taken
- *   effect), so nothing read in between is kept. So the transaction's events in this process's
- *   own change stream are not handled again (`markOwnTransaction`).
+ *   effect), so nothing read in between is kept.
  * - A call inside another `atomically` joins the open transaction instead of nesting.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { ConnectionStates, mongo, type ClientSession, type Connection } from 'mongoose';
 import { databaseUnavailable } from '../../platform/errors';
-import {
-  announceWrite,
-  markOwnTransaction,
-  onWrites,
-  type WriteEvent,
-} from '../../platform/write-events';
+import { announceWrite, onWrites, type WriteEvent } from '../../platform/write-events';
 
 export type Atomically = <T>(work: () => Promise<T>, hot?: string) => Promise<T>;
 
@@ -98,8 +92,6 @@ export function atomicallyOn(connection: Connection): Atomically {
         session.startTransaction();
         try {
           const value = await announced.run(writes, () => joined.run({ session }, work));
-          // Its change stream events are this process's own: announced here, not handled again.
-          markOwnTransaction(connection, session.id);
           try {
             await session.commitTransaction();
           } finally {
