@@ -1,15 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Notification, NotificationGroup, NotificationGroupPage } from '@campus/contracts';
-import { forgetPrefetched, hasPrefetched, prefetchSlot } from '@campus/kit/prefetch';
-import {
-  callsTo,
-  mockApi,
-  renderPage,
-  signIn,
-  type ApiCall,
-  type ApiReply,
-} from '@campus/kit/testing';
+import { callsTo, mockApi, renderPage, type ApiCall, type ApiReply } from '@campus/kit/testing';
 import { useUnreadCount } from '@campus/kit/stream';
 import { dismissToast } from '@campus/kit/toast';
 import NotificationsPage from './notifications-page';
@@ -274,50 +266,5 @@ describe('NotificationsPage', () => {
     const pages = callsTo(fetchMock, '/api/notifications').map(({ url }) => url.search);
     expect(pages).toContain('?grouped=true&before=5');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
-  });
-
-  it("draws the shell's early first page in its first render, then pages on from it", async () => {
-    const older = groupOf({ id: 2, type: 'follow', isRead: true, createdAt: at, actor: ada }, [2]);
-    const fetchMock = serve(undefined, [
-      { groups: sampleGroups(), nextCursor: 5 },
-      { groups: [older], nextCursor: null },
-    ]);
-    signIn(me);
-    const { token } = JSON.parse(window.localStorage.getItem('campus.auth')!) as { token: string };
-    const early: NotificationGroupPage = { groups: sampleGroups(), nextCursor: 5 };
-    // As the shell's first script leaves an early request whose answer has arrived.
-    prefetchSlot().set('/api/notifications?grouped=true', {
-      token,
-      startedAt: Date.now(),
-      response: Promise.resolve(early),
-      answer: { value: early },
-    });
-    try {
-      // Signed in already (the stored login the early request was sent with).
-      renderPage(<NotificationsPage />, { path: '/notifications' });
-      // No skeleton rows first: the groups are in the first render.
-      expect(screen.queryByTestId('notification-skeleton')).not.toBeInTheDocument();
-      expect(
-        screen.getByRole('link', { name: 'Ada Okafor and 3 others liked your post (unread)' }),
-      ).toBeInTheDocument();
-      // Taken once drawn, and not asked for again.
-      expect(hasPrefetched('/api/notifications?grouped=true')).toBe(false);
-      const grouped = () =>
-        callsTo(fetchMock, '/api/notifications')
-          .map(({ url }) => url.search)
-          .filter((search) => search.startsWith('?grouped=true'));
-      await act(async () => {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      });
-      expect(grouped()).toEqual([]);
-      // 'Load more' pages on from it with its cursor.
-      await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
-      expect(
-        await screen.findByRole('link', { name: 'Ada Okafor started following you' }),
-      ).toBeInTheDocument();
-      expect(grouped()).toContain('?grouped=true&before=5');
-    } finally {
-      forgetPrefetched();
-    }
   });
 });

@@ -1,10 +1,9 @@
-import { useLayoutEffect, useState } from 'react';
-import useSWRInfinite, { unstable_serialize as serializeInfinite } from 'swr/infinite';
+import useSWRInfinite from 'swr/infinite';
 import type { Notification, NotificationGroup, NotificationGroupPage } from '@campus/contracts';
-import { apiRequest, getJson, readStoredAuth } from '@campus/kit/api';
+import { apiRequest, getJson } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
-import { arrivedPrefetch, takePrefetched, withPrefetch } from '@campus/kit/prefetch';
-import { unstable_serialize, useSWRConfig } from 'swr';
+import { withPrefetch } from '@campus/kit/prefetch';
+import { useSWRConfig } from 'swr';
 
 type GroupsKey = ReturnType<typeof keys.notificationGroups>;
 
@@ -24,8 +23,6 @@ export function getNotificationGroups([
   return before > 0 ? load() : withPrefetch(path, load);
 }
 
-const FIRST_PAGE_PATH = '/api/notifications?grouped=true';
-
 const groupsKey = (index: number, previous: NotificationGroupPage | null): GroupsKey | null => {
   if (index === 0) return keys.notificationGroups(0);
   return previous?.nextCursor ? keys.notificationGroups(previous.nextCursor) : null;
@@ -40,30 +37,11 @@ type List = Notification[] | null | undefined;
  * kit's plain list (which the shell's badge reads while the stream is down) at once.
  */
 export function useNotificationGroups() {
-  const { mutate: mutateKey, cache } = useSWRConfig();
-  // Opened on the notifications (a landing) with the shell's early answer for the first page
-  // already arrived, and nothing cached yet: the first render draws that answer (asked for a
-  // moment ago, it is the fresh fetch) instead of a skeleton, written into the cache entries the
-  // hook reads before its first read, and SWR does not fetch it again on mount. The answer is
-  // taken once that render is on the page.
-  const [early] = useState(() => {
-    const firstKey = unstable_serialize(keys.notificationGroups(0));
-    if (cache.get(firstKey) !== undefined) return null;
-    const arrived = arrivedPrefetch<NotificationGroupPage | null>(FIRST_PAGE_PATH);
-    return arrived?.value ? { firstKey, page: arrived.value } : null;
-  });
-  if (early && cache.get(early.firstKey) === undefined) {
-    cache.set(early.firstKey, { data: early.page });
-    cache.set(serializeInfinite(groupsKey), { data: [early.page] });
-  }
-  useLayoutEffect(() => {
-    const token = readStoredAuth()?.token;
-    if (early && token) void takePrefetched(FIRST_PAGE_PATH, token)?.catch(() => null);
-  }, [early]);
+  const { mutate: mutateKey } = useSWRConfig();
   const groups = useSWRInfinite<NotificationGroupPage | null, Error, typeof groupsKey>(
     groupsKey,
     getNotificationGroups,
-    { revalidateOnMount: early === null, revalidateFirstPage: true },
+    { revalidateOnMount: true, revalidateFirstPage: true },
   );
   const { data, mutate, size, setSize, isValidating } = groups;
   const pages = (data ?? []).filter((page): page is NotificationGroupPage => page !== null);

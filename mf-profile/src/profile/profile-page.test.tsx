@@ -2,8 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { emitAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
-import { forgetPrefetched, hasPrefetched, prefetchSlot } from '@campus/kit/prefetch';
-import { ADA, BEN, profileOf, renderPage, mockApi, signIn } from '@campus/kit/testing';
+import { ADA, BEN, profileOf, renderPage, mockApi } from '@campus/kit/testing';
 import ProfilePage from './profile-page';
 
 const post = {
@@ -101,47 +100,6 @@ describe('ProfilePage', () => {
     expect(button).toHaveTextContent('Following');
     await userEvent.hover(button);
     expect(button).toHaveTextContent('Unfollow');
-  });
-
-  it("draws the shell's early answer in its first render, asks nothing more, and fetches the next profile", async () => {
-    const early = profileOf(BEN, { bio: 'Early answer', posts: [post] });
-    const fetchMock = mockApi(({ method, path }) => {
-      if (method === 'GET' && path === '/api/users/2')
-        return { status: 200, body: profileOf(BEN, { bio: 'Own request' }) };
-      return undefined;
-    });
-    signIn(ADA);
-    const { token } = JSON.parse(window.localStorage.getItem('campus.auth')!) as { token: string };
-    // As the shell's first script leaves an early request whose answer has arrived.
-    prefetchSlot().set('/api/users/2', {
-      token,
-      startedAt: Date.now(),
-      response: Promise.resolve(early),
-      answer: { value: early },
-    });
-    try {
-      // Signed in already (the stored login the early request was sent with).
-      renderPage(<ProfilePage />, { path: '/profile/2', route: '/profile/:id?' });
-      // No skeleton first: the profile and its posts are in the first render.
-      expect(screen.getByRole('heading', { name: 'Ben Larsen', level: 1 })).toBeInTheDocument();
-      expect(screen.queryByLabelText('Loading profile')).not.toBeInTheDocument();
-      expect(screen.getByText('Early answer')).toBeInTheDocument();
-      expect(screen.getByText(post.content)).toBeInTheDocument();
-      // Taken once drawn, and not asked for again.
-      expect(hasPrefetched('/api/users/2')).toBe(false);
-      await act(async () => {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      });
-      expect(fetchMock.mock.calls.map(([url]) => String(url))).not.toContainEqual(
-        expect.stringContaining('/api/users/2'),
-      );
-      expect(screen.getByText('Early answer')).toBeInTheDocument();
-      // A change of the page (profileChanged) fetches it afresh.
-      act(() => emitAppEvent('profileChanged', { userId: 2 }));
-      expect(await screen.findByText('Own request')).toBeInTheDocument();
-    } finally {
-      forgetPrefetched();
-    }
   });
 
   it('says when someone else has not posted, and goes home from Back without history', async () => {
