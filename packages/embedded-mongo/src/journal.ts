@@ -153,40 +153,43 @@ export function frame(op: JournalOp): Buffer {
  * that encodes back to them.
  */
 export function frameInsert(db: string, coll: string, doc: Uint8Array): Buffer {
-  const dbLen = Buffer.byteLength(db);
-  const collLen = Buffer.byteLength(coll);
   // int32 size, 'o': 'insert', 'db': db, 'coll': coll, 'doc': <document>, terminator
-  const size = 4 + 14 + (9 + dbLen) + (11 + collLen) + (5 + doc.length) + 1;
+  const size =
+    4 +
+    stringFieldSize('o', 'insert') +
+    stringFieldSize('db', db) +
+    stringFieldSize('coll', coll) +
+    (5 + doc.length) +
+    1;
   const out = Buffer.allocUnsafe(HEADER + size);
-  let p = HEADER;
-  out.writeInt32LE(size, p);
-  p += 4;
-  out[p++] = 0x02;
-  p += out.write('o\0', p, 'latin1');
-  out.writeInt32LE(7, p);
-  p += 4;
-  p += out.write('insert\0', p, 'latin1');
-  out[p++] = 0x02;
-  p += out.write('db\0', p, 'latin1');
-  out.writeInt32LE(dbLen + 1, p);
-  p += 4;
-  p += out.write(db, p, 'utf8');
-  out[p++] = 0;
-  out[p++] = 0x02;
-  p += out.write('coll\0', p, 'latin1');
-  out.writeInt32LE(collLen + 1, p);
-  p += 4;
-  p += out.write(coll, p, 'utf8');
-  out[p++] = 0;
+  out.writeInt32LE(size, HEADER);
+  let p = HEADER + 4;
+  p = writeStringField(out, p, 'o', 'insert');
+  p = writeStringField(out, p, 'db', db);
+  p = writeStringField(out, p, 'coll', coll);
   out[p++] = 0x03;
   p += out.write('doc\0', p, 'latin1');
   out.set(doc, p);
-  p += doc.length;
-  out[p] = 0;
-  const payload = out.subarray(HEADER);
+  out[p + doc.length] = 0;
   out.writeUInt32LE(size, 0);
-  out.writeUInt32LE(zlib.crc32(payload), 4);
+  out.writeUInt32LE(zlib.crc32(out.subarray(HEADER)), 4);
   return out;
+}
+
+/** Bytes of a BSON string element `name: value` (type, name, length, UTF-8, NUL). */
+function stringFieldSize(name: string, value: string): number {
+  return 1 + name.length + 1 + 4 + Buffer.byteLength(value) + 1;
+}
+
+/** Writes the BSON string element `name: value` (an ASCII name) at `p`; answers where it ends. */
+function writeStringField(out: Buffer, p: number, name: string, value: string): number {
+  out[p++] = 0x02;
+  p += out.write(`${name}\0`, p, 'latin1');
+  const length = out.write(value, p + 4, 'utf8');
+  out.writeInt32LE(length + 1, p);
+  p += 4 + length;
+  out[p++] = 0;
+  return p;
 }
 
 export interface JournalScan {
