@@ -47,7 +47,7 @@ const OWN_INSERT_MS = 60_000;
 const MAX_OWN = 10_000;
 
 /**
- * The writes made through one connection that were announced on it already, so that their echo
+ * The inserts made through each connection that were announced on it already, so that their echo
  * in the connection's change stream (`followChanges`) is not handled a second time. Each app
  * process hears its own writes from its hooks, and from its change stream again.
  *
@@ -61,23 +61,20 @@ const MAX_OWN = 10_000;
  * document at the same time), and so is every event of a transaction (it carries a session id,
  * `lsid`): leaving out this process's own transactions (by session id and transaction number)
  * made `comments/page-cache.test.ts` serve a comment page without a comment just added, so some
- * write of a transaction reaches the caches only through its echo (not found yet; see
- * counters/atomic.ts).
+ * write of a transaction reaches the caches only through its echo, or a pooled server session's id
+ * came back on a later write outside any transaction (not settled).
+ *
+ * Per connection: `collection:_id` of the inserts it announced, with when.
  */
-interface OwnWrites {
-  /** `collection:_id` of inserts this connection announced, with when. */
-  inserts: Map<string, number>;
-}
+const ownInserts = new WeakMap<Connection, Map<string, number>>();
 
-const ownWrites = new WeakMap<Connection, OwnWrites>();
-
-function ownWritesOf(connection: Connection): OwnWrites {
-  let own = ownWrites.get(connection);
-  if (!own) {
-    own = { inserts: new Map() };
-    ownWrites.set(connection, own);
+function ownInsertsOf(connection: Connection): Map<string, number> {
+  let inserts = ownInserts.get(connection);
+  if (!inserts) {
+    inserts = new Map();
+    ownInserts.set(connection, inserts);
   }
-  return own;
+  return inserts;
 }
 
 const insertKey = (collection: string, id: unknown) => `${collection}:${typeof id}:${String(id)}`;
@@ -88,7 +85,7 @@ function markOwnInserts(
   documents: Array<Record<string, unknown>>,
 ): void {
   if (!connection) return;
-  const { inserts } = ownWritesOf(connection);
+  const inserts = ownInsertsOf(connection);
   const now = Date.now();
   for (const [key, at] of inserts) {
     if (at > now - OWN_INSERT_MS && inserts.size < MAX_OWN) break;
@@ -100,12 +97,12 @@ function markOwnInserts(
 
 /** Whether a change stream event is the echo of a write this connection announced already. */
 function isOwnEcho(connection: Connection, change: ChangeEvent, collection: string): boolean {
-  const own = ownWrites.get(connection);
-  if (!own) return false;
-  // A transaction's events are always handled: see OwnWrites.
+  const inserts = ownInserts.get(connection);
+  if (!inserts) return false;
+  // A transaction's events are always handled: see ownInserts.
   if (change.lsid !== undefined) return false;
   if (change.operationType !== 'insert' || change.documentKey?._id === undefined) return false;
-  return own.inserts.delete(insertKey(collection, change.documentKey._id));
+  return inserts.delete(insertKey(collection, change.documentKey._id));
 }
 
 /** Subscribes to every write announced on `connection`; returns the unsubscribe function. */
@@ -259,7 +256,7 @@ export function changeToWriteEvent(change: ChangeEvent): WriteEvent {
  * fails reports the error (`onError`: the caller forgets everything, since events may have been
  * missed) and follows again after a second, resuming after the last event it saw (a second
  * failure in a row starts afresh). The echoes of this connection's own writes, which it announced
- * already, are left out (OwnWrites). Returns the function that stops following.
+ * already, are left out (ownInserts). Returns the function that stops following.
  */
 export function followChanges(
   connection: Connection,
@@ -303,7 +300,7 @@ export function followChanges(
       failures = 0;
       resumeAfter = change._id;
       const collection = change.ns?.coll;
-      // This process's own write, which its hooks announced already (OwnWrites).
+      // This process's own write, which its hooks announced already (ownInserts).
       if (collection && watched.has(collection) && isOwnEcho(connection, change, collection))
         return;
       const event = changeToWriteEvent(change);
