@@ -2,7 +2,7 @@ import { trusted } from 'mongoose';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import type { Atomically } from '../counters/atomic';
 import type { CounterService } from '../counters/service';
-import { findOneBatch } from '../posts/one-batch';
+import { findOneBatch } from '../../platform/one-batch';
 import type { LikeModel } from './model';
 
 export interface LikeResult {

@@ -22,7 +22,7 @@ import { pinned, type WriteEvent } from '../../platform/write-events';
 import type { LikeService } from '../likes/service';
 import type { RepostService } from '../reposts/service';
 import type { PostDoc, PostModel } from './model';
-import { findOneBatch } from './one-batch';
+import { findOneBatch } from '../../platform/one-batch';
 
 /** How many of the newest posts For You and JD keep in order: their first 10 pages. */
 export const HEAD_SIZE = 200;

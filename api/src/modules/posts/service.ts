@@ -23,7 +23,7 @@ import type { NotificationService } from '../notifications/service';
 import type { RepostService } from '../reposts/service';
 import type { HeadQuery, TopQuery } from './feed-cache';
 import type { PostDoc, PostModel } from './model';
-import { findOneBatch } from './one-batch';
+import { findOneBatch } from '../../platform/one-batch';
 import { postPolicy } from './policy';
 import { presentNewPost, presentPosts, presentPostsJson, type PostReads } from './presenters';
 

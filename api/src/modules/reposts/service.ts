@@ -2,7 +2,7 @@ import { trusted } from 'mongoose';
 import { conflict } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import type { CounterService } from '../counters/service';
-import { findOneBatch } from '../posts/one-batch';
+import { findOneBatch } from '../../platform/one-batch';
 import type { RepostModel } from './model';
 
 export interface RepostServiceDeps {
