@@ -85,6 +85,15 @@ export class ReadCache<K, V> {
     this.forgetAll();
   }
 
+  /**
+   * Refuses every read under way and keeps what is stored: after a write whose documents no kept
+   * entry depends on, but which a read still running may have seen (see `forgetMembersOf`).
+   */
+  refuseReadsUnderWay(): void {
+    this.generation++;
+    this.forgetAll();
+  }
+
   /** Every read under way is refused from here on; what was tracked key by key is no longer needed. */
   private forgetAll(): void {
     this.forgottenAll = this.generation;
@@ -96,19 +105,72 @@ export class ReadCache<K, V> {
   }
 }
 
+/** Past this many documents, a `MemberDocuments` index starts afresh (and its cache with it). */
+const MAX_MEMBER_DOCUMENTS = 200_000;
+
+/**
+ * Which member each document read into a per-member cache belongs to (a like or a repost of the
+ * viewer's flags: `_id` -> member), so that a delete the change stream names by `_id` alone
+ * (another process's unlike, or the echo of this process's own) forgets that member's entry
+ * instead of every member's.
+ *
+ * Exact as long as every read that fills an entry records the `_id`s it returned: an entry can
+ * only depend on such a document if its read returned it (so it is recorded here), or if the
+ * document was inserted after the read, and an insert names its member and forgets their entry.
+ * A read still running when the delete arrives is refused (`refuseReadsUnderWay`). Recorded ids
+ * of entries since forgotten stay until the index starts afresh; at worst they forget an entry
+ * that did not need it.
+ */
+export class MemberDocuments {
+  private readonly owners = new Map<number, number>();
+
+  constructor(private readonly max = MAX_MEMBER_DOCUMENTS) {}
+
+  /** Records that documents `ids` belong to `member`; false when the index had to start afresh. */
+  add(member: number, ids: Iterable<number>): boolean {
+    let fresh = true;
+    for (const id of ids) {
+      if (this.owners.size >= this.max) {
+        this.owners.clear();
+        fresh = false;
+      }
+      this.owners.set(id, member);
+    }
+    return fresh;
+  }
+
+  memberOf(id: number): number | undefined {
+    return this.owners.get(id);
+  }
+
+  clear(): void {
+    this.owners.clear();
+  }
+}
+
 /**
  * Forgets the per-member entries a write on a member's own documents (likes, reposts) may change:
  * those of the members its inserted documents belong to, or of the member its filter names
- * (`userId`); everything when it names no member.
+ * (`userId`); for a delete named by `_id` alone (a change stream's), the member `owners` recorded
+ * for it, if any; everything when it names no member.
  */
-export function forgetMembersOf(cache: ReadCache<number, unknown>, event: WriteEvent): void {
+export function forgetMembersOf(
+  cache: ReadCache<number, unknown>,
+  event: WriteEvent,
+  owners?: MemberDocuments,
+): void {
   const userId = pinned(event.filter, 'userId');
+  const id = pinned(event.filter, '_id');
   if (event.documents) {
     for (const doc of event.documents)
       if (typeof doc.userId === 'number') cache.delete(doc.userId);
       else cache.clear();
   } else if (userId !== undefined) {
     cache.delete(userId);
+  } else if (owners && event.deleted && id !== undefined) {
+    const member = owners.memberOf(id);
+    if (member !== undefined) cache.delete(member);
+    cache.refuseReadsUnderWay();
   } else {
     cache.clear();
   }

@@ -78,7 +78,7 @@ describe('followChanges', () => {
           'users',
           { documents: [{ _id: 3, name: 'A', lastActiveAt: expect.any(Date) }], inserted: true },
         ],
-        ['posts', { filter: { _id: 1 } }],
+        ['posts', { filter: { _id: 1 }, deleted: true }],
       ]);
       await collection('users').updateOne({ _id: 3 }, { $set: { name: 'B' }, $unset: { x: '' } });
       expect(await eventually(() => seen.length === 5)).toBe(true);
@@ -167,7 +167,7 @@ describe('followChanges', () => {
         ['echoes', { documents: [{ _id: 2, n: 0 }], inserted: true }],
         ['echoes', { filter: { _id: 1 }, update: { $set: { m: 1 } } }],
         ['echoes', { documents: [{ _id: 3 }], inserted: true }],
-        ['echoes', { filter: { _id: 2 } }],
+        ['echoes', { filter: { _id: 2 }, deleted: true }],
       ]);
       // What was left out had been announced by the connection itself, after the database answered.
       expect(announced.filter(([, e]) => e.inserted).map(([, e]) => e.documents?.[0]?._id)).toEqual(
@@ -195,5 +195,11 @@ describe('changeToWriteEvent', () => {
     expect(
       changeToWriteEvent({ _id: {}, operationType: 'replace', documentKey: { _id: 4 } }),
     ).toEqual({ filter: { _id: 4 } });
+  });
+
+  test('when a document is deleted, then the event names it by _id and says it is gone (a replace does not)', () => {
+    expect(
+      changeToWriteEvent({ _id: {}, operationType: 'delete', documentKey: { _id: 4 } }),
+    ).toEqual({ filter: { _id: 4 }, deleted: true });
   });
 });

@@ -19,6 +19,8 @@ export interface WriteEvent {
   unknown?: true;
   /** `documents` are new (create, insertMany, a change stream's insert), not saved changes. */
   inserted?: true;
+  /** The document `filter` names by `_id` was deleted (a change stream's delete). */
+  deleted?: true;
 }
 
 export type WriteListener = (collection: string, event: WriteEvent) => void;
@@ -242,8 +244,9 @@ export function changeToWriteEvent(change: ChangeEvent): WriteEvent {
       return { filter: { _id }, update };
     }
     case 'replace':
-    case 'delete':
       return { filter: { _id } };
+    case 'delete':
+      return { filter: { _id }, deleted: true };
     default: // drop, rename, dropDatabase, invalidate
       return { unknown: true };
   }

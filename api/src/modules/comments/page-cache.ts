@@ -8,12 +8,14 @@
  *   forgets that post's pages; a comment known only by id (another process's change) forgets
  *   its post's pages when a kept page holds it, nothing when only its like count moved, and
  *   every page otherwise (it may be one that appears: a suspended author reactivated);
- * - a like or unlike by a member forgets that member's remembered likes.
+ * - a like or unlike by a member forgets that member's remembered likes; an unlike known only by
+ *   the like's `_id` (another process's, or the echo of this one's) forgets the member whose
+ *   remembered likes hold it (MemberDocuments), nobody else's.
  *
  * A page read while a write that forgets it ran is not kept, and concurrent misses of one page
  * are read once (OwnedPages).
  */
-import { forgetMembersOf, ReadCache } from '../../platform/read-cache';
+import { forgetMembersOf, MemberDocuments, ReadCache } from '../../platform/read-cache';
 import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
 import { OwnedPages } from '../../platform/owned-pages';
 import type { CommentDoc } from './model';
@@ -44,6 +46,8 @@ interface ViewerLikes {
 export class CommentPageCache {
   private readonly pages: OwnedPages<StoredCommentPage>;
   private readonly viewers: ReadCache<number, ViewerLikes>;
+  /** The member of each like the viewers' remembered likes were read from. */
+  private readonly likeOwners = new MemberDocuments();
 
   constructor(ttlMs: number) {
     this.pages = new OwnedPages(ttlMs, MAX_POSTS, MAX_PAGES_PER_POST);
@@ -70,8 +74,9 @@ export class CommentPageCache {
   async likedComments(
     viewerId: number,
     commentIds: number[],
-    read: (ids: number[]) => Promise<Set<number>>,
-  ): Promise<Set<number>> {
+    /** The liked ones among `ids`, each with its like's `_id`. */
+    read: (ids: number[]) => Promise<Map<number, number>>,
+  ): Promise<ReadonlySet<number>> {
     if (commentIds.length === 0) return new Set();
     const kept = this.viewers.get(viewerId);
     const unknown = kept ? commentIds.filter((id) => !kept.known.has(id)) : commentIds;
@@ -81,9 +86,10 @@ export class CommentPageCache {
     const missing = base ? unknown : commentIds;
     const mark = this.viewers.mark();
     const liked = await read(missing);
+    if (!this.likeOwners.add(viewerId, liked.values())) this.viewers.clear();
     const flags: ViewerLikes = {
       known: new Set([...(base?.known ?? []), ...missing]),
-      liked: new Set([...(base?.liked ?? []), ...liked]),
+      liked: new Set([...(base?.liked ?? []), ...liked.keys()]),
     };
     this.viewers.set(viewerId, flags, mark);
     return flags.liked;
@@ -92,6 +98,7 @@ export class CommentPageCache {
   clear(): void {
     this.pages.clear();
     this.viewers.clear();
+    this.likeOwners.clear();
   }
 
   /** Posts with pages kept. */
@@ -102,7 +109,7 @@ export class CommentPageCache {
   /** A write announced on `collection`: forgets what it may change. */
   forget(collection: string, event: WriteEvent): void {
     if (collection === 'comments') this.forgetComments(event);
-    else if (collection === 'likes') forgetMembersOf(this.viewers, event);
+    else if (collection === 'likes') forgetMembersOf(this.viewers, event, this.likeOwners);
   }
 
   private forgetComments(event: WriteEvent): void {

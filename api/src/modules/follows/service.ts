@@ -120,6 +120,12 @@ export function createFollowService({
     return follows.map((f) => f.followingId);
   }
 
+  /** The members `userId` follows, each with the `_id` of the follow (a Following page's source). */
+  async function followsOf(userId: number): Promise<Map<number, number>> {
+    const follows = await Follow.find({ followerId: userId }, { followingId: 1 }).lean();
+    return new Map(follows.map((f) => [f.followingId, f._id]));
+  }
+
   function countAllFollows(): Promise<number> {
     return Follow.estimatedDocumentCount();
   }
@@ -191,6 +197,7 @@ export function createFollowService({
     listConnections,
     followSummary,
     followedIds,
+    followsOf,
     countAllFollows,
     removeFollowsOf,
   };

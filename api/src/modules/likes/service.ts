@@ -85,28 +85,31 @@ export function createLikeService({ models: { Like }, counters, atomically }: Li
     }
   }
 
-  /** Which of `postIds` the user has liked. */
-  async function likedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
+  /**
+   * Which of `postIds` the user has liked: each liked post's id with its like's `_id` (a kept
+   * flag names the like it depends on, so that an unlike known only by `_id` finds its member).
+   */
+  async function likedPosts(userId: number, postIds: number[]): Promise<Map<number, number>> {
     // Every feed page without its caches asks this: one command (a filter of numbers needs no
     // casting, and ids need no mongoose query or documents); at most one like per post.
-    const likes = await findOneBatch<{ postId: number }>(Like, {
+    const likes = await findOneBatch<{ _id: number; postId: number }>(Like, {
       filter: { userId, postId: { $in: postIds }, commentId: null },
       limit: postIds.length,
-      projection: { _id: 0, postId: 1 },
+      projection: { _id: 1, postId: 1 },
     });
-    return new Set(likes.map((l) => l.postId));
+    return new Map(likes.map((l) => [l.postId, l._id]));
   }
 
-  /** Which of `commentIds` the user has liked. */
-  async function likedComments(userId: number, commentIds: number[]): Promise<Set<number>> {
+  /** Which of `commentIds` the user has liked: each liked comment's id with its like's `_id`. */
+  async function likedComments(userId: number, commentIds: number[]): Promise<Map<number, number>> {
     // Every post detail and comment page without its caches asks this: one command, as
     // likedPosts; at most one like per comment.
-    const likes = await findOneBatch<{ commentId: number }>(Like, {
+    const likes = await findOneBatch<{ _id: number; commentId: number }>(Like, {
       filter: { userId, postId: null, commentId: { $in: commentIds } },
       limit: commentIds.length,
-      projection: { _id: 0, commentId: 1 },
+      projection: { _id: 1, commentId: 1 },
     });
-    return new Set(likes.map((l) => l.commentId));
+    return new Map(likes.map((l) => [l.commentId, l._id]));
   }
 
   /** How many likes each post (or comment) has, counted from the likes themselves. */

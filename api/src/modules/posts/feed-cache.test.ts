@@ -390,6 +390,68 @@ describe('feed read caches (through the API)', () => {
     }
   });
 
+  test('when a member unlikes and unfollows through another process (known here by _id alone), then only their flags and Following pages are read again', async () => {
+    const other = await startOtherProcessApp(app);
+    const viaOther = other.http;
+    const follow = (member: { auth: string }, id: number) =>
+      app.http().post(`/api/users/${id}/follow`).set('Authorization', member.auth).expect(200);
+    const like = (member: { auth: string }, id: number) =>
+      app.http().post(`/api/posts/${id}/like`).set('Authorization', member.auth).expect(200);
+    try {
+      const [ada, bob, cy] = [
+        await app.createMember(),
+        await app.createMember(),
+        await app.createMember(),
+      ];
+      const post = await publish(app.http, cy, 'liked, then unliked elsewhere');
+      for (const member of [ada, bob]) {
+        await like(member, post.id);
+        await follow(member, cy.id);
+      }
+      const pages = (member: typeof ada) => [
+        () => feed(viaOther, member),
+        () => feed(viaOther, member, '?tab=following'),
+      ];
+      // Kept there with both likes and follows (the first reads may come before the stream's
+      // events: read until they show).
+      for (const member of [ada, bob]) {
+        const liked = await eventually(async () => {
+          const page = await feed(viaOther, member, '?tab=following');
+          return byId(page, post.id)?.isLiked ? page : undefined;
+        });
+        expect(liked).toBeDefined();
+        for (const read of pages(member)) await read();
+      }
+      const kept = await countQueries(other.connection, async () => {
+        for (const member of [ada, bob]) for (const read of pages(member)) await read();
+      });
+      expect(kept.queries).toEqual([]);
+
+      // Ada's unlike and unfollow (transactions' deletes: the stream names them by _id).
+      await like(ada, post.id);
+      await follow(ada, cy.id);
+      const gone = await eventually(async () => {
+        const following = await feed(viaOther, ada, '?tab=following');
+        return byId(following, post.id) === undefined ? following : undefined;
+      });
+      expect(gone).toBeDefined();
+      expect(byId(await feed(viaOther, ada), post.id)).toMatchObject({ isLiked: false });
+
+      // Bob's flags and whom he follows are still kept: his pages read no likes, reposts or
+      // follows (the post itself is read again, its count moved).
+      const bobs = await countQueries(other.connection, async () => {
+        for (const read of pages(bob)) await read();
+      });
+      expect(bobs.queries.filter((q) => /^(likes|reposts|follows)\./.test(q))).toEqual([]);
+      expect(byId(await feed(viaOther, bob), post.id)).toMatchObject({
+        isLiked: true,
+        likesCount: 1,
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
   test('when an app is closed, then it no longer follows the writes to its database', async () => {
     const ada = await app.createMember();
     const closing = app.another({});

@@ -17,7 +17,7 @@
  * driver directly) arrive the same way through a change stream (`ReadCaches.followOtherProcesses`).
  */
 import { singleFlight } from '../../platform/in-flight';
-import { forgetMembersOf, ReadCache } from '../../platform/read-cache';
+import { forgetMembersOf, MemberDocuments, ReadCache } from '../../platform/read-cache';
 import { pinned, type WriteEvent } from '../../platform/write-events';
 import type { LikeService } from '../likes/service';
 import type { RepostService } from '../reposts/service';
@@ -128,6 +128,16 @@ export class FeedCache {
   /** null: no such post. */
   private readonly posts: ReadCache<number, PostDoc | null>;
   private readonly viewers: ReadCache<number, ViewerFlags>;
+  /**
+   * The member of each like and repost the viewers' flags were read from, and of each follow the
+   * Following pages were read from: an unlike, an undone repost or an unfollow that the change
+   * stream names by `_id` alone forgets that one member's flags or pages.
+   */
+  private readonly owners = {
+    likes: new MemberDocuments(),
+    reposts: new MemberDocuments(),
+    follows: new MemberDocuments(),
+  };
   private readonly pagesOnce = singleFlight<string, { posts: PostDoc[]; ids: number[] }>();
   private readonly postsOnce = singleFlight<string, PostDoc[]>();
   /** For You and JD's newest posts, and heads being read (they collect new posts too). */
@@ -148,6 +158,8 @@ export class FeedCache {
   private readonly topOnce = singleFlight<string, TopRanking | undefined>();
   /** Whose posts each viewer's cached Following pages show (forgotten with their pages). */
   private readonly followingAuthors = new Map<number, Set<number>>();
+  /** Whom each viewer follows, with themself (forgotten by their follows and unfollows). */
+  private readonly followLists: ReadCache<number, ReadonlySet<number>>;
 
   constructor(
     private readonly ttlMs: number,
@@ -160,11 +172,14 @@ export class FeedCache {
     };
     this.posts = new ReadCache(ttlMs, 50_000);
     this.viewers = new ReadCache(ttlMs, 10_000);
+    this.followLists = new ReadCache(ttlMs, 10_000);
   }
 
   /** Forgets everything (after writes mongoose cannot see, e.g. a test moving dates). */
   clear(): void {
     for (const cache of [...Object.values(this.pages), this.posts, this.viewers]) cache.clear();
+    this.followLists.clear();
+    for (const owners of Object.values(this.owners)) owners.clear();
     this.forgetHeads();
     this.forgetTop();
     this.followingAuthors.clear();
@@ -180,7 +195,7 @@ export class FeedCache {
   forget(collection: string, event: WriteEvent): void {
     if (collection === 'posts') this.forgetPosts(event);
     else if (collection === 'likes' || collection === 'reposts')
-      forgetMembersOf(this.viewers, event);
+      forgetMembersOf(this.viewers, event, this.owners[collection]);
     // Following pages depend on whom the viewer follows: only the follower's change.
     else if (collection === 'follows') this.forgetFollowing(event);
   }
@@ -192,16 +207,28 @@ export class FeedCache {
   }
 
   private forgetFollowing(event: WriteEvent): void {
-    const followers = event.documents
+    let followers = event.documents
       ? event.documents.map((doc) => doc.followerId)
       : [pinned(event.filter, 'followerId')];
+    const id = pinned(event.filter, '_id');
+    if (event.deleted && id !== undefined && followers[0] === undefined) {
+      // An unfollow known by `_id` alone: the follower whose pages were read from it, if any
+      // (MemberDocuments); a page being read now may have seen it, so none is kept.
+      const follower = this.owners.follows.memberOf(id);
+      followers = follower === undefined ? [] : [follower];
+    }
     if (followers.every((id): id is number => typeof id === 'number')) {
       const gone = new Set(followers);
       this.pages.following.deleteWhere((key) => gone.has(Number(key.split(':', 1)[0])));
-      for (const id of gone) this.followingAuthors.delete(id);
+      for (const id of gone) {
+        this.followingAuthors.delete(id);
+        this.followLists.delete(id);
+      }
+      if (gone.size === 0) this.followLists.refuseReadsUnderWay();
     } else {
       this.pages.following.clear();
       this.followingAuthors.clear();
+      this.followLists.clear();
     }
   }
 
@@ -340,8 +367,31 @@ export class FeedCache {
   }
 
   /** Remembers whose posts `viewerId`'s Following pages show (a new post of theirs forgets them). */
-  followingOf(viewerId: number, authors: number[]): void {
+  followingOf(viewerId: number, authors: ReadonlySet<number>): void {
     if (this.ttlMs > 0) this.followingAuthors.set(viewerId, new Set(authors));
+  }
+
+  /**
+   * Whose posts `viewerId`'s Following pages show: the members they follow and themself, kept
+   * (a page of another offset, or one forgotten by a new post, reads no follows), or read with
+   * `read` (the followed members, each with its follow's `_id`).
+   */
+  async followedBy(
+    viewerId: number,
+    read: () => Promise<Map<number, number>>,
+  ): Promise<ReadonlySet<number>> {
+    const kept = this.followLists.get(viewerId);
+    if (kept) return kept;
+    const mark = this.followLists.mark();
+    const follows = await read();
+    if (!this.owners.follows.add(viewerId, follows.values())) {
+      this.pages.following.clear();
+      this.followingAuthors.clear();
+      this.followLists.clear();
+    }
+    const authors = new Set([viewerId, ...follows.keys()]);
+    this.followLists.set(viewerId, authors, mark);
+    return authors;
   }
 
   /**
@@ -554,10 +604,12 @@ export class FeedCache {
       this.sources.likes.likedPosts(viewerId, missing),
       this.sources.reposts.repostedPosts(viewerId, missing),
     ]);
+    const likesKept = this.owners.likes.add(viewerId, likes.values());
+    if (!this.owners.reposts.add(viewerId, reposts.values()) || !likesKept) this.viewers.clear();
     const flags: ViewerFlags = {
       known: new Set([...(known?.known ?? []), ...missing]),
-      liked: new Set([...(known?.liked ?? []), ...likes]),
-      reposted: new Set([...(known?.reposted ?? []), ...reposts]),
+      liked: new Set([...(known?.liked ?? []), ...likes.keys()]),
+      reposted: new Set([...(known?.reposted ?? []), ...reposts.keys()]),
     };
     this.viewers.set(viewerId, flags, mark);
     return flags;

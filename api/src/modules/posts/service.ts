@@ -90,7 +90,7 @@ export function createPostService({
 }: PostServiceDeps) {
   const { createComment, listComments } = comments;
   const { nextId } = counters;
-  const { followedIds } = follows;
+  const { followsOf } = follows;
   const { toggleLike } = likes;
   const { notify } = notifications;
   const { carriesRepost, findRepost, recordRepost, withdrawRepost } = reposts;
@@ -375,12 +375,12 @@ export function createPostService({
     if (query.tab === 'following') {
       return opts.feed.cachedPage('following', `${viewerId}:${at}`, async () => {
         // The caller's own posts appear too, so a new post shows up where its author is looking.
-        const authors = [viewerId, ...(await followedIds(viewerId))];
+        const authors = await opts.feed.followedBy(viewerId, () => followsOf(viewerId));
         opts.feed.followingOf(viewerId, authors);
         // Members who follow many active authors find their page among the newest posts of all.
         return (
-          (await opts.feed.headPageOf(new Set(authors), page, newestPosts)) ??
-          followingPage(authors, page, opts.now ?? new Date())
+          (await opts.feed.headPageOf(authors, page, newestPosts)) ??
+          followingPage([...authors], page, opts.now ?? new Date())
         );
       });
     } else if (query.tab === 'jd') {

@@ -42,16 +42,16 @@ export function createRepostService({ models: { Repost }, counters }: RepostServ
     return removed.deletedCount === 1;
   }
 
-  /** Which of `postIds` the user has reposted. */
-  async function repostedPosts(userId: number, postIds: number[]): Promise<Set<number>> {
+  /** Which of `postIds` the user has reposted: each post's id with its repost's `_id`. */
+  async function repostedPosts(userId: number, postIds: number[]): Promise<Map<number, number>> {
     // Every feed page without its caches asks this: one command (a filter of numbers needs no
     // casting, and ids need no mongoose query or documents); at most one repost per post.
-    const reposts = await findOneBatch<{ postId: number }>(Repost, {
+    const reposts = await findOneBatch<{ _id: number; postId: number }>(Repost, {
       filter: { userId, postId: { $in: postIds } },
       limit: postIds.length,
-      projection: { _id: 0, postId: 1 },
+      projection: { _id: 1, postId: 1 },
     });
-    return new Set(reposts.map((r) => r.postId));
+    return new Map(reposts.map((r) => [r.postId, r._id]));
   }
 
   /** How many members reposted each post, counted from the reposts themselves. */
