@@ -284,6 +284,28 @@ describe('feed read caches (through the API)', () => {
     expect(ids(result).indexOf(first.id)).toBeLessThan(ids(result).indexOf(second.id));
   });
 
+  test('when a post that is not among today’s is liked, then the kept Top Posts order is served as it is (no post read again)', async () => {
+    const ada = await app.createMember();
+    const fan = await app.createMember();
+    const today = await publish(app.http, ada, 'ranked today');
+    // A post of two days ago (written behind mongoose: its echo names an old post, which joins
+    // nothing).
+    const stored = await app.models.Post.findById(today.id).lean();
+    const oldId = today.id + 1_000_000;
+    await app.models.Post.collection.insertOne({
+      ...stored!,
+      _id: oldId,
+      content: 'from two days ago',
+      createdAt: new Date(Date.now() - 2 * 24 * 3600_000),
+    } as never);
+    const top = () => feed(app.http, ada, '?topFilter=true&limit=50');
+    expect(ids(await top())).not.toContain(oldId);
+    await app.http().post(`/api/posts/${oldId}/like`).set('Authorization', fan.auth).expect(200);
+    expect(await postFinds(top)).toEqual([]);
+    await app.http().post(`/api/posts/${today.id}/like`).set('Authorization', fan.auth).expect(200);
+    expect(await postFinds(top)).toEqual(['find _id']);
+  });
+
   test('when a member posts, then the new post joins the kept Top Posts ranking without a read of the tab', async () => {
     const ada = await app.createMember();
     await publish(app.http, ada, 'already there');

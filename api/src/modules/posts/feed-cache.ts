@@ -58,17 +58,24 @@ interface TopRanking {
   day: number;
   ids: Set<number>;
   until: number;
-  /** The ids in Top Posts order, for the posts cache's generation `mark` (and its pages). */
-  sorted?: { mark: number; ids: number[]; pages: Map<string, number[]> };
+  /** Moves whenever one of `ids` is forgotten by the posts cache, or a post joins them. */
+  version: number;
+  /** The ids in Top Posts order, as of `version` (and its pages). */
+  sorted?: { version: number; ids: number[]; pages: Map<string, number[]> };
 }
 
 /** Today's visible posts (created at or after `since`), all of them, as stored. */
 export type TopQuery = (since: Date) => Promise<PostDoc[]>;
 
 /** Top Posts order: most engaged first (likes + comments + reposts), then newest. */
+function topScore(p: PostDoc): number {
+  return p.likesCount + p.commentsCount + p.repostsCount;
+}
+
 function topOrder(a: PostDoc, b: PostDoc): number {
-  const score = (p: PostDoc) => p.likesCount + p.commentsCount + p.repostsCount;
-  return score(b) - score(a) || b.createdAt.getTime() - a.createdAt.getTime() || b._id - a._id;
+  return (
+    topScore(b) - topScore(a) || b.createdAt.getTime() - a.createdAt.getTime() || b._id - a._id
+  );
 }
 
 /** Whether `all` holds `ids` from `skip` on (and no fewer: a page cut short stays cut short). */
@@ -234,13 +241,19 @@ export class FeedCache {
 
   private forgetPosts(event: WriteEvent): void {
     const id = pinned(event.filter, '_id');
+    const top = this.top;
     if (event.documents) {
       for (const doc of event.documents)
-        if (typeof doc._id === 'number') this.posts.delete(doc._id);
+        if (typeof doc._id === 'number') {
+          this.posts.delete(doc._id);
+          if (top?.ids.has(doc._id)) top.version++;
+        }
     } else if (id !== undefined) {
       this.posts.delete(id);
+      if (top?.ids.has(id)) top.version++;
     } else {
       this.posts.clear();
+      if (top) top.version++;
     }
     // A count moves the Top Posts order only (the post is forgotten above, the ranking re-sorts);
     // anything else may add, hide or move posts anywhere.
@@ -268,7 +281,10 @@ export class FeedCache {
     } else {
       // A new post is visible (not deleted, its author active: they just wrote it).
       const post = doc as unknown as PostDoc;
-      if (this.top && createdAt >= this.top.day) this.top.ids.add(post._id);
+      if (this.top && createdAt >= this.top.day) {
+        this.top.ids.add(post._id);
+        this.top.version++;
+      }
       for (const loading of this.topLoading)
         if (createdAt >= loading.day) loading.inserted.push(post);
     }
@@ -312,22 +328,23 @@ export class FeedCache {
       );
       if (!ranking) return undefined; // forgotten while it was read: read the page as it is
     }
-    // The order holds while no post was forgotten since it was sorted (a count moved: re-sort).
+    // The order holds while none of the ranked posts was forgotten since it was sorted (a count
+    // moved, a post joined: re-sort); writes to other posts leave it as it is.
     let sorted = ranking.sorted;
-    if (!sorted || sorted.mark !== this.posts.mark()) {
-      const mark = this.posts.mark();
+    if (!sorted || sorted.version !== ranking.version) {
+      const version = ranking.version;
       const byId = await this.postsById(ranking.ids);
       const posts = [...byId.values()].filter(
         (p) => p.deletedAt === null && p.authorSuspended !== true,
       );
       posts.sort(topOrder);
       const before = ranking.sorted;
-      sorted = { mark, ids: posts.map((p) => p._id), pages: new Map() };
+      sorted = { version, ids: posts.map((p) => p._id), pages: new Map() };
       // Pages whose ids did not move keep their id list (and so their kept JSON, presenters.ts).
       if (before)
         for (const [at, ids] of before.pages)
           if (sameIds(ids, sorted.ids, Number(at.split(':', 1)[0]))) sorted.pages.set(at, ids);
-      if (mark === this.posts.mark()) ranking.sorted = sorted;
+      if (version === ranking.version) ranking.sorted = sorted;
     }
     const at = `${page.skip}:${page.limit}`;
     let ids = sorted.pages.get(at);
@@ -356,6 +373,7 @@ export class FeedCache {
       day: day.getTime(),
       ids: new Set([...read, ...loading.inserted].map((p) => p._id)),
       until: Date.now() + this.ttlMs,
+      version: 0,
     };
     this.top = ranking;
     return ranking;
