@@ -119,6 +119,10 @@ const KIT_SRC = path.join(KIT_DIR, 'src');
  * member rows beside it, with their follow buttons), grouped apart from the rest so a page
  * without posts or members (notifications, the admin's pages) does not download them.
  */
+/** React's production JSX runtime: `react/jsx-runtime` and the file it loads. */
+const JSX_RUNTIME =
+  /[\\/]node_modules[\\/]react[\\/](?:jsx-runtime\.js|cjs[\\/]react-jsx-runtime\.production\.js)$/;
+
 const KIT_POST_ENTRIES = ['post-card', 'report', 'text', 'user-row', 'follow-button'];
 
 /**
@@ -175,6 +179,9 @@ function kitCacheGroups(appDir) {
     return Boolean(file && file.startsWith(KIT_SRC + path.sep) && !lazy.has(file));
   };
   const isPostModule = (module) => postDirs.some((dir) => module.resource.startsWith(dir));
+  // React's JSX runtime (0.3 KiB gzip) was a file of its own that every page fetched with the
+  // kit: the kit, the shell and every remote call it. Its page needs nothing else from it.
+  const isJsxRuntime = (module) => JSX_RUNTIME.test(module.resource ?? '');
   return {
     kitPosts: {
       test: (module) => inKit(module) && isPostModule(module),
@@ -188,6 +195,7 @@ function kitCacheGroups(appDir) {
       test: (module, { chunkGraph }) =>
         (inKit(module) && !isPostModule(module)) ||
         Boolean(module.resource?.endsWith('?contracts-literals')) ||
+        isJsxRuntime(module) ||
         isStartupModule(module, chunkGraph),
       name: 'kit',
       chunks: 'async',
@@ -323,6 +331,10 @@ function readExposes(appDir) {
   if (Object.keys(exposes).length === 0) throw new Error(`${file} exposes nothing`);
   return exposes;
 }
+
+// The chunk name every remote gives its standalone harness, with a webpackChunkName comment on
+// its `import('./bootstrap')` (src/index.ts).
+const STANDALONE_CHUNK = 'standalone';
 
 /** What the servers may send compressed: text files, at least this big to be worth it. */
 const PRECOMPRESSED = /\.(?:js|mjs|css|html|json|svg|txt)$/;
@@ -491,6 +503,13 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
       optimization: {
         minimize: isProduction,
         splitChunks: {
+          // A remote's standalone harness (src/bootstrap.tsx, run only on the remote's own port)
+          // imports every page, so the modules a page shares with it used to be split into a
+          // chunk of their own: the feed page downloaded its hooks and who-to-follow as a second
+          // file. Left out of the split, each exposed page keeps its own code in its one file.
+          ...(isHost
+            ? {}
+            : { chunks: (chunk) => !chunk.canBeInitial() && chunk.name !== STANDALONE_CHUNK }),
           cacheGroups: {
             // SWR's internals (its cache, config context and hooks) in one chunk, as they were
             // before the host provided swr/infinite and swr/mutation: those import the same

@@ -1,2 +1,3 @@
 // Async boundary: shared modules (React, the kit, ...) are negotiated before the app starts.
-import('./bootstrap');
+// The chunk's name marks it as the standalone harness (rspack.shared.js: not a page's code).
+import(/* webpackChunkName: "standalone" */ './bootstrap');
