@@ -114,15 +114,15 @@ function productionAliases(appDir) {
 
 const KIT_SRC = path.join(KIT_DIR, 'src');
 
+/** React's production JSX runtime: `react/jsx-runtime` and the file it loads. */
+const JSX_RUNTIME =
+  /[\\/]node_modules[\\/]react[\\/](?:jsx-runtime\.js|cjs[\\/]react-jsx-runtime\.production\.js)$/;
+
 /**
  * The kit's entry points a post needs (the card, its report menu, the text with links and the
  * member rows beside it, with their follow buttons), grouped apart from the rest so a page
  * without posts or members (notifications, the admin's pages) does not download them.
  */
-/** React's production JSX runtime: `react/jsx-runtime` and the file it loads. */
-const JSX_RUNTIME =
-  /[\\/]node_modules[\\/]react[\\/](?:jsx-runtime\.js|cjs[\\/]react-jsx-runtime\.production\.js)$/;
-
 const KIT_POST_ENTRIES = ['post-card', 'report', 'text', 'user-row', 'follow-button'];
 
 /**
