@@ -149,29 +149,40 @@ export class MemberDocuments {
 }
 
 /**
+ * The members a write on members' own documents names (likes, reposts, follows): its documents'
+ * `field`, or the member its filter pins `field` to; for a delete named by `_id` alone (a change
+ * stream's), the member `owners` recorded for it, or none when no kept entry was read from it.
+ * Undefined when it cannot tell: every member's entries may be stale.
+ */
+export function membersOf(
+  event: WriteEvent,
+  field: string,
+  owners?: MemberDocuments,
+): number[] | undefined {
+  if (event.documents) {
+    const members = event.documents.map((doc) => doc[field]);
+    return members.every((m): m is number => typeof m === 'number') ? members : undefined;
+  }
+  const member = pinned(event.filter, field);
+  if (member !== undefined) return [member];
+  const id = pinned(event.filter, '_id');
+  if (!owners || !event.deleted || id === undefined) return undefined;
+  const owner = owners.memberOf(id);
+  return owner === undefined ? [] : [owner];
+}
+
+/**
  * Forgets the per-member entries a write on a member's own documents (likes, reposts) may change:
- * those of the members its inserted documents belong to, or of the member its filter names
- * (`userId`); for a delete named by `_id` alone (a change stream's), the member `owners` recorded
- * for it, if any; everything when it names no member.
+ * those of the members it names (`membersOf` its `userId`), everything when it names none. A
+ * delete named by `_id` alone also refuses the reads under way (one may have seen it).
  */
 export function forgetMembersOf(
   cache: ReadCache<number, unknown>,
   event: WriteEvent,
   owners?: MemberDocuments,
 ): void {
-  const userId = pinned(event.filter, 'userId');
-  const id = pinned(event.filter, '_id');
-  if (event.documents) {
-    for (const doc of event.documents)
-      if (typeof doc.userId === 'number') cache.delete(doc.userId);
-      else cache.clear();
-  } else if (userId !== undefined) {
-    cache.delete(userId);
-  } else if (owners && event.deleted && id !== undefined) {
-    const member = owners.memberOf(id);
-    if (member !== undefined) cache.delete(member);
-    cache.refuseReadsUnderWay();
-  } else {
-    cache.clear();
-  }
+  const members = membersOf(event, 'userId', owners);
+  if (!members) return cache.clear();
+  for (const member of members) cache.delete(member);
+  if (event.deleted) cache.refuseReadsUnderWay();
 }

@@ -114,16 +114,15 @@ export function createFollowService({
     return { followingCount, followersCount, isFollowing: viewerFollows !== null };
   }
 
-  /** The members `userId` follows. */
-  async function followedIds(userId: number): Promise<number[]> {
-    const follows = await Follow.find({ followerId: userId }, { followingId: 1 }).lean();
-    return follows.map((f) => f.followingId);
-  }
-
   /** The members `userId` follows, each with the `_id` of the follow (a Following page's source). */
   async function followsOf(userId: number): Promise<Map<number, number>> {
     const follows = await Follow.find({ followerId: userId }, { followingId: 1 }).lean();
     return new Map(follows.map((f) => [f.followingId, f._id]));
+  }
+
+  /** The members `userId` follows. */
+  async function followedIds(userId: number): Promise<number[]> {
+    return [...(await followsOf(userId)).keys()];
   }
 
   function countAllFollows(): Promise<number> {

@@ -17,7 +17,7 @@
  * driver directly) arrive the same way through a change stream (`ReadCaches.followOtherProcesses`).
  */
 import { singleFlight } from '../../platform/in-flight';
-import { forgetMembersOf, MemberDocuments, ReadCache } from '../../platform/read-cache';
+import { forgetMembersOf, MemberDocuments, membersOf, ReadCache } from '../../platform/read-cache';
 import { pinned, type WriteEvent } from '../../platform/write-events';
 import type { LikeService } from '../likes/service';
 import type { RepostService } from '../reposts/service';
@@ -214,29 +214,24 @@ export class FeedCache {
   }
 
   private forgetFollowing(event: WriteEvent): void {
-    let followers = event.documents
-      ? event.documents.map((doc) => doc.followerId)
-      : [pinned(event.filter, 'followerId')];
-    const id = pinned(event.filter, '_id');
-    if (event.deleted && id !== undefined && followers[0] === undefined) {
-      // An unfollow known by `_id` alone: the follower whose pages were read from it, if any
-      // (MemberDocuments); a page being read now may have seen it, so none is kept.
-      const follower = this.owners.follows.memberOf(id);
-      followers = follower === undefined ? [] : [follower];
+    // An unfollow known by `_id` alone names the follower whose pages were read from it, if any
+    // (MemberDocuments); a page being read now may have seen it, so none is kept.
+    const followers = membersOf(event, 'followerId', this.owners.follows);
+    if (!followers) return this.forgetAllFollowing();
+    const gone = new Set(followers);
+    this.pages.following.deleteWhere((key) => gone.has(Number(key.split(':', 1)[0])));
+    for (const id of gone) {
+      this.followingAuthors.delete(id);
+      this.followLists.delete(id);
     }
-    if (followers.every((id): id is number => typeof id === 'number')) {
-      const gone = new Set(followers);
-      this.pages.following.deleteWhere((key) => gone.has(Number(key.split(':', 1)[0])));
-      for (const id of gone) {
-        this.followingAuthors.delete(id);
-        this.followLists.delete(id);
-      }
-      if (gone.size === 0) this.followLists.refuseReadsUnderWay();
-    } else {
-      this.pages.following.clear();
-      this.followingAuthors.clear();
-      this.followLists.clear();
-    }
+    if (event.deleted) this.followLists.refuseReadsUnderWay();
+  }
+
+  /** Forgets every Following page and whom each viewer follows. */
+  private forgetAllFollowing(): void {
+    this.pages.following.clear();
+    this.followingAuthors.clear();
+    this.followLists.clear();
   }
 
   private forgetPosts(event: WriteEvent): void {
@@ -402,11 +397,7 @@ export class FeedCache {
     if (kept) return kept;
     const mark = this.followLists.mark();
     const follows = await read();
-    if (!this.owners.follows.add(viewerId, follows.values())) {
-      this.pages.following.clear();
-      this.followingAuthors.clear();
-      this.followLists.clear();
-    }
+    if (!this.owners.follows.add(viewerId, follows.values())) this.forgetAllFollowing();
     const authors = new Set([viewerId, ...follows.keys()]);
     this.followLists.set(viewerId, authors, mark);
     return authors;
