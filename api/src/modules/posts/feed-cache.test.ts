@@ -334,6 +334,32 @@ describe('feed read caches (through the API)', () => {
     expect(queries.filter((q) => q.startsWith('likes.') || q.startsWith('reposts.'))).toEqual([]);
   });
 
+  test('when a page’s posts have no likes or no reposts, then the viewer’s flags are not looked up for them; once one is liked, its likes are', async () => {
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
+    const quiet = await publish(app.http, bob, 'nobody liked this');
+    const liked = await publish(app.http, bob, 'liked by bob');
+    await app.http().post(`/api/posts/${liked.id}/like`).set('Authorization', bob.auth).expect(200);
+    await feed(app.http, ada, '?tab=following'); // the accounts and authors are read once here
+    app.caches.feed.clear();
+    // The page is read again, its posts held; of them only `liked` has a like, and none a repost.
+    const { result, queries } = await countQueries(app.database.connection, () =>
+      feed(app.http, ada, '?tab=following'),
+    );
+    expect(queries.filter((q) => q.startsWith('reposts.'))).toEqual([]);
+    expect(queries.filter((q) => q.startsWith('likes.'))).toHaveLength(1);
+    expect(byId(result, quiet.id)).toMatchObject({ isLiked: false, isReposted: false });
+    expect(byId(result, liked.id)).toMatchObject({ isLiked: false, likesCount: 1 });
+    // Ada likes the quiet post: its count moves, so her flags for it come from her likes again.
+    await app.http().post(`/api/posts/${quiet.id}/like`).set('Authorization', ada.auth).expect(200);
+    expect(byId(await feed(app.http, ada, '?tab=following'), quiet.id)).toMatchObject({
+      isLiked: true,
+      likesCount: 1,
+    });
+    expect(byId(await feed(app.http, bob), liked.id)).toMatchObject({ isLiked: true });
+  });
+
   test('when a post changes behind mongoose (another process, a script), then the change stream makes the app forget it', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'before');

@@ -609,9 +609,23 @@ export class FeedCache {
       cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER ? cached : undefined;
     const missing = known ? unknown : postIds;
     const mark = this.viewers.mark();
+    // A post held with no likes (no reposts) has none by this viewer either: a like and its count
+    // are written in one transaction, and each forgets the post here (so do undone reposts). Most
+    // misses are new posts, which have neither yet.
+    const mayHave = (field: 'likesCount' | 'repostsCount') =>
+      missing.filter((id) => {
+        const post = this.posts.get(id);
+        return !post || post[field] !== 0;
+      });
+    const toLike = mayHave('likesCount');
+    const toRepost = mayHave('repostsCount');
     const [likes, reposts] = await Promise.all([
-      this.sources.likes.likedPosts(viewerId, missing),
-      this.sources.reposts.repostedPosts(viewerId, missing),
+      toLike.length > 0
+        ? this.sources.likes.likedPosts(viewerId, toLike)
+        : new Map<number, number>(),
+      toRepost.length > 0
+        ? this.sources.reposts.repostedPosts(viewerId, toRepost)
+        : new Map<number, number>(),
     ]);
     const likesKept = this.owners.likes.add(viewerId, likes.values());
     if (!this.owners.reposts.add(viewerId, reposts.values()) || !likesKept) this.viewers.clear();

@@ -106,8 +106,8 @@ describe('GET /api/posts', () => {
           feed(app.http, bob, `?limit=${limit}${tab}`),
         );
         expect(result.length).toBeGreaterThan(0);
-        // Fixed, whatever the page size: auth, (follows,) the page (Following: the last week's,
-        // then all when the week holds less than a page), originals, authors, likes, reposts.
+        // Fixed, whatever the page size: auth, (follows,) the page (Following: the newest posts
+        // of all first, feed-cache `headPageOf`), originals, authors, likes, reposts.
         const following = tab === '&tab=following';
         expect(queries.length).toBeLessThanOrEqual(following ? 8 : 6);
         const perCollection = new Map<string, number>();
@@ -116,6 +116,32 @@ describe('GET /api/posts', () => {
         expect(Math.max(...perCollection.values())).toBeLessThanOrEqual(following ? 3 : 2);
       }
     }
+  });
+
+  test('when the caller follows more authors than MongoDB merges for a sort, then Following looks at the last day first and still finds older posts', async () => {
+    const me = await app.createMember();
+    const authors = await Promise.all(Array.from({ length: 101 }, () => app.createMember()));
+    await follow(me, authors[0]!);
+    const old = await publish(app.http, authors[0]!, 'three days old');
+    await app.models.Post.updateOne(
+      { _id: old.id },
+      { $set: { createdAt: new Date(Date.now() - 3 * 24 * 60 * 60 * 1000) } },
+    );
+    const fresh = await publish(app.http, authors[0]!, 'just now');
+    const postReads = async () => {
+      app.caches.clear();
+      const { result, queries } = await countQueries(app.database.connection, () =>
+        feed(app.http, me, '?tab=following'),
+      );
+      expect(result.map((p) => p.id)).toEqual([fresh.id, old.id]);
+      return queries.filter((q) => q.startsWith('posts.')).length;
+    };
+    // The newest posts of all first (too few of them are theirs: feed-cache `headPageOf`), then
+    // for one author (and the caller) one query, each author's index range merged.
+    expect(await postReads()).toBe(2);
+    for (const author of authors.slice(1)) await follow(me, author);
+    // 102 authors: the last day (one post, less than a page), then all of their posts.
+    expect(await postReads()).toBe(3);
   });
 });
 

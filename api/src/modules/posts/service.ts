@@ -42,6 +42,13 @@ function visible() {
   return { deletedAt: null, authorSuspended: trusted({ $ne: true }) };
 }
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Followed authors up to which a Following page is one query sorted by merging each author's
+ * index range (`followingPage`). MongoDB merges at most 200 index scans for a sort
+ * (`internalQueryMaxScansToExplode`), and `deletedAt: null` takes up to two per author; past that
+ * it sorts in memory. The embedded server merges any number (planner.ts `mergeScans`).
+ */
+const SORT_MERGE_AUTHORS = 100;
 
 /**
  * Midnight of today in a time zone, worked out once per day: the time zone arithmetic
@@ -296,12 +303,13 @@ export function createPostService({
   }
 
   /**
-   * The newest posts of `authors`, one page. Reading every post of every followed author to sort
-   * them costs as much as those authors ever wrote; instead the page is first looked for among
-   * recent posts (a day per 20 posts the page reaches down to: page 1 looks at the last day),
-   * which the index on (authorId, deletedAt, createdAt) reads alone. A full page found there is
-   * exactly the page (every newer post is in the window); otherwise the authors post little, and
-   * reading all their posts is cheap. One query, sometimes two.
+   * The newest posts of `authors`, one page. For up to SORT_MERGE_AUTHORS authors one query: the
+   * index on (authorId, deletedAt, createdAt, _id) holds each author's posts newest first, and the
+   * database merges those ranges, reading about a page of keys. Past that, MongoDB sorts every
+   * post of every followed author instead (a cost as large as all they ever wrote), so the page is
+   * first looked for among recent posts (a day per 20 posts the page reaches down to: page 1
+   * looks at the last day). A full page found there is exactly the page (every newer post is in
+   * the window); otherwise the authors post little, and reading all their posts is cheap.
    */
   async function followingPage(
     authors: number[],
@@ -313,6 +321,7 @@ export function createPostService({
         { authorId: { $in: authors }, ...(since ? { createdAt: { $gte: since } } : {}) },
         page,
       );
+    if (authors.length <= SORT_MERGE_AUTHORS) return query(undefined);
     const days = Math.ceil((page.skip + page.limit) / 20);
     const recent = await query(new Date(now.getTime() - days * DAY_MS));
     return recent.length === page.limit ? recent : query(undefined);
