@@ -267,6 +267,47 @@ describe('feed read caches (through the API)', () => {
     return finds;
   }
 
+  test('when likes, unlikes, comments, a deletion and new posts move posts, then the kept Top Posts order is the order the database gives', async () => {
+    const uncached = app.another({ readCacheMs: 0, authorCacheMs: 0 });
+    const members = [];
+    for (let i = 0; i < 4; i++) members.push(await app.createMember());
+    const [ada, bob, cy, dee] = members as [
+      (typeof members)[0],
+      (typeof members)[0],
+      (typeof members)[0],
+      (typeof members)[0],
+    ];
+    const posts = [];
+    for (let i = 0; i < 6; i++) posts.push(await publish(app.http, members[i % 4]!, `ranked ${i}`));
+    const top = async (http: typeof app.http) =>
+      ids(await feed(http, ada, '?topFilter=true&limit=50'));
+    const like = (who: typeof ada, post: PostView) =>
+      app.http().post(`/api/posts/${post.id}/like`).set('Authorization', who.auth).expect(200);
+    const steps: Array<() => Promise<unknown>> = [
+      () => like(bob, posts[0]!),
+      () => like(cy, posts[0]!),
+      () => like(dee, posts[3]!),
+      () =>
+        app
+          .http()
+          .post(`/api/posts/${posts[5]!.id}/comments`)
+          .set('Authorization', bob.auth)
+          .send({ content: 'up you go' })
+          .expect(201),
+      () => like(bob, posts[0]!), // an unlike: back down by one
+      () => like(ada, posts[2]!),
+      () => app.http().delete(`/api/posts/${posts[3]!.id}`).set('Authorization', dee.auth),
+      async () => posts.push(await publish(app.http, cy, 'a late one')),
+      () => like(dee, posts[6]!),
+      () => like(ada, posts[6]!),
+    ];
+    await top(app.http); // the order is kept from here on
+    for (const step of steps) {
+      await step();
+      expect(await top(app.http)).toEqual(await top(uncached.http));
+    }
+  });
+
   test('when a post is liked, then the next Top Posts page reads that post again, not the whole tab', async () => {
     const ada = await app.createMember();
     const fan = await app.createMember();

@@ -50,18 +50,30 @@ interface Head {
  * Today's visible posts for Top Posts (the ids, in no order, with each post's createdAt): which
  * posts the tab ranks. Their order comes from their counts as the posts cache holds them (a like
  * or comment forgets that post there, and the next page reads it again), so a count moved by a
- * like re-sorts this list instead of sending the next reader to the database for the whole tab.
- * A new post of today joins it; anything else (a deletion, an edit, a suspension) forgets it.
+ * like moves that post in the kept order instead of sending the next reader to the database for
+ * the whole tab. A new post of today joins it; anything else (a deletion, an edit, a suspension)
+ * forgets it.
  */
 interface TopRanking {
   /** Midnight (ms) of the day ranked. */
   day: number;
   ids: Set<number>;
   until: number;
-  /** Moves whenever one of `ids` is forgotten by the posts cache, or a post joins them. */
-  version: number;
-  /** The ids in Top Posts order, as of `version` (and its pages). */
-  sorted?: { version: number; ids: number[]; pages: Map<string, number[]> };
+  /**
+   * Ranked posts forgotten by the posts cache, or joined, since `sorted` placed them: each is
+   * read again and placed alone. The value tells a post changed again meanwhile (see `placeTop`).
+   */
+  changed: Map<number, number>;
+  /** The visible posts in Top Posts order, each with its sort key (and the pages cut from it). */
+  sorted?: TopOrder;
+}
+
+interface TopOrder {
+  ids: number[];
+  /** Each post's likes + comments + reposts, and createdAt (ms), as when it was placed. */
+  scores: number[];
+  times: number[];
+  pages: Map<string, number[]>;
 }
 
 /** Today's visible posts (created at or after `since`), all of them, as stored. */
@@ -76,6 +88,22 @@ function topOrder(a: PostDoc, b: PostDoc): number {
   return (
     topScore(b) - topScore(a) || b.createdAt.getTime() - a.createdAt.getTime() || b._id - a._id
   );
+}
+
+/** Where a post with this score, createdAt and id goes in `order` (binary search). */
+function topPlace(order: TopOrder, score: number, time: number, id: number): number {
+  let lo = 0;
+  let hi = order.ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const s = order.scores[mid]!;
+    const t = order.times[mid]!;
+    const ranksBefore =
+      s > score || (s === score && (t > time || (t === time && order.ids[mid]! > id)));
+    if (ranksBefore) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Whether `all` holds `ids` from `skip` on (and no fewer: a page cut short stays cut short). */
@@ -192,6 +220,12 @@ export class FeedCache {
     this.followingAuthors.clear();
   }
 
+  private topChanges = 0;
+
+  private topChanged(ranking: TopRanking, id: number): void {
+    ranking.changed.set(id, ++this.topChanges);
+  }
+
   private forgetTop(): void {
     this.topGeneration++;
     this.top = undefined;
@@ -241,14 +275,14 @@ export class FeedCache {
       for (const doc of event.documents)
         if (typeof doc._id === 'number') {
           this.posts.delete(doc._id);
-          if (top?.ids.has(doc._id)) top.version++;
+          if (top?.ids.has(doc._id)) this.topChanged(top, doc._id);
         }
     } else if (id !== undefined) {
       this.posts.delete(id);
-      if (top?.ids.has(id)) top.version++;
+      if (top?.ids.has(id)) this.topChanged(top, id);
     } else {
       this.posts.clear();
-      if (top) top.version++;
+      if (top) top.sorted = undefined;
     }
     // A count moves the Top Posts order only (the post is forgotten above, the ranking re-sorts);
     // anything else may add, hide or move posts anywhere.
@@ -278,7 +312,7 @@ export class FeedCache {
       const post = doc as unknown as PostDoc;
       if (this.top && createdAt >= this.top.day) {
         this.top.ids.add(post._id);
-        this.top.version++;
+        this.topChanged(this.top, post._id);
       }
       for (const loading of this.topLoading)
         if (createdAt >= loading.day) loading.inserted.push(post);
@@ -323,24 +357,9 @@ export class FeedCache {
       );
       if (!ranking) return undefined; // forgotten while it was read: read the page as it is
     }
-    // The order holds while none of the ranked posts was forgotten since it was sorted (a count
-    // moved, a post joined: re-sort); writes to other posts leave it as it is.
-    let sorted = ranking.sorted;
-    if (!sorted || sorted.version !== ranking.version) {
-      const version = ranking.version;
-      const byId = await this.postsById(ranking.ids);
-      const posts = [...byId.values()].filter(
-        (p) => p.deletedAt === null && p.authorSuspended !== true,
-      );
-      posts.sort(topOrder);
-      const before = ranking.sorted;
-      sorted = { version, ids: posts.map((p) => p._id), pages: new Map() };
-      // Pages whose ids did not move keep their id list (and so their kept JSON, presenters.ts).
-      if (before)
-        for (const [at, ids] of before.pages)
-          if (sameIds(ids, sorted.ids, Number(at.split(':', 1)[0]))) sorted.pages.set(at, ids);
-      if (version === ranking.version) ranking.sorted = sorted;
-    }
+    // The order holds while none of the ranked posts was forgotten since it was placed (a count
+    // moved, a post joined: that post is placed again); writes to other posts leave it as it is.
+    const sorted = await this.placeTop(ranking);
     const at = `${page.skip}:${page.limit}`;
     let ids = sorted.pages.get(at);
     if (!ids) {
@@ -348,6 +367,65 @@ export class FeedCache {
       sorted.pages.set(at, ids);
     }
     return { ids, posts: await this.standingPosts(ids) };
+  }
+
+  /**
+   * Brings the ranking's order up to date: the changed posts (read again through `postsById`)
+   * are taken out and each put back where its counts now place it; with no order yet, every
+   * ranked post is read and sorted. Placing a post again is idempotent, so readers that overlap
+   * may each place the same posts; a post changed again while it was read stays in `changed`.
+   */
+  private async placeTop(ranking: TopRanking): Promise<TopOrder> {
+    let base = ranking.sorted;
+    if (base && ranking.changed.size === 0) return base;
+    let taken = [...ranking.changed];
+    let byId = await this.postsById(base ? taken.map(([id]) => id) : ranking.ids);
+    if (base && !ranking.sorted) {
+      // Every post was forgotten while these were read (forgetPosts): read and sort them all.
+      base = undefined;
+      taken = [...ranking.changed];
+      byId = await this.postsById(ranking.ids);
+    }
+    for (const [id, stamp] of taken)
+      if (ranking.changed.get(id) === stamp) ranking.changed.delete(id);
+    const shown = (p: PostDoc | undefined): p is PostDoc =>
+      p !== undefined && p.deletedAt === null && p.authorSuspended !== true;
+    const current = ranking.sorted;
+    let order: TopOrder;
+    if (!base || !current) {
+      const posts = [...byId.values()].filter(shown);
+      posts.sort(topOrder);
+      order = {
+        ids: posts.map((p) => p._id),
+        scores: posts.map(topScore),
+        times: posts.map((p) => p.createdAt.getTime()),
+        pages: new Map(),
+      };
+    } else {
+      const moved = new Set(taken.map(([id]) => id));
+      order = { ids: [], scores: [], times: [], pages: new Map() };
+      current.ids.forEach((id, i) => {
+        if (moved.has(id)) return;
+        order.ids.push(id);
+        order.scores.push(current.scores[i]!);
+        order.times.push(current.times[i]!);
+      });
+      for (const id of moved) {
+        const post = byId.get(id);
+        if (!shown(post)) continue;
+        const [score, time] = [topScore(post), post.createdAt.getTime()];
+        const at = topPlace(order, score, time, id);
+        order.ids.splice(at, 0, id);
+        order.scores.splice(at, 0, score);
+        order.times.splice(at, 0, time);
+      }
+    }
+    // Pages whose ids did not move keep their id list (and so their kept JSON, presenters.ts).
+    if (current)
+      for (const [at, ids] of current.pages)
+        if (sameIds(ids, order.ids, Number(at.split(':', 1)[0]))) order.pages.set(at, ids);
+    ranking.sorted = order;
+    return order;
   }
 
   /** Reads today's posts for Top Posts; undefined when a write forgot them meanwhile. */
@@ -368,7 +446,7 @@ export class FeedCache {
       day: day.getTime(),
       ids: new Set([...read, ...loading.inserted].map((p) => p._id)),
       until: Date.now() + this.ttlMs,
-      version: 0,
+      changed: new Map(),
     };
     this.top = ranking;
     return ranking;
