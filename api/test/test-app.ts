@@ -215,7 +215,7 @@ type MemberFields = {
   isVerified?: boolean;
   id?: number;
 };
-type Member = { id: number; email: string; name: string; token: string; auth: string };
+export type Member = { id: number; email: string; name: string; token: string; auth: string };
 /** What the helpers below write through: an app's models and services. */
 type AppData = Pick<CampusApp, 'models' | 'services'>;
 

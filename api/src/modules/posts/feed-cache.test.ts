@@ -2,7 +2,7 @@ import type { Post as PostView } from '@campus/contracts';
 import { ReadCache } from '../../platform/read-cache';
 import { feed, publish } from '../../../test/content';
 import { countQueries } from '../../../test/query-counter';
-import { startOtherProcessApp, useTestApp } from '../../../test/test-app';
+import { startOtherProcessApp, useTestApp, type Member } from '../../../test/test-app';
 
 /**
  * What `read` answers once it answers something other than undefined, asked again (up to 100
@@ -269,19 +269,13 @@ describe('feed read caches (through the API)', () => {
 
   test('when likes, unlikes, comments, a deletion and new posts move posts, then the kept Top Posts order is the order the database gives', async () => {
     const uncached = app.another({ readCacheMs: 0, authorCacheMs: 0 });
-    const members = [];
-    for (let i = 0; i < 4; i++) members.push(await app.createMember());
-    const [ada, bob, cy, dee] = members as [
-      (typeof members)[0],
-      (typeof members)[0],
-      (typeof members)[0],
-      (typeof members)[0],
-    ];
-    const posts = [];
+    const members = await Promise.all([1, 2, 3, 4].map(() => app.createMember()));
+    const [ada, bob, cy, dee] = members as [Member, Member, Member, Member];
+    const posts: PostView[] = [];
     for (let i = 0; i < 6; i++) posts.push(await publish(app.http, members[i % 4]!, `ranked ${i}`));
     const top = async (http: typeof app.http) =>
       ids(await feed(http, ada, '?topFilter=true&limit=50'));
-    const like = (who: typeof ada, post: PostView) =>
+    const like = (who: Member, post: PostView) =>
       app.http().post(`/api/posts/${post.id}/like`).set('Authorization', who.auth).expect(200);
     const steps: Array<() => Promise<unknown>> = [
       () => like(bob, posts[0]!),

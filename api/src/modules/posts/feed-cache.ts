@@ -76,15 +76,21 @@ interface TopOrder {
   pages: Map<string, number[]>;
 }
 
-/** Today's visible posts (created at or after `since`), all of them, as stored. */
-export type TopQuery = (since: Date) => Promise<PostDoc[]>;
+/** What Top Posts orders a post by. */
+export type TopEntry = Pick<
+  PostDoc,
+  '_id' | 'createdAt' | 'likesCount' | 'commentsCount' | 'repostsCount'
+>;
+
+/** Today's visible posts (created at or after `since`), all of them, with what orders them. */
+export type TopQuery = (since: Date) => Promise<TopEntry[]>;
 
 /** Top Posts order: most engaged first (likes + comments + reposts), then newest. */
-function topScore(p: PostDoc): number {
+function topScore(p: TopEntry): number {
   return p.likesCount + p.commentsCount + p.repostsCount;
 }
 
-function topOrder(a: PostDoc, b: PostDoc): number {
+function topOrder(a: TopEntry, b: TopEntry): number {
   return (
     topScore(b) - topScore(a) || b.createdAt.getTime() - a.createdAt.getTime() || b._id - a._id
   );
@@ -428,25 +434,40 @@ export class FeedCache {
     return order;
   }
 
-  /** Reads today's posts for Top Posts; undefined when a write forgot them meanwhile. */
+  /**
+   * Reads today's posts for Top Posts, only what orders them (the pages' posts are read through
+   * `postsById`), and sorts them; undefined when a write forgot them meanwhile. A post forgotten
+   * or joined while they were read is placed apart (`changed`), after a read of its own.
+   */
   private async readTop(day: Date, query: TopQuery): Promise<TopRanking | undefined> {
     const generation = this.topGeneration;
     const postsMark = this.posts.mark();
     const loading = { day: day.getTime(), inserted: [] as PostDoc[] };
     this.topLoading.add(loading);
-    let read: PostDoc[];
+    let read: TopEntry[];
     try {
       read = await query(day);
     } finally {
       this.topLoading.delete(loading);
     }
     if (generation !== this.topGeneration) return undefined;
-    for (const post of read) this.posts.set(post._id, post, postsMark);
     const ranking: TopRanking = {
       day: day.getTime(),
       ids: new Set([...read, ...loading.inserted].map((p) => p._id)),
       until: Date.now() + this.ttlMs,
       changed: new Map(),
+    };
+    const settled: TopEntry[] = [];
+    for (const entry of read)
+      if (this.posts.stale(entry._id, postsMark)) this.topChanged(ranking, entry._id);
+      else settled.push(entry);
+    for (const post of loading.inserted) this.topChanged(ranking, post._id);
+    settled.sort(topOrder);
+    ranking.sorted = {
+      ids: settled.map((p) => p._id),
+      scores: settled.map(topScore),
+      times: settled.map((p) => p.createdAt.getTime()),
+      pages: new Map(),
     };
     this.top = ranking;
     return ranking;

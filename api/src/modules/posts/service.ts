@@ -21,7 +21,7 @@ import type { FollowService } from '../follows/service';
 import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
 import type { NotificationService } from '../notifications/service';
 import type { RepostService } from '../reposts/service';
-import type { HeadQuery, TopQuery } from './feed-cache';
+import type { HeadQuery, TopEntry, TopQuery } from './feed-cache';
 import type { PostDoc, PostModel } from './model';
 import { findOneBatch } from '../../platform/one-batch';
 import { postPolicy } from './policy';
@@ -49,6 +49,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * it sorts in memory. The embedded server merges any number (planner.ts `mergeScans`).
  */
 const SORT_MERGE_AUTHORS = 100;
+/** Top Posts' entries (a few fields each) per reply when today's posts are read. */
+const TOP_BATCH = 10_000;
 
 /**
  * Midnight of today in a time zone, worked out once per day: the time zone arithmetic
@@ -362,14 +364,19 @@ export function createPostService({
       newestVisible({ ...filter, ...(since ? { createdAt: { $gte: since } } : {}) }, { limit });
   }
   const newestPosts = newest({});
-  /** Today's visible posts, all of them (what Top Posts ranks, feed-cache.ts). */
+  /**
+   * Today's visible posts, all of them, with only what orders them (what Top Posts ranks,
+   * feed-cache.ts), in one reply where they fit (no `getMore` per 101 posts).
+   */
   const todaysPosts: TopQuery = (since) =>
     Post.collection
-      .find<PostDoc>({
-        deletedAt: null,
-        authorSuspended: { $ne: true },
-        createdAt: { $gte: since },
-      })
+      .find<TopEntry>(
+        { deletedAt: null, authorSuspended: { $ne: true }, createdAt: { $gte: since } },
+        {
+          projection: { createdAt: 1, likesCount: 1, commentsCount: 1, repostsCount: 1 },
+          batchSize: TOP_BATCH,
+        },
+      )
       .toArray();
   const newestJd = newest({ isJdTagged: true });
 
