@@ -290,7 +290,7 @@ export class FeedCache {
       this.posts.clear();
       if (top) top.sorted = undefined;
     }
-    // A count moves the Top Posts order only (the post is forgotten above, the ranking re-sorts);
+    // A count moves the Top Posts order only (the post is forgotten above and placed again);
     // anything else may add, hide or move posts anywhere.
     this.pages.top.clear();
     if (event.filter && onlyCounts(event.update)) return;
