@@ -366,7 +366,7 @@ export function createPostService({
   const newestPosts = newest({});
   /**
    * Today's visible posts, all of them, with only what orders them (what Top Posts ranks,
-   * feed-cache.ts), in one reply where they fit (no `getMore` per 101 posts).
+   * feed-cache.ts), in one reply where they fit (not a first batch of 101 and a `getMore`).
    */
   const todaysPosts: TopQuery = (since) =>
     Post.collection
