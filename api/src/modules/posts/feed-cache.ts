@@ -96,6 +96,17 @@ function topOrder(a: TopEntry, b: TopEntry): number {
   );
 }
 
+/** `entries` in Top Posts order, each with its sort key (sorts `entries` in place). */
+function topOrderOf(entries: TopEntry[]): TopOrder {
+  entries.sort(topOrder);
+  return {
+    ids: entries.map((p) => p._id),
+    scores: entries.map(topScore),
+    times: entries.map((p) => p.createdAt.getTime()),
+    pages: new Map(),
+  };
+}
+
 /** Where a post with this score, createdAt and id goes in `order` (binary search). */
 function topPlace(order: TopOrder, score: number, time: number, id: number): number {
   let lo = 0;
@@ -399,14 +410,7 @@ export class FeedCache {
     const current = ranking.sorted;
     let order: TopOrder;
     if (!base || !current) {
-      const posts = [...byId.values()].filter(shown);
-      posts.sort(topOrder);
-      order = {
-        ids: posts.map((p) => p._id),
-        scores: posts.map(topScore),
-        times: posts.map((p) => p.createdAt.getTime()),
-        pages: new Map(),
-      };
+      order = topOrderOf([...byId.values()].filter(shown));
     } else {
       const moved = new Set(taken.map(([id]) => id));
       order = { ids: [], scores: [], times: [], pages: new Map() };
@@ -462,13 +466,7 @@ export class FeedCache {
       if (this.posts.stale(entry._id, postsMark)) this.topChanged(ranking, entry._id);
       else settled.push(entry);
     for (const post of loading.inserted) this.topChanged(ranking, post._id);
-    settled.sort(topOrder);
-    ranking.sorted = {
-      ids: settled.map((p) => p._id),
-      scores: settled.map(topScore),
-      times: settled.map((p) => p.createdAt.getTime()),
-      pages: new Map(),
-    };
+    ranking.sorted = topOrderOf(settled);
     this.top = ranking;
     return ranking;
   }
