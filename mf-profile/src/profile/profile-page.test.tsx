@@ -1,8 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { emitAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, BEN, profileOf, renderPage, mockApi } from '@campus/kit/testing';
+import { ADA, BEN, callsTo, profileOf, renderPage, mockApi } from '@campus/kit/testing';
 import ProfilePage from './profile-page';
 
 const post = {
@@ -157,6 +158,34 @@ describe('ProfilePage', () => {
     name = 'Ada O.';
     act(() => emitAppEvent('profileChanged', { userId: 1 }));
     expect(await screen.findByRole('heading', { name: 'Ada O.', level: 1 })).toBeInTheDocument();
+  });
+
+  it('asks for the profile again when the page is shown again at once (never cached)', async () => {
+    let name = 'Ada Okafor';
+    const fetchMock = mockApi(({ method, path }) =>
+      method === 'GET' && path === '/api/users/1'
+        ? { status: 200, body: profileOf({ ...ADA, name }) }
+        : undefined,
+    );
+    function ShownOrNot() {
+      const [shown, setShown] = useState(true);
+      return (
+        <>
+          <button type="button" onClick={() => setShown(!shown)}>
+            toggle
+          </button>
+          {shown && <ProfilePage />}
+        </>
+      );
+    }
+    renderPage(<ShownOrNot />, { path: '/profile/1', route: '/profile/:id?', signedInAs: ADA });
+    expect(await screen.findByRole('heading', { name: 'Ada Okafor', level: 1 })).toBeInTheDocument();
+    name = 'Ada O.';
+    // Well within SWR's default dedupe window of the first answer.
+    await userEvent.click(screen.getByRole('button', { name: 'toggle' }));
+    await userEvent.click(screen.getByRole('button', { name: 'toggle' }));
+    expect(await screen.findByRole('heading', { name: 'Ada O.', level: 1 })).toBeInTheDocument();
+    expect(callsTo(fetchMock, '/api/users/1')).toHaveLength(2);
   });
 
   it('opens the feedback dialog from the own profile', async () => {

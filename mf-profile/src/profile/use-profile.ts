@@ -14,12 +14,17 @@ const fetchProfile = (key: ReturnType<typeof keys.user>) =>
   withPrefetch(keyToPath(key), () => fetchKey<Profile>(key));
 
 /**
- * GET /api/users/{id} (spec §7): fetched afresh whenever a page mounts, refetched on
- * profileChanged and when a post is created or deleted (the profile lists the user's posts).
+ * GET /api/users/{id} (spec §7): fetched afresh whenever a page mounts, however soon after the
+ * last showing; refetched on profileChanged and when a post is created or deleted (the profile
+ * lists the user's posts).
  */
 export function useProfile(userId: number | null) {
   const result = useSWR<Profile | null, Error>(userId ? keys.user(userId) : null, fetchProfile, {
     revalidateOnMount: true,
+    // Never cached (spec §7): a page mounting within SWR's dedupe window (2 s by default) of the
+    // last answer would be handed that answer again without a request. Requests in flight are
+    // still shared.
+    dedupingInterval: 0,
     // A 404 is the 'User not found' page itself, not a failure to report on top of it.
     onError: (error) => {
       if (error instanceof ApiError && error.status === 404) return;
