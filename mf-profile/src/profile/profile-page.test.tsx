@@ -179,7 +179,9 @@ describe('ProfilePage', () => {
       );
     }
     renderPage(<ShownOrNot />, { path: '/profile/1', route: '/profile/:id?', signedInAs: ADA });
-    expect(await screen.findByRole('heading', { name: 'Ada Okafor', level: 1 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Ada Okafor', level: 1 }),
+    ).toBeInTheDocument();
     name = 'Ada O.';
     // Well within SWR's default dedupe window of the first answer.
     await userEvent.click(screen.getByRole('button', { name: 'toggle' }));

@@ -97,6 +97,35 @@ describe('post detail and its comment pages (read cache)', () => {
       .expect(404);
   });
 
+  test('when the API keeps nothing (READ_CACHE_MS=0), then the viewer’s likes are looked up only for comments with likes', async () => {
+    const uncached = app.another({ readCacheMs: 0, authorCacheMs: 0 });
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    const post = await publish(app.http, ada, 'quiet comments');
+    const c1 = await comment(bob, post.id, 'first');
+    await comment(ada, post.id, 'a reply', c1.id);
+    const c2 = await comment(bob, post.id, 'second');
+    const likesOf = (queries: string[]) => queries.filter((q) => q.startsWith('likes.'));
+    // The post has no likes either: nothing of the viewer's is looked up.
+    const quiet = await countQueries(app.database.connection, () =>
+      detail(uncached.http, ada, post.id),
+    );
+    expect(likesOf(quiet.queries)).toEqual([]);
+    expect(quiet.result.comments.map((c) => c.isLiked)).toEqual([false, false]);
+
+    await app.http().post(`/api/comments/${c2.id}/like`).set('Authorization', ada.auth).expect(200);
+    const liked = await countQueries(app.database.connection, () =>
+      detail(uncached.http, ada, post.id),
+    );
+    expect(likesOf(liked.queries)).toHaveLength(1);
+    expect(liked.result.comments[1]).toMatchObject({ id: c2.id, likesCount: 1, isLiked: true });
+    expect(liked.result.comments[0]).toMatchObject({ likesCount: 0, isLiked: false });
+    expect((await detail(uncached.http, bob, post.id)).comments[1]).toMatchObject({
+      likesCount: 1,
+      isLiked: false,
+    });
+  });
+
   test('when many viewers open the same post at once, then its comments are read from the database once (single flight)', async () => {
     const ada = await app.createMember();
     const viewers: Member[] = [];

@@ -81,12 +81,16 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
       : (await load()).page;
     if (top.length === 0) return { comments: [], nextCursor: null };
     const comments = [...top, ...replies];
-    const commentIds = comments.map((c) => c._id);
+    // A comment with no likes has none by this viewer: a like and the comment's count are written
+    // in one transaction, and each forgets the comment's kept page. Most comments have none.
+    const commentIds = comments.filter((c) => c.likesCount !== 0).map((c) => c._id);
     const [authors, liked] = await Promise.all([
       authorCache.byId(comments.map((c) => c.authorId)),
-      cache
-        ? cache.likedComments(viewerId, commentIds, (ids) => likedComments(viewerId, ids))
-        : likedComments(viewerId, commentIds),
+      commentIds.length === 0
+        ? new Set<number>()
+        : cache
+          ? cache.likedComments(viewerId, commentIds, (ids) => likedComments(viewerId, ids))
+          : likedComments(viewerId, commentIds),
     ]);
     const present = (c: CommentDoc): CommentView => ({
       id: c._id,

@@ -395,6 +395,47 @@ describe('feed read caches (through the API)', () => {
     expect(byId(await feed(app.http, bob), liked.id)).toMatchObject({ isLiked: true });
   });
 
+  test('when the API keeps nothing (READ_CACHE_MS=0), then flags are looked up only for the posts it read with likes or reposts', async () => {
+    const uncached = app.another({ readCacheMs: 0, authorCacheMs: 0 });
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    await app.http().post(`/api/users/${bob.id}/follow`).set('Authorization', ada.auth);
+    const quiet = await publish(app.http, bob, 'nobody liked this');
+    const liked = await publish(app.http, bob, 'liked by ada');
+    await app.http().post(`/api/posts/${liked.id}/like`).set('Authorization', ada.auth).expect(200);
+    const { result, queries } = await countQueries(app.database.connection, () =>
+      feed(uncached.http, ada, '?tab=following'),
+    );
+    expect(queries.filter((q) => q.startsWith('reposts.'))).toEqual([]);
+    expect(queries.filter((q) => q.startsWith('likes.'))).toHaveLength(1);
+    expect(byId(result, quiet.id)).toMatchObject({ isLiked: false, likesCount: 0 });
+    expect(byId(result, liked.id)).toMatchObject({ isLiked: true, likesCount: 1 });
+    await app.http().post(`/api/posts/${quiet.id}/repost`).set('Authorization', ada.auth);
+    expect(byId(await feed(uncached.http, ada, '?tab=following'), quiet.id)).toMatchObject({
+      isReposted: true,
+      repostsCount: 1,
+    });
+  });
+
+  test('when a caller holds a post read before its first like, then its flags answer that call only and are looked up next time', async () => {
+    const ada = await app.createMember();
+    const post = await publish(app.http, ada, 'read, then liked');
+    const before = (await app.caches.feed.postsById([post.id])).get(post.id)!;
+    expect(before.likesCount).toBe(0);
+    // The like forgets the post here: the cache no longer holds it, the caller still does.
+    await app.http().post(`/api/posts/${post.id}/like`).set('Authorization', ada.auth).expect(200);
+    const held = await countQueries(app.database.connection, () =>
+      app.caches.feed.viewerFlags(ada.id, [post.id], [before]),
+    );
+    expect(held.queries.filter((q) => q.startsWith('likes.'))).toEqual([]);
+    expect(held.result.liked.has(post.id)).toBe(false); // as the held post says: no likes
+    const next = await countQueries(app.database.connection, () =>
+      app.caches.feed.viewerFlags(ada.id, [post.id]),
+    );
+    expect(next.queries.filter((q) => q.startsWith('likes.'))).toHaveLength(1);
+    expect(next.result.liked.has(post.id)).toBe(true);
+  });
+
   test('when a post changes behind mongoose (another process, a script), then the change stream makes the app forget it', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'before');

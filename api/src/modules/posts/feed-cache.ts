@@ -693,10 +693,14 @@ export class FeedCache {
     });
   }
 
-  /** Which of `postIds` the viewer has liked and reposted (two batched lookups at most). */
+  /**
+   * Which of `postIds` the viewer has liked and reposted (two batched lookups at most). `held`:
+   * the caller's documents of some of them (what it presents), read when the cache holds none.
+   */
   async viewerFlags(
     viewerId: number,
     postIds: number[],
+    held: readonly PostDoc[] = [],
   ): Promise<{ liked: Set<number>; reposted: Set<number> }> {
     const cached = this.viewers.get(viewerId);
     if (cached && postIds.every((id) => cached.known.has(id))) return cached;
@@ -706,13 +710,22 @@ export class FeedCache {
       cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER ? cached : undefined;
     const missing = known ? unknown : postIds;
     const mark = this.viewers.mark();
-    // A post held with no likes (no reposts) has none by this viewer either: a like and its count
-    // are written in one transaction, and each forgets the post here (so do undone reposts). Most
-    // misses are new posts, which have neither yet.
+    // A post with no likes (no reposts) has none by this viewer either: a like and its count are
+    // written in one transaction, and each forgets the post here (so do undone reposts). Most
+    // misses are new posts, which have neither yet. The held post says so for this answer only
+    // (it may have been read before a like this cache has forgotten it for): only what the cache
+    // holds now is remembered.
+    const heldById = held.length > 0 ? new Map(held.map((p) => [p._id, p])) : undefined;
+    const onlyHeld: number[] = [];
     const mayHave = (field: 'likesCount' | 'repostsCount') =>
       missing.filter((id) => {
         const post = this.posts.get(id);
-        return !post || post[field] !== 0;
+        const mine = heldById?.get(id);
+        if (post && post[field] !== 0) return true;
+        if (mine && mine[field] !== 0) return true;
+        if (!post && !mine) return true;
+        if (!post) onlyHeld.push(id);
+        return false;
       });
     const toLike = mayHave('likesCount');
     const toRepost = mayHave('repostsCount');
@@ -726,8 +739,9 @@ export class FeedCache {
     ]);
     const likesKept = this.owners.likes.add(viewerId, likes.values());
     if (!this.owners.reposts.add(viewerId, reposts.values()) || !likesKept) this.viewers.clear();
+    const notKept = new Set(onlyHeld);
     const flags: ViewerFlags = {
-      known: new Set([...(known?.known ?? []), ...missing]),
+      known: new Set([...(known?.known ?? []), ...missing.filter((id) => !notKept.has(id))]),
       liked: new Set([...(known?.liked ?? []), ...likes.keys()]),
       reposted: new Set([...(known?.reposted ?? []), ...reposts.keys()]),
     };

@@ -29,7 +29,7 @@ async function readsFor(posts: PostDoc[], viewerId: number, reads: PostReads) {
           ),
         )
       : [],
-    feed.viewerFlags(viewerId, [...posts.map((p) => p._id), ...originalIds]),
+    feed.viewerFlags(viewerId, [...posts.map((p) => p._id), ...originalIds], posts),
   ]);
   const originalsById = new Map(originals.map((p) => [p._id, p]));
   const authors = await reads.authors.byId([...posts, ...originals].map((p) => p.authorId));
@@ -259,7 +259,7 @@ export async function presentPostsJson(
     if (page && reusable(json)) pagesJson.set(page, json);
     return body(json, viewerId, found.liked, found.reposted);
   }
-  const { liked, reposted } = await reads.feed.viewerFlags(viewerId, json.targetIds);
+  const { liked, reposted } = await reads.feed.viewerFlags(viewerId, json.targetIds, posts);
   return body(json, viewerId, liked, reposted);
 }
 
