@@ -5,10 +5,11 @@
  *   - `find` of 20 documents by an `_id` `$in` list (1 KB posts, 20,000 in the collection)
  *   - `insertOne` of such a post
  *   - `updateOne` `$inc` of one counter of a 5 KB post, and the journal bytes it writes
+ *   - `ping`: the floor of any command (a message read, dispatched, answered; no data)
  * Each row runs ROUNDS times (interleaved) and prints the median.
  *   npm run bench:cpu -w @campus/embedded-mongo [-- --ops 3000 --rounds 3 --cpu-prof <dir>]
  * `--cpu-prof <dir>` starts the server with node's `--cpu-prof` (profile written at exit);
- * `--only find|insertOne|updateOne` measures one row (to profile it alone).
+ * `--only ping|find|insertOne|updateOne` measures one row (to profile it alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -110,12 +111,17 @@ async function main(): Promise<void> {
     const insertRow = async () => {
       for (let i = 0; i < OPS; i++) await posts.insertOne(post(100_000 + seq++, 800));
     };
+    // The floor of any command: a message parsed, dispatched and answered, with no data touched.
+    const pingRow = async () => {
+      for (let i = 0; i < OPS; i++) await db.command({ ping: 1 });
+    };
     const updateRow = async () => {
       for (let i = 0; i < OPS; i++)
         await big.updateOne({ _id: bigIds[i % bigIds.length] }, { $inc: { likesCount: 1 } });
     };
     const table = (
       [
+        ['ping (no data)', pingRow],
         ['find 20 by _id $in', findRow],
         ['insertOne (1 KB post)', insertRow],
         ['updateOne $inc (5 KB post)', updateRow],
