@@ -48,6 +48,35 @@ test('For You pages by 20 with Load more; Top Posts shows the trending footer', 
   await expect(page.getByRole('button', { name: 'Load more posts' })).toBeVisible();
 });
 
+test('the first posts are drawn before the rest of the page, which only adds below them', async ({
+  page,
+  signInAs,
+}) => {
+  // Watches every DOM change from the start: how many posts the first change that drew one had,
+  // and where the first post was then.
+  await page.addInitScript(() => {
+    const seen: { first?: number; top?: number } = {};
+    (window as unknown as { __firstPosts: typeof seen }).__firstPosts = seen;
+    new MutationObserver(() => {
+      if (seen.first !== undefined) return;
+      const posts = document.querySelectorAll('main article');
+      if (posts.length === 0) return;
+      seen.first = posts.length;
+      seen.top = posts[0]!.getBoundingClientRect().top;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await signInAs(MEMBER_EMAIL, '/');
+  const articles = page.getByRole('main').getByRole('article');
+  await expect(articles).toHaveCount(20);
+  await expect(page.getByRole('button', { name: 'Load more posts' })).toBeVisible();
+  const seen = await page.evaluate(
+    () => (window as unknown as { __firstPosts: { first: number; top: number } }).__firstPosts,
+  );
+  expect(seen.first).toBeGreaterThan(0);
+  expect(seen.first).toBeLessThanOrEqual(6);
+  expect((await articles.first().boundingBox())!.y).toBeCloseTo(seen.top, 0);
+});
+
 test('a post from the composer tagged JD shows on the JD tab', async ({ page, signInAs }) => {
   await signInAs(MEMBER_EMAIL, '/');
   await page.getByRole('tab', { name: /^JD/ }).click();

@@ -60,7 +60,8 @@ describe('FeedPage', () => {
     expect(query.get('offset')).toBe('0');
     expect(query.get('_')).toMatch(/^\d+$/);
 
-    await userEvent.click(screen.getByRole('button', { name: 'Load more posts' }));
+    // The footer comes with the last cards (drawn after the first ones).
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more posts' }));
     expect(await screen.findByText(second[4]!.content)).toBeInTheDocument();
     expect(screen.getAllByRole('article')).toHaveLength(25);
     expect(screen.getByText('No more posts')).toBeInTheDocument();

@@ -1,5 +1,6 @@
 import {
   Fragment,
+  startTransition,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -33,6 +34,12 @@ import { useFeed } from './use-feed';
 const RIGHT_COLUMN_QUERY = '(min-width: 1240px)';
 /** Where Who to follow sits in the feed without a right column: after this many posts. */
 const SUGGESTIONS_AFTER = 3;
+/**
+ * Cards drawn when the page first shows posts; the others are drawn right after, in the
+ * background (a transition), so the first posts are painted without waiting for twenty cards.
+ * They only ever add below what is on screen.
+ */
+const FIRST_CARDS = 6;
 
 const EMPTY_TEXT: Record<FeedTab, string> = {
   'for-you': 'Be the first to post something!',
@@ -176,6 +183,12 @@ export default function FeedPage() {
     loaded: feed.loaded,
   });
   const wide = useMediaQuery(RIGHT_COLUMN_QUERY);
+  // Coming back to a saved position needs every card there to scroll to.
+  const [allCards, setAllCards] = useState(Boolean(restore));
+  const hasPosts = newPosts.posts.length > 0;
+  useEffect(() => {
+    if (hasPosts && !allCards) startTransition(() => setAllCards(true));
+  }, [hasPosts, allCards]);
   const panel = useRef<HTMLDivElement>(null);
   const [revealing, setRevealing] = useState(false);
 
@@ -286,9 +299,10 @@ export default function FeedPage() {
       />
     );
   } else {
+    const cards = allCards ? newPosts.posts : newPosts.posts.slice(0, FIRST_CARDS);
     body = (
       <>
-        {newPosts.posts.map((post, index) => (
+        {cards.map((post, index) => (
           <Fragment key={post.id}>
             <PostCard post={post} onOpen={onOpen} onReposted={onReposted} />
             {!wide && index === SUGGESTIONS_AFTER - 1 && (
@@ -300,25 +314,28 @@ export default function FeedPage() {
             )}
           </Fragment>
         ))}
-        <Footer>
-          {topActive ? (
-            <>
-              <span>Showing {newPosts.posts.length} trending posts</span>
-              <LinkButton onClick={returnToForYou}>Return to For You feed</LinkButton>
-            </>
-          ) : feed.reachedEnd ? (
-            <span>No more posts</span>
-          ) : (
-            <Button
-              variant="secondary"
-              disabled={feed.loadingMore}
-              aria-busy={feed.loadingMore}
-              onClick={feed.loadMore}
-            >
-              Load more posts
-            </Button>
-          )}
-        </Footer>
+        {/* Not while cards are still to come: it would show above them, then move down. */}
+        {cards.length === newPosts.posts.length && (
+          <Footer>
+            {topActive ? (
+              <>
+                <span>Showing {newPosts.posts.length} trending posts</span>
+                <LinkButton onClick={returnToForYou}>Return to For You feed</LinkButton>
+              </>
+            ) : feed.reachedEnd ? (
+              <span>No more posts</span>
+            ) : (
+              <Button
+                variant="secondary"
+                disabled={feed.loadingMore}
+                aria-busy={feed.loadingMore}
+                onClick={feed.loadMore}
+              >
+                Load more posts
+              </Button>
+            )}
+          </Footer>
+        )}
       </>
     );
   }
