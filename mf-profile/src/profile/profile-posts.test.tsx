@@ -1,25 +1,9 @@
 import { Profiler } from 'react';
 import { screen } from '@testing-library/react';
-import type { Post } from '@campus/contracts';
-import { ADA, BEN, renderPage, mockApi } from '@campus/kit/testing';
+import { ADA, makePosts, renderPage, mockApi } from '@campus/kit/testing';
 import { ProfilePosts } from './profile-posts';
 
-const posts: Post[] = Array.from({ length: 20 }, (_, i) => ({
-  id: 100 + i,
-  content: `Post number ${i + 1}`,
-  createdAt: new Date().toISOString(),
-  isJdTagged: false,
-  likesCount: 0,
-  repostsCount: 0,
-  commentsCount: 0,
-  isLiked: false,
-  isReposted: false,
-  canDelete: false,
-  author: BEN,
-  originalPostId: null,
-  originalPost: null,
-  repostComment: null,
-}));
+const posts = makePosts(20);
 
 afterEach(() => window.localStorage.clear());
 
