@@ -4,14 +4,19 @@
  * on ONE database). Sign-in is limited per account for guessing and per address only for floods,
  * as a campus behind one NAT address needs, and the address is the one the trusted proxies saw.
  */
+import { clearOfWindowEnd } from './rate-windows';
 import { TEST_PASSWORD, useTestApp } from './test-app';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const OFF = { max: 0, windowMs: 60_000 };
 const t = useTestApp();
 
-// Every test counts from zero: supertest calls come from one address, and names repeat.
-beforeEach(() => t.models.RateLimitWindow.deleteMany({}));
+// Every test counts from zero: supertest calls come from one address, and names repeat. And each
+// test's attempts fall in one window (a few sign-ins through two apps take seconds here).
+beforeEach(async () => {
+  await t.models.RateLimitWindow.deleteMany({});
+  await clearOfWindowEnd(FIFTEEN_MINUTES, 20_000);
+});
 
 const signIn = (client: ReturnType<typeof t.http>, email: string, password = TEST_PASSWORD) =>
   client.post('/api/auth/login').send({ email, password });

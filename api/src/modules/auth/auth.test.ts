@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { TEST_JWT_SECRET, TEST_PASSWORD, uniqueEmail, useTestApp } from '../../../test/test-app';
+import { clearOfWindowEnd } from '../../../test/rate-windows';
 
 const t = useTestApp();
 
@@ -300,6 +301,7 @@ describe('rate limits', () => {
   ] as const)(
     'when %s is called more often than allowed, then 429 with Retry-After',
     async (rule, method, url, body) => {
+      await clearOfWindowEnd(60_000);
       const client = t.withConfig({ rateLimits: { [rule]: { max: 2, windowMs: 60_000 } } });
       for (let i = 0; i < 2; i += 1) {
         const ok = await client[method](url).send(body);
@@ -316,6 +318,7 @@ describe('rate limits', () => {
   test('when a register is rate limited, then the account is not created', async () => {
     // The counts are in the database, shared by every app on it: start this one from zero.
     await t.models.RateLimitWindow.deleteMany({});
+    await clearOfWindowEnd(60_000);
     const client = t.withConfig({ rateLimits: { register: { max: 1, windowMs: 60_000 } } });
     await client.post('/api/auth/register').send({ name: 'x' }).expect(400);
     const email = uniqueEmail('limited');

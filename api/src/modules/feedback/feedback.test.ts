@@ -1,4 +1,5 @@
 import { useTestApp } from '../../../test/test-app';
+import { clearOfWindowEnd } from '../../../test/rate-windows';
 
 const t = useTestApp({ adminUserId: 107 });
 
@@ -59,6 +60,7 @@ describe('POST /api/feedback', () => {
 
   test('when feedback is sent more often than allowed, then 429 with Retry-After', async () => {
     const member = await t.createMember();
+    await clearOfWindowEnd(3_600_000);
     const client = t.withConfig({ rateLimits: { feedback: { max: 1, windowMs: 3_600_000 } } });
     await client
       .post('/api/feedback')
