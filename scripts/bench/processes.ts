@@ -97,6 +97,8 @@ export async function startEmbeddedMongo(
     process.execPath,
     [
       '--max-old-space-size=8192',
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      ...(require('@campus/embedded-mongo/bin/node-args.cjs') as string[]),
       ...dbNodeArgs(),
       bin,
       '--host',

@@ -157,6 +157,12 @@ function embeddedCli(): string {
   return path.join(path.dirname(pkg), 'bin', 'embedded-mongo.cjs');
 }
 
+/** The node flags the embedded server runs with (its young generation: see that file). */
+function embeddedNodeArgs(): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@campus/embedded-mongo/bin/node-args.cjs') as string[];
+}
+
 /**
  * Starts the embedded MongoDB-compatible server in its own process (so it never shares the API's
  * event loop) with data under `dbPath`, and resolves once it prints its address.
@@ -165,7 +171,7 @@ export function startEmbeddedDatabase(dbPath: string, logger: Logger): Promise<E
   fs.mkdirSync(dbPath, { recursive: true });
   const child: ChildProcess = spawn(
     process.execPath,
-    [embeddedCli(), '--port', '0', '--dbpath', dbPath],
+    [...embeddedNodeArgs(), embeddedCli(), '--port', '0', '--dbpath', dbPath],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const killChild = () => child.kill('SIGTERM');

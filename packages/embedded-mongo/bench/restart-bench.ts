@@ -52,7 +52,11 @@ interface Start {
  * (the same as listening with `--no-warm`).
  */
 async function startOnce(dir: string): Promise<Start> {
-  const nodeArgs = values['cpu-prof'] ? [`--cpu-prof`, `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+  const nodeArgs = [
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ...(require('../bin/node-args.cjs') as string[]),
+    ...(values['cpu-prof'] ? [`--cpu-prof`, `--cpu-prof-dir=${values['cpu-prof']}`] : []),
+  ];
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, bin, '--port', '0', '--dbpath', dir], {
     stdio: ['ignore', 'pipe', 'inherit'],

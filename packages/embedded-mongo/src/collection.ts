@@ -286,11 +286,14 @@ export class Index {
     const changed = docs.changed;
     const keys: IndexKey[] = [];
     const view = new DataView(order.buffer, order.byteOffset, order.byteLength);
+    const anyChanged = changed !== undefined && changed.size > 0;
     for (let i = 0; i < order.byteLength; i += 4) {
-      const id = ids[view.getUint32(i, true)];
+      const ordinal = view.getUint32(i, true);
+      const id = ids[ordinal];
       if (id === undefined) return undefined; // out of range: not expected
-      if (changed?.has(id)) continue;
-      const doc = docs.get(id);
+      if (anyChanged && changed.has(id)) continue;
+      // By position in the snapshot: no lookup by _id for each of millions of keys.
+      const doc = docs.snapshotDoc(ordinal, id);
       if (!doc) return undefined; // removed without being recorded as changed: not expected
       if (!this.covers(doc)) continue;
       let t = this.simpleKey(doc, id);

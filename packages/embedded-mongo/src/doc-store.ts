@@ -79,9 +79,20 @@ export class DocStore {
   /** Recently decoded snapshot documents (see the class comment). */
   private young = new Map<string, Doc>();
   private old = new Map<string, Doc>();
-  /** Every decoded snapshot document, while indexes are built (see `pin`). */
-  private pinned?: Map<string, Doc>;
-  private pinning?: IterableIterator<[string, Doc | number]>;
+  /**
+   * Where each snapshot document's BSON starts in `source`, in the snapshot's order (the order
+   * `ordinalKeys` lists their _ids in, and so ascending). Kept while `ordinalKeys` is.
+   */
+  private ordinalOffsets?: number[];
+  /** Positions of snapshot documents decoded when listed (their _id not readable from bytes). */
+  private listedDecoded?: Set<number>;
+  /**
+   * Every decoded snapshot document by its position in the snapshot, while indexes are built
+   * (see `pin`): index builds walk the snapshot's order by position, with no lookup by _id.
+   */
+  private pinned?: (Doc | undefined)[];
+  /** How far `pinSome` has decoded (a position in the snapshot's order). */
+  private pinning = 0;
 
   get size(): number {
     // Listed snapshot documents count without being read (a snapshot holds each _id once).
@@ -102,7 +113,8 @@ export class DocStore {
 
   set(key: string, doc: Doc): this {
     if (this.lazy) this.materialize();
-    if (typeof this.map.get(key) === 'number') this.forget(key);
+    const v = this.map.get(key);
+    if (typeof v === 'number') this.forget(key, v);
     this.map.set(key, doc);
     this.changed?.add(key);
     return this;
@@ -112,17 +124,20 @@ export class DocStore {
     if (this.lazy) this.materialize();
     const v = this.map.get(key);
     if (v === undefined) return false;
-    if (typeof v === 'number') this.forget(key);
+    if (typeof v === 'number') this.forget(key, v);
     this.map.delete(key);
     this.changed?.add(key);
     return true;
   }
 
   /** A snapshot document's entry is replaced or removed: its bytes and decoded copies go. */
-  private forget(key: string): void {
+  private forget(key: string, offset: number): void {
     this.young.delete(key);
     this.old.delete(key);
-    this.pinned?.delete(key);
+    if (this.pinned) {
+      const i = this.ordinalOf(offset);
+      if (i >= 0) this.pinned[i] = undefined;
+    }
     if (--this.raw === 0) this.dropSource();
   }
 
@@ -131,7 +146,22 @@ export class DocStore {
     this.young.clear();
     this.old.clear();
     this.pinned = undefined;
-    this.pinning = undefined;
+  }
+
+  /** The snapshot position of the document stored at `offset` (binary search); -1 if none. */
+  private ordinalOf(offset: number): number {
+    const offsets = this.ordinalOffsets;
+    if (!offsets) return -1;
+    let lo = 0;
+    let hi = offsets.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const o = offsets[mid]!;
+      if (o === offset) return mid;
+      if (o < offset) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   /**
@@ -152,6 +182,7 @@ export class DocStore {
     const source = this.source as Buffer;
     this.lazy = undefined;
     const keys = (this.ordinalKeys ??= []);
+    const positions = (this.ordinalOffsets ??= []);
     for (const off of offsets) {
       let key = rawIdKey(source, off);
       if (key === undefined) {
@@ -159,7 +190,9 @@ export class DocStore {
         const doc = deserialize(source, DECODE) as Doc;
         key = valueKey(doc._id);
         this.map.set(key, doc);
+        (this.listedDecoded ??= new Set()).add(positions.length);
       } else this.setRaw(key, off);
+      positions.push(off);
       keys.push(key);
     }
     if (this.raw === 0) this.dropSource();
@@ -176,7 +209,8 @@ export class DocStore {
    * `endSnapshot` (each index build would otherwise decode the whole collection again).
    */
   pin(): void {
-    if (this.raw > 0) this.pinned ??= new Map();
+    if (this.lazy) this.materialize();
+    if (this.raw > 0 && this.ordinalOffsets) this.pinned ??= [];
   }
 
   /**
@@ -185,30 +219,49 @@ export class DocStore {
    */
   pinSome(n: number): boolean {
     this.pin();
-    const pinned = this.pinned;
-    if (!pinned || pinned.size >= this.raw) return false;
-    // A Map iterator stays valid while the map changes; it resumes where the last call stopped.
-    this.pinning ??= this.map.entries();
-    while (n > 0) {
-      const next = this.pinning.next();
-      if (next.done) {
-        this.pinning = undefined;
-        return false;
-      }
-      const [k, v] = next.value;
-      if (typeof v !== 'number' || pinned.has(k)) continue;
-      this.cached(k, v, false);
-      n--;
+    const offsets = this.ordinalOffsets;
+    if (!this.pinned || !offsets) return false;
+    while (n > 0 && this.pinning < offsets.length) {
+      if (this.snapshotDoc(this.pinning, undefined)) n--;
+      this.pinning++;
     }
-    return true;
+    return this.pinning < offsets.length;
+  }
+
+  /**
+   * The document at position `i` of the snapshot's order (see ordinalKeys), decoded (and pinned
+   * while indexes are built); undefined when it has been changed or removed since. `key` is its
+   * _id key when the caller has it.
+   */
+  snapshotDoc(i: number, key: string | undefined): Doc | undefined {
+    const pinned = this.pinned;
+    let doc = pinned?.[i];
+    if (doc) return doc;
+    const offsets = this.ordinalOffsets;
+    const off = offsets?.[i];
+    key ??= this.ordinalKeys?.[i];
+    if (off === undefined || key === undefined) return undefined;
+    // Changed since the snapshot (recorded in `changed` once an index order was read), or
+    // decoded when listed: the map holds what is there now.
+    const changed = this.changed;
+    if (!changed || changed.has(key) || this.listedDecoded?.has(i)) return this.get(key);
+    doc = this.young.get(key) ?? this.old.get(key);
+    if (!doc) {
+      DECODE.index = off;
+      doc = deserialize(this.source as Uint8Array, DECODE) as Doc;
+    }
+    if (pinned) pinned[i] = doc;
+    return doc;
   }
 
   /** No index will be built from the snapshot's order any more; pinned documents are let go. */
   endSnapshot(): void {
     this.changed = undefined;
     this.ordinalKeys = undefined;
+    this.ordinalOffsets = undefined;
+    this.listedDecoded = undefined;
     this.pinned = undefined;
-    this.pinning = undefined;
+    this.pinning = 0;
   }
 
   private setRaw(key: string, offset: number): void {
@@ -242,11 +295,15 @@ export class DocStore {
       this.remember(key, doc);
       return doc;
     }
-    doc = this.pinned?.get(key);
-    if (doc) return doc;
+    const pinned = this.pinned;
+    const i = pinned ? this.ordinalOf(offset) : -1;
+    if (i >= 0) {
+      doc = pinned![i];
+      if (doc) return doc;
+    }
     DECODE.index = offset;
     doc = deserialize(this.source as Uint8Array, DECODE) as Doc;
-    if (this.pinned) this.pinned.set(key, doc);
+    if (i >= 0) pinned![i] = doc;
     else if (keep) this.remember(key, doc);
     return doc;
   }
@@ -273,7 +330,9 @@ export class DocStore {
 
   /** Snapshot documents decoded and kept (the caches, pinned ones while indexes are built). */
   get decodedCount(): number {
-    return this.young.size + this.old.size + (this.pinned?.size ?? 0);
+    let pinned = 0;
+    if (this.pinned) for (const doc of this.pinned) if (doc) pinned++;
+    return this.young.size + this.old.size + pinned;
   }
 
   /** Entries still held as bytes of the snapshot. */

@@ -35,13 +35,14 @@ function typeRank(v: unknown): number {
     default:
       return 3;
   }
+  // Before Long: bson's Timestamp is a subclass of Long, but sorts after dates, not as a number.
+  if (v instanceof Timestamp) return 10;
   if (v instanceof Long || v instanceof Int32 || v instanceof Double || v instanceof Decimal128)
     return 2;
   if (Array.isArray(v)) return 5;
   if (v instanceof Binary || v instanceof Uint8Array) return 6;
   if (v instanceof ObjectId) return 7;
   if (v instanceof Date) return 9;
-  if (v instanceof Timestamp) return 10;
   if (v instanceof RegExp || v instanceof BSONRegExp) return 11;
   return 4; // embedded document
 }
@@ -65,6 +66,19 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 
 /** Compares two BSON values in MongoDB's order (numbers by value across numeric types). */
 export function compareValues(a: unknown, b: unknown): number {
+  // The common pairs first (index keys are mostly these), with the results of the general path.
+  const t = typeof a;
+  if (t === typeof b) {
+    if (t === 'string')
+      return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+    if (t === 'number' && a === a && b === b)
+      return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+    if (a instanceof Date && b instanceof Date) {
+      const x = a.getTime();
+      const y = b.getTime();
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+  }
   const ra = typeRank(a);
   const rb = typeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
@@ -148,13 +162,14 @@ export function valueKey(v: unknown): string {
   }
   if (v instanceof ObjectId) return 'o' + v.toHexString();
   if (v instanceof Date) return 'd' + v.getTime();
+  // Before Long, of which bson's Timestamp is a subclass: a timestamp never equals a number.
+  if (v instanceof Timestamp) return 't' + v.toString();
   if (v instanceof Long || v instanceof Int32 || v instanceof Double) return 'n' + toNumber(v);
   if (v instanceof Decimal128) return 'n' + Number(v.toString());
   if (Array.isArray(v)) return '[' + v.map(valueKey).join(',') + ']';
   if (v instanceof Binary) return 'x' + v.sub_type + ':' + Buffer.from(v.buffer).toString('hex');
   if (v instanceof Uint8Array) return 'x0:' + Buffer.from(v).toString('hex');
   if (v instanceof RegExp) return 'r' + v.toString();
-  if (v instanceof Timestamp) return 't' + v.toString();
   if (v instanceof MinKey) return '-';
   if (v instanceof MaxKey) return '+';
   if (typeof v === 'object') {
