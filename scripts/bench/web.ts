@@ -418,9 +418,11 @@ async function main(): Promise<void> {
       (target) => target.floor || !PAGES || PAGES.some((name) => target.label.startsWith(name)),
     );
 
-    const medians = new Map<string, Sample>();
-    /** Per round, a page's first content and LCP as ratios to the floor's in the same round. */
-    const ratios = new Map<string, { visible: number; lcp: number }>();
+    /**
+     * Per page, cache and throttle: the medians of its samples, and the medians of its first
+     * content and LCP as ratios to the floor's in the same round.
+     */
+    const cells = new Map<string, { median: Sample; ratio: { visible: number; lcp: number } }>();
     for (const throttle of THROTTLES) {
       for (const cache of CACHES) {
         // Rounds: the floor, then each page, RUNS times. A page is compared with the floor loaded
@@ -440,12 +442,13 @@ async function main(): Promise<void> {
             tbt: median(own.map((s) => s.tbt)),
             visible: median(own.map((s) => s.visible)),
           };
-          const key = `${target.label}|${cache}|${throttle}`;
-          medians.set(key, cell);
           const visibleRatios = own.map((s, run) => s.visible / floorSamples[run]!.visible);
-          ratios.set(key, {
-            visible: median(visibleRatios),
-            lcp: median(own.map((s, run) => s.lcp / floorSamples[run]!.lcp)),
+          cells.set(`${target.label}|${cache}|${throttle}`, {
+            median: cell,
+            ratio: {
+              visible: median(visibleRatios),
+              lcp: median(own.map((s, run) => s.lcp / floorSamples[run]!.lcp)),
+            },
           });
           console.log(
             `  ${target.label}, ${cache}, ${throttle}x: first content ${cell.visible.toFixed(0)} ms, ` +
@@ -486,10 +489,10 @@ async function main(): Promise<void> {
     for (const throttle of THROTTLES) {
       for (const cache of CACHES) {
         for (const target of targets) {
-          const cell = medians.get(`${target.label}|${cache}|${throttle}`)!;
-          const { visible: ratio, lcp: lcpRatio } = ratios.get(
-            `${target.label}|${cache}|${throttle}`,
-          )!;
+          const {
+            median: cell,
+            ratio: { visible: ratio, lcp: lcpRatio },
+          } = cells.get(`${target.label}|${cache}|${throttle}`)!;
           const firstMet = target.floor || ratio <= FIRST_CONTENT_RATIO;
           const clsMet = cell.cls <= CLS_MAX;
           if (!firstMet)
