@@ -186,6 +186,8 @@ test.describe("someone else's profile", () => {
     await signInAs(MEMBER_EMAIL, '/profile');
     await page.getByRole('link', { name: /Followers$/ }).click();
     await expect(page).toHaveURL(new RegExp(`/profile/${ada.user.id}/followers$`));
+    // The profile (with its own post cards) stays on screen until the list has arrived.
+    await expect(page.getByRole('heading', { name: /'s Followers \(\d+\)$/ })).toBeVisible();
     const firstRow = page.getByRole('article').first();
     const name = (await firstRow.getByRole('link').first().textContent())!;
     await firstRow.getByRole('link', { name }).click();
