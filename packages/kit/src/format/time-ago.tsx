@@ -2,12 +2,37 @@ import styled from 'styled-components';
 import { useMinuteClock } from './minute-clock';
 import { relativeTime } from './relative-time';
 
-const exactFormat = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle: 'short' });
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
-/** "Tuesday, November 24, 2026 at 1:05 AM": the exact moment, as hovering or a reader says it. */
+/**
+ * "Tuesday, November 24, 2026 at 1:05 AM": the exact moment in the reader's time zone, as hovering
+ * or a reader says it. What `Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle: 'short' })`
+ * says, written out from the Date's local fields: the first Intl formatter a page constructs loads
+ * the browser's locale data, 35-40 ms of main-thread CPU in Chromium (more with a slow CPU), on
+ * every page load before its first post was drawn (BENCHMARKS.md, issue 22). The tests compare it
+ * with the Intl formatter in several time zones, across daylight-saving changes.
+ */
 export function exactTime(date: string | number | Date): string {
   const value = new Date(date);
-  return Number.isNaN(value.getTime()) ? '' : exactFormat.format(value);
+  if (Number.isNaN(value.getTime())) return '';
+  const hours = value.getHours();
+  const minutes = String(value.getMinutes()).padStart(2, '0');
+  const day = `${WEEKDAYS[value.getDay()]}, ${MONTHS[value.getMonth()]} ${value.getDate()}, ${value.getFullYear()}`;
+  return `${day} at ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
 }
 
 const ScreenReaderOnly = styled.span`
