@@ -1,4 +1,5 @@
 import type { AnalyticsOverview } from '@campus/contracts';
+import { monthDay } from '@campus/kit/format';
 
 /** Spec §2: rates to one decimal. */
 export function oneDecimal(value: number): string {
@@ -15,15 +16,17 @@ export function averagePostsPerUser(overview: AnalyticsOverview): string {
   return oneDecimal(overview.totalUsers === 0 ? 0 : overview.totalPosts / overview.totalUsers);
 }
 
-/** Chart dates as short month and day ("May 3"). */
+/**
+ * Chart dates as short month and day ("May 3"). The kit's `monthDay`, not toLocaleDateString:
+ * the dashboard's first Intl formatter would load the browser's locale data before its figures
+ * are drawn (@campus/kit/format calendar.ts).
+ */
 export function shortDate(date: string): string {
   const parsed = new Date(date.length === 10 ? `${date}T00:00:00` : date);
-  return Number.isNaN(parsed.getTime())
-    ? date
-    : parsed.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+  return Number.isNaN(parsed.getTime()) ? date : monthDay(parsed);
 }
 
 /** The 'Updated: {today}' note, e.g. "Nov 22, 2026". */
 export function todayLabel(now: Date = new Date()): string {
-  return now.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return monthDay(now, { year: true });
 }

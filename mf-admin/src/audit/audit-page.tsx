@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import type { AuditAction, AuditEntry } from '@campus/contracts';
-import { relativeTime } from '@campus/kit/format';
+import { exactTime, relativeTime } from '@campus/kit/format';
 import { useSearchParams } from 'react-router-dom';
 import { useAdminList } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
@@ -92,10 +92,7 @@ export default function AuditPage() {
               {items.map((entry) => (
                 <tr key={entry.id}>
                   <td>
-                    <time
-                      dateTime={entry.createdAt}
-                      title={new Date(entry.createdAt).toLocaleString()}
-                    >
+                    <time dateTime={entry.createdAt} title={exactTime(entry.createdAt)}>
                       {relativeTime(entry.createdAt)}
                     </time>
                   </td>

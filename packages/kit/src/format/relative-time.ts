@@ -33,10 +33,8 @@ function grouped(value: number): string {
 
 /**
  * What `Intl.RelativeTimeFormat('en', { numeric: 'auto' }).format(count, unit)` says for a whole
- * `count` other than 0, written out: constructing that formatter loads the browser's locale data
- * and took 50-90 ms of the main thread in Chromium on every page load (BENCHMARKS.md, issue 22),
- * the first time a post card's module was evaluated. The English of this UI needs none of it; the
- * tests compare every unit and count with the Intl formatter itself.
+ * `count` other than 0, written out (calendar.ts says why). The tests compare every unit and
+ * count with the Intl formatter itself.
  */
 function formatUnits(count: number, unit: Unit): string {
   if (count === -1 && ONE_BACK[unit]) return ONE_BACK[unit];

@@ -1,30 +1,13 @@
 import styled from 'styled-components';
+import { MONTHS, WEEKDAYS } from './calendar';
 import { useMinuteClock } from './minute-clock';
 import { relativeTime } from './relative-time';
-
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /**
  * "Tuesday, November 24, 2026 at 1:05 AM": the exact moment in the reader's time zone, as hovering
  * or a reader says it. What `Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle: 'short' })`
- * says, written out from the Date's local fields: the first Intl formatter a page constructs loads
- * the browser's locale data, 35-40 ms of main-thread CPU in Chromium (more with a slow CPU), on
- * every page load before its first post was drawn (BENCHMARKS.md, issue 22). The tests compare it
- * with the Intl formatter in several time zones, across daylight-saving changes.
+ * says, written out from the Date's local fields (calendar.ts says why). The tests compare it with
+ * the Intl formatter in several time zones, across daylight-saving changes.
  */
 export function exactTime(date: string | number | Date): string {
   const value = new Date(date);
