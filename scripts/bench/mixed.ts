@@ -8,7 +8,9 @@
  *
  * Each run is BENCH_REPEATS (default 3) repetitions, each after BENCH_HELLO_DURATION (default 5)
  * seconds of the bare Koa hello-world, with the CPU per request of the API process(es) and of the
- * database process and its ratio to the hello-world's (medians).
+ * database process and its ratio to the hello-world's (medians), and the load generator's own CPU
+ * per request (this process): the three share the machine's cores, so their sum says how many
+ * requests per second of this mix the machine could answer at most.
  *
  * Before the first repetition, BENCH_MIXED_WARMUP seconds (default 10) of the same mix are sent and
  * not counted: the API's start-up (modules loaded on first use, code not yet optimized, empty read
@@ -21,6 +23,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { CommandStartedEvent } from 'mongodb';
 import { createApp } from '../../api/src/app';
@@ -43,6 +46,8 @@ const HELLO_DURATION = Number(process.env.BENCH_HELLO_DURATION ?? 5);
 const WARMUP = Number(process.env.BENCH_MIXED_WARMUP ?? 10);
 const RUNS = (process.env.BENCH_MIXED_PROCESSES ?? '1,2').split(',').map(Number);
 const MEMBERS = 500;
+/** The cores the API, the database and the load generator share. */
+const CORES = os.availableParallelism();
 const COMMANDS = Number(process.env.BENCH_MIXED_COMMANDS ?? 0);
 const COMMAND_APPS = Number(process.env.BENCH_MIXED_COMMANDS_APPS ?? 1);
 
@@ -315,6 +320,7 @@ async function main() {
         load: LoadResult;
         helloUs: number;
         apiUs: number;
+        clientUs: number;
         dbUs: number;
         apiMs: number;
         dbMs: number;
@@ -364,21 +370,29 @@ async function main() {
         const hello = await runLoad({ url: ceiling.url, duration: HELLO_DURATION });
         const helloCpu = helloMeter.stop();
         const meter = cpuMeter({ api: api.process.pid, db: db.pid });
+        // The load generator's own CPU (this process: autocannon building requests and parsing
+        // answers): it shares the machine's two cores with the API and the database.
+        const clientBefore = process.cpuUsage();
         const load = await mixed(DURATION);
         const cpu = meter.stop();
+        const client = process.cpuUsage(clientBefore);
         const rep = {
           load,
           helloUs: perRequestUs(helloCpu.hello, hello.total),
           // A repetition that answered nothing cost its CPU for nothing: infinitely much per request.
           apiUs: load.total > 0 ? perRequestUs(cpu.api, load.total) : Infinity,
           dbUs: load.total > 0 ? perRequestUs(cpu.db, load.total) : Infinity,
+          clientUs:
+            load.total > 0
+              ? perRequestUs((client.user + client.system) / 1000, load.total)
+              : Infinity,
           apiMs: cpu.api,
           dbMs: cpu.db,
         };
         reps.push(rep);
         console.log(
           `${fmt(load.total)} requests, ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms; ` +
-            `CPU/request: API ${fmt(rep.apiUs)} µs, database ${fmt(rep.dbUs)} µs (hello-world ${fmt(rep.helloUs)} µs: ${fmt((rep.apiUs + rep.dbUs) / rep.helloUs, 1)}×)`,
+            `CPU/request: API ${fmt(rep.apiUs)} µs, database ${fmt(rep.dbUs)} µs (hello-world ${fmt(rep.helloUs)} µs: ${fmt((rep.apiUs + rep.dbUs) / rep.helloUs, 1)}×), load generator ${fmt(rep.clientUs)} µs`,
         );
         console.log(`errors: ${load.errors} (status codes: ${JSON.stringify(load.statusCodes)})`);
       }
@@ -394,6 +408,7 @@ async function main() {
       const cpu = {
         apiUs: median(reps.map((r) => r.apiUs)),
         dbUs: median(reps.map((r) => r.dbUs)),
+        clientUs: median(reps.map((r) => r.clientUs)),
         helloUs: median(reps.map((r) => r.helloUs)),
         ratio: median(reps.map((r) => (r.helloUs > 0 ? (r.apiUs + r.dbUs) / r.helloUs : 0))),
         // Every repetition's CPU over every request it answered (not thrown off by one that answered none).
@@ -448,6 +463,7 @@ async function main() {
           '',
           `- **${fmt(run.load.total)} requests; medians of ${REPEATS}: ${fmt(run.load.requestsPerSecond)} req/s, p50 ${run.load.p50} ms, p99 ${run.load.p99} ms**`,
           `- **CPU per request: API ${fmt(run.cpu.apiUs)} µs + database ${fmt(run.cpu.dbUs)} µs = ${fmt(run.cpu.apiUs + run.cpu.dbUs)} µs, ${fmt(run.cpu.ratio, 1)}× the hello-world's ${fmt(run.cpu.helloUs)} µs** (\`/proc/<pid>/stat\` of the API process(es) and of the database process before and after each repetition; medians; all repetitions' CPU over all their requests: ${fmt(run.cpu.pooledUs)} µs)`,
+          `- The load generator (autocannon, in the benchmark's process, on the same two cores): ${fmt(run.cpu.clientUs)} µs per request. API, database and load generator together: ${fmt(run.cpu.apiUs + run.cpu.dbUs + run.cpu.clientUs)} µs per request, so the machine's ${CORES} cores could answer at most ${fmt((CORES * 1e6) / (run.cpu.apiUs + run.cpu.dbUs + run.cpu.clientUs))} req/s of this mix if they did nothing else.`,
           `- **errors: ${run.load.errors}** (non-2xx responses, connection errors and timeouts)`,
           `- **count mismatches after the run: ${run.mismatches.length}** (\`findCountMismatches\`: every post's likes, comments and reposts and every comment's likes, recounted from the source collections in ${fmt(run.recountMs / 1000, 1)} s)`,
           '',

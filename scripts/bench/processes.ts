@@ -147,6 +147,14 @@ function apiNodeArgs(): string[] {
 }
 
 /**
+ * The checkout whose API the benchmarks start (BENCH_API_ROOT, default this one): another
+ * commit's worktree, with its own `npm ci`, measures that commit's API against the same dataset
+ * and database server in the same run of the machine (a before/after pair whose "before" no
+ * longer runs here). Only its `api/src/main.ts` and its environment variables are used.
+ */
+const API_ROOT = path.resolve(process.env.BENCH_API_ROOT ?? REPO_ROOT);
+
+/**
  * The API (`api/src/main.ts`) against `mongodbUri`, rate limits off, no seeding, quiet logs;
  * `processes` > 1 runs that many API processes on its port (API_PROCESSES, node's cluster).
  */
@@ -161,9 +169,9 @@ export async function startApi(options: {
   const log = fs.openSync(path.join(options.dataDir, 'api.log'), 'w');
   const child = spawn(
     process.execPath,
-    [...apiNodeArgs(), '--import', 'tsx', path.join(REPO_ROOT, 'api/src/main.ts')],
+    [...apiNodeArgs(), '--import', 'tsx', path.join(API_ROOT, 'api/src/main.ts')],
     {
-      cwd: REPO_ROOT,
+      cwd: API_ROOT,
       stdio: ['ignore', log, log],
       env: {
         ...process.env,
