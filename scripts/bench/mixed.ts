@@ -371,7 +371,7 @@ async function main() {
         const helloCpu = helloMeter.stop();
         const meter = cpuMeter({ api: api.process.pid, db: db.pid });
         // The load generator's own CPU (this process: autocannon building requests and parsing
-        // answers): it shares the machine's two cores with the API and the database.
+        // answers): it shares the machine's cores with the API and the database.
         const clientBefore = process.cpuUsage();
         const load = await mixed(DURATION);
         const cpu = meter.stop();
@@ -463,7 +463,7 @@ async function main() {
           '',
           `- **${fmt(run.load.total)} requests; medians of ${REPEATS}: ${fmt(run.load.requestsPerSecond)} req/s, p50 ${run.load.p50} ms, p99 ${run.load.p99} ms**`,
           `- **CPU per request: API ${fmt(run.cpu.apiUs)} µs + database ${fmt(run.cpu.dbUs)} µs = ${fmt(run.cpu.apiUs + run.cpu.dbUs)} µs, ${fmt(run.cpu.ratio, 1)}× the hello-world's ${fmt(run.cpu.helloUs)} µs** (\`/proc/<pid>/stat\` of the API process(es) and of the database process before and after each repetition; medians; all repetitions' CPU over all their requests: ${fmt(run.cpu.pooledUs)} µs)`,
-          `- The load generator (autocannon, in the benchmark's process, on the same two cores): ${fmt(run.cpu.clientUs)} µs per request. API, database and load generator together: ${fmt(run.cpu.apiUs + run.cpu.dbUs + run.cpu.clientUs)} µs per request, so the machine's ${CORES} cores could answer at most ${fmt((CORES * 1e6) / (run.cpu.apiUs + run.cpu.dbUs + run.cpu.clientUs))} req/s of this mix if they did nothing else.`,
+          `- The load generator (autocannon, in the benchmark's process, on the same ${CORES} cores): ${fmt(run.cpu.clientUs)} µs per request. API, database and load generator together: ${fmt(run.cpu.apiUs + run.cpu.dbUs + run.cpu.clientUs)} µs per request, so the machine's ${CORES} cores could answer at most ${fmt((CORES * 1e6) / (run.cpu.apiUs + run.cpu.dbUs + run.cpu.clientUs))} req/s of this mix if they did nothing else.`,
           `- **errors: ${run.load.errors}** (non-2xx responses, connection errors and timeouts)`,
           `- **count mismatches after the run: ${run.mismatches.length}** (\`findCountMismatches\`: every post's likes, comments and reposts and every comment's likes, recounted from the source collections in ${fmt(run.recountMs / 1000, 1)} s)`,
           '',
