@@ -3,12 +3,14 @@
  * reject duplicates with mongod's E11000 error; every index (single or compound) also serves the
  * query planner (see planner.ts) through an ordered B-tree of its keys.
  */
+import os from 'node:os';
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
-import { MaxKey, MinKey, ObjectId } from 'bson';
+import { deserialize, MaxKey, MinKey, ObjectId } from 'bson';
 import { Query } from 'mingo';
 import { serverError } from './errors';
 import { DocStore } from './doc-store';
+import { readTopLevel, SnapshotBase, type IndexKey } from './index-base';
 import { compareValues, valueKey, valuesAtPath, isPlainObject, type Doc } from './values';
 
 export interface IndexSpec {
@@ -20,15 +22,25 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
-export type IndexKey = unknown[]; // [...field values, _id key]
+export type { IndexKey } from './index-base';
 
 const MIN = new MinKey();
 const MAX = new MaxKey();
+const DECODE = { promoteLongs: true, promoteValues: true, allowObjectSmallerThanBufferSize: true };
 
 export class Index {
   readonly fields: Array<{ path: string[]; name: string; dir: 1 | -1 }>;
+  /**
+   * The keys, or, with a `base`, the keys of documents changed or inserted since the snapshot
+   * the base reads (the base's keys of those documents are skipped as no longer live).
+   */
   private _tree: BTree<IndexKey, true>;
-  /** For unique indexes: value key -> _id key of its one owner. */
+  /**
+   * After a start from a snapshot: the keys as the snapshot holds them, read from its bytes
+   * (see index-base.ts), instead of a B-tree of every key built at start.
+   */
+  private base?: SnapshotBase;
+  /** For unique indexes: value key -> _id key of its one owner (in `_tree`, not in `base`). */
   private readonly owners = new Map<string, string>();
   private readonly partial?: Query;
   private _multikey = false;
@@ -39,8 +51,8 @@ export class Index {
    * written (see Engine), which spares the sort; `done` is told once it is built.
    */
   private pending?: { docs: DocStore; order?: Uint8Array; done: () => void };
-  /** How the last build ordered its keys (for tests). */
-  builtFrom?: 'snapshot order' | 'sort';
+  /** How the index was last made (for tests). */
+  builtFrom?: 'snapshot base' | 'snapshot order' | 'sort';
   /** Key order read from the journal's snapshot, waiting for `defer`. */
   snapshotOrder?: Uint8Array;
 
@@ -65,7 +77,11 @@ export class Index {
     });
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
     this.topLevel = this.fields.every((f) => f.path.length === 1);
+    this.names = this.topLevel ? this.fields.map((f) => Buffer.from(f.name)) : undefined;
   }
+
+  /** The indexed fields' names as bytes, when all are top-level (read from the snapshot). */
+  private readonly names?: Buffer[];
 
   /** Whether every indexed field is a top-level one. */
   private readonly topLevel: boolean;
@@ -74,9 +90,37 @@ export class Index {
     return this.spec.name;
   }
 
-  get tree(): BTree<IndexKey, true> {
+  /** The B-tree of keys (of later changes only, with a base: see `_tree`). */
+  private get tree(): BTree<IndexKey, true> {
     if (this.pending) this.buildPending();
     return this._tree;
+  }
+
+  /** Whether the index reads the keys of unchanged documents from the snapshot. */
+  get hasBase(): boolean {
+    if (this.pending) this.buildPending();
+    return this.base !== undefined;
+  }
+
+  /** Whether nothing is left to do before the index answers at full speed. */
+  get warm(): boolean {
+    return this.pending === undefined && (this.base === undefined || this.base.warm);
+  }
+
+  /**
+   * One step of the background warm-up for an index that reads the snapshot: the index made
+   * ready (cheap), or its fences read. False when there was nothing of that kind to do.
+   */
+  warmBase(): boolean {
+    if (this.pending?.order && this.pending.docs.snapshotCount > 0) {
+      this.buildPending();
+      return true;
+    }
+    if (this.base && !this.base.warm) {
+      this.base.warmUp();
+      return true;
+    }
+    return false;
   }
 
   /** Whether some document holds an array in an indexed field (known once built). */
@@ -99,18 +143,60 @@ export class Index {
   abandon(): void {
     const p = this.pending;
     this.pending = undefined;
+    this.base = undefined;
     p?.done();
   }
 
-  /** Builds a deferred index now. */
+  /** Builds a deferred index now (or sets it up to read the snapshot's keys: see `base`). */
   buildPending(): void {
     const p = this.pending;
     if (!p) return;
     this.pending = undefined;
-    // The collection's other indexes are built from the same decoded documents.
-    p.docs.pin();
-    this.build(p.docs, p.order);
+    if (!(p.order && this.readSnapshot(p.docs, p.order))) {
+      // The collection's other indexes are built from the same decoded documents.
+      p.docs.pin();
+      this.build(p.docs, p.order);
+    }
     p.done();
+  }
+
+  /**
+   * Serves the keys of documents unchanged since the snapshot from it (`order`: its record of
+   * this index, see `order`), and puts the keys of the others in the B-tree; false when the
+   * record does not fit the snapshot's documents (then the index is built).
+   */
+  private readSnapshot(docs: DocStore, order: Uint8Array): boolean {
+    const count = docs.snapshotCount;
+    const image = docs.snapshotImage;
+    if (!image || count === 0 || order.byteLength % 4 !== 0) return false;
+    const positions = new Uint32Array(order.byteLength / 4);
+    new Uint8Array(positions.buffer).set(order);
+    if (os.endianness() === 'BE') Buffer.from(positions.buffer).swap32();
+    for (let i = 0; i < positions.length; i++) if (positions[i]! >= count) return false;
+    const names = this.names;
+    const values: unknown[] = [];
+    const keyOf = (position: number): IndexKey => {
+      const off = docs.snapshotOffset(position);
+      const id = docs.snapshotKey(position);
+      if (names && readTopLevel(image, off, names, values)) {
+        const k = values.slice(0, names.length);
+        k.push(id);
+        return k;
+      }
+      // A type read only by decoding: the document, not kept (no cache is filled by this).
+      const doc = deserialize(image, { ...DECODE, index: off }) as Doc;
+      const t = this.tuples(doc)[0] ?? [];
+      t.push(id);
+      return t;
+    };
+    this.base = new SnapshotBase(positions, docs, keyOf, this._tree._compare);
+    this.builtFrom = 'snapshot base';
+    // What the journal's tail changed after the snapshot (and what changed since the start).
+    for (const id of docs.changed ?? []) {
+      const doc = docs.get(id);
+      if (doc) this.add(doc, id);
+    }
+    return true;
   }
 
   /**
@@ -119,17 +205,21 @@ export class Index {
    * index (a document has several keys) or when a key's document is not there.
    */
   order(ordinals: Map<string, number>): Uint32Array | undefined {
-    const tree = this.tree;
-    if (this._multikey) return undefined;
-    const out = new Uint32Array(tree.size);
-    const n = this.fields.length;
-    let i = 0;
-    for (const k of tree.keys()) {
-      const o = ordinals.get(k[n] as string);
+    if (this.multikey) return undefined;
+    const out: number[] = [];
+    const [lo, hi] = this.bounds([]);
+    for (const id of this.scan(lo, hi, false)) {
+      const o = ordinals.get(id);
       if (o === undefined) return undefined;
-      out[i++] = o;
+      out.push(o);
     }
-    return i === out.length ? out : undefined;
+    return Uint32Array.from(out);
+  }
+
+  /** Every key in index order (tests compare them with a build from scratch). */
+  keys(): Generator<IndexKey> {
+    const [lo, hi] = this.bounds([]);
+    return this.scanKeys(lo, hi, false);
   }
 
   /** Whether the index holds every document (usable by the planner for any query). */
@@ -202,7 +292,20 @@ export class Index {
     for (const t of this.tuples(doc)) {
       const owner = this.owners.get(valueKey(t));
       if (owner !== undefined && owner !== id) throw this.duplicateError(t);
+      if (this.base && this.baseOwner(t, id) !== undefined) throw this.duplicateError(t);
     }
+  }
+
+  /** Another live document of the snapshot whose key has the values `t`, if any. */
+  private baseOwner(t: unknown[], id: string): string | undefined {
+    const base = this.base as SnapshotBase;
+    const n = this.fields.length;
+    for (let i = base.search([...t, ''], false); i < base.length; i++) {
+      const k = base.key(i);
+      for (let f = 0; f < n; f++) if (compareValues(k[f], t[f]) !== 0) return undefined;
+      if (base.live(i) && k[n] !== id) return k[n] as string;
+    }
+    return undefined;
   }
 
   duplicateError(tuple: unknown[]) {
@@ -359,34 +462,87 @@ export class Index {
 
   /** Whole keys within [lo, hi] in index order, or reversed. */
   *scanKeys(lo: IndexKey, hi: IndexKey, reverse: boolean): Generator<IndexKey> {
-    const cmp = this.tree._compare;
-    if (!reverse) {
-      for (const [k] of this.tree.entries(lo)) {
-        if (cmp(k, hi) > 0) return;
-        yield k;
+    const tree = this.tree;
+    const base = this.base;
+    if (!base) {
+      yield* treeKeys(tree, lo, hi, reverse);
+      return;
+    }
+    // The base's keys in [a, b), merged with the later changes' keys in the same range.
+    const cmp = tree._compare;
+    const sign = reverse ? -1 : 1;
+    const a = base.search(lo, false);
+    const b = base.search(hi, true);
+    const later = treeKeys(tree, lo, hi, reverse);
+    let next = later.next();
+    for (let j = a; j < b; j++) {
+      const i = reverse ? a + b - 1 - j : j;
+      if (!base.live(i)) continue;
+      const k = base.key(i);
+      while (!next.done && cmp(next.value, k) * sign < 0) {
+        yield next.value;
+        next = later.next();
       }
-    } else {
-      for (const [k] of this.tree.entriesReversed(hi)) {
-        if (cmp(k, lo) < 0) return;
-        yield k;
-      }
+      yield k;
+    }
+    while (!next.done) {
+      yield next.value;
+      next = later.next();
     }
   }
 
   /** _id keys within [lo, hi] in index order, or reversed. */
   *scan(lo: IndexKey, hi: IndexKey, reverse: boolean): Generator<string> {
-    const cmp = this.tree._compare;
+    const tree = this.tree;
     const n = this.fields.length;
-    if (!reverse) {
-      for (const [k] of this.tree.entries(lo)) {
-        if (cmp(k, hi) > 0) return;
-        yield k[n] as string;
+    const base = this.base;
+    if (!base) {
+      for (const k of treeKeys(tree, lo, hi, reverse)) yield k[n] as string;
+      return;
+    }
+    // As scanKeys, reading a key of the base only while a later change may come before it.
+    const cmp = tree._compare;
+    const sign = reverse ? -1 : 1;
+    const a = base.search(lo, false);
+    const b = base.search(hi, true);
+    const later = treeKeys(tree, lo, hi, reverse);
+    let next = later.next();
+    for (let j = a; j < b; j++) {
+      const i = reverse ? a + b - 1 - j : j;
+      if (!base.live(i)) continue;
+      if (!next.done) {
+        const k = base.key(i);
+        while (!next.done && cmp(next.value, k) * sign < 0) {
+          yield next.value[n] as string;
+          next = later.next();
+        }
       }
-    } else {
-      for (const [k] of this.tree.entriesReversed(hi)) {
-        if (cmp(k, lo) < 0) return;
-        yield k[n] as string;
-      }
+      yield base.id(i);
+    }
+    while (!next.done) {
+      yield next.value[n] as string;
+      next = later.next();
+    }
+  }
+}
+
+/** The B-tree's keys within [lo, hi] in tree order, or reversed. */
+function* treeKeys(
+  tree: BTree<IndexKey, true>,
+  lo: IndexKey,
+  hi: IndexKey,
+  reverse: boolean,
+): Generator<IndexKey> {
+  const cmp = tree._compare;
+  if (!reverse) {
+    for (const [k] of tree.entries(lo)) {
+      if (cmp(k, hi) > 0) return;
+      yield k;
+    }
+  } else {
+    for (const [k] of tree.entriesReversed(hi)) {
+      if (cmp(k, lo) < 0) return;
+      yield k;
     }
   }
 }
@@ -492,8 +648,11 @@ export class Collection {
     this.deferIndexes = false;
     let left = this.indexes.length;
     const done = () => {
-      // Every index built: changes no longer need recording for the snapshot's order.
-      if (--left === 0) this.docs.endSnapshot();
+      if (--left > 0) return;
+      // Every index built: the documents decoded for the builds go; changes no longer need
+      // recording for the snapshot's order, unless an index reads its keys from the snapshot.
+      this.docs.unpin();
+      if (!this.indexes.some((ix) => ix.hasBase)) this.docs.endSnapshot();
     };
     for (const ix of this.indexes) ix.defer(this.docs, done);
   }

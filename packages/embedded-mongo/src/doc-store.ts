@@ -141,8 +141,12 @@ export class DocStore {
     if (--this.raw === 0) this.dropSource();
   }
 
+  /**
+   * No entry is bytes any more: the decoded copies go, and the image too unless an index still
+   * reads its keys from the snapshot (`endSnapshot` lets it go then).
+   */
   private dropSource(): void {
-    this.source = undefined;
+    if (!this.ordinalOffsets) this.source = undefined;
     this.young.clear();
     this.old.clear();
     this.pinned = undefined;
@@ -254,14 +258,51 @@ export class DocStore {
     return doc;
   }
 
-  /** No index will be built from the snapshot's order any more; pinned documents are let go. */
+  /** Every index is built: the documents decoded for the builds are let go. */
+  unpin(): void {
+    this.pinned = undefined;
+    this.pinning = 0;
+  }
+
+  /**
+   * No index will be built from the snapshot's order or read its keys from the snapshot any
+   * more: the order's bookkeeping goes, and the image once no entry is bytes of it.
+   */
   endSnapshot(): void {
+    this.unpin();
     this.changed = undefined;
     this.ordinalKeys = undefined;
     this.ordinalOffsets = undefined;
     this.listedDecoded = undefined;
-    this.pinned = undefined;
-    this.pinning = 0;
+    if (this.raw === 0) this.source = undefined;
+  }
+
+  /** How many documents the snapshot listed (what its index orders' positions refer to). */
+  get snapshotCount(): number {
+    return this.lazy?.length ?? this.ordinalOffsets?.length ?? 0;
+  }
+
+  /** The _id key of the snapshot's document at `position` (see ordinalKeys). */
+  snapshotKey(position: number): string {
+    if (this.lazy) this.materialize();
+    return this.ordinalKeys![position]!;
+  }
+
+  /** Where the snapshot's document at `position` starts in `snapshotImage`. */
+  snapshotOffset(position: number): number {
+    if (this.lazy) return this.lazy[position]!;
+    return this.ordinalOffsets![position]!;
+  }
+
+  /** The journal image the snapshot's documents are bytes of. */
+  get snapshotImage(): Buffer | undefined {
+    return this.source;
+  }
+
+  /** Whether the document with this _id key was set or deleted since the snapshot was loaded. */
+  changedSinceSnapshot(key: string): boolean {
+    const changed = this.changed;
+    return changed !== undefined && changed.size > 0 && changed.has(key);
   }
 
   private setRaw(key: string, offset: number): void {

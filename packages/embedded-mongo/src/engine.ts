@@ -300,6 +300,8 @@ export class Engine {
     for (const colls of this.dbs.values())
       for (const c of colls.values()) {
         if (c.docs.decodeSome()) return true;
+        // Indexes that read the snapshot's keys: made ready, their fences read.
+        for (const ix of c.indexes) if (ix.warmBase()) return true;
         // Decoded in slices first, so that the builds below do not decode them in one go.
         if (c.indexes.some((ix) => !ix.built) && c.docs.pinSome(budget)) return true;
         for (const ix of c.indexes)

@@ -373,16 +373,13 @@ export function coveredCount(coll: Collection, filter: Doc): number | undefined 
     ([field, t]) => [index.fields.findIndex((f) => f.name === field), t] as const,
   );
   let n = 0;
-  let unsure = false;
   for (const prefix of prefixes) {
     const [lo, hi] = index.bounds(prefix, range);
-    index.tree.forRange(lo, hi, true, (key) => {
-      if (unsure) return;
+    for (const key of index.scanKeys(lo, hi, false)) {
       const m = keyMatches(key, checks);
-      if (m === undefined) unsure = true;
-      else if (m) n++;
-    });
-    if (unsure) return undefined;
+      if (m === undefined) return undefined;
+      if (m) n++;
+    }
   }
   return n;
 }

@@ -132,19 +132,20 @@ test('after a snapshot and later writes, a restart reads every document and inde
     expect(coll.index('group_at')!.built).toBe(true);
     expect(coll.index('rank')!.built).toBe(false);
     coll.buildIndexes();
-    expect(coll.docs.changed).toBeUndefined();
+    // Changes since the snapshot stay recorded: those indexes read their keys from it.
+    expect(coll.docs.changed?.size).toBeGreaterThan(0);
     expect(coll.indexes.map((ix) => [ix.name, ix.builtFrom])).toEqual([
-      ['_id_', 'snapshot order'],
-      ['group_at', 'snapshot order'],
-      ['email', 'snapshot order'],
+      ['_id_', 'snapshot base'],
+      ['group_at', 'snapshot base'],
+      ['email', 'snapshot base'],
       ['tags', 'sort'], // multikey: no order in the snapshot
-      ['rank', 'snapshot order'],
-      ['recent', 'snapshot order'],
+      ['rank', 'snapshot base'],
+      ['recent', 'snapshot base'],
     ]);
     for (const ix of coll.indexes) {
       const fresh = new Index(ix.spec, coll.ns);
       fresh.build(coll.docs);
-      expect([...ix.tree.keys()]).toEqual([...fresh.tree.keys()]);
+      expect([...ix.keys()]).toEqual([...fresh.keys()]);
     }
     // The unique index holds, for documents from the snapshot and from the tail.
     const items = client.db('s').collection('items');
