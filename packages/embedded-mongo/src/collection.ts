@@ -52,7 +52,7 @@ export class Index {
    */
   private pending?: { docs: DocStore; order?: Uint8Array; done: () => void };
   /** How the index was last made (for tests). */
-  builtFrom?: 'snapshot base' | 'snapshot order' | 'sort';
+  builtFrom?: 'snapshot base' | 'sort';
   /** Key order read from the journal's snapshot, waiting for `defer`. */
   snapshotOrder?: Uint8Array;
 
@@ -155,7 +155,7 @@ export class Index {
     if (!(p.order && this.readSnapshot(p.docs, p.order))) {
       // The collection's other indexes are built from the same decoded documents.
       p.docs.pin();
-      this.build(p.docs, p.order);
+      this.build(p.docs);
     }
     p.done();
   }
@@ -192,10 +192,7 @@ export class Index {
     this.base = new SnapshotBase(positions, docs, keyOf, this._tree._compare);
     this.builtFrom = 'snapshot base';
     // What the journal's tail changed after the snapshot (and what changed since the start).
-    for (const id of docs.changed ?? []) {
-      const doc = docs.get(id);
-      if (doc) this.add(doc, id);
-    }
+    for (const [id, doc] of docs.changedSinceSnapshot()) this.add(doc, id);
     return true;
   }
 
@@ -339,30 +336,24 @@ export class Index {
   /**
    * Builds the index from scratch over `docs` (it must be empty): every key computed, sorted once
    * and loaded into the B-tree in one pass, instead of one insertion (and rebalancing) per key.
-   * With `order` (the snapshot's _id keys in index order) the keys of documents unchanged since
-   * the snapshot are made in that order and only the changed ones are sorted and merged in; the
-   * result is checked to be in order (one comparison per key), and sorted whole if it is not.
    */
-  build(docs: DocStore, order?: Uint8Array): void {
+  build(docs: DocStore): void {
     const cmp = this._tree._compare;
-    let keys: IndexKey[] | undefined = order && this.keysInOrder(docs, order, cmp);
-    this.builtFrom = keys ? 'snapshot order' : 'sort';
-    if (!keys) {
-      keys = [];
-      for (const [id, doc] of docs) {
-        if (!this.covers(doc)) continue;
-        const k = this.simpleKey(doc, id);
-        if (k) {
-          keys.push(k);
-          continue;
-        }
-        for (const t of this.tuples(doc)) {
-          t.push(id);
-          keys.push(t);
-        }
+    this.builtFrom = 'sort';
+    const keys: IndexKey[] = [];
+    for (const [id, doc] of docs) {
+      if (!this.covers(doc)) continue;
+      const k = this.simpleKey(doc, id);
+      if (k) {
+        keys.push(k);
+        continue;
       }
-      keys.sort(cmp);
+      for (const t of this.tuples(doc)) {
+        t.push(id);
+        keys.push(t);
+      }
     }
+    keys.sort(cmp);
     if (this.spec.unique) {
       const n = this.fields.length;
       for (const k of keys) this.owners.set(tupleKey(k, n), k[n] as string);
@@ -376,66 +367,6 @@ export class Index {
       keys.length = n;
     }
     this._tree = bulkLoad<IndexKey, true>(keys, new Array<true>(keys.length).fill(true), 32, cmp);
-  }
-
-  /** The keys in index order from the snapshot's order (see build); undefined when it cannot. */
-  private keysInOrder(
-    docs: DocStore,
-    order: Uint8Array,
-    cmp: (a: IndexKey, b: IndexKey) => number,
-  ): IndexKey[] | undefined {
-    const ids = docs.snapshotKeys();
-    if (!ids) return undefined;
-    const changed = docs.changed;
-    const keys: IndexKey[] = [];
-    const view = new DataView(order.buffer, order.byteOffset, order.byteLength);
-    const anyChanged = changed !== undefined && changed.size > 0;
-    for (let i = 0; i < order.byteLength; i += 4) {
-      const ordinal = view.getUint32(i, true);
-      const id = ids[ordinal];
-      if (id === undefined) return undefined; // out of range: not expected
-      if (anyChanged && changed.has(id)) continue;
-      // By position in the snapshot: no lookup by _id for each of millions of keys.
-      const doc = docs.snapshotDoc(ordinal, id);
-      if (!doc) return undefined; // removed without being recorded as changed: not expected
-      if (!this.covers(doc)) continue;
-      let t = this.simpleKey(doc, id);
-      if (!t) {
-        const ts = this.tuples(doc);
-        if (ts.length !== 1) return undefined;
-        t = ts[0] as IndexKey;
-        t.push(id);
-      }
-      keys.push(t);
-    }
-    let merged = keys;
-    if (changed?.size) {
-      const extra: IndexKey[] = [];
-      for (const id of changed) {
-        const doc = docs.get(id);
-        if (!doc || !this.covers(doc)) continue;
-        for (const t of this.tuples(doc)) {
-          t.push(id);
-          extra.push(t);
-        }
-      }
-      extra.sort(cmp);
-      merged = new Array<IndexKey>(keys.length + extra.length);
-      let i = 0;
-      let j = 0;
-      let m = 0;
-      while (i < keys.length && j < extra.length)
-        merged[m++] =
-          cmp(keys[i] as IndexKey, extra[j] as IndexKey) <= 0 ? keys[i++]! : extra[j++]!;
-      while (i < keys.length) merged[m++] = keys[i++]!;
-      while (j < extra.length) merged[m++] = extra[j++]!;
-    }
-    for (let i = 1; i < merged.length; i++)
-      if (cmp(merged[i - 1] as IndexKey, merged[i] as IndexKey) >= 0) {
-        merged.sort(cmp);
-        break;
-      }
-    return merged;
   }
 
   /** Lowest and highest possible keys (in tree order) for an equality prefix plus an optional range. */
@@ -649,10 +580,8 @@ export class Collection {
     let left = this.indexes.length;
     const done = () => {
       if (--left > 0) return;
-      // Every index built: the documents decoded for the builds go; changes no longer need
-      // recording for the snapshot's order, unless an index reads its keys from the snapshot.
+      // Every index built: the documents decoded for the builds go.
       this.docs.unpin();
-      if (!this.indexes.some((ix) => ix.hasBase)) this.docs.endSnapshot();
     };
     for (const ix of this.indexes) ix.defer(this.docs, done);
   }

@@ -1,21 +1,24 @@
 /**
- * A collection's documents keyed by their _id key, in insertion order (a Map's interface).
+ * A collection's documents keyed by their _id key (a Map's interface).
  *
- * Documents loaded from a journal's snapshot section (see journal.ts) stay the byte offset of
- * their BSON in the journal image that was read at start, for as long as nobody changes them.
+ * Documents loaded from a journal's snapshot section (see journal.ts) stay bytes of the journal
+ * image that was read at start, for as long as nobody changes them: the store knows each one by
+ * its position in the snapshot (the order the snapshot wrote them in, which its index orders
+ * refer to: see index-base.ts) and the offset of its BSON. Nothing per document is made at start
+ * but that offset; the first lookup by _id builds a table from _id to position (`locate`): an
+ * open-addressing hash table of positions in a typed array, hashed by the bytes of the ObjectId
+ * read where they lie, with a Map only for the rare other _id types. So a server holding
+ * millions of documents keeps neither millions of key strings nor the documents in V8's heap,
+ * which every major GC would otherwise walk.
+ *
  * A read decodes such a document and keeps the result in a bounded cache of recently read
  * documents (two generations of at most `DocStore.cacheLimit` documents each: a hit in the older
  * one moves the document to the younger; when the younger is full it becomes the older and the
- * oldest are dropped), so a server holding millions of documents keeps only the ones in use as
- * JavaScript objects: the rest stay bytes outside V8's heap, which every major GC would
- * otherwise walk. Documents inserted or changed while running are kept as objects.
- *
- * A start does not even read the snapshot's _ids: the offsets are listed (`addLazy`), and the
- * first use of the collection (or the background warm-up) reads each _id from the bytes and
- * fills the map. While a collection's indexes are being built from the snapshot (see `pin`),
- * every decoded document is kept, so that building several indexes decodes each document once;
- * they are let go when the last one is built. Every read goes through `get` / `values` /
- * `entries`, which decode.
+ * oldest are dropped). A document set or deleted after the start leaves the snapshot (`gone`):
+ * what is set is kept as an object in `map`, which therefore holds exactly the documents changed
+ * or inserted since the snapshot (everything, without one). While indexes are built from the
+ * snapshot's documents (see `pin`), every decoded one is kept, so that building several indexes
+ * decodes each document once; they are let go when the last one is built.
  */
 import { deserialize } from 'bson';
 import { valueKey, type Doc } from './values';
@@ -52,6 +55,56 @@ const DECODE = {
   index: 0,
 };
 
+/**
+ * The BSON type of the _id of the document at `off` when it is its first field and an ObjectId
+ * (0x07, its bytes at off + 9) or an int32 (0x10); 0 otherwise.
+ */
+function tableIdType(b: Buffer, off: number): number {
+  const type = b[off + 4];
+  if (b[off + 5] !== 0x5f || b[off + 6] !== 0x69 || b[off + 7] !== 0x64 || b[off + 8] !== 0)
+    return 0;
+  if (type === 0x07 && b.readInt32LE(off) >= 22) return 0x07;
+  if (type === 0x10 && b.readInt32LE(off) >= 14) return 0x10;
+  return 0;
+}
+
+/** The table's hash of an ObjectId's last four bytes, or of an int32 _id. */
+function idHash(x: number): number {
+  const h = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** The value of a hex digit's character code (0–15; anything else > 15). */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  return 99;
+}
+
+/** Whether the 12 bytes at `p` are the ObjectId whose key ('o' + 24 hex digits) is `key`. */
+function sameObjectId(b: Buffer, p: number, key: string): boolean {
+  for (let i = 0; i < 12; i++) {
+    const v = (hexValue(key.charCodeAt(1 + 2 * i)) << 4) | hexValue(key.charCodeAt(2 + 2 * i));
+    if (b[p + i] !== v) return false;
+  }
+  return true;
+}
+
+/** The snapshot's documents (see the class comment). */
+interface Snapshot {
+  source: Buffer;
+  /** Where each document's BSON starts in `source`, by position. */
+  offsets: number[];
+  /** 1 for a position whose document was set or deleted since (its entry is not this one). */
+  gone: Uint8Array;
+  /** Positions not gone. */
+  live: number;
+  /** Position + 1 by hash of an ObjectId or int32 _id (0: empty); built on the first lookup. */
+  table?: Int32Array;
+  /** Positions of documents whose _id is neither, by _id key. */
+  others?: Map<string, number>;
+}
+
 export class DocStore {
   /**
    * How many decoded snapshot documents each collection keeps per generation (see the class
@@ -59,203 +112,190 @@ export class DocStore {
    */
   static cacheLimit = 10_000;
 
-  private readonly map = new Map<string, Doc | number>();
-  /** The journal image that numeric entries point into. */
-  private source?: Buffer;
-  /** Snapshot documents listed but not in the map yet (their offsets in `source`). */
-  private lazy?: number[];
+  /** Documents set since the snapshot was loaded (every document, without one). */
+  private readonly map = new Map<string, Doc>();
+  /** The snapshot's documents, listed by `addLazy` while the journal is replayed. */
+  private snap?: Snapshot;
+  /** Recently decoded snapshot documents by position (see the class comment). */
+  private young = new Map<number, Doc>();
+  private old = new Map<number, Doc>();
   /**
-   * The _id keys of the snapshot's documents in the order it holds them (what its index orders
-   * refer to), while an index may still be built from such an order (`endSnapshot` drops it).
-   */
-  ordinalKeys?: string[];
-  /** How many entries are bytes in `source`. */
-  private raw = 0;
-  /**
-   * Keys set or deleted since the snapshot was loaded, while some index still has to be built
-   * from the snapshot's key order (those documents are no longer where that order says).
-   */
-  changed?: Set<string>;
-  /** Recently decoded snapshot documents (see the class comment). */
-  private young = new Map<string, Doc>();
-  private old = new Map<string, Doc>();
-  /**
-   * Where each snapshot document's BSON starts in `source`, in the snapshot's order (the order
-   * `ordinalKeys` lists their _ids in, and so ascending). Kept while `ordinalKeys` is.
-   */
-  private ordinalOffsets?: number[];
-  /** Positions of snapshot documents decoded when listed (their _id not readable from bytes). */
-  private listedDecoded?: Set<number>;
-  /**
-   * Every decoded snapshot document by its position in the snapshot, while indexes are built
-   * (see `pin`): index builds walk the snapshot's order by position, with no lookup by _id.
+   * Every decoded snapshot document by its position, while indexes are built (see `pin`):
+   * index builds walk the snapshot's order by position, with no lookup by _id.
    */
   private pinned?: (Doc | undefined)[];
-  /** How far `pinSome` has decoded (a position in the snapshot's order). */
+  /** How far `pinSome` has decoded (a position in the snapshot). */
   private pinning = 0;
 
   get size(): number {
-    // Listed snapshot documents count without being read (a snapshot holds each _id once).
-    return this.map.size + (this.lazy?.length ?? 0);
-  }
-
-  has(key: string): boolean {
-    if (this.lazy) this.materialize();
-    return this.map.has(key);
-  }
-
-  get(key: string): Doc | undefined {
-    if (this.lazy) this.materialize();
-    const v = this.map.get(key);
-    if (typeof v !== 'number') return v;
-    return this.cached(key, v, true);
-  }
-
-  set(key: string, doc: Doc): this {
-    if (this.lazy) this.materialize();
-    const v = this.map.get(key);
-    if (typeof v === 'number') this.forget(key, v);
-    this.map.set(key, doc);
-    this.changed?.add(key);
-    return this;
-  }
-
-  delete(key: string): boolean {
-    if (this.lazy) this.materialize();
-    const v = this.map.get(key);
-    if (v === undefined) return false;
-    if (typeof v === 'number') this.forget(key, v);
-    this.map.delete(key);
-    this.changed?.add(key);
-    return true;
-  }
-
-  /** A snapshot document's entry is replaced or removed: its bytes and decoded copies go. */
-  private forget(key: string, offset: number): void {
-    this.young.delete(key);
-    this.old.delete(key);
-    if (this.pinned) {
-      const i = this.ordinalOf(offset);
-      if (i >= 0) this.pinned[i] = undefined;
-    }
-    if (--this.raw === 0) this.dropSource();
-  }
-
-  /**
-   * No entry is bytes any more: the decoded copies go, and the image too unless an index still
-   * reads its keys from the snapshot (`endSnapshot` lets it go then).
-   */
-  private dropSource(): void {
-    if (!this.ordinalOffsets) this.source = undefined;
-    this.young.clear();
-    this.old.clear();
-    this.pinned = undefined;
-  }
-
-  /** The snapshot position of the document stored at `offset` (binary search); -1 if none. */
-  private ordinalOf(offset: number): number {
-    const offsets = this.ordinalOffsets;
-    if (!offsets) return -1;
-    let lo = 0;
-    let hi = offsets.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const o = offsets[mid]!;
-      if (o === offset) return mid;
-      if (o < offset) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return this.map.size + (this.snap?.live ?? 0);
   }
 
   /**
    * Lists a snapshot document (its BSON starts at `offset` of `source`, the same image for every
-   * call), to be stored undecoded at the collection's first use. False when `source` is another
-   * image (nothing is listed).
+   * call), stored undecoded. False when `source` is another image, or documents were already
+   * stored otherwise (nothing is listed).
    */
   addLazy(source: Buffer, offset: number): boolean {
-    if (this.source && this.source !== source) return false;
-    this.source = source;
-    (this.lazy ??= []).push(offset);
+    let s = this.snap;
+    if (!s) {
+      if (this.map.size > 0) return false;
+      s = this.snap = { source, offsets: [], gone: new Uint8Array(0), live: 0 };
+    }
+    if (s.source !== source || s.table) return false;
+    s.offsets.push(offset);
+    s.live++;
     return true;
   }
 
-  /** Puts the listed snapshot documents in the map (their _ids read from their bytes). */
-  private materialize(): void {
-    const offsets = this.lazy as number[];
-    const source = this.source as Buffer;
-    this.lazy = undefined;
-    const keys = (this.ordinalKeys ??= []);
-    const positions = (this.ordinalOffsets ??= []);
-    for (const off of offsets) {
-      let key = rawIdKey(source, off);
-      if (key === undefined) {
-        DECODE.index = off;
-        const doc = deserialize(source, DECODE) as Doc;
-        key = valueKey(doc._id);
-        this.map.set(key, doc);
-        (this.listedDecoded ??= new Set()).add(positions.length);
-      } else this.setRaw(key, off);
-      positions.push(off);
-      keys.push(key);
-    }
-    if (this.raw === 0) this.dropSource();
+  /** How many documents the snapshot listed (what its index orders' positions refer to). */
+  get snapshotCount(): number {
+    return this.snap?.offsets.length ?? 0;
   }
 
-  /** The snapshot's _id keys in its order (see ordinalKeys). */
-  snapshotKeys(): string[] | undefined {
-    if (this.lazy) this.materialize();
-    return this.ordinalKeys;
+  /** The journal image the snapshot's documents are bytes of. */
+  get snapshotImage(): Buffer | undefined {
+    return this.snap?.source;
+  }
+
+  /** Where the snapshot's document at `position` starts in `snapshotImage`. */
+  snapshotOffset(position: number): number {
+    return this.snap!.offsets[position]!;
+  }
+
+  /** Whether the snapshot's document at `position` is still the stored one. */
+  snapshotLive(position: number): boolean {
+    const s = this.snap!;
+    return s.gone.length === 0 || s.gone[position] === 0;
+  }
+
+  /** The _id key of the snapshot's document at `position`. */
+  snapshotKey(position: number): string {
+    const s = this.snap!;
+    const off = s.offsets[position]!;
+    const key = rawIdKey(s.source, off);
+    if (key !== undefined) return key;
+    DECODE.index = off;
+    return valueKey((deserialize(s.source, DECODE) as Doc)._id);
+  }
+
+  /** Builds the table from _id key to position (see the class comment); once. */
+  private locateTable(s: Snapshot): Int32Array {
+    const n = s.offsets.length;
+    let size = 16;
+    while (size < n * 2) size *= 2;
+    const table = new Int32Array(size);
+    const mask = size - 1;
+    const b = s.source;
+    for (let i = 0; i < n; i++) {
+      const off = s.offsets[i]!;
+      const type = tableIdType(b, off);
+      if (type === 0) {
+        (s.others ??= new Map()).set(this.snapshotKey(i), i);
+        continue;
+      }
+      let h = idHash(type === 0x07 ? b.readUInt32BE(off + 17) : b.readInt32LE(off + 9)) & mask;
+      while (table[h] !== 0) h = (h + 1) & mask;
+      table[h] = i + 1;
+    }
+    if (s.gone.length === 0) s.gone = new Uint8Array(n);
+    s.table = table;
+    return table;
+  }
+
+  /** The snapshot position of the document with this _id key, if it is still there; else -1. */
+  private locate(key: string): number {
+    const s = this.snap;
+    if (!s || s.live === 0) return -1;
+    const table = s.table ?? this.locateTable(s);
+    let i = -1;
+    const first = key.charCodeAt(0);
+    const mask = table.length - 1;
+    const b = s.source;
+    if (first === 111 /* o */ && key.length === 25) {
+      const x = Number.parseInt(key.slice(17), 16);
+      if (x === x)
+        for (let h = idHash(x) & mask; table[h] !== 0; h = (h + 1) & mask) {
+          const p = table[h]! - 1;
+          const off = s.offsets[p]!;
+          if (b[off + 4] === 0x07 && sameObjectId(b, off + 9, key)) {
+            i = p;
+            break;
+          }
+        }
+    } else if (first === 110 /* n */) {
+      const x = Number(key.slice(1));
+      if ((x | 0) === x && !Object.is(x, -0))
+        for (let h = idHash(x) & mask; table[h] !== 0; h = (h + 1) & mask) {
+          const p = table[h]! - 1;
+          const off = s.offsets[p]!;
+          if (b[off + 4] === 0x10 && b.readInt32LE(off + 9) === x) {
+            i = p;
+            break;
+          }
+        }
+    }
+    if (i < 0) i = s.others?.get(key) ?? -1;
+    return i >= 0 && s.gone[i] === 0 ? i : -1;
+  }
+
+  /** The snapshot's document at `position` leaves the store (set or deleted since). */
+  private leave(position: number): void {
+    const s = this.snap!;
+    s.gone[position] = 1;
+    s.live--;
+    this.young.delete(position);
+    this.old.delete(position);
+    if (this.pinned) this.pinned[position] = undefined;
+  }
+
+  has(key: string): boolean {
+    return this.map.has(key) || this.locate(key) >= 0;
+  }
+
+  get(key: string): Doc | undefined {
+    const doc = this.map.get(key);
+    if (doc !== undefined || !this.snap) return doc;
+    const i = this.locate(key);
+    return i >= 0 ? this.cached(i, true) : undefined;
+  }
+
+  set(key: string, doc: Doc): this {
+    if (this.snap) {
+      const i = this.locate(key);
+      if (i >= 0) this.leave(i);
+    }
+    this.map.set(key, doc);
+    return this;
+  }
+
+  delete(key: string): boolean {
+    if (this.map.delete(key)) return true;
+    const i = this.locate(key);
+    if (i < 0) return false;
+    this.leave(i);
+    return true;
+  }
+
+  /** The documents set since the snapshot (every document without one), by _id key. */
+  changedSinceSnapshot(): IterableIterator<[string, Doc]> {
+    return this.map.entries();
+  }
+
+  /** Builds the table from _id to position now (background warm-up); false when it was built. */
+  decodeSome(): boolean {
+    const s = this.snap;
+    if (!s || s.table) return false;
+    this.locateTable(s);
+    return true;
   }
 
   /**
-   * Indexes are about to be built from the documents: keep every decoded one until
-   * `endSnapshot` (each index build would otherwise decode the whole collection again).
+   * Indexes are about to be built from the documents: keep every decoded one until `unpin`
+   * (each index build would otherwise decode the whole collection again).
    */
   pin(): void {
-    if (this.lazy) this.materialize();
-    if (this.raw > 0 && this.ordinalOffsets) this.pinned ??= [];
-  }
-
-  /**
-   * Decodes up to `n` more documents into the pinned ones (the background warm-up, before it
-   * builds a collection's indexes, a slice per event-loop turn); false when all are.
-   */
-  pinSome(n: number): boolean {
-    this.pin();
-    const offsets = this.ordinalOffsets;
-    if (!this.pinned || !offsets) return false;
-    while (n > 0 && this.pinning < offsets.length) {
-      if (this.snapshotDoc(this.pinning, undefined)) n--;
-      this.pinning++;
-    }
-    return this.pinning < offsets.length;
-  }
-
-  /**
-   * The document at position `i` of the snapshot's order (see ordinalKeys), decoded (and pinned
-   * while indexes are built); undefined when it has been changed or removed since. `key` is its
-   * _id key when the caller has it.
-   */
-  snapshotDoc(i: number, key: string | undefined): Doc | undefined {
-    const pinned = this.pinned;
-    let doc = pinned?.[i];
-    if (doc) return doc;
-    const offsets = this.ordinalOffsets;
-    const off = offsets?.[i];
-    key ??= this.ordinalKeys?.[i];
-    if (off === undefined || key === undefined) return undefined;
-    // Changed since the snapshot (recorded in `changed` once an index order was read), or
-    // decoded when listed: the map holds what is there now.
-    const changed = this.changed;
-    if (!changed || changed.has(key) || this.listedDecoded?.has(i)) return this.get(key);
-    doc = this.young.get(key) ?? this.old.get(key);
-    if (!doc) {
-      DECODE.index = off;
-      doc = deserialize(this.source as Uint8Array, DECODE) as Doc;
-    }
-    if (pinned) pinned[i] = doc;
-    return doc;
+    if (this.snap && this.snap.live > 0) this.pinned ??= [];
   }
 
   /** Every index is built: the documents decoded for the builds are let go. */
@@ -265,108 +305,73 @@ export class DocStore {
   }
 
   /**
-   * No index will be built from the snapshot's order or read its keys from the snapshot any
-   * more: the order's bookkeeping goes, and the image once no entry is bytes of it.
+   * Decodes up to `n` more documents into the pinned ones (the background warm-up, before it
+   * builds a collection's indexes, a slice per event-loop turn); false when all are.
    */
-  endSnapshot(): void {
-    this.unpin();
-    this.changed = undefined;
-    this.ordinalKeys = undefined;
-    this.ordinalOffsets = undefined;
-    this.listedDecoded = undefined;
-    if (this.raw === 0) this.source = undefined;
+  pinSome(n: number): boolean {
+    this.pin();
+    const s = this.snap;
+    if (!this.pinned || !s) return false;
+    while (n > 0 && this.pinning < s.offsets.length) {
+      if (this.snapshotDoc(this.pinning)) n--;
+      this.pinning++;
+    }
+    return this.pinning < s.offsets.length;
   }
 
-  /** How many documents the snapshot listed (what its index orders' positions refer to). */
-  get snapshotCount(): number {
-    return this.lazy?.length ?? this.ordinalOffsets?.length ?? 0;
-  }
-
-  /** The _id key of the snapshot's document at `position` (see ordinalKeys). */
-  snapshotKey(position: number): string {
-    if (this.lazy) this.materialize();
-    return this.ordinalKeys![position]!;
-  }
-
-  /** Where the snapshot's document at `position` starts in `snapshotImage`. */
-  snapshotOffset(position: number): number {
-    if (this.lazy) return this.lazy[position]!;
-    return this.ordinalOffsets![position]!;
-  }
-
-  /** The journal image the snapshot's documents are bytes of. */
-  get snapshotImage(): Buffer | undefined {
-    return this.source;
-  }
-
-  /** Whether the document with this _id key was set or deleted since the snapshot was loaded. */
-  changedSinceSnapshot(key: string): boolean {
-    const changed = this.changed;
-    return changed !== undefined && changed.size > 0 && changed.has(key);
-  }
-
-  private setRaw(key: string, offset: number): void {
-    const size = this.map.size;
-    this.map.set(key, offset);
-    if (this.map.size !== size) this.raw++;
-    // Replaced an entry (never in a well-formed snapshot): count again.
-    else this.raw = [...this.map.values()].filter((v) => typeof v === 'number').length;
+  /**
+   * The document at position `i` of the snapshot, decoded (and pinned while indexes are built);
+   * undefined when it has been set or removed since.
+   */
+  snapshotDoc(i: number): Doc | undefined {
+    if (!this.snapshotLive(i)) return undefined;
+    return this.cached(i, false);
   }
 
   /** The stored BSON of a document not decoded yet (compaction copies it as it is). */
   rawBytes(key: string): Uint8Array | undefined {
-    if (this.lazy) this.materialize();
-    const v = this.map.get(key);
-    if (typeof v !== 'number' || !this.source) return undefined;
-    const s = this.source;
-    const len = s[v]! | (s[v + 1]! << 8) | (s[v + 2]! << 16) | (s[v + 3]! << 24);
-    return s.subarray(v, v + len);
+    const i = this.map.has(key) ? -1 : this.locate(key);
+    if (i < 0) return undefined;
+    const s = this.snap!;
+    const off = s.offsets[i]!;
+    return s.source.subarray(off, off + s.source.readInt32LE(off));
   }
 
   /**
    * A snapshot document, from the caches or decoded; `keep`: a decoded one joins the cache of
    * recently read documents (scans of a whole collection do not, so they do not flush it).
    */
-  private cached(key: string, offset: number, keep: boolean): Doc {
-    let doc = this.young.get(key);
+  private cached(i: number, keep: boolean): Doc {
+    const pinned = this.pinned;
+    let doc = pinned?.[i];
     if (doc) return doc;
-    doc = this.old.get(key);
+    doc = this.young.get(i);
+    if (doc) return doc;
+    doc = this.old.get(i);
     if (doc) {
-      this.old.delete(key);
-      this.remember(key, doc);
+      this.old.delete(i);
+      this.remember(i, doc);
       return doc;
     }
-    const pinned = this.pinned;
-    const i = pinned ? this.ordinalOf(offset) : -1;
-    if (i >= 0) {
-      doc = pinned![i];
-      if (doc) return doc;
-    }
-    DECODE.index = offset;
-    doc = deserialize(this.source as Uint8Array, DECODE) as Doc;
-    if (i >= 0) pinned![i] = doc;
-    else if (keep) this.remember(key, doc);
+    const s = this.snap!;
+    DECODE.index = s.offsets[i]!;
+    doc = deserialize(s.source, DECODE) as Doc;
+    if (pinned) pinned[i] = doc;
+    else if (keep) this.remember(i, doc);
     return doc;
   }
 
-  private remember(key: string, doc: Doc): void {
+  private remember(i: number, doc: Doc): void {
     if (this.young.size >= DocStore.cacheLimit) {
       this.old = this.young;
       this.young = new Map();
     }
-    this.young.set(key, doc);
-  }
-
-  /** Reads the snapshot's _ids (background warm-up); false when there were none to read. */
-  decodeSome(): boolean {
-    if (!this.lazy) return false;
-    this.materialize();
-    return true;
+    this.young.set(i, doc);
   }
 
   /** Snapshot documents held only as bytes (not decoded, or decoded and let go). */
   get undecoded(): number {
-    return (this.lazy?.length ?? 0) + this.raw - this.decodedCount;
+    return (this.snap?.live ?? 0) - this.decodedCount;
   }
 
   /** Snapshot documents decoded and kept (the caches, pinned ones while indexes are built). */
@@ -378,23 +383,24 @@ export class DocStore {
 
   /** Entries still held as bytes of the snapshot. */
   get rawCount(): number {
-    return this.raw;
+    return this.snap?.live ?? 0;
   }
 
-  keys(): IterableIterator<string> {
-    if (this.lazy) this.materialize();
-    return this.map.keys();
+  *keys(): Generator<string> {
+    const s = this.snap;
+    if (s && s.live > 0)
+      for (let i = 0; i < s.offsets.length; i++)
+        if (this.snapshotLive(i)) yield this.snapshotKey(i);
+    yield* this.map.keys();
   }
 
   values(): IterableIterator<Doc> {
-    if (this.lazy) this.materialize();
-    if (this.raw === 0) return this.map.values() as IterableIterator<Doc>;
+    if (!this.snap || this.snap.live === 0) return this.map.values();
     return this.decodingValues();
   }
 
   entries(): IterableIterator<[string, Doc]> {
-    if (this.lazy) this.materialize();
-    if (this.raw === 0) return this.map.entries() as IterableIterator<[string, Doc]>;
+    if (!this.snap || this.snap.live === 0) return this.map.entries();
     return this.decodingEntries();
   }
 
@@ -403,10 +409,16 @@ export class DocStore {
   }
 
   private *decodingValues(): Generator<Doc> {
-    for (const [k, v] of this.map) yield typeof v === 'number' ? this.cached(k, v, false) : v;
+    const s = this.snap!;
+    for (let i = 0; i < s.offsets.length; i++)
+      if (this.snapshotLive(i)) yield this.cached(i, false);
+    yield* this.map.values();
   }
 
   private *decodingEntries(): Generator<[string, Doc]> {
-    for (const [k, v] of this.map) yield [k, typeof v === 'number' ? this.cached(k, v, false) : v];
+    const s = this.snap!;
+    for (let i = 0; i < s.offsets.length; i++)
+      if (this.snapshotLive(i)) yield [this.snapshotKey(i), this.cached(i, false)];
+    yield* this.map.entries();
   }
 }

@@ -183,10 +183,8 @@ export class Engine {
         const c = this.collection(op.db, op.coll);
         const ix = c?.index(op.name);
         if (!c || !ix || !c.deferIndexes || op.order.buffer.byteLength % 4 !== 0) break;
-        // Kept as bytes; read when the index is built (see Index.keysInOrder).
+        // Kept as bytes: the index reads its keys through it (see Index.readSnapshot).
         ix.snapshotOrder = op.order.buffer;
-        // From here on, changed documents are recorded: the order no longer holds for them.
-        c.docs.changed ??= new Set();
         break;
       }
     }

@@ -17,7 +17,7 @@ import type { DocStore } from './doc-store';
 export type IndexKey = unknown[]; // [...field values, _id key]
 
 /** Every how many keys one is kept as an object for the binary search. */
-export const FENCE = 8;
+export const FENCE = 16;
 
 export class SnapshotBase {
   private fences?: IndexKey[];
@@ -46,7 +46,7 @@ export class SnapshotBase {
 
   /** Whether the i-th key is still its document's (not changed or removed since the snapshot). */
   live(i: number): boolean {
-    return !this.docs.changedSinceSnapshot(this.id(i));
+    return this.docs.snapshotLive(this.order[i]!);
   }
 
   get warm(): boolean {
@@ -106,20 +106,18 @@ export function readTopLevel(b: Buffer, off: number, names: Buffer[], out: unkno
   while (p < end && found < n) {
     const type = b[p]!;
     const nameStart = p + 1;
-    const nameEnd = b.indexOf(0, nameStart);
-    if (nameEnd < 0 || nameEnd >= end) return false;
+    let nameEnd = nameStart;
+    while (nameEnd < end && b[nameEnd] !== 0) nameEnd++;
+    if (nameEnd >= end) return false;
     const v = nameEnd + 1;
+    const length = nameEnd - nameStart;
     let which = -1;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < n && which < 0; i++) {
       const name = names[i]!;
-      if (
-        name.length === nameEnd - nameStart &&
-        out[i] === MISSING &&
-        b.compare(name, 0, name.length, nameStart, nameEnd) === 0
-      ) {
-        which = i;
-        break;
-      }
+      if (name.length !== length || out[i] !== MISSING) continue;
+      let j = 0;
+      while (j < length && name[j] === b[nameStart + j]) j++;
+      if (j === length) which = i;
     }
     let size: number;
     let value: unknown;
