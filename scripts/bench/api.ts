@@ -17,7 +17,8 @@
  * rows also measure the 404 for BENCH_HELLO_DURATION seconds just before each repetition: the
  * cached-page target compares each feed row with that 404. BENCH_API_ROOT (a worktree of another
  * commit, after its `npm ci`) runs that commit's API process instead; the round trips and the
- * rows' paths still come from this checkout.
+ * rows' paths still come from this checkout. BENCH_DB_ROOT (another commit's worktree) runs that
+ * commit's embedded database server instead (see processes.ts).
  */
 import http from 'node:http';
 import path from 'node:path';

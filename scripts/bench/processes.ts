@@ -78,21 +78,31 @@ function dbNodeArgs(): string[] {
 }
 
 /**
+ * The checkout whose embedded database server the benchmarks start (BENCH_DB_ROOT, default this
+ * one): another commit's worktree measures that commit's server against the same dataset and
+ * API in the same run of the machine. It needs no `npm ci` of its own when the server's
+ * dependencies are unchanged: a `node_modules` link to this checkout's will do.
+ */
+const DB_BIN = process.env.BENCH_DB_ROOT
+  ? path.resolve(process.env.BENCH_DB_ROOT, 'packages/embedded-mongo/bin/embedded-mongo.cjs')
+  : path.join(
+      path.dirname(require.resolve('@campus/embedded-mongo/package.json')),
+      'bin',
+      'embedded-mongo.cjs',
+    );
+
+/**
  * Starts `@campus/embedded-mongo`'s CLI on `dbPath`; resolves with its URI once it is warm: a
- * start from a snapshot listens within seconds and then decodes its documents and builds its
- * indexes in the background (~1 min on the 100k dataset), during which it answers slowly. The
- * benchmarks measure a server in its steady state; `bench:restart -w @campus/embedded-mongo`
- * measures the start itself.
+ * start from a snapshot listens within seconds and then, in the background, builds its table of
+ * _ids and reads the index keys its searches start from (a few seconds on the 100k dataset;
+ * before 2026-11-28 evening it built every index, ~30 s). The benchmarks measure a server in
+ * its steady state; `bench:restart -w @campus/embedded-mongo` measures the start itself.
  */
 export async function startEmbeddedMongo(
   dbPath: string,
   port = 0,
 ): Promise<Child & { uri: string }> {
-  const bin = path.join(
-    path.dirname(require.resolve('@campus/embedded-mongo/package.json')),
-    'bin',
-    'embedded-mongo.cjs',
-  );
+  const bin = DB_BIN;
   const child = spawn(
     process.execPath,
     [

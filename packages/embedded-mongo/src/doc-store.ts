@@ -14,9 +14,10 @@
  * A read decodes such a document and keeps the result in a bounded cache of recently read
  * documents (two generations of at most `DocStore.cacheLimit` documents each: a hit in the older
  * one moves the document to the younger; when the younger is full it becomes the older and the
- * oldest are dropped). A document set or deleted after the start leaves the snapshot (`gone`):
- * what is set is kept as an object in `map`, which therefore holds exactly the documents changed
- * or inserted since the snapshot (everything, without one). While indexes are built from the
+ * oldest are dropped). A snapshot document set after the start is kept as an object in its
+ * place (`replaced`: natural order does not change, as mongod's record ids do not), one deleted
+ * is marked so (`state`); documents inserted since are kept as objects in `map` (everything,
+ * without a snapshot). While indexes are built from the
  * snapshot's documents (see `pin`), every decoded one is kept, so that building several indexes
  * decodes each document once; they are let go when the last one is built.
  */
@@ -95,15 +96,24 @@ interface Snapshot {
   source: Buffer;
   /** Where each document's BSON starts in `source`, by position. */
   offsets: number[];
-  /** 1 for a position whose document was set or deleted since (its entry is not this one). */
-  gone: Uint8Array;
-  /** Positions not gone. */
+  /**
+   * By position: UNCHANGED, REPLACED (the document is in `replaced`) or DELETED since the start;
+   * empty until the first lookup (everything unchanged).
+   */
+  state: Uint8Array;
+  /** Positions still UNCHANGED (held as bytes). */
   live: number;
+  /** Documents of the snapshot set since the start, by position. */
+  replaced: Map<number, Doc>;
   /** Position + 1 by hash of an ObjectId or int32 _id (0: empty); built on the first lookup. */
   table?: Int32Array;
   /** Positions of documents whose _id is neither, by _id key. */
   others?: Map<string, number>;
 }
+
+const UNCHANGED = 0;
+const REPLACED = 1;
+const DELETED = 2;
 
 export class DocStore {
   /**
@@ -128,7 +138,8 @@ export class DocStore {
   private pinning = 0;
 
   get size(): number {
-    return this.map.size + (this.snap?.live ?? 0);
+    const s = this.snap;
+    return this.map.size + (s ? s.live + s.replaced.size : 0);
   }
 
   /**
@@ -140,7 +151,13 @@ export class DocStore {
     let s = this.snap;
     if (!s) {
       if (this.map.size > 0) return false;
-      s = this.snap = { source, offsets: [], gone: new Uint8Array(0), live: 0 };
+      s = this.snap = {
+        source,
+        offsets: [],
+        state: new Uint8Array(0),
+        live: 0,
+        replaced: new Map(),
+      };
     }
     if (s.source !== source || s.table) return false;
     s.offsets.push(offset);
@@ -163,10 +180,10 @@ export class DocStore {
     return this.snap!.offsets[position]!;
   }
 
-  /** Whether the snapshot's document at `position` is still the stored one. */
+  /** Whether the snapshot's document at `position` is still the stored one, unchanged. */
   snapshotLive(position: number): boolean {
     const s = this.snap!;
-    return s.gone.length === 0 || s.gone[position] === 0;
+    return s.state.length === 0 || s.state[position] === UNCHANGED;
   }
 
   /** The _id key of the snapshot's document at `position`. */
@@ -198,15 +215,18 @@ export class DocStore {
       while (table[h] !== 0) h = (h + 1) & mask;
       table[h] = i + 1;
     }
-    if (s.gone.length === 0) s.gone = new Uint8Array(n);
+    if (s.state.length === 0) s.state = new Uint8Array(n);
     s.table = table;
     return table;
   }
 
-  /** The snapshot position of the document with this _id key, if it is still there; else -1. */
+  /**
+   * The snapshot position of the document with this _id key, if the snapshot has one and it was
+   * not deleted since; else -1.
+   */
   private locate(key: string): number {
     const s = this.snap;
-    if (!s || s.live === 0) return -1;
+    if (!s || !this.snapshotHeld) return -1;
     const table = s.table ?? this.locateTable(s);
     let i = -1;
     const first = key.charCodeAt(0);
@@ -236,17 +256,35 @@ export class DocStore {
         }
     }
     if (i < 0) i = s.others?.get(key) ?? -1;
-    return i >= 0 && s.gone[i] === 0 ? i : -1;
+    return i >= 0 && s.state[i] !== DELETED ? i : -1;
   }
 
-  /** The snapshot's document at `position` leaves the store (set or deleted since). */
-  private leave(position: number): void {
+  /** The snapshot's document at `position` changes state (from UNCHANGED or REPLACED). */
+  private change(position: number, to: number, doc?: Doc): void {
     const s = this.snap!;
-    s.gone[position] = 1;
-    s.live--;
-    this.young.delete(position);
-    this.old.delete(position);
-    if (this.pinned) this.pinned[position] = undefined;
+    if (s.state[position] === UNCHANGED) {
+      s.live--;
+      this.young.delete(position);
+      this.old.delete(position);
+      if (this.pinned) this.pinned[position] = undefined;
+    }
+    s.state[position] = to;
+    if (doc) s.replaced.set(position, doc);
+    else s.replaced.delete(position);
+  }
+
+  /** The document at a snapshot position that is not DELETED. */
+  private at(i: number, keep: boolean): Doc {
+    const s = this.snap!;
+    return s.state.length > 0 && s.state[i] === REPLACED
+      ? s.replaced.get(i)!
+      : this.cached(i, keep);
+  }
+
+  /** Whether a document of the snapshot is still stored (unchanged or replaced). */
+  private get snapshotHeld(): boolean {
+    const s = this.snap;
+    return s !== undefined && s.live + s.replaced.size > 0;
   }
 
   has(key: string): boolean {
@@ -257,15 +295,13 @@ export class DocStore {
     const doc = this.map.get(key);
     if (doc !== undefined || !this.snap) return doc;
     const i = this.locate(key);
-    return i >= 0 ? this.cached(i, true) : undefined;
+    return i >= 0 ? this.at(i, true) : undefined;
   }
 
   set(key: string, doc: Doc): this {
-    if (this.snap) {
-      const i = this.locate(key);
-      if (i >= 0) this.leave(i);
-    }
-    this.map.set(key, doc);
+    const i = this.snap && !this.map.has(key) ? this.locate(key) : -1;
+    if (i >= 0) this.change(i, REPLACED, doc);
+    else this.map.set(key, doc);
     return this;
   }
 
@@ -273,13 +309,18 @@ export class DocStore {
     if (this.map.delete(key)) return true;
     const i = this.locate(key);
     if (i < 0) return false;
-    this.leave(i);
+    this.change(i, DELETED);
     return true;
   }
 
-  /** The documents set since the snapshot (every document without one), by _id key. */
-  changedSinceSnapshot(): IterableIterator<[string, Doc]> {
-    return this.map.entries();
+  /**
+   * The documents set or inserted since the snapshot was loaded (every document without one),
+   * by _id key.
+   */
+  *changedSinceSnapshot(): Generator<[string, Doc]> {
+    const s = this.snap;
+    if (s) for (const [i, doc] of s.replaced) yield [this.snapshotKey(i), doc];
+    yield* this.map.entries();
   }
 
   /** Builds the table from _id to position now (background warm-up); false when it was built. */
@@ -324,14 +365,15 @@ export class DocStore {
    * undefined when it has been set or removed since.
    */
   snapshotDoc(i: number): Doc | undefined {
-    if (!this.snapshotLive(i)) return undefined;
-    return this.cached(i, false);
+    const state = this.snap!.state;
+    if (state.length > 0 && state[i] === DELETED) return undefined;
+    return this.at(i, false);
   }
 
   /** The stored BSON of a document not decoded yet (compaction copies it as it is). */
   rawBytes(key: string): Uint8Array | undefined {
     const i = this.map.has(key) ? -1 : this.locate(key);
-    if (i < 0) return undefined;
+    if (i < 0 || !this.snapshotLive(i)) return undefined;
     const s = this.snap!;
     const off = s.offsets[i]!;
     return s.source.subarray(off, off + s.source.readInt32LE(off));
@@ -388,19 +430,19 @@ export class DocStore {
 
   *keys(): Generator<string> {
     const s = this.snap;
-    if (s && s.live > 0)
+    if (s && this.snapshotHeld)
       for (let i = 0; i < s.offsets.length; i++)
-        if (this.snapshotLive(i)) yield this.snapshotKey(i);
+        if (s.state.length === 0 || s.state[i] !== DELETED) yield this.snapshotKey(i);
     yield* this.map.keys();
   }
 
   values(): IterableIterator<Doc> {
-    if (!this.snap || this.snap.live === 0) return this.map.values();
+    if (!this.snapshotHeld) return this.map.values();
     return this.decodingValues();
   }
 
   entries(): IterableIterator<[string, Doc]> {
-    if (!this.snap || this.snap.live === 0) return this.map.entries();
+    if (!this.snapshotHeld) return this.map.entries();
     return this.decodingEntries();
   }
 
@@ -408,17 +450,19 @@ export class DocStore {
     return this.entries();
   }
 
+  // In natural order: the snapshot's documents where they were, then those inserted since.
   private *decodingValues(): Generator<Doc> {
     const s = this.snap!;
     for (let i = 0; i < s.offsets.length; i++)
-      if (this.snapshotLive(i)) yield this.cached(i, false);
+      if (s.state.length === 0 || s.state[i] !== DELETED) yield this.at(i, false);
     yield* this.map.values();
   }
 
   private *decodingEntries(): Generator<[string, Doc]> {
     const s = this.snap!;
     for (let i = 0; i < s.offsets.length; i++)
-      if (this.snapshotLive(i)) yield [this.snapshotKey(i), this.cached(i, false)];
+      if (s.state.length === 0 || s.state[i] !== DELETED)
+        yield [this.snapshotKey(i), this.at(i, false)];
     yield* this.map.entries();
   }
 }

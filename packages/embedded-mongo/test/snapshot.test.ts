@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { deserialize, ObjectId } from 'bson';
+import { deserialize, Long, ObjectId } from 'bson';
 import { MongoClient, type Document } from 'mongodb';
 import { start } from '../src';
 import type { RunningServer } from '../src/server';
@@ -239,6 +239,128 @@ test('snapshot documents decoded for reads are kept in a bounded cache; reads an
     await client.close();
   } finally {
     await last.stop();
+  }
+});
+
+test('writes after a restart (to documents of the snapshot and new ones) read the same as on a server that never restarted, through every index and after another compaction', async () => {
+  // Two data directories get the same writes: `dir` is stopped and restarted after its
+  // snapshot (its indexes then read the snapshot's keys), `memory` never restarts.
+  const memory = await start({ fsync: 'never' });
+  const server = await start({ dbPath: dir, fsync: 'never' });
+  const clients = [await connect(memory), await connect(server)];
+  const coll = (client: MongoClient) =>
+    client.db('s').collection<Document & { _id?: unknown }>('items');
+  const both = async (f: (c: ReturnType<typeof coll>, client: MongoClient) => Promise<unknown>) => {
+    const results = [];
+    for (const client of clients) results.push(await f(coll(client), client));
+    return results;
+  };
+  await both(async (c) => {
+    for (const [key, options] of INDEXES) await c.createIndex(key, options);
+    await c.createIndex({ score: -1, group: 1 }, { name: 'score' });
+    const docs: Document[] = [];
+    for (let i = 0; i < 400; i++)
+      docs.push({
+        _id: i % 2 ? new ObjectId(i.toString(16).padStart(24, '0')) : i,
+        group: i % 5,
+        at: new Date(1e12 + ((i * 7919) % 400) * 1000),
+        email: `u${i}`,
+        score: i % 3 === 0 ? Long.fromNumber(2 ** 60 + i * 4096) : i % 3 === 1 ? i / 7 : i,
+        ...(i % 4 === 0 ? { meta: { rank: i % 9 } } : {}),
+        ...(i % 6 === 0 ? { tags: ['x', `t${i % 4}`] } : {}),
+      });
+    await c.insertMany(docs);
+  });
+  server.engine.compact();
+  await clients[1]!.close();
+  await server.stop();
+
+  const again = await start({ dbPath: dir, fsync: 'never' });
+  try {
+    clients[1] = await connect(again);
+    // Updates of indexed fields of snapshot documents, deletes, inserts, a reinsert of a
+    // deleted _id, and documents changed twice.
+    await both(async (c) => {
+      await c.updateMany({ group: 1 }, { $set: { group: 7 }, $inc: { score: 1 } });
+      await c.updateOne({ _id: 8 as never }, { $set: { at: new Date(1), email: 'moved' } });
+      await c.updateOne({ _id: 8 as never }, { $set: { at: new Date(2) } });
+      await c.deleteMany({ group: 2, score: { $lt: 100 } });
+      await c.deleteOne({ _id: 10 as never });
+      await c.insertOne({ _id: 10 as never, group: 3, at: new Date(3), email: 'back', score: -1 });
+      await c.insertMany([
+        { _id: 'new' as never, group: 0, at: new Date(4), email: 'n1', score: 5 },
+        { _id: 1000 as never, group: 7, at: new Date(5), email: 'n2', tags: ['x'] },
+      ]);
+    });
+    // A unique key held by a document of the snapshot, by one changed since, by a new one;
+    // and one freed by a delete and by an update.
+    for (const email of ['u5', 'moved', 'n1']) {
+      const [a, b] = await both((c) =>
+        c.insertOne({ email }).then(
+          () => 'ok',
+          (e: { code?: number }) => e.code,
+        ),
+      );
+      expect([email, b]).toEqual([email, 11000]);
+      expect(b).toBe(a);
+    }
+    const freed = await both((c) =>
+      c
+        .insertMany([
+          { _id: 'f1' as never, email: 'u10' },
+          { _id: 'f2' as never, email: 'u8' },
+        ])
+        .then(() => 'ok'),
+    );
+    expect(freed).toEqual(['ok', 'ok']);
+    const reads = (c: ReturnType<typeof coll>, client: MongoClient) =>
+      Promise.all([
+        readEverything(client),
+        c
+          .find({ score: { $gt: 10 } })
+          .sort({ score: -1 })
+          .hint('score')
+          .toArray(),
+        c
+          .find({ group: { $in: [0, 7] } })
+          .sort({ at: -1 })
+          .limit(7)
+          .toArray(),
+        c
+          .find({ email: { $gte: 'u2', $lt: 'u3' } })
+          .sort({ email: -1 })
+          .toArray(),
+        c.countDocuments({ group: 7 }),
+        c.countDocuments({ at: { $gte: new Date(1e12 + 100_000) } }),
+      ]);
+    const [expected, actual] = await both(reads);
+    expect(actual).toEqual(expected);
+    const coll2 = again.engine.collection('s', 'items')!;
+    expect(coll2.index('group_at')!.builtFrom).toBe('snapshot base');
+    for (const ix of coll2.indexes) {
+      const fresh = new Index(ix.spec, coll2.ns);
+      fresh.build(coll2.docs);
+      expect([ix.name, ...ix.keys()]).toEqual([ix.name, ...fresh.keys()]);
+    }
+    // Compacted while its indexes read the previous snapshot: the next start reads the same.
+    again.engine.compact();
+    await clients[1]!.close();
+  } finally {
+    await again.stop();
+  }
+  const last = await start({ dbPath: dir, fsync: 'never' });
+  try {
+    clients[1] = await connect(last);
+    const [expected, actual] = await both((c) => c.find().sort({ email: 1, _id: 1 }).toArray());
+    expect(actual).toEqual(expected);
+    const [a, b] = await both((c) =>
+      c.find({ group: 7 }).sort({ at: 1 }).hint('group_at').toArray(),
+    );
+    expect(b).toEqual(a);
+  } finally {
+    for (const client of clients) await client.close();
+    await last.stop();
+    await memory.stop();
   }
 });
 
