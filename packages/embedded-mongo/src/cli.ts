@@ -68,7 +68,7 @@ async function serve(args: string[]): Promise<void> {
     onWarning: (message) => process.stderr.write(`embedded-mongo: ${message}\n`),
     onWarm: ({ ms, cpuMs }) =>
       process.stdout.write(
-        `embedded-mongo: warm: every index built ` +
+        `embedded-mongo: warm: every index ready ` +
           `${ms.toFixed(0)} ms after listening (${cpuMs.toFixed(0)} ms CPU)\n`,
       ),
     onFatal: (e) =>

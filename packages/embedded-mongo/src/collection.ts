@@ -1,7 +1,8 @@
 /**
  * One collection: documents in insertion order keyed by _id, plus its indexes. Unique indexes
  * reject duplicates with mongod's E11000 error; every index (single or compound) also serves the
- * query planner (see planner.ts) through an ordered B-tree of its keys.
+ * query planner (see planner.ts) through its keys in order: an ordered B-tree of them or, after a
+ * start from a snapshot, the snapshot's keys read where they lie plus a B-tree of later changes.
  */
 import os from 'node:os';
 import BTree from 'sorted-btree';
@@ -45,10 +46,11 @@ export class Index {
   private readonly partial?: Query;
   private _multikey = false;
   /**
-   * Not built yet (after a start): built from these documents the first time the index is used
-   * (or by the background warm-up); until then it needs no maintenance, since it is built from
-   * the documents as they are then. `order`: the _id keys in index order when the snapshot was
-   * written (see Engine), which spares the sort; `done` is told once it is built.
+   * Not ready yet (after a start): made ready the first time the index is used (or by the
+   * background warm-up); until then it needs no maintenance, since it is made from the documents
+   * as they are then. `order`: the snapshot's record of the index (see `order`), from which it
+   * reads its keys (see `base`); without one it is built from the documents. `done` is told once
+   * it is ready.
    */
   private pending?: { docs: DocStore; order?: Uint8Array; done: () => void };
   /** How the index was last made (for tests). */
@@ -189,7 +191,21 @@ export class Index {
       t.push(id);
       return t;
     };
-    this.base = new SnapshotBase(positions, docs, keyOf, this._tree._compare);
+    const cmp = this._tree._compare;
+    const fields = this.fields;
+    const n = fields.length;
+    const compareAt = (position: number, k: IndexKey): number => {
+      if (!names || !readTopLevel(image, docs.snapshotOffset(position), names, values))
+        return cmp(keyOf(position), k);
+      for (let i = 0; i < n; i++) {
+        const c = compareValues(values[i], k[i]);
+        if (c !== 0) return c * fields[i]!.dir;
+      }
+      const id = docs.snapshotKey(position);
+      const other = k[n] as string;
+      return id < other ? -1 : id > other ? 1 : 0;
+    };
+    this.base = new SnapshotBase(positions, docs, keyOf, cmp, compareAt);
     this.builtFrom = 'snapshot base';
     // What the journal's tail changed after the snapshot (and what changed since the start).
     for (const [id, doc] of docs.changedSinceSnapshot()) this.add(doc, id);
@@ -399,17 +415,23 @@ export class Index {
       yield* treeKeys(tree, lo, hi, reverse);
       return;
     }
-    // The base's keys in [a, b), merged with the later changes' keys in the same range.
+    // The base's keys from lo (or, reversed, from hi) until past the other bound, merged with
+    // the later changes' keys in the same range. One search: the caller often stops early.
     const cmp = tree._compare;
     const sign = reverse ? -1 : 1;
-    const a = base.search(lo, false);
-    const b = base.search(hi, true);
+    const end = reverse ? lo : hi;
     const later = treeKeys(tree, lo, hi, reverse);
     let next = later.next();
-    for (let j = a; j < b; j++) {
-      const i = reverse ? a + b - 1 - j : j;
-      if (!base.live(i)) continue;
+    const step = reverse ? -1 : 1;
+    for (
+      let i = reverse ? base.search(hi, true) - 1 : base.search(lo, false);
+      i >= 0 && i < base.length;
+      i += step
+    ) {
+      // Past the bound even if no longer live (its snapshot key still has its place).
       const k = base.key(i);
+      if (cmp(k, end) * sign > 0) break;
+      if (!base.live(i)) continue;
       while (!next.done && cmp(next.value, k) * sign < 0) {
         yield next.value;
         next = later.next();

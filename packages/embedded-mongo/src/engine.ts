@@ -289,10 +289,10 @@ export class Engine {
   }
 
   /**
-   * Background warm-up after a start: reads one collection's snapshot _ids, decodes up to
-   * `budget` of its documents for its index builds (kept only until they are built: see
-   * DocStore), or builds one deferred index, per call. Returns false once every _id is read and
-   * every index built.
+   * Background warm-up after a start, one step per call: a collection's table from _id to
+   * snapshot position, an index's fences (see index-base.ts), up to `budget` documents decoded
+   * for the builds of its multikey indexes (kept only until they are built: see DocStore), or one
+   * such build. Returns false once all is done.
    */
   warmUp(budget = 2000): boolean {
     for (const colls of this.dbs.values())

@@ -29,6 +29,8 @@ export class SnapshotBase {
     /** The index key of the snapshot document at a position, as the snapshot holds it. */
     private readonly keyOf: (position: number) => IndexKey,
     private readonly cmp: (a: IndexKey, b: IndexKey) => number,
+    /** cmp(keyOf(position), k), without making the key (its _id key only on a tie). */
+    private readonly compareAt: (position: number, k: IndexKey) => number,
   ) {}
 
   get length(): number {
@@ -77,9 +79,12 @@ export class SnapshotBase {
     // The answer lies after fence lo − 1 and at or before fence lo.
     let a = lo === 0 ? 0 : (lo - 1) * FENCE + 1;
     let b = Math.min(this.order.length, lo * FENCE);
+    const order = this.order;
+    const compareAt = this.compareAt;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (before(this.key(mid))) a = mid + 1;
+      const c = compareAt(order[mid]!, k);
+      if (after ? c <= 0 : c < 0) a = mid + 1;
       else b = mid;
     }
     return a;
