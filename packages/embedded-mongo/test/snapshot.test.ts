@@ -157,8 +157,9 @@ test('after a snapshot and later writes, a restart reads every document and inde
     await lazy.stop();
   }
 
-  // With the warm-up: every index built in the background, the documents decoded for the builds
-  // then let go (they stay bytes of the journal image until read), then the same reads.
+  // With the warm-up: every index made ready in the background (the multikey one built from
+  // decoded documents, then let go: they stay bytes of the journal image until read), then the
+  // same reads.
   let warmed!: () => void;
   const warm = new Promise<void>((resolve) => (warmed = resolve));
   const eager = await start({ dbPath: dir, fsync: 'never', onWarm: () => warmed() });
