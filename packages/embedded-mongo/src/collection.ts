@@ -98,17 +98,6 @@ export class Index {
     return this._tree;
   }
 
-  /** Whether the index reads the keys of unchanged documents from the snapshot. */
-  get hasBase(): boolean {
-    if (this.pending) this.buildPending();
-    return this.base !== undefined;
-  }
-
-  /** Whether nothing is left to do before the index answers at full speed. */
-  get warm(): boolean {
-    return this.pending === undefined && (this.base === undefined || this.base.warm);
-  }
-
   /**
    * One step of the background warm-up for an index that reads the snapshot: the index made
    * ready (cheap), or its fences read. False when there was nothing of that kind to do.
