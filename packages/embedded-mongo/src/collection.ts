@@ -442,28 +442,22 @@ export class Index {
       for (const k of treeKeys(tree, lo, hi, reverse)) yield k[n] as string;
       return;
     }
-    // As scanKeys, reading a key of the base only while a later change may come before it.
-    const cmp = tree._compare;
-    const sign = reverse ? -1 : 1;
+    // The base's _ids in [a, b), with each later change's key placed among them by a search
+    // (no key of the base read but the search's: a compaction scans whole indexes).
     const a = base.search(lo, false);
     const b = base.search(hi, true);
-    const later = treeKeys(tree, lo, hi, reverse);
-    let next = later.next();
-    for (let j = a; j < b; j++) {
-      const i = reverse ? a + b - 1 - j : j;
-      if (!base.live(i)) continue;
-      if (!next.done) {
-        const k = base.key(i);
-        while (!next.done && cmp(next.value, k) * sign < 0) {
-          yield next.value[n] as string;
-          next = later.next();
-        }
+    let j = a; // how far the base is yielded, counted in the scan's direction
+    for (const k of treeKeys(tree, lo, hi, reverse)) {
+      const stop = reverse ? a + b - base.search(k, true) : base.search(k, false);
+      for (; j < stop; j++) {
+        const i = reverse ? a + b - 1 - j : j;
+        if (base.live(i)) yield base.id(i);
       }
-      yield base.id(i);
+      yield k[n] as string;
     }
-    while (!next.done) {
-      yield next.value[n] as string;
-      next = later.next();
+    for (; j < b; j++) {
+      const i = reverse ? a + b - 1 - j : j;
+      if (base.live(i)) yield base.id(i);
     }
   }
 }
