@@ -7,7 +7,7 @@
 import os from 'node:os';
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
-import { deserialize, MaxKey, MinKey, ObjectId } from 'bson';
+import { MaxKey, MinKey, ObjectId } from 'bson';
 import { Query } from 'mingo';
 import { serverError } from './errors';
 import { DocStore } from './doc-store';
@@ -27,7 +27,6 @@ export type { IndexKey } from './index-base';
 
 const MIN = new MinKey();
 const MAX = new MaxKey();
-const DECODE = { promoteLongs: true, promoteValues: true, allowObjectSmallerThanBufferSize: true };
 
 export class Index {
   readonly fields: Array<{ path: string[]; name: string; dir: 1 | -1 }>;
@@ -174,9 +173,8 @@ export class Index {
         k.push(id);
         return k;
       }
-      // A type read only by decoding: the document, not kept (no cache is filled by this).
-      const doc = deserialize(image, { ...DECODE, index: off }) as Doc;
-      const t = this.tuples(doc)[0] ?? [];
+      // A type read only by decoding: the snapshot's version of the document.
+      const t = this.tuples(docs.snapshotVersion(position))[0] ?? [];
       t.push(id);
       return t;
     };

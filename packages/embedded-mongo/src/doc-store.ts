@@ -370,6 +370,14 @@ export class DocStore {
     return this.at(i, false);
   }
 
+  /**
+   * The document at position `i` as the snapshot holds it, even if it was set or deleted since
+   * (an index reading the snapshot's keys needs that version); decoded without being cached.
+   */
+  snapshotVersion(i: number): Doc {
+    return this.cached(i, false);
+  }
+
   /** The stored BSON of a document not decoded yet (compaction copies it as it is). */
   rawBytes(key: string): Uint8Array | undefined {
     const i = this.map.has(key) ? -1 : this.locate(key);
