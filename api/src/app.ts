@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import cors from '@koa/cors';
 import type Router from '@koa/router';
@@ -28,6 +29,10 @@ import { createTokenService, requireAuth, type AppState } from './platform/auth'
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
 import { errorMiddleware, HttpError } from './platform/errors';
+import { EventBus } from './platform/event-bus';
+import { followEventStream } from './platform/event-stream';
+import { createTransactions, type Transactions } from './platform/transactions';
+import type { DomainEvent } from './domain-events';
 import type { InFlight } from './platform/in-flight';
 import { loggablePath, type Logger } from './platform/logger';
 import type { Mailer } from './platform/mailer';
@@ -44,10 +49,10 @@ export interface AppDeps {
   mailer: Mailer;
   jwtSecret: string;
   /**
-   * The database the app works on: its models (bound to its own connection, see models.ts), its
-   * reachability and its write events.
+   * The database the app works on: its models (bound to its own connection, see models.ts) and
+   * its reachability.
    */
-  database: Pick<Database<Models>, 'models' | 'requireReachable' | 'onWrites'>;
+  database: Pick<Database<Models>, 'models' | 'requireReachable'>;
   /** Counts requests being handled, for a graceful shutdown (main.ts). */
   inFlight?: InFlight;
 }
@@ -177,8 +182,16 @@ export type CampusApp = Koa<AppState> & {
   readonly streams: StreamHub;
   /** Uploaded files, kept in the database (GridFS) on the app's connection. */
   readonly storage: UploadStorage;
-  /** Stops following the database's writes; the database itself belongs to the caller. */
-  close(): void;
+  /** The app's domain events: its own after their commit, every other process's from the outbox. */
+  readonly events: EventBus<DomainEvent>;
+  /** The app's transactions and the events they publish (platform/transactions.ts). */
+  readonly writes: Transactions<DomainEvent>;
+  /** Resolves once the app follows the outbox: every later commit of any process reaches it. */
+  ready(): Promise<void>;
+  /** Resolves once every commit made before the call, by any process, has reached the app. */
+  caughtUp(): Promise<void>;
+  /** Ends the live streams and stops following events; the database belongs to the caller. */
+  close(): Promise<void>;
 };
 
 export function createApp({
@@ -196,19 +209,39 @@ export function createApp({
     maxIpsCount: config.trustProxyHops,
   });
   const { models } = database;
-  const services = createServices(models);
-  const storage = createUploadStorage(models.User.db, config.publicUrl);
+  const connection = models.User.db;
+  // Domain events (src/domain-events.ts): published by the app's transactions, delivered to its
+  // subscribers after each commit; other processes' arrive through the outbox's change stream.
+  const origin = randomUUID();
+  const events = new EventBus<DomainEvent>((err, event) =>
+    logger.error({ err, event: event?.type }, 'an event subscriber failed'),
+  );
+  const writes = createTransactions<DomainEvent>({
+    connection,
+    Outbox: models.Outbox,
+    origin,
+    deliver: (published) => events.deliver(published, { local: true }),
+  });
+  const services = createServices(models, writes);
+  const storage = createUploadStorage(connection, config.publicUrl);
   const caches = createReadCaches(config, {
     Post: models.Post,
     User: models.User,
     likes: services.likes,
     reposts: services.reposts,
   });
-  const unsubscribe = caches.subscribe(database);
-  // Other API processes' writes (a like, a revoked session) reach this app's caches at once too.
-  const stopFollowingOthers = caches.followOtherProcesses(models.User.db, (err) =>
-    logger.warn({ err }, 'change stream failed; the read caches were cleared'),
-  );
+  const unsubscribe = caches.subscribe(events);
+  const eventStream = followEventStream<DomainEvent>({
+    Outbox: models.Outbox,
+    Position: models.EventPosition,
+    consumer: config.instanceName,
+    origin,
+    deliver: (received) => events.deliver(received, { local: false }),
+    reset: () => events.reset(),
+    logger,
+  });
+  // Following starts now; requests need not wait for it (a failure is retried and logged).
+  eventStream.ready().catch(() => undefined);
   const tokens = createTokenService({
     secret: jwtSecret,
     issuer: config.jwtIssuer,
@@ -234,7 +267,9 @@ export function createApp({
   );
   // Live streams: one change stream for all of this app's open streams (modules/stream).
   const streams = createStreamHub(services, {
-    connection: models.Notification.db,
+    events,
+    ready: eventStream.ready,
+    writes,
     LiveStream: models.LiveStream,
     sources: notificationSources(services, config.publicUrl, caches),
     logger,
@@ -304,7 +339,6 @@ export function createApp({
       mailer,
       tokens,
       storage,
-      forgetReads: () => caches.clear(),
       rateLimits,
       rules: config.rateLimits,
     }),
@@ -365,10 +399,21 @@ export function createApp({
     }),
   ];
   app.use(routeTree(routers));
-  const close = () => {
+  const close = async () => {
     streams.close();
     unsubscribe();
-    stopFollowingOthers();
+    await eventStream.close();
   };
-  return Object.assign(app, { models, services, caches, streams, storage, close });
+  return Object.assign(app, {
+    models,
+    services,
+    caches,
+    streams,
+    storage,
+    events,
+    writes,
+    ready: eventStream.ready,
+    caughtUp: eventStream.caughtUp,
+    close,
+  });
 }

@@ -48,8 +48,10 @@ async function runProcesses(config: Config, logger: Logger) {
   }
   let stopping = false;
   const workers = new Set<Worker>();
-  const fork = () => {
-    const worker = cluster.fork({ MONGODB_URI: mongodbUri });
+  // Each process has a slot (1..n), taken over by its replacement: its name in the outbox's event
+  // stream (API_SLOT, config.instanceName), so the replacement resumes where it stopped.
+  const fork = (slot: number) => {
+    const worker = cluster.fork({ MONGODB_URI: mongodbUri, API_SLOT: String(slot) });
     let listening = false;
     workers.add(worker);
     worker.once('listening', () => {
@@ -64,7 +66,7 @@ async function runProcesses(config: Config, logger: Logger) {
         return;
       }
       logger.error({ code, signal }, 'an API process stopped: starting another');
-      fork();
+      fork(slot);
     });
   };
   const stop = (exitCode: number) => {
@@ -86,7 +88,7 @@ async function runProcesses(config: Config, logger: Logger) {
       });
   };
   logger.info({ processes: config.apiProcesses, port: config.port }, 'starting API processes');
-  for (let i = 0; i < config.apiProcesses; i++) fork();
+  for (let slot = 1; slot <= config.apiProcesses; slot++) fork(slot);
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
 }
@@ -152,10 +154,8 @@ async function runApi(config: Config, logger: Logger) {
       }, SHUTDOWN_GRACE_MS).unref();
     });
     drained
-      .then(() => {
-        app.close();
-        return database.close();
-      })
+      .then(() => app.close())
+      .then(() => database.close())
       .then(
         () => process.exit(0),
         (err: unknown) => {

@@ -20,6 +20,7 @@ import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
 import { appSettingModel } from './modules/settings/model';
 import { userModel } from './modules/users/model';
+import { eventPositionModel, outboxModel } from './platform/outbox-model';
 import { rateLimitWindowModel } from './platform/rate-limit-model';
 
 export function createModels(connection: Connection) {
@@ -32,11 +33,13 @@ export function createModels(connection: Connection) {
     ReportCase: reportCaseModel(connection),
     Comment: commentModel(connection),
     Counter: counterModel(connection),
+    EventPosition: eventPositionModel(connection),
     Feedback: feedbackModel(connection),
     Follow: followModel(connection),
     Like: likeModel(connection),
     LiveStream: liveStreamModel(connection),
     Notification: notificationModel(connection),
+    Outbox: outboxModel(connection),
     Post: postModel(connection),
     RateLimitWindow: rateLimitWindowModel(connection),
     Repost: repostModel(connection),

@@ -14,7 +14,6 @@ import { createAccountLifecycleService } from './modules/account-lifecycle/servi
 import { createAnalyticsService } from './modules/analytics/service';
 import { createAuthService } from './modules/auth/service';
 import { createCommentService } from './modules/comments/service';
-import { atomicallyOn } from './modules/counters/atomic';
 import { createCounterService } from './modules/counters/service';
 import { createFeedbackService } from './modules/feedback/service';
 import { createFollowService } from './modules/follows/service';
@@ -26,21 +25,26 @@ import { createRepostService } from './modules/reposts/service';
 import { createSettingService } from './modules/settings/service';
 import { createPeopleService } from './modules/users/people';
 import { createUserService } from './modules/users/service';
+import type { DomainEvent } from './domain-events';
+import { createTransactions, type Transactions } from './platform/transactions';
 import type { Models } from './models';
 
-export function createServices(models: Models) {
+/**
+ * `writes`: the app's transactions and their events (platform/transactions.ts): a write, the
+ * counts it moves and the events that tell of it, committed together.
+ */
+export function createServices(models: Models, writes: Transactions<DomainEvent>) {
+  const { transaction } = writes;
   const counters = createCounterService({ models });
-  // A write and the counts it moves, in one transaction (modules/counters/atomic.ts).
-  const atomically = atomicallyOn(models.User.db);
-  const notifications = createNotificationService({ models, counters });
-  const users = createUserService({ models });
-  const likes = createLikeService({ models, counters, atomically });
+  const notifications = createNotificationService({ models, counters, writes });
+  const users = createUserService({ models, writes });
+  const likes = createLikeService({ models, counters, writes });
   const reposts = createRepostService({ models, counters });
-  const follows = createFollowService({ models, counters, notifications, users, atomically });
-  const comments = createCommentService({ models, counters, likes });
+  const follows = createFollowService({ models, counters, notifications, users, writes });
+  const comments = createCommentService({ models, counters, likes, writes });
   const posts = createPostService({
     models,
-    atomically,
+    writes,
     comments,
     counters,
     follows,
@@ -48,15 +52,20 @@ export function createServices(models: Models) {
     notifications,
     reposts,
   });
-  const feedback = createFeedbackService({ models, counters, notifications });
+  const feedback = createFeedbackService({ models, counters, notifications, writes });
   // Admin operations (issue 18).
-  const accountApplications = createAccountApplicationService({ models, counters, notifications });
-  const invitations = createInvitationService({ models, counters });
-  const adminAccounts = createAdminAccounts({ models });
+  const accountApplications = createAccountApplicationService({
+    models,
+    counters,
+    notifications,
+    writes,
+  });
+  const invitations = createInvitationService({ models, counters, writes });
+  const adminAccounts = createAdminAccounts({ models, writes });
   const audit = createAuditService({ models, counters });
-  const reports = createReportService({ models, counters, atomically, posts, comments, users });
+  const reports = createReportService({ models, counters, writes, posts, comments, users });
   const admin = createAdminService({
-    atomically,
+    transaction,
     applications: accountApplications,
     invitations,
     feedback,
@@ -72,7 +81,7 @@ export function createServices(models: Models) {
   return {
     accountLifecycle: createAccountLifecycleService({
       // The same transactions as every count-moving write: conflicts retried, a lost database 503.
-      transaction: atomically,
+      writes,
       users,
       posts,
       comments,
@@ -89,7 +98,7 @@ export function createServices(models: Models) {
     invitations,
     reports,
     analytics: createAnalyticsService({ comments, follows, likes, posts, users }),
-    auth: createAuthService({ counters, users, invitations, adminAccounts, atomically }),
+    auth: createAuthService({ counters, users, invitations, adminAccounts, transaction }),
     comments,
     counters,
     feedback,
@@ -100,9 +109,28 @@ export function createServices(models: Models) {
     posts,
     profiles: createProfileService({ follows, posts, users }),
     reposts,
-    settings: createSettingService({ models, counters }),
+    settings: createSettingService({ models, counters, writes }),
     users,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * The transactions of a script that writes with no app of its own (the seed, provisioning the
+ * administrator, the benchmarks' data): its events go to the outbox, for the API processes
+ * running to hear.
+ */
+export function createScriptWrites(models: Models): Transactions<DomainEvent> {
+  return createTransactions<DomainEvent>({
+    connection: models.User.db,
+    Outbox: models.Outbox,
+    origin: 'script',
+    deliver: () => undefined,
+  });
+}
+
+/** The services of such a script. */
+export function createScriptServices(models: Models): Services {
+  return createServices(models, createScriptWrites(models));
+}

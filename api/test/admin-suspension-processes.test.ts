@@ -66,7 +66,7 @@ test('when the admin suspends a member through one process, then another refuses
     const feed = await eventually(feedIds, (ids) => !ids.includes(post.body.id));
     expect(feed).not.toContain(post.body.id);
   } finally {
-    app.close();
+    await app.close();
     await otherProcess.close();
   }
 });

@@ -3,7 +3,6 @@ import path from 'node:path';
 import readline from 'node:readline';
 
 const API_ROOT = path.resolve(__dirname, '..');
-const TSX = path.join(API_ROOT, '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
 /** Start-up on a busy machine: tsx compiles the API, then it connects and builds its indexes. */
 const START_TIMEOUT_MS = 120_000;
 
@@ -15,6 +14,8 @@ export interface ApiProcess {
   output: string[];
   /** SIGTERM, then waits for it to exit. */
   stop(): Promise<void>;
+  /** SIGKILL (no shutdown of any kind), then waits for it to be gone. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -22,7 +23,9 @@ export interface ApiProcess {
  * top of the test's environment; resolves once it listens.
  */
 export function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProcess> {
-  const child: ChildProcess = spawn(process.execPath, [TSX, 'src/main.ts'], {
+  // tsx as a loader of this very process (not its CLI, which runs the API in a child of its own):
+  // the pid is the API's, so a SIGKILL kills the API.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: API_ROOT,
     env: {
       ...process.env,
@@ -39,6 +42,10 @@ export function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProcess> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   };
   readline.createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
@@ -60,7 +67,7 @@ export function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProcess> {
       const port = /"msg":"api listening"/.test(line) ? /"port":(\d+)/.exec(line)?.[1] : undefined;
       if (!port) return;
       clearTimeout(timer);
-      resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid!, output, stop });
+      resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid!, output, stop, kill });
     });
   });
 }

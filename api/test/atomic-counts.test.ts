@@ -1,51 +1,61 @@
 /**
- * Atomic counts (modules/counters/atomic.ts): a write and the count it moves commit together or
- * not at all; concurrent writers, also through two apps with their own in-process queues (as
- * two API processes), end with every stored count equal to a recount; read caches hear of the
- * writes again once the transaction has committed.
+ * Transactions (platform/transactions.ts): a write, the count it moves and the events that tell
+ * of it commit together or not at all; concurrent writers, also through two apps with their own
+ * in-process queues (as two API processes), end with every stored count equal to a recount; the
+ * events reach the app's subscribers once, after the commit.
  */
-import { atomicallyOn } from '../src/modules/counters/atomic';
 import { findCountMismatches } from '../src/modules/posts/recount';
-import { onWrites } from '../src/platform/write-events';
 import { publish } from './content';
 import { useTestApp } from './test-app';
 
 const app = useTestApp();
 
 const storedPost = async (id: number) => (await app.models.Post.findById(id).lean())!;
+const outboxed = async (postId: number) =>
+  app.models.Outbox.countDocuments({ 'events.postId': postId, 'events.type': 'post.liked' });
 
-describe('atomically', () => {
-  test('when the work fails after moving a count and writing a like, then neither is stored', async () => {
+describe('transactions', () => {
+  test('when the work fails after moving a count, writing a like and publishing its event, then none of them is stored or heard', async () => {
     const ada = await app.createMember();
     const bob = await app.createMember();
     const post = await publish(app.http, ada, 'all or nothing');
-    const atomically = atomicallyOn(app.database.connection);
-    await expect(
-      atomically(async () => {
-        await app.models.Post.updateOne({ _id: post.id }, { $inc: { likesCount: 1 } });
-        await app.models.Like.create({ _id: 999_001, userId: bob.id, postId: post.id });
-        throw new Error('crash before the commit');
-      }),
-    ).rejects.toThrow('crash before the commit');
+    const { transaction, publish: tell } = app.writes;
+    const heard: string[] = [];
+    const stop = app.events.on('post.liked', (e) => heard.push(e.type));
+    try {
+      await expect(
+        transaction(async () => {
+          await app.models.Post.updateOne({ _id: post.id }, { $inc: { likesCount: 1 } });
+          await app.models.Like.create({ _id: 999_001, userId: bob.id, postId: post.id });
+          tell({ type: 'post.liked', postId: post.id, userId: bob.id });
+          throw new Error('crash before the commit');
+        }),
+      ).rejects.toThrow('crash before the commit');
+    } finally {
+      stop();
+    }
     expect((await storedPost(post.id)).likesCount).toBe(0);
     expect(await app.models.Like.countDocuments({ postId: post.id })).toBe(0);
+    expect(await outboxed(post.id)).toBe(0);
+    expect(heard).toEqual([]);
   });
 
   test('when two transactions move the same count at once, then the conflict is retried and both count', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'conflict');
-    const atomically = atomicallyOn(app.database.connection);
+    const { transaction } = app.writes;
     let attempts = 0;
     // Both read the count, then both write it: without a retry one increment would be lost.
     let bothRead!: () => void;
     const reading = new Promise<void>((resolve) => (bothRead = resolve));
     let readers = 0;
     const increment = () =>
-      atomically(async () => {
+      transaction(async () => {
         attempts += 1;
         await app.models.Post.findById(post.id, { likesCount: 1 }).lean();
+        // The first attempts wait for each other; a retry (after the conflict) goes on at once.
         if (++readers === 2) bothRead();
-        await Promise.race([reading, new Promise((r) => setTimeout(r, 2_000))]);
+        if (readers <= 2) await reading;
         await app.models.Post.updateOne({ _id: post.id }, { $inc: { likesCount: 1 } });
       });
     await Promise.all([increment(), increment()]);
@@ -54,27 +64,39 @@ describe('atomically', () => {
     await app.models.Post.updateOne({ _id: post.id }, { $set: { likesCount: 0 } }); // no likes
   });
 
-  test('when a transaction commits, then its writes are announced again after the work', async () => {
+  test('when a transaction commits, then its events are in one outbox document and heard once, after the work', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'announced');
-    const atomically = atomicallyOn(app.database.connection);
+    const { transaction, publish: tell } = app.writes;
     let workDone = false;
-    const afterWork: string[] = [];
-    const stop = onWrites(app.database.connection, (collection) => {
-      if (workDone) afterWork.push(collection);
-    });
+    const heard: Array<{ type: string; afterWork: boolean; local: boolean }> = [];
+    const stop = app.events.on(['post.liked', 'post.unliked'], (e, delivery) =>
+      heard.push({ type: e.type, afterWork: workDone, local: delivery.local }),
+    );
     try {
-      await atomically(async () => {
-        await app.models.Post.updateOne({ _id: post.id }, { $inc: { commentsCount: 1 } });
+      await transaction(async () => {
+        tell({ type: 'post.liked', postId: post.id, userId: ada.id });
+        tell({ type: 'post.unliked', postId: post.id, userId: ada.id });
         workDone = true;
       });
     } finally {
       stop();
     }
-    // Only the commit and the announcement come after the work: a reader that cached the post
-    // while the transaction was open is told again.
-    expect(afterWork).toEqual(['posts']);
-    await app.models.Post.updateOne({ _id: post.id }, { $set: { commentsCount: 0 } }); // none
+    expect(heard).toEqual([
+      { type: 'post.liked', afterWork: true, local: true },
+      { type: 'post.unliked', afterWork: true, local: true },
+    ]);
+    const docs = await app.models.Outbox.find({
+      'events.type': 'post.liked',
+      'events.postId': post.id,
+    }).lean();
+    expect(docs.map((d) => d.events.map((e) => e.type))).toEqual([['post.liked', 'post.unliked']]);
+  });
+
+  test('when an event is published outside a transaction, then it is refused (nothing would tell it)', () => {
+    expect(() => app.writes.publish({ type: 'profile.updated', userId: 1 })).toThrow(
+      'profile.updated published outside a transaction',
+    );
   });
 });
 

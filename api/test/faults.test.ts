@@ -168,7 +168,7 @@ test('when a request is already past the reachability check as the database goes
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ message: DATABASE_UNAVAILABLE });
   } finally {
-    ungated.app.close();
+    await ungated.app.close();
   }
 }, 60_000);
 

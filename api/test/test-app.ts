@@ -25,8 +25,14 @@ export interface TestApp {
   config: Config;
   /** A supertest client on the app's callback (no port is opened for the app). */
   http(): ReturnType<typeof request>;
-  /** The app's read caches (e.g. to forget what a write behind mongoose's back changed). */
+  /** The app's read caches (e.g. to forget what a write behind the app's back changed). */
   caches: CampusApp['caches'];
+  /** The app's domain events (to wait for one, or to see what a write told). */
+  events: CampusApp['events'];
+  /** The app's transactions and their events. */
+  writes: CampusApp['writes'];
+  /** Resolves once every commit made so far, through any app, has reached this app's caches. */
+  caughtUp(): Promise<void>;
   /** The database the app works on. */
   database: Database<Models>;
   /** The app's models, bound to its own database connection. */
@@ -112,8 +118,12 @@ export async function startOtherProcessApp(app: Pick<TestApp, 'database' | 'data
     http: () => request(other.callback),
     /** Its database connection (to count the queries it makes). */
     connection: database.connection,
+    /** Resolves once every commit made so far (through any app) has reached it. */
+    caughtUp: () => other.app.caughtUp(),
+    /** Its domain events (to wait for one). */
+    events: other.app.events,
     async close() {
-      other.app.close();
+      await other.app.close();
       await database.close();
     },
   };
@@ -156,7 +166,7 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
   });
 
   afterAll(async () => {
-    for (const app of apps.splice(0)) app.close();
+    for (const app of apps.splice(0)) await app.close();
     if (process.env.TEST_MONGODB_URI) await database?.connection.dropDatabase();
     await database?.close();
     await server?.stop();
@@ -174,6 +184,13 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     get caches() {
       return used().app.caches;
     },
+    get events() {
+      return used().app.events;
+    },
+    get writes() {
+      return used().app.writes;
+    },
+    caughtUp: () => used().app.caughtUp(),
     get database() {
       if (!database) throw new Error('useTestApp: used before beforeAll');
       return database;

@@ -1,6 +1,6 @@
 /**
  * Two apps in one process, each on its own embedded database: nothing of one (models, ids, read
- * caches, write events) leaks into the other, and closing one leaves the other working. Before
+ * caches, domain events) leaks into the other, and closing one leaves the other working. Before
  * the models were bound per connection, both apps would have written through mongoose's default
  * connection, i.e. into whichever database was connected last.
  */
@@ -21,8 +21,8 @@ interface Side {
   database: Database<Models>;
   app: CampusApp;
   http: () => ReturnType<typeof request>;
-  /** Collections of the writes announced on this side's connection. */
-  writes: string[];
+  /** The types of the events this side's app heard. */
+  heard: string[];
   closed: boolean;
 }
 
@@ -32,15 +32,16 @@ const sides: Side[] = [];
 async function open(name: string): Promise<Side> {
   const server = await start({ port: 0 });
   const database = await connectDatabase(server.uri, { dbName: name, models: createModels });
-  const writes: string[] = [];
-  database.onWrites((collection) => writes.push(collection));
   const built = buildTestApp(database, path.join(dataDir, name));
+  const heard: string[] = [];
+  built.app.events.on(['post.created', 'post.liked'], (event) => heard.push(event.type));
+  await built.app.ready();
   const side = {
     server,
     database,
     app: built.app,
     http: () => request(built.callback),
-    writes,
+    heard,
     closed: false,
   };
   sides.push(side);
@@ -50,7 +51,7 @@ async function open(name: string): Promise<Side> {
 async function close(side: Side): Promise<void> {
   if (side.closed) return;
   side.closed = true;
-  side.app.close();
+  await side.app.close();
   await side.database.close();
   await side.server.stop();
 }
@@ -97,15 +98,18 @@ test('when members post through one app, then the other app sees neither them no
     .expect(404, { message: 'Post not found' });
 });
 
-test('when an app writes, then only its own connection announces the write (the other app’s caches hear nothing)', async () => {
+test('when an app writes, then only it hears the event (the other app’s caches hear nothing)', async () => {
   const carol = await createMember(a.app, { name: 'Carol on A' });
-  a.writes.length = 0;
-  b.writes.length = 0;
+  a.heard.length = 0;
+  b.heard.length = 0;
 
   await publish(a.http, carol, 'announced on A');
+  // B follows its own database's outbox: a post of its own reaches it, A's never does.
+  const dave = await createMember(b.app, { name: 'Dave on B' });
+  await publish(b.http, dave, 'announced on B');
 
-  expect(a.writes).toContain('posts');
-  expect(b.writes).toEqual([]);
+  expect(a.heard).toEqual(['post.created']);
+  expect(b.heard).toEqual(['post.created']);
 });
 
 test('when one app and its database are closed, then the other keeps reading and writing', async () => {

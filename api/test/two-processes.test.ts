@@ -196,4 +196,74 @@ describe('two API processes on one database', () => {
       expect(shown.body).toMatchObject({ likesCount: likes });
     }
   });
+
+  test('when an API process is killed (SIGKILL) during a burst of likes, then the other serves every acknowledged like in its next pages', async () => {
+    const { host, port, name } = t.database.connection;
+    // C takes the likes and is killed; B keeps what it reads ten minutes, so only the events
+    // of C's committed likes can make B read those posts again.
+    const env = {
+      MONGODB_URI: `mongodb://${host}:${port}/${name}?directConnection=true`,
+      DATA_DIR: t.dataDir,
+      JWT_SECRET: TEST_JWT_SECRET,
+      BCRYPT_ROUNDS: '4',
+      RATE_LIMIT_LIKES_PER_MINUTE: '0',
+      RATE_LIMIT_LIKES_PER_DAY: '0',
+      READ_CACHE_MS: '600000',
+    };
+    const [c, reader] = await Promise.all([startApiProcess(env), startApiProcess(env)]);
+    try {
+      const author = await t.createMember();
+      const posts: Post[] = [];
+      for (let i = 0; i < 5; i += 1)
+        posts.push(
+          (await call(a, author, 'POST', '/api/posts', { content: `burst ${i}` })).body as Post,
+        );
+      const members = await Promise.all(Array.from({ length: 40 }, () => t.createMember()));
+      // The reader holds every page and post before the burst.
+      const before = await feedOf(reader, author);
+      for (const post of posts) expect(before.find((p) => p.id === post.id)?.likesCount).toBe(0);
+
+      const acknowledged = new Map<number, number>(posts.map((p) => [p.id, 0]));
+      let answered = 0;
+      let killed: Promise<void> | undefined;
+      const presses = members.flatMap((member, i) =>
+        [posts[i % 5]!, posts[(i + 2) % 5]!].map(async (post) => {
+          const res = await fetch(`${c.url}/api/posts/${post.id}/like`, {
+            method: 'POST',
+            headers: { Authorization: member.auth },
+          }).catch(() => undefined);
+          if (res?.status === 200) acknowledged.set(post.id, acknowledged.get(post.id)! + 1);
+          // Killed in the middle of the burst: a third of the presses answered.
+          if (++answered === 25) killed = c.kill();
+        }),
+      );
+      await Promise.all(presses);
+      await killed;
+      expect([...acknowledged.values()].reduce((a, b) => a + b)).toBeGreaterThanOrEqual(25);
+
+      // Every acknowledged like is stored with its count (C's transactions were whole)...
+      const stored = new Map(
+        (await t.models.Post.find({ _id: trusted({ $in: posts.map((p) => p.id) }) }).lean()).map(
+          (p) => [p._id, p.likesCount],
+        ),
+      );
+      for (const [id, likes] of acknowledged) {
+        expect(stored.get(id)).toBeGreaterThanOrEqual(likes);
+        expect(stored.get(id)).toBe(await t.models.Like.countDocuments({ postId: id }));
+      }
+      // ...and the reader, told by the outbox, shows those counts (waiting for its change
+      // stream: with its pages kept ten minutes, nothing else could change them).
+      const shows = async () => {
+        const page = await feedOf(reader, author);
+        return posts.every(
+          (post) => page.find((p) => p.id === post.id)?.likesCount === stored.get(post.id),
+        );
+      };
+      const deadline = Date.now() + 60_000;
+      while (!(await shows()) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+      expect(await shows()).toBe(true);
+    } finally {
+      await Promise.all([c.kill(), reader.stop()]);
+    }
+  });
 });

@@ -205,8 +205,8 @@ async function inProcessApi(database: Database<Models>): Promise<{
   const { port } = server.address() as { port: number };
   return {
     url: `http://${LOOPBACK}:${port}`,
-    close: () => {
-      app.close();
+    close: async () => {
+      await app.close();
       server.close();
     },
     emptyReadCaches() {
@@ -271,7 +271,7 @@ async function main() {
       const cold = await countRoundTrips(database.connection, call);
       roundTrips.set(e.name, { cold, warm: await countRoundTrips(database.connection, call) });
     }
-    local.close();
+    await local.close();
 
     const ceiling = await startKoaCeiling();
     children.push(ceiling);

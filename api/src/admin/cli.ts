@@ -9,6 +9,7 @@ import { loadConfig } from '../platform/config';
 import { openDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { readAdminPassword } from './password-input';
+import { createScriptWrites } from '../services';
 import { provisionAdmin } from './provision-admin';
 
 const USAGE =
@@ -39,12 +40,16 @@ async function run(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ ...config, logger, models: createModels });
   try {
-    const outcome = await provisionAdmin(database, {
-      adminUserId: config.adminUserId,
-      email: email.data,
-      name: name.data,
-      passwordHash: await bcrypt.hash(password, config.bcryptRounds),
-    });
+    const writes = createScriptWrites(database.models);
+    const outcome = await provisionAdmin(
+      { models: database.models, writes },
+      {
+        adminUserId: config.adminUserId,
+        email: email.data,
+        name: name.data,
+        passwordHash: await bcrypt.hash(password, config.bcryptRounds),
+      },
+    );
     process.stdout.write(
       `Administrator ${outcome === 'created' ? 'created' : 'reset'}: user ${config.adminUserId}, ${email.data}\n`,
     );

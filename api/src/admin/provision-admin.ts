@@ -1,4 +1,6 @@
+import type { DomainEvent } from '../domain-events';
 import type { Models } from '../models';
+import type { Transactions } from '../platform/transactions';
 
 export interface AdminAccount {
   adminUserId: number;
@@ -13,9 +15,13 @@ export interface AdminAccount {
  * verified address. A reset also ends every session the administrator had (tokens issued before
  * `tokensValidAfter` are refused), which is what a reset after a suspected leak needs.
  * Registration never hands out this id (auth service), so the only way to the account is here.
+ * Its events reach the API processes running through the outbox.
  */
 export async function provisionAdmin(
-  { models: { User } }: { models: Pick<Models, 'User'> },
+  {
+    models: { User },
+    writes: { transaction, publish },
+  }: { models: Pick<Models, 'User'>; writes: Transactions<DomainEvent> },
   account: AdminAccount,
 ): Promise<'created' | 'reset'> {
   const holder = await User.findOne({ email: account.email }, { _id: 1 }).lean();
@@ -33,11 +39,18 @@ export async function provisionAdmin(
     passwordResetExpires: null,
   };
   const now = new Date();
-  const reset = await User.updateOne(
-    { _id: account.adminUserId },
-    { $set: { ...credentials, lastPasswordChange: now, tokensValidAfter: now } },
-  );
-  if (reset.matchedCount === 1) return 'reset';
-  await User.create({ _id: account.adminUserId, name: account.name, ...credentials });
-  return 'created';
+  const userId = account.adminUserId;
+  return transaction(async () => {
+    const reset = await User.updateOne(
+      { _id: userId },
+      { $set: { ...credentials, lastPasswordChange: now, tokensValidAfter: now } },
+    );
+    if (reset.matchedCount === 1) {
+      publish({ type: 'session.revoked', userId }, { type: 'profile.updated', userId });
+      return 'reset';
+    }
+    await User.create({ _id: userId, name: account.name, ...credentials });
+    publish({ type: 'account.registered', userId }, { type: 'account.verified', userId });
+    return 'created';
+  });
 }

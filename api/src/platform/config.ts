@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { assertTimeZone } from './time';
 
@@ -33,6 +34,12 @@ export interface Config {
   port: number;
   /** How many API processes serve `port` (node's cluster; 1: this process alone). */
   apiProcesses: number;
+  /**
+   * This process's name for its place in the outbox's event stream (platform/event-stream.ts): a
+   * process started again under the same name resumes where it stopped. API_INSTANCE, else the
+   * host name and the process's slot among API_PROCESSES.
+   */
+  instanceName: string;
   /** Unset: the embedded database is started with data under `<dataDir>/db`. */
   mongodbUri: string | undefined;
   /** Only used with `mongodbUri`: database name when the URI has none. */
@@ -181,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     env: str(env, 'NODE_ENV') ?? 'development',
     port,
     apiProcesses: Math.max(1, int(env, 'API_PROCESSES', 1)),
+    instanceName: str(env, 'API_INSTANCE') ?? `${os.hostname()}-${str(env, 'API_SLOT') ?? '1'}`,
     mongodbUri: str(env, 'MONGODB_URI'),
     dataDir,
     jwtSecret: str(env, 'JWT_SECRET'),

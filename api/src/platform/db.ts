@@ -6,7 +6,6 @@ import type { Middleware } from 'koa';
 import mongoose from 'mongoose';
 import { databaseUnavailable } from './errors';
 import type { Logger } from './logger';
-import { onWrites, type WriteListener } from './write-events';
 
 // Untrusted objects in query filters (e.g. `{ email: { $gt: '' } }`) are wrapped in $eq.
 mongoose.set('sanitizeFilter', true);
@@ -29,8 +28,7 @@ const STARTUP_TIMEOUT_MS = 30_000;
 const DISCONNECT_MS = 5_000;
 
 /**
- * The database an app works on: its connection, whether the driver can reach it right now, and
- * the writes announced on it (write-events.ts). Created by `connectDatabase` / `openDatabase` and
+ * The database an app works on: its connection and whether the driver can reach it right now. Created by `connectDatabase` / `openDatabase` and
  * handed to `createApp`; the app never reaches for a process-wide connection.
  *
  * The connection is the Database's own (`mongoose.createConnection`), never mongoose's default
@@ -45,8 +43,6 @@ export interface Database<M = unknown> {
   readonly reachable: boolean;
   /** Answers 503 at once while the database is known to be unreachable. */
   readonly requireReachable: Middleware;
-  /** Subscribes to the writes announced on this connection; returns the unsubscribe function. */
-  onWrites(listener: WriteListener): () => void;
   /** Disconnects (given up after a few seconds: see `close` below). */
   close(): Promise<void>;
 }
@@ -125,7 +121,6 @@ export async function connectDatabase<M = unknown>(
       if (!reachable) throw databaseUnavailable();
       return next();
     },
-    onWrites: (listener) => onWrites(connection, listener),
     async close() {
       // The MongoDB driver (7.8/7.9) can wait forever on a command written to a connection the
       // database has just dropped (it awaits 'drain' on a destroyed socket), and closing sends
@@ -252,7 +247,6 @@ export async function openDatabase<M>(options: {
       return database.reachable;
     },
     requireReachable: database.requireReachable,
-    onWrites: database.onWrites,
     async close() {
       await database.close();
       await embedded?.stop();

@@ -1,4 +1,4 @@
-import { forgetMembersOf, MemberDocuments, ReadCache } from './read-cache';
+import { ReadCache } from './read-cache';
 
 describe('ReadCache', () => {
   test('when a key is forgotten while it is being read, then the read is not kept', () => {
@@ -51,56 +51,5 @@ describe('ReadCache', () => {
     cache.delete(5);
     cache.set(1, 'read after them', later);
     expect(cache.get(1)).toBe('read after them');
-  });
-});
-
-describe('forgetMembersOf', () => {
-  const deleted = (id: number) => ({ filter: { _id: id }, deleted: true as const });
-
-  test('when a document recorded for a member is deleted by _id, then that member alone is forgotten, and reads under way are refused', () => {
-    const cache = new ReadCache<number, string>(60_000, 100);
-    const owners = new MemberDocuments();
-    for (const member of [1, 2]) {
-      owners.add(member, [member * 10]);
-      cache.set(member, `flags of ${member}`, cache.mark());
-    }
-    const mark = cache.mark();
-    forgetMembersOf(cache, deleted(10), owners);
-    expect(cache.get(1)).toBeUndefined();
-    expect(cache.get(2)).toBe('flags of 2');
-    cache.set(3, 'read while the delete arrived', mark);
-    expect(cache.get(3)).toBeUndefined();
-  });
-
-  test('when a document no entry was read from is deleted by _id, then every entry stays and only reads under way are refused', () => {
-    const cache = new ReadCache<number, string>(60_000, 100);
-    const owners = new MemberDocuments();
-    owners.add(1, [10]);
-    cache.set(1, 'flags of 1', cache.mark());
-    const mark = cache.mark();
-    forgetMembersOf(cache, deleted(99), owners);
-    expect(cache.get(1)).toBe('flags of 1');
-    cache.set(2, 'may have seen document 99', mark);
-    expect(cache.get(2)).toBeUndefined();
-  });
-
-  test('when a delete names no member and there is no index, or an update names none, then everything is forgotten', () => {
-    const cache = new ReadCache<number, string>(60_000, 100);
-    const owners = new MemberDocuments();
-    owners.add(1, [10]);
-    cache.set(1, 'flags of 1', cache.mark());
-    forgetMembersOf(cache, deleted(99));
-    expect(cache.get(1)).toBeUndefined();
-    cache.set(1, 'flags of 1', cache.mark());
-    forgetMembersOf(cache, { filter: { _id: 10 }, update: { $set: { userId: 2 } } }, owners);
-    expect(cache.get(1)).toBeUndefined();
-  });
-
-  test('when the index is full, then it starts afresh and says so (its cache must forget everything)', () => {
-    const owners = new MemberDocuments(3);
-    expect(owners.add(1, [1, 2, 3])).toBe(true);
-    expect(owners.add(2, [4])).toBe(false);
-    expect(owners.memberOf(1)).toBeUndefined();
-    expect(owners.memberOf(4)).toBe(2);
   });
 });

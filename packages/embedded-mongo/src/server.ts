@@ -36,6 +36,8 @@ export interface ServerOptions extends EngineOptions {
   onFatal?: (err: Error) => void;
   /** The replica set this server is the one member of (default `rs0`). */
   replSetName?: string;
+  /** How many changes the oplog keeps for change streams to resume from (default 10 000). */
+  oplogEntries?: number;
   /**
    * A cursor left unread this long is closed (default 600 000 ms, mongod's `cursorTimeoutMillis`);
    * `noCursorTimeout` cursors are kept. Idle cursors are looked for every 4 s (or every
@@ -92,6 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     me: '', // known once listening
     replSetName: options.replSetName,
     ttlMonitorIntervalMs: options.ttlMonitorIntervalMs,
+    oplogEntries: options.oplogEntries,
   });
 
   const server = net.createServer((socket) => {

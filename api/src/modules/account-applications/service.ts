@@ -4,7 +4,9 @@ import type {
   AccountApplicationResponse,
   ApplicationStatus,
 } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import { conflict, notFound } from '../../platform/errors';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
 import type { NotificationService } from '../notifications/service';
 import type { AccountApplicationDoc, AccountApplicationModel } from './model';
@@ -24,12 +26,14 @@ export interface AccountApplicationServiceDeps {
   models: { AccountApplication: AccountApplicationModel };
   counters: CounterService;
   notifications: NotificationService;
+  writes: Transactions<DomainEvent>;
 }
 
 export function createAccountApplicationService({
   models: { AccountApplication },
   counters,
   notifications,
+  writes: { transaction, publish },
 }: AccountApplicationServiceDeps) {
   const { nextId } = counters;
   const { notify } = notifications;
@@ -42,11 +46,13 @@ export function createAccountApplicationService({
     input: AccountApplicationRequest,
     adminUserId: number,
   ): Promise<AccountApplicationResponse> {
-    const application = await AccountApplication.create({
-      _id: await nextId('account_applications'),
-      ...input,
+    const id = await nextId('account_applications');
+    const application = await transaction(async () => {
+      const created = await AccountApplication.create({ _id: id, ...input });
+      publish({ type: 'application.submitted', applicationId: id });
+      await notify('account_application', adminUserId, { applicationId: id });
+      return created;
     });
-    await notify('account_application', adminUserId, { applicationId: application._id });
     return {
       id: application._id,
       status: 'pending',
@@ -88,8 +94,9 @@ export function createAccountApplicationService({
   }
 
   /**
-   * Approves or rejects a pending application, once: the status moves only from pending (one
-   * conditional update, so two admins' tabs cannot both decide). 404 unknown, 409 decided.
+   * Approves or rejects a pending application, once, in the caller's transaction: the status moves
+   * only from pending (one conditional update, so two admins' tabs cannot both decide). 404
+   * unknown, 409 decided.
    */
   async function decideApplication(
     id: number,
@@ -107,7 +114,10 @@ export function createAccountApplicationService({
       },
       { returnDocument: 'after' },
     ).lean<AccountApplicationDoc>();
-    if (decided) return decided;
+    if (decided) {
+      publish({ type: 'application.decided', applicationId: id, status: decision.status });
+      return decided;
+    }
     if (await AccountApplication.exists({ _id: id })) throw conflict(APPLICATION_ALREADY_DECIDED);
     throw notFound(APPLICATION_NOT_FOUND);
   }

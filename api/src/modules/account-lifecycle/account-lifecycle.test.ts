@@ -287,7 +287,7 @@ describe('POST /api/auth/logout-all', () => {
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual({ message: SESSION_REVOKED_MESSAGE });
     } finally {
-      app.close();
+      await app.close();
       await otherProcess.close();
     }
   });

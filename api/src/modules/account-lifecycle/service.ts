@@ -5,10 +5,12 @@ import type {
   ChangePasswordResponse,
   ResetPasswordRequest,
 } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import type { AuthUser, TokenService } from '../../platform/auth';
 import { badRequest, forbidden, notFound } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
 import type { UploadStorage } from '../../platform/storage';
+import type { Transactions } from '../../platform/transactions';
 import { verificationEmail } from '../auth/emails';
 import type { CommentService } from '../comments/service';
 import type { FeedbackService } from '../feedback/service';
@@ -56,20 +58,15 @@ export interface AccountLifecycleOptions {
   mailer: Mailer;
   tokens: TokenService;
   storage: Pick<UploadStorage, 'remove'>;
-  /**
-   * Makes the app's read caches forget everything. Writes inside a transaction are announced as
-   * they run, before the commit, so a read between the two could keep the old state.
-   */
-  forgetReads: () => void;
 }
 
 export interface AccountLifecycleDeps {
   /**
-   * Runs `work` in one database transaction: every mongoose operation inside it joins (the app
+   * One database transaction with its events: every mongoose operation inside it joins (the app
    * enables mongoose's transactionAsyncLocalStorage); retried whole on a write conflict
-   * (`atomically`, modules/counters/atomic.ts).
+   * (platform/transactions.ts).
    */
-  transaction: (work: () => Promise<void>) => Promise<unknown>;
+  writes: Transactions<DomainEvent>;
   users: UserService;
   posts: PostService;
   comments: CommentService;
@@ -172,10 +169,10 @@ export function createAccountLifecycleService(deps: AccountLifecycleDeps) {
     }
     await checkPassword(userId, password, WRONG_PASSWORD);
     let avatarUrl: string | null = null;
-    await deps.transaction(async () => {
+    await deps.writes.transaction(async () => {
       avatarUrl = await removeEverything(userId);
+      deps.writes.publish({ type: 'account.deleted', userId });
     });
-    options.forgetReads();
     if (avatarUrl) await options.storage.remove(avatarUrl);
   }
 

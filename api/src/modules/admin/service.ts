@@ -23,6 +23,7 @@ import {
   type ReportStatus,
 } from '@campus/contracts';
 import type { AuthUser } from '../../platform/auth';
+import type { Transaction } from '../../platform/transactions';
 import { badRequest } from '../../platform/errors';
 import type { Mailer } from '../../platform/mailer';
 import { toPublicFileUrl } from '../../platform/storage';
@@ -32,7 +33,6 @@ import {
 } from '../account-applications/service';
 import type { AuditService } from '../audit/service';
 import type { CommentService } from '../comments/service';
-import type { Atomically } from '../counters/atomic';
 import type { FeedbackService } from '../feedback/service';
 import type { InvitationService } from '../invitations/service';
 import type { PostService } from '../posts/service';
@@ -62,7 +62,7 @@ export interface AdminOptions {
 }
 
 export interface AdminServiceDeps {
-  atomically: Atomically;
+  transaction: Transaction;
   applications: AccountApplicationService;
   invitations: InvitationService;
   feedback: FeedbackService;
@@ -112,7 +112,7 @@ function toAdminApplication(doc: AccountApplicationDoc): AdminApplication {
 
 export function createAdminService(deps: AdminServiceDeps) {
   const {
-    atomically,
+    transaction,
     applications,
     invitations,
     feedback,
@@ -182,7 +182,7 @@ export function createAdminService(deps: AdminServiceDeps) {
     id: number,
     options: AdminOptions,
   ): Promise<ApproveApplicationResponse> {
-    const { application, token, expiresAt } = await atomically(async () => {
+    const { application, token, expiresAt } = await transaction(async () => {
       const decided = await applications.decideApplication(id, {
         status: 'approved',
         adminId: admin.id,
@@ -224,7 +224,7 @@ export function createAdminService(deps: AdminServiceDeps) {
     options: AdminOptions,
   ): Promise<RejectApplicationResponse> {
     const given = reason ? reason : null;
-    const application = await atomically(async () => {
+    const application = await transaction(async () => {
       const decided = await applications.decideApplication(id, {
         status: 'rejected',
         adminId: admin.id,
@@ -293,7 +293,7 @@ export function createAdminService(deps: AdminServiceDeps) {
     update: AdminFeedbackUpdate,
     options: AdminOptions,
   ): Promise<AdminFeedback> {
-    const updated = await atomically(async () => {
+    const updated = await transaction(async () => {
       const { before, after } = await feedback.updateFeedback(id, update, admin.id);
       await audit.record({
         adminId: admin.id,
@@ -331,12 +331,12 @@ export function createAdminService(deps: AdminServiceDeps) {
 
   /**
    * Suspends a member: sign-in refused, tokens refused at once, posts and comments hidden from
-   * everyone (writes through the Post model: the feed caches forget their pages). Inside the
-   * caller's transaction when there is one (resolving a report).
+   * everyone (`account.suspended`: the caches forget what they showed). Inside the caller's
+   * transaction when there is one (resolving a report).
    */
   async function suspend(admin: AuthUser, id: number, reason: string, options: AdminOptions) {
     if (id === admin.id || id === options.adminUserId) throw badRequest(CANNOT_SUSPEND_YOURSELF);
-    return atomically(async () => {
+    return transaction(async () => {
       const user = await accounts.suspendAccount(id, reason, new Date());
       await posts.setAuthorHidden(id, true);
       await comments.setAuthorHidden(id, true);
@@ -364,7 +364,7 @@ export function createAdminService(deps: AdminServiceDeps) {
     id: number,
     options: AdminOptions,
   ): Promise<AdminUser> {
-    const user = await atomically(async () => {
+    const user = await transaction(async () => {
       const reactivated = await accounts.reactivateAccount(id);
       await posts.setAuthorHidden(id, false);
       await comments.setAuthorHidden(id, false);
@@ -469,7 +469,7 @@ export function createAdminService(deps: AdminServiceDeps) {
     action: ReportAction,
     options: AdminOptions,
   ): Promise<AdminReport> {
-    const closed = await atomically(async () => {
+    const closed = await transaction(async () => {
       const now = new Date();
       const resolved = await reports.closeCase(id, { action, adminId: admin.id, now });
       const details: Record<string, string | number | boolean | null> = {

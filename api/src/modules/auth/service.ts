@@ -17,7 +17,7 @@ import { toPublicUser } from '../users/presenters';
 import type { UserService } from '../users/service';
 import { verificationEmail } from './emails';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import type { Atomically } from '../counters/atomic';
+import type { Transaction } from '../../platform/transactions';
 import type { InvitationService } from '../invitations/service';
 import type { AdminAccounts } from '../users/admin-accounts';
 
@@ -46,7 +46,7 @@ export interface AuthServiceDeps {
   /** Registration with an invitation (an approved account application). */
   invitations: InvitationService;
   adminAccounts: Pick<AdminAccounts, 'createInvitedAccount' | 'removeInvitedAccount'>;
-  atomically: Atomically;
+  transaction: Transaction;
 }
 
 export const INVITED_ACCOUNT_READY = 'Account created successfully! You can now sign in.';
@@ -56,7 +56,7 @@ export function createAuthService({
   users,
   invitations,
   adminAccounts,
-  atomically,
+  transaction,
 }: AuthServiceDeps) {
   const { nextIdExcept } = counters;
   const { accounts, findPublicUser } = users;
@@ -88,7 +88,7 @@ export function createAuthService({
       verified: boolean;
     };
     try {
-      created = await atomically(async () => {
+      created = await transaction(async () => {
         const invitation = await invitations.claimInvitation(input.invitationToken);
         const verified = invitation.email !== null && invitation.email === input.email;
         const user = await adminAccounts.createInvitedAccount({

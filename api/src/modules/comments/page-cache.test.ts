@@ -84,7 +84,9 @@ describe('post detail and its comment pages (read cache)', () => {
       isLiked: false,
     });
 
-    const removed = await app.services.comments.removeCommentByModeration(c1.id, new Date());
+    const removed = await app.writes.transaction(() =>
+      app.services.comments.removeCommentByModeration(c1.id, new Date()),
+    );
     expect(removed?.commentIds).toEqual([c1.id, r1.id]);
     expect((await detail(app.http, ada, post.id)).comments.map((c) => c.id)).toEqual([c2.id]);
 

@@ -1,27 +1,22 @@
 /**
  * Pages of a post's comments (the detail's first page, `GET /api/posts/:id/comments?cursor=`),
  * kept per post for `READ_CACHE_MS` as stored comments (the viewer's likes and the authors are
- * added per request), and each viewer's likes of comments. Forgotten on the app's one
- * invalidation path (read-caches.ts), which also carries other API processes' writes:
+ * added per request), and each viewer's likes of comments. Forgotten by the events that change
+ * them (`subscribe`), from this process and every other:
  *
- * - a comment written under a post (a new comment or reply, a like count moving, a removal)
- *   forgets that post's pages; a comment known only by id (another process's change) forgets
- *   its post's pages when a kept page holds it, nothing when only its like count moved, and
- *   every page otherwise (it may be one that appears: a suspended author reactivated);
- * - a like or unlike by a member forgets that member's remembered likes; an unlike known only by
- *   the like's `_id` (another process's, or the echo of this one's) forgets the member whose
- *   remembered likes hold it (MemberDocuments), nobody else's.
+ * - a comment created, liked, unliked or removed under a post forgets that post's pages (a like
+ *   moves the comment's count), and a like or unlike the liker's remembered likes;
+ * - an account suspended, reactivated or deleted forgets every page (its comments are hidden,
+ *   shown again or gone).
  *
- * A page read while a write that forgets it ran is not kept, and concurrent misses of one page
- * are read once (OwnedPages).
+ * A page read while an event that forgets it arrived is not kept, and concurrent misses of one
+ * page are read once (OwnedPages).
  */
-import { forgetMembersOf, MemberDocuments, ReadCache } from '../../platform/read-cache';
-import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
+import type { DomainEvent } from '../../domain-events';
+import type { EventBus } from '../../platform/event-bus';
 import { OwnedPages } from '../../platform/owned-pages';
+import { ReadCache } from '../../platform/read-cache';
 import type { CommentDoc } from './model';
-
-/** The collections whose writes may change a kept page or a viewer's likes. */
-export const COMMENT_PAGE_SOURCES = ['comments', 'likes'] as const;
 
 /** Posts whose pages are kept at most. */
 const MAX_POSTS = 5_000;
@@ -46,8 +41,6 @@ interface ViewerLikes {
 export class CommentPageCache {
   private readonly pages: OwnedPages<StoredCommentPage>;
   private readonly viewers: ReadCache<number, ViewerLikes>;
-  /** The member of each like the viewers' remembered likes were read from. */
-  private readonly likeOwners = new MemberDocuments();
 
   constructor(ttlMs: number) {
     this.pages = new OwnedPages(ttlMs, MAX_POSTS, MAX_PAGES_PER_POST);
@@ -56,25 +49,17 @@ export class CommentPageCache {
 
   /**
    * The page of `postId`'s comments after `cursor` ('' for the first): kept, or `load` run (once
-   * for concurrent callers) and kept. `load` also names every comment the page depends on (the
-   * one read past its end too, which decides `nextCursor`).
+   * for concurrent callers) and kept.
    */
-  page(
-    postId: number,
-    cursor: string,
-    load: () => Promise<{ page: StoredCommentPage; ids: number[] }>,
-  ): Promise<StoredCommentPage> {
-    return this.pages.page(postId, cursor, async () => {
-      const { page, ids } = await load();
-      return { value: page, items: ids };
-    });
+  page(postId: number, cursor: string, load: () => Promise<StoredCommentPage>) {
+    return this.pages.page(postId, cursor, load);
   }
 
   /** Which of `commentIds` the viewer has liked: remembered, or the unknown ones read. */
   async likedComments(
     viewerId: number,
     commentIds: number[],
-    /** The liked ones among `ids`, each with its like's `_id`. */
+    /** The liked ones among `ids` (the keys). */
     read: (ids: number[]) => Promise<Map<number, number>>,
   ): Promise<ReadonlySet<number>> {
     if (commentIds.length === 0) return new Set();
@@ -86,7 +71,6 @@ export class CommentPageCache {
     const missing = base ? unknown : commentIds;
     const mark = this.viewers.mark();
     const liked = await read(missing);
-    if (!this.likeOwners.add(viewerId, liked.values())) this.viewers.clear();
     const flags: ViewerLikes = {
       known: new Set([...(base?.known ?? []), ...missing]),
       liked: new Set([...(base?.liked ?? []), ...liked.keys()]),
@@ -98,7 +82,6 @@ export class CommentPageCache {
   clear(): void {
     this.pages.clear();
     this.viewers.clear();
-    this.likeOwners.clear();
   }
 
   /** Posts with pages kept. */
@@ -106,35 +89,19 @@ export class CommentPageCache {
     return this.pages.size;
   }
 
-  /** A write announced on `collection`: forgets what it may change. */
-  forget(collection: string, event: WriteEvent): void {
-    if (collection === 'comments') this.forgetComments(event);
-    else if (collection === 'likes') forgetMembersOf(this.viewers, event, this.likeOwners);
-  }
-
-  private forgetComments(event: WriteEvent): void {
-    if (event.unknown) return this.pages.clear();
-    if (event.documents) {
-      for (const doc of event.documents) {
-        if (typeof doc.postId === 'number') this.pages.forgetOwner(doc.postId);
-        else return this.pages.clear();
-      }
-      return;
-    }
-    const postId = pinned(event.filter, 'postId');
-    if (postId !== undefined) return this.pages.forgetOwner(postId);
-    const id = pinned(event.filter, '_id');
-    const owner = id === undefined ? undefined : this.pages.ownerOf(id);
-    if (owner !== undefined) return this.pages.forgetOwner(owner);
-    // A comment on no kept page whose like count moved changes no kept page.
-    const fields = updatedFields(event.update);
-    if (
-      id !== undefined &&
-      fields &&
-      fields.size > 0 &&
-      [...fields].every((f) => f === 'likesCount')
-    )
-      return;
-    this.pages.clear();
+  /** Forgets what each event may change; returns the unsubscribe function. */
+  subscribe(events: EventBus<DomainEvent>): () => void {
+    const stops = [
+      events.on(['comment.created', 'comment.removed'], (e) => this.pages.forgetOwner(e.postId)),
+      events.on(['comment.liked', 'comment.unliked'], (e) => {
+        this.pages.forgetOwner(e.postId);
+        this.viewers.delete(e.userId);
+      }),
+      events.on(['account.suspended', 'account.reactivated', 'account.deleted'], () =>
+        this.clear(),
+      ),
+      events.onReset(() => this.clear()),
+    ];
+    return () => stops.forEach((stop) => stop());
   }
 }

@@ -1,8 +1,10 @@
 import { trusted } from 'mongoose';
 import type { Comment as CommentView } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import { notFound } from '../../platform/errors';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
-import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
+import { countedLikes, type LikeResult, type LikeService } from '../likes/service';
 import type { AuthorCache } from '../users/author-cache';
 import { toAuthor } from '../users/presenters';
 import type { CommentDoc, CommentModel } from './model';
@@ -22,6 +24,7 @@ export interface CommentServiceDeps {
   models: { Comment: CommentModel };
   counters: CounterService;
   likes: LikeService;
+  writes: Pick<Transactions<DomainEvent>, 'publish'>;
 }
 
 /** Comments every reader may see: not removed, and not by a suspended author. */
@@ -53,7 +56,12 @@ function visible() {
   return { deletedAt: null, authorSuspended: trusted({ $ne: true }) };
 }
 
-export function createCommentService({ models: { Comment }, counters, likes }: CommentServiceDeps) {
+export function createCommentService({
+  models: { Comment },
+  counters,
+  likes,
+  writes: { publish },
+}: CommentServiceDeps) {
   const { nextIdOfBlock } = counters;
   const { likedComments, toggleLike } = likes;
 
@@ -78,11 +86,11 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
           `${page.cursor ? encodeCommentCursor({ createdAt: page.cursor.createdAt, _id: page.cursor.id }) : ''}|${limit}`,
           load,
         )
-      : (await load()).page;
+      : await load();
     if (top.length === 0) return { comments: [], nextCursor: null };
     const comments = [...top, ...replies];
     // A comment with no likes has none by this viewer: a like and the comment's count are written
-    // in one transaction, and each forgets the comment's kept page. Most comments have none.
+    // in one transaction, and its event forgets the comment's kept page. Most have none.
     const commentIds = comments.filter((c) => c.likesCount !== 0).map((c) => c._id);
     const [authors, liked] = await Promise.all([
       authorCache.byId(comments.map((c) => c.authorId)),
@@ -109,14 +117,13 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
   /**
    * One page of stored comments, in two round trips, each answered from the index
    * `{ postId, parentId, createdAt, _id }` by reading only the page: the top-level comments after
-   * the cursor (in index order, stopping after `limit` + 1), then their replies. Also names the
-   * comments it depends on (the one past the page's end decides whether there is a next page).
+   * the cursor (in index order, stopping after `limit` + 1), then their replies.
    */
   async function readPage(
     postId: number,
     after: CommentCursor | undefined,
     limit: number,
-  ): Promise<{ page: StoredCommentPage; ids: number[] }> {
+  ): Promise<StoredCommentPage> {
     // Removed comments (and so their replies) and those of suspended authors are hidden.
     const top = await Comment.find({
       postId,
@@ -136,10 +143,9 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
       .sort({ createdAt: 1, _id: 1 })
       .limit(limit + 1)
       .lean<CommentDoc[]>();
-    const ids = top.map((c) => c._id);
     const more = top.length > limit;
     if (more) top.length = limit;
-    if (top.length === 0) return { page: { top, replies: [], nextCursor: null }, ids };
+    if (top.length === 0) return { top, replies: [], nextCursor: null };
     const replies = await Comment.find({
       postId,
       parentId: trusted({ $in: top.map((c) => c._id) }),
@@ -147,15 +153,15 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     })
       .sort({ createdAt: 1, _id: 1 })
       .lean<CommentDoc[]>();
-    for (const r of replies) ids.push(r._id);
     const nextCursor = more ? encodeCommentCursor(top[top.length - 1]!) : null;
-    return { page: { top, replies, nextCursor }, ids };
+    return { top, replies, nextCursor };
   }
 
   /**
-   * Stores a comment or a reply under `postId` (which the caller has checked is visible). A reply
-   * to a reply attaches to the top-level comment (one level). Returns the comment as clients see it
-   * and, for a reply, the author of the comment replied to.
+   * Stores a comment or a reply under `postId` (which the caller has checked is visible), in the
+   * caller's transaction (which moves the post's count). A reply to a reply attaches to the
+   * top-level comment (one level). Returns the comment as clients see it and, for a reply, the
+   * author of the comment replied to.
    */
   async function createComment(
     authorId: number,
@@ -182,6 +188,13 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
       parentId: parent?._id ?? null,
       content: input.content,
     });
+    publish({
+      type: 'comment.created',
+      commentId: comment._id,
+      postId,
+      authorId,
+      parentId: comment.parentId,
+    });
     const authors = await reads.authors.byId([authorId]);
     return {
       comment: {
@@ -197,21 +210,6 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     };
   }
 
-  function commentLikes(id: number): LikeCounter {
-    const move = async (delta: 1 | -1) => {
-      const after = await Comment.findOneAndUpdate(
-        { _id: id },
-        { $inc: { likesCount: delta } },
-        { returnDocument: 'after', projection: { likesCount: 1 } },
-      ).lean();
-      return after?.likesCount ?? 0;
-    };
-    return {
-      add: move,
-      current: async () => (await Comment.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
-    };
-  }
-
   /**
    * Likes or unlikes a comment. A comment under a deleted post is "not found": whether a post is
    * visible is the posts module's to say, so the app hands `isPostVisible` in.
@@ -223,10 +221,19 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
   ): Promise<LikeResult> {
     const comment = await Comment.findOne({ _id: commentId, ...visible() }, { postId: 1 }).lean();
     if (!comment || !(await isPostVisible(comment.postId))) throw notFound(COMMENT_NOT_FOUND);
+    const { postId } = comment;
+    const counter = countedLikes(Comment, commentId, {
+      event: (liked) => ({
+        type: liked ? 'comment.liked' : 'comment.unliked',
+        commentId,
+        postId,
+        userId,
+      }),
+    });
     const { liked, likesCount } = await toggleLike(
       userId,
       { kind: 'comment', id: commentId },
-      commentLikes(commentId),
+      counter,
     );
     return { liked, likesCount };
   }
@@ -301,8 +308,9 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
   }
 
   /**
-   * Moderation: hides every comment of a suspended author, or shows them again on reactivation.
-   * Counts stay: the comments are hidden, not removed.
+   * Moderation: hides every comment of a suspended author, or shows them again on reactivation
+   * (in the suspension's transaction, told by its event). Counts stay: the comments are hidden,
+   * not removed.
    */
   async function setAuthorHidden(authorId: number, hidden: boolean): Promise<void> {
     await Comment.updateMany(
@@ -348,7 +356,9 @@ export function createCommentService({ models: { Comment }, counters, likes }: C
     if (replyIds.length > 0) {
       await Comment.updateMany({ _id: trusted({ $in: replyIds }) }, { $set: { deletedAt: now } });
     }
-    return { postId: comment.postId, commentIds: [id, ...replyIds] };
+    const commentIds = [id, ...replyIds];
+    publish({ type: 'comment.removed', commentIds, postId: comment.postId });
+    return { postId: comment.postId, commentIds };
   }
 
   /** The text of the visible comments among `ids` (notifications quote what was said). */

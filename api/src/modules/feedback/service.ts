@@ -1,6 +1,8 @@
 import { trusted } from 'mongoose';
 import type { FeedbackResponse, FeedbackStatus } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import { notFound } from '../../platform/errors';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
 import type { NotificationService } from '../notifications/service';
 import type { FeedbackDoc, FeedbackModel } from './model';
@@ -11,12 +13,14 @@ export interface FeedbackServiceDeps {
   models: { Feedback: FeedbackModel };
   counters: CounterService;
   notifications: NotificationService;
+  writes: Transactions<DomainEvent>;
 }
 
 export function createFeedbackService({
   models: { Feedback },
   counters,
   notifications,
+  writes: { transaction, publish },
 }: FeedbackServiceDeps) {
   const { nextId } = counters;
   const { notify } = notifications;
@@ -27,8 +31,13 @@ export function createFeedbackService({
     message: string,
     adminUserId: number,
   ): Promise<FeedbackResponse> {
-    const feedback = await Feedback.create({ _id: await nextId('feedback'), userId, message });
-    await notify('feedback', adminUserId, { actorId: userId, feedbackId: feedback._id });
+    const id = await nextId('feedback');
+    const feedback = await transaction(async () => {
+      const created = await Feedback.create({ _id: id, userId, message });
+      publish({ type: 'feedback.sent', feedbackId: id, userId });
+      await notify('feedback', adminUserId, { actorId: userId, feedbackId: id });
+      return created;
+    });
     return {
       id: feedback._id,
       message: feedback.message,
@@ -43,7 +52,7 @@ export function createFeedbackService({
     return new Map(found.map((f) => [f._id, { message: f.message }]));
   }
 
-  /** Account deletion: the member's feedback. */
+  /** Account deletion (in its transaction, told by `account.deleted`): the member's feedback. */
   async function removeFeedbackOf(userId: number): Promise<void> {
     await Feedback.deleteMany({ userId });
   }
@@ -69,8 +78,9 @@ export function createFeedbackService({
   }
 
   /**
-   * The administrator sets the status and may reply: the reply is kept on the feedback (the
-   * latest one) and sent to its author as a `feedback_reply` notification. 404 when none.
+   * The administrator sets the status and may reply (in the caller's transaction, with the audit
+   * entry): the reply is kept on the feedback (the latest one) and sent to its author as a
+   * `feedback_reply` notification. 404 when none.
    */
   async function updateFeedback(
     id: number,
@@ -89,6 +99,7 @@ export function createFeedbackService({
       { returnDocument: 'before' },
     ).lean<FeedbackDoc>();
     if (!before) throw notFound(FEEDBACK_NOT_FOUND);
+    publish({ type: 'feedback.updated', feedbackId: id, userId: before.userId });
     const after = await Feedback.findById(id).lean<FeedbackDoc>();
     if (update.reply !== undefined) {
       await notify('feedback_reply', before.userId, {

@@ -1,5 +1,5 @@
 import { countQueries } from '../../../test/query-counter';
-import { useTestApp } from '../../../test/test-app';
+import { TEST_PASSWORD, useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
 
@@ -90,7 +90,12 @@ describe('POST /api/users/:id/follow', () => {
     expect(result.body).toEqual({ following: true, followersCount: 1 });
     expect(queries.filter((q) => q.startsWith('users.') && q !== 'users.updateOne')).toEqual([]);
 
-    await t.models.User.deleteOne({ _id: them.id });
+    await t
+      .http()
+      .delete(`/api/users/${them.id}`)
+      .set('Authorization', them.auth)
+      .send({ password: TEST_PASSWORD })
+      .expect(204);
     await t.http().post(`/api/users/${them.id}/follow`).set('Authorization', me.auth).expect(404);
   });
 

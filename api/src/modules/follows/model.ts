@@ -1,5 +1,4 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { announceWrites } from '../../platform/write-events';
 
 export interface FollowDoc {
   _id: number;
@@ -21,7 +20,6 @@ followSchema.index({ followerId: 1, followingId: 1 }, { unique: true });
 followSchema.index({ followingId: 1, createdAt: -1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
-announceWrites(followSchema, 'follows');
 export type FollowModel = Model<FollowDoc>;
 
 /** The Follow model on `connection` (each app binds its own: see src/models.ts). */

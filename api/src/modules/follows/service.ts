@@ -1,9 +1,10 @@
 import { trusted } from 'mongoose';
 import type { FollowToggleResponse, UserInList } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import type { Atomically } from '../counters/atomic';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
 import type { NotificationService } from '../notifications/service';
 import { userPolicy } from '../users/policy';
@@ -18,7 +19,7 @@ export interface FollowServiceDeps {
   counters: CounterService;
   notifications: NotificationService;
   users: UserService;
-  atomically: Atomically;
+  writes: Transactions<DomainEvent>;
 }
 
 export function createFollowService({
@@ -26,18 +27,19 @@ export function createFollowService({
   counters,
   notifications,
   users,
-  atomically,
+  writes: { transaction, publish },
 }: FollowServiceDeps) {
   const { nextIdOfBlock } = counters;
   const { notify, withdrawNotifications } = notifications;
   const { publicUsersById, userExists } = users;
 
   /**
-   * One action for follow and unfollow (spec §4). Following notifies the followed user. The
-   * counts of followers and followings are counted from the follows (nothing stored to drift); an
-   * unfollow and the withdrawal of its notification are one transaction. The follow is tried
-   * first (most toggles are follows): the unique index on the pair says when it exists already,
-   * and only then is the toggle an unfollow, so a follow costs no transaction.
+   * One action for follow and unfollow (spec §4). Following notifies the followed user, in the
+   * follow's transaction. The counts of followers and followings are counted from the follows
+   * (nothing stored to drift); an unfollow and the withdrawal of its notification are one
+   * transaction. The follow is tried first (most toggles are follows): the unique index on the
+   * pair says when it exists already (the attempt is rolled back), and only then is the toggle an
+   * unfollow.
    */
   async function toggleFollow(
     actor: AuthUser,
@@ -47,26 +49,29 @@ export function createFollowService({
   ): Promise<FollowToggleResponse> {
     if (!userPolicy.canFollow(actor, targetId)) throw badRequest('You cannot follow yourself');
     if (!(await exists(targetId))) throw notFound(USER_NOT_FOUND);
+    const pair = { followerId: actor.id, followingId: targetId };
 
     let following: boolean;
     try {
-      await Follow.create({
-        _id: await nextIdOfBlock('follows'),
-        followerId: actor.id,
-        followingId: targetId,
+      const id = await nextIdOfBlock('follows');
+      await transaction(async () => {
+        await Follow.create({ _id: id, ...pair });
+        publish({ type: 'follow.created', ...pair });
+        await notify('follow', targetId, { actorId: actor.id });
       });
       following = true;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       // Followed already: this toggle unfollows (and withdraws the notification with it). A
       // concurrent unfollow of the same pair that removed it first: the outcome is the same.
-      await atomically(async () => {
-        const removed = await Follow.deleteOne({ followerId: actor.id, followingId: targetId });
-        if (removed.deletedCount > 0) await withdrawNotifications('follow', targetId, actor.id);
+      await transaction(async () => {
+        const removed = await Follow.deleteOne(pair);
+        if (removed.deletedCount === 0) return;
+        publish({ type: 'follow.removed', ...pair });
+        await withdrawNotifications('follow', targetId, actor.id);
       });
       following = false;
     }
-    if (following) await notify('follow', targetId, { actorId: actor.id });
     const followersCount = await Follow.countDocuments({ followingId: targetId });
     return { following, followersCount };
   }
@@ -114,22 +119,20 @@ export function createFollowService({
     return { followingCount, followersCount, isFollowing: viewerFollows !== null };
   }
 
-  /** The members `userId` follows, each with the `_id` of the follow (a Following page's source). */
-  async function followsOf(userId: number): Promise<Map<number, number>> {
-    const follows = await Follow.find({ followerId: userId }, { followingId: 1 }).lean();
-    return new Map(follows.map((f) => [f.followingId, f._id]));
-  }
-
-  /** The members `userId` follows. */
+  /** The members `userId` follows (a Following page's authors). */
   async function followedIds(userId: number): Promise<number[]> {
-    return [...(await followsOf(userId)).keys()];
+    const follows = await Follow.find({ followerId: userId }, { _id: 0, followingId: 1 }).lean();
+    return follows.map((f) => f.followingId);
   }
 
   function countAllFollows(): Promise<number> {
     return Follow.estimatedDocumentCount();
   }
 
-  /** Account deletion: the member's follows, both ways (the counts are counted, not stored). */
+  /**
+   * Account deletion (in its transaction, told by `account.deleted`): the member's follows, both
+   * ways (the counts are counted, not stored).
+   */
   async function removeFollowsOf(userId: number): Promise<void> {
     await Follow.deleteMany({ $or: [{ followerId: userId }, { followingId: userId }] });
   }
@@ -196,7 +199,6 @@ export function createFollowService({
     listConnections,
     followSummary,
     followedIds,
-    followsOf,
     countAllFollows,
     removeFollowsOf,
   };

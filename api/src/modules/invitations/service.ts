@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { trusted } from 'mongoose';
 import { INVITATION_TTL_DAYS, type InvitationResponse } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import { HttpError, notFound } from '../../platform/errors';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
 import type { InvitationDoc, InvitationModel } from './model';
 
@@ -20,11 +22,13 @@ function hashToken(token: string): string {
 export interface InvitationServiceDeps {
   models: { Invitation: InvitationModel };
   counters: CounterService;
+  writes: Pick<Transactions<DomainEvent>, 'publish'>;
 }
 
 export function createInvitationService({
   models: { Invitation },
   counters,
+  writes: { publish },
 }: InvitationServiceDeps) {
   /** A new invitation for an approved application: answers the token (only its hash is kept). */
   async function createInvitation(input: {
@@ -85,9 +89,10 @@ export function createInvitationService({
     throw new HttpError(410, INVITATION_USED); // used in between
   }
 
-  /** Records which account the invitation made. */
+  /** Records which account the invitation made (in the registration's transaction). */
   async function recordUse(id: number, userId: number): Promise<void> {
     await Invitation.updateOne({ _id: id }, { $set: { usedBy: userId } });
+    publish({ type: 'invitation.used', invitationId: id, userId });
   }
 
   /** Makes a claimed invitation usable again (its account could not be completed). */

@@ -1,5 +1,4 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { announceWrites } from '../../platform/write-events';
 
 /** A like of a post or of a comment (exactly one of the two ids is set). */
 export interface LikeDoc {
@@ -28,7 +27,6 @@ likeSchema.index({ commentId: 1 });
 likeSchema.index({ createdAt: 1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
-announceWrites(likeSchema, 'likes');
 export type LikeModel = Model<LikeDoc>;
 
 /** The Like model on `connection` (each app binds its own: see src/models.ts). */

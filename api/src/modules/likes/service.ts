@@ -1,6 +1,7 @@
-import { trusted } from 'mongoose';
+import { trusted, type Model } from 'mongoose';
+import type { DomainEvent } from '../../domain-events';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import type { Atomically } from '../counters/atomic';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
 import { findOneBatch } from '../../platform/one-batch';
 import type { LikeModel } from './model';
@@ -16,22 +17,57 @@ class AlreadyUnliked extends Error {}
 export type LikeTarget = { kind: 'post'; id: number } | { kind: 'comment'; id: number };
 
 /**
- * The liked document's `likesCount`. The document belongs to another module (posts, comments),
- * which moves its own count: this module only keeps who liked what.
+ * The liked document's `likesCount` and what a like of it tells. The document belongs to another
+ * module (posts, comments), which says what its likes mean: this module only keeps who liked what.
  */
 export interface LikeCounter {
   /** Moves the count by `delta` with `$inc` (in the caller's transaction); returns the new count. */
   add(delta: 1 | -1): Promise<number>;
   current(): Promise<number>;
+  /** The event of a like (`true`) or an unlike of the document. */
+  event(liked: boolean): DomainEvent;
+  /** Runs in a like's transaction once it is recorded (e.g. notifying the author). */
+  afterLike?(): Promise<void>;
+}
+
+/**
+ * The LikeCounter of document `id` of `model` (the owning module's model, handed in: this module
+ * never imports it), moving its `likesCount` and telling `event`.
+ */
+export function countedLikes<D extends { _id: number; likesCount: number }>(
+  model: Model<D>,
+  id: number,
+  tells: Pick<LikeCounter, 'event' | 'afterLike'>,
+): LikeCounter {
+  // Any model with a numeric `_id` and `likesCount`: only those two fields are read or written.
+  const liked = model as unknown as Model<{ _id: number; likesCount: number }>;
+  return {
+    ...tells,
+    async add(delta) {
+      const after = await liked
+        .findOneAndUpdate(
+          { _id: id },
+          { $inc: { likesCount: delta } },
+          { returnDocument: 'after', projection: { likesCount: 1 } },
+        )
+        .lean();
+      return after?.likesCount ?? 0;
+    },
+    current: async () => (await liked.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
+  };
 }
 
 export interface LikeServiceDeps {
   models: { Like: LikeModel };
   counters: CounterService;
-  atomically: Atomically;
+  writes: Transactions<DomainEvent>;
 }
 
-export function createLikeService({ models: { Like }, counters, atomically }: LikeServiceDeps) {
+export function createLikeService({
+  models: { Like },
+  counters,
+  writes: { transaction, publish },
+}: LikeServiceDeps) {
   const { nextIdOfBlock } = counters;
 
   function likeKey(userId: number, target: LikeTarget) {
@@ -64,19 +100,22 @@ export function createLikeService({ models: { Like }, counters, atomically }: Li
     const key = likeKey(userId, target);
     const hot = `${target.kind}s:${target.id}`;
     try {
-      return await atomically(async () => {
+      return await transaction(async () => {
         const likesCount = await counter.add(1);
         await Like.create({ _id: await nextIdOfBlock('likes'), ...key });
+        publish(counter.event(true));
+        await counter.afterLike?.();
         return { liked: true, likesCount, changed: true };
       }, hot);
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
     try {
-      return await atomically(async () => {
+      return await transaction(async () => {
         const likesCount = await counter.add(-1);
         const removed = await Like.deleteOne(key);
         if (removed.deletedCount !== 1) throw new AlreadyUnliked();
+        publish(counter.event(false));
         return { liked: false, likesCount, changed: true };
       }, hot);
     } catch (err) {

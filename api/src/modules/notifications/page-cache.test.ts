@@ -3,6 +3,8 @@ import type request from 'supertest';
 import { publish } from '../../../test/content';
 import { countQueries } from '../../../test/query-counter';
 import { startOtherProcessApp, useTestApp } from '../../../test/test-app';
+import type { DomainEvent } from '../../domain-events';
+import { EventBus } from '../../platform/event-bus';
 import { NotificationPageCache } from './page-cache';
 
 const app = useTestApp();
@@ -182,12 +184,21 @@ describe('notification pages (read cache)', () => {
   });
 });
 
-describe('NotificationPageCache.forget', () => {
+describe('NotificationPageCache.subscribe', () => {
+  const subscribed = () => {
+    const events = new EventBus<DomainEvent>((err) => {
+      throw err;
+    });
+    const cache = new NotificationPageCache(60_000);
+    cache.subscribe(events);
+    const tell = (...told: DomainEvent[]) => events.deliver(told, { local: false });
+    return { cache, tell };
+  };
   const kept = async (cache: NotificationPageCache, userId: number) => {
     let loads = 0;
     await cache.page(userId, 'list', async () => {
       loads += 1;
-      return { json: '[]', ids: [userId * 10] };
+      return '[]';
     });
     return loads === 0;
   };
@@ -195,45 +206,49 @@ describe('NotificationPageCache.forget', () => {
     for (const userId of [1, 2]) await kept(cache, userId);
   };
 
-  test('when a write names a recipient or a notification on a kept page, then only that member is forgotten', async () => {
-    const cache = new NotificationPageCache(60_000);
+  test('when an event names a recipient, then only that member is forgotten', async () => {
+    const { cache, tell } = subscribed();
     await fill(cache);
-    cache.forget('notifications', { documents: [{ _id: 99, userId: 1 }] });
+    tell({ type: 'notification.created', notificationId: 99, userId: 1 });
     expect([await kept(cache, 1), await kept(cache, 2)]).toEqual([false, true]);
-    // Another process marks notification 20 (user 2's) read: the change names only its id.
-    cache.forget('notifications', { filter: { _id: 20 }, update: { $set: { isRead: true } } });
+    tell({ type: 'notification.read', userId: 2 });
     expect([await kept(cache, 1), await kept(cache, 2)]).toEqual([true, false]);
+    tell({ type: 'notification.withdrawn', userId: 1 });
+    expect([await kept(cache, 1), await kept(cache, 2)]).toEqual([false, true]);
   });
 
-  test('when a write changes nothing a page shows, then every page stays; when it may, every page goes', async () => {
-    const cache = new NotificationPageCache(60_000);
+  test('when an event changes nothing a page shows, then every page stays; when it may, every page goes', async () => {
+    const { cache, tell } = subscribed();
     await fill(cache);
-    cache.forget('posts', { filter: { _id: 5 }, update: { $inc: { likesCount: 1 } } });
-    cache.forget('comments', { documents: [{ _id: 6, postId: 5 }] });
-    cache.forget('users', { filter: { _id: 3 }, update: { $set: { lastActiveAt: new Date() } } });
-    cache.forget('notifications', { filter: { _id: 77 }, update: { $set: { isRead: true } } });
+    tell(
+      { type: 'post.liked', postId: 5, userId: 3 },
+      { type: 'comment.created', commentId: 6, postId: 5, authorId: 3, parentId: null },
+      { type: 'feedback.updated', feedbackId: 1, userId: 3 },
+      { type: 'follow.created', followerId: 3, followingId: 4 },
+    );
     expect([await kept(cache, 1), await kept(cache, 2)]).toEqual([true, true]);
-    for (const [collection, event] of [
-      ['posts', { filter: { _id: 5 }, update: { $set: { deletedAt: new Date() } } }],
-      ['users', { filter: { _id: 3 }, update: { $set: { name: 'New' } } }],
-      ['comments', { filter: { _id: 6 }, update: { $set: { authorSuspended: true } } }],
-      ['notifications', { filter: { _id: 77 } }], // another process deleted one
-      ['feedback', { filter: { _id: 1 }, update: { $set: { status: 'closed' } } }],
-    ] as const) {
+    const showing: DomainEvent[] = [
+      { type: 'post.deleted', postId: 5, authorId: 3 },
+      { type: 'profile.updated', userId: 3 },
+      { type: 'comment.removed', commentIds: [6], postId: 5 },
+      { type: 'account.suspended', userId: 3 },
+      { type: 'account.deleted', userId: 3 },
+    ];
+    for (const event of showing) {
       await fill(cache);
-      cache.forget(collection, event);
-      expect({ collection, kept: [await kept(cache, 1), await kept(cache, 2)] }).toEqual({
-        collection,
+      tell(event);
+      expect({ event: event.type, kept: [await kept(cache, 1), await kept(cache, 2)] }).toEqual({
+        event: event.type,
         kept: [false, false],
       });
     }
   });
 
-  test('when a write lands while a page is read, then that read is not kept', async () => {
-    const cache = new NotificationPageCache(60_000);
+  test('when an event arrives while a page is read, then that read is not kept', async () => {
+    const { cache, tell } = subscribed();
     await cache.page(1, 'list', async () => {
-      cache.forget('notifications', { documents: [{ _id: 1, userId: 1 }] });
-      return { json: '[]', ids: [] };
+      tell({ type: 'notification.created', notificationId: 1, userId: 1 });
+      return '[]';
     });
     expect(await kept(cache, 1)).toBe(false);
   });

@@ -31,18 +31,16 @@ export function notificationRoutes(
     const query = parseInput(notificationListQuerySchema, ctx.query);
     const userId = currentUser(ctx.state).id;
     ctx.set('Cache-Control', 'no-store');
-    // Kept as the JSON sent, forgotten on every write that may change it (page-cache.ts).
+    // Kept as the JSON sent, forgotten by every event that may change it (page-cache.ts).
     ctx.type = 'application/json';
     ctx.body =
       query.grouped === 'true'
-        ? await pages.page(userId, `grouped|${query.before ?? ''}|${query.limit}`, async () => {
-            const page = await listNotificationGroups(userId, query, sources, deps.timezone);
-            return { json: JSON.stringify(page), ids: page.groups.flatMap((g) => g.ids) };
-          })
-        : await pages.page(userId, 'list', async () => {
-            const list = await listNotifications(userId, sources);
-            return { json: JSON.stringify(list), ids: list.map((n) => n.id) };
-          });
+        ? await pages.page(userId, `grouped|${query.before ?? ''}|${query.limit}`, async () =>
+            JSON.stringify(await listNotificationGroups(userId, query, sources, deps.timezone)),
+          )
+        : await pages.page(userId, 'list', async () =>
+            JSON.stringify(await listNotifications(userId, sources)),
+          );
   });
 
   router.put('/read-all', async (ctx) => {

@@ -7,8 +7,9 @@ import {
   type NotificationGroupPage,
   type NotificationType,
 } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import { notFound } from '../../platform/errors';
-import { isDuplicateKey } from '../../platform/mongo-errors';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
 import type { NotificationDoc, NotificationModel } from './model';
 import { groupKeyOf, isSharedKey, membersFilter } from './groups';
@@ -48,41 +49,58 @@ export interface NotificationSources {
 export interface NotificationServiceDeps {
   models: { Notification: NotificationModel };
   counters: CounterService;
+  writes: Transactions<DomainEvent>;
 }
 
 export function createNotificationService({
   models: { Notification },
   counters,
+  writes: { transaction, publish },
 }: NotificationServiceDeps) {
   const { nextId } = counters;
 
   /**
-   * Notifies `userId` (see the registry for what each type is made of); returns the new id, or null
-   * when a notification that exists at most once already exists.
+   * Notifies `userId` (see the registry for what each type is made of), in the caller's
+   * transaction when there is one (the like, the comment... that it is about); returns the new
+   * id, or null when a notification that exists at most once already exists. One that exists at
+   * most once is an upsert: a duplicate key would abort the caller's whole transaction.
    */
   async function notify<T extends NotificationType>(
     type: T,
     userId: number,
     input: NotificationInputs[T],
   ): Promise<number | null> {
-    const references = notificationKinds[type].store(input);
+    const { dedupeKey, ...references } = notificationKinds[type].store(input);
     const id = await nextId('notifications');
-    try {
-      await Notification.create({ _id: id, userId, type, ...references });
-    } catch (err) {
-      if (references.dedupeKey && isDuplicateKey(err)) return null;
-      throw err;
-    }
-    return id;
+    return transaction(async () => {
+      if (dedupeKey) {
+        const written = await Notification.updateOne(
+          { dedupeKey },
+          { $setOnInsert: { _id: id, userId, type, ...references } },
+          { upsert: true, setDefaultsOnInsert: true },
+        );
+        if (written.upsertedCount === 0) return null;
+      } else {
+        await Notification.create({ _id: id, userId, type, ...references });
+      }
+      publish({ type: 'notification.created', notificationId: id, userId });
+      return id;
+    });
   }
 
-  /** Withdraws the notifications of one type that `actorId` caused `userId` (e.g. an unfollow). */
+  /**
+   * Withdraws the notifications of one type that `actorId` caused `userId` (e.g. an unfollow), in
+   * the caller's transaction.
+   */
   async function withdrawNotifications(
     type: NotificationType,
     userId: number,
     actorId: number,
   ): Promise<void> {
-    await Notification.deleteMany({ userId, type, actorId });
+    await transaction(async () => {
+      const removed = await Notification.deleteMany({ userId, type, actorId });
+      if (removed.deletedCount > 0) publish({ type: 'notification.withdrawn', userId });
+    });
   }
 
   function ids(docs: NotificationDoc[], pick: (d: NotificationDoc) => number | null): number[] {
@@ -383,11 +401,14 @@ export function createNotificationService({
       ...keys.flatMap((key) => membersFilter(key, timezone) ?? []),
     ];
     if (!filters.length) return 0;
-    const result = await Notification.updateMany(
-      { userId, isRead: false, $or: filters },
-      { $set: { isRead: true } },
-    );
-    return result.modifiedCount;
+    return transaction(async () => {
+      const result = await Notification.updateMany(
+        { userId, isRead: false, $or: filters },
+        { $set: { isRead: true } },
+      );
+      if (result.modifiedCount > 0) publish({ type: 'notification.read', userId });
+      return result.modifiedCount;
+    });
   }
 
   /** How many of each member's notifications are unread (members with none are left out). */
@@ -402,19 +423,28 @@ export function createNotificationService({
 
   /** Marks one of the recipient's own notifications read; anyone else's is "not found". */
   async function markRead(userId: number, id: number): Promise<void> {
-    const result = await Notification.updateOne({ _id: id, userId }, { $set: { isRead: true } });
-    if (result.matchedCount === 0) throw notFound('Notification not found');
+    await transaction(async () => {
+      const result = await Notification.updateOne({ _id: id, userId }, { $set: { isRead: true } });
+      if (result.matchedCount === 0) throw notFound('Notification not found');
+      if (result.modifiedCount > 0) publish({ type: 'notification.read', userId });
+    });
   }
 
   async function markAllRead(userId: number): Promise<number> {
-    const result = await Notification.updateMany(
-      { userId, isRead: false },
-      { $set: { isRead: true } },
-    );
-    return result.modifiedCount;
+    return transaction(async () => {
+      const result = await Notification.updateMany(
+        { userId, isRead: false },
+        { $set: { isRead: true } },
+      );
+      if (result.modifiedCount > 0) publish({ type: 'notification.read', userId });
+      return result.modifiedCount;
+    });
   }
 
-  /** Account deletion: every notification to the member and every one they caused. */
+  /**
+   * Account deletion (in its transaction, told by `account.deleted`): every notification to the
+   * member and every one they caused.
+   */
   async function removeNotificationsOf(userId: number): Promise<void> {
     await Notification.deleteMany({ $or: [{ userId }, { actorId: userId }] });
   }

@@ -1,5 +1,4 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { announceWrites } from '../../platform/write-events';
 
 export interface PostDoc {
   _id: number;
@@ -57,7 +56,6 @@ postSchema.index({ isJdTagged: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 postSchema.index({ authorId: 1, syncToProfile: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
-announceWrites(postSchema, 'posts');
 export type PostModel = Model<PostDoc>;
 
 /** The Post model on `connection` (each app binds its own: see src/models.ts). */

@@ -10,18 +10,20 @@ import type {
   RepostRequest,
 } from '@campus/contracts';
 import { STREAM_POSTS_MAX_COUNT, type FeedTab } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, forbidden, HttpError, notFound } from '../../platform/errors';
 import { countPerDay } from '../../platform/per-day';
 import { startOfDayIn } from '../../platform/time';
 import type { CommentCursor, CommentReads, CommentService } from '../comments/service';
-import type { Atomically } from '../counters/atomic';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
 import type { FollowService } from '../follows/service';
-import type { LikeCounter, LikeResult, LikeService } from '../likes/service';
+import { countedLikes, type LikeResult, type LikeService } from '../likes/service';
 import type { NotificationService } from '../notifications/service';
 import type { RepostService } from '../reposts/service';
-import type { HeadQuery, TopEntry, TopQuery } from './feed-cache';
+import type { HeadQuery } from './feed-heads';
+import type { TopEntry, TopQuery } from './top-posts';
 import type { PostDoc, PostModel } from './model';
 import { findOneBatch } from '../../platform/one-batch';
 import { postPolicy } from './policy';
@@ -70,6 +72,20 @@ function dayStarts() {
   };
 }
 
+/** The event of a post just stored. */
+function postCreated(
+  post: Pick<PostDoc, '_id' | 'authorId' | 'createdAt' | 'isJdTagged' | 'originalPostId'>,
+): DomainEvent {
+  return {
+    type: 'post.created',
+    postId: post._id,
+    authorId: post.authorId,
+    createdAt: post.createdAt,
+    isJdTagged: post.isJdTagged,
+    originalPostId: post.originalPostId ?? null,
+  };
+}
+
 export interface FeedOptions extends PostReads {
   timezone: string;
   now?: Date;
@@ -77,8 +93,8 @@ export interface FeedOptions extends PostReads {
 
 export interface PostServiceDeps {
   models: { Post: PostModel };
-  /** Runs a write and the counts it moves in one transaction (counters/atomic.ts). */
-  atomically: Atomically;
+  /** A write, the counts it moves and its events in one transaction (platform/transactions.ts). */
+  writes: Transactions<DomainEvent>;
   comments: CommentService;
   counters: CounterService;
   follows: FollowService;
@@ -89,7 +105,7 @@ export interface PostServiceDeps {
 
 export function createPostService({
   models: { Post },
-  atomically,
+  writes: { transaction, publish },
   comments,
   counters,
   follows,
@@ -99,7 +115,7 @@ export function createPostService({
 }: PostServiceDeps) {
   const { createComment, listComments } = comments;
   const { nextId } = counters;
-  const { followsOf } = follows;
+  const { followedIds } = follows;
   const { toggleLike } = likes;
   const { notify } = notifications;
   const { carriesRepost, findRepost, recordRepost, withdrawRepost } = reposts;
@@ -159,16 +175,23 @@ export function createPostService({
     input: CreatePostRequest,
     reads: PostReads,
   ): Promise<PostView> {
-    const post = await Post.create({
-      _id: await nextId('posts'),
-      authorId: author.id,
-      content: input.content,
-      syncToProfile: input.syncToProfile ?? true,
-      isJdTagged: input.isJdTagged ?? false,
+    const id = await nextId('posts');
+    const post = await transaction(async () => {
+      const created = (
+        await Post.create({
+          _id: id,
+          authorId: author.id,
+          content: input.content,
+          syncToProfile: input.syncToProfile ?? true,
+          isJdTagged: input.isJdTagged ?? false,
+        })
+      ).toObject();
+      publish(postCreated(created));
+      return created;
     });
     // A post just written quotes nothing and is neither liked nor reposted by anyone yet: only
     // its author is read (cached), never the viewer's flags.
-    return presentNewPost(post.toObject(), author.id, reads);
+    return presentNewPost(post, author.id, reads);
   }
 
   async function getPostDetail(
@@ -212,7 +235,7 @@ export function createPostService({
       post.originalPostId !== null && post.sharedCommentId === null && (await carriesRepost(id))
         ? post.originalPostId
         : null;
-    await atomically(
+    await transaction(
       async () => {
         // The original's count first: the document concurrent reposts contend for (likes/service.ts).
         if (originalId !== null) {
@@ -223,8 +246,17 @@ export function createPostService({
           { $set: { deletedAt: new Date() } },
         );
         if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
+        publish({ type: 'post.deleted', postId: id, authorId: post.authorId });
         // The record goes only with its post (here or undoRepost, which mark the post first).
-        if (originalId !== null && !(await withdrawRepost(id))) throw notFound(POST_NOT_FOUND);
+        if (originalId !== null) {
+          if (!(await withdrawRepost(id))) throw notFound(POST_NOT_FOUND);
+          publish({
+            type: 'post.unreposted',
+            postId: originalId,
+            userId: post.authorId,
+            repostPostId: id,
+          });
+        }
       },
       originalId === null ? undefined : `posts:${originalId}`,
     );
@@ -244,23 +276,31 @@ export function createPostService({
     const original = await findVisiblePost(id);
     if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
     const comment = input.comment ? input.comment : null;
-    const created = await atomically(async () => {
+    const created = await transaction(async () => {
       // The count first: the document concurrent reposts contend for (likes/service.ts).
       await Post.updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
       const repostPostId = await nextId('posts');
       await recordRepost(actor.id, id, repostPostId); // a second repost: 409, all rolled back
-      const doc = await Post.create({
-        _id: repostPostId,
-        authorId: actor.id,
-        content: '',
-        originalPostId: id,
-        repostComment: comment,
+      const doc = (
+        await Post.create({
+          _id: repostPostId,
+          authorId: actor.id,
+          content: '',
+          originalPostId: id,
+          repostComment: comment,
+        })
+      ).toObject();
+      publish(postCreated(doc), {
+        type: 'post.reposted',
+        postId: id,
+        userId: actor.id,
+        repostPostId,
       });
-      return doc.toObject();
+      if (original.authorId !== actor.id) {
+        await notify('repost', original.authorId, { actorId: actor.id, postId: id });
+      }
+      return doc;
     }, `posts:${id}`);
-    if (original.authorId !== actor.id) {
-      await notify('repost', original.authorId, { actorId: actor.id, postId: id });
-    }
     const [view] = await presentPosts([created], actor.id, reads);
     return view!;
   }
@@ -276,7 +316,7 @@ export function createPostService({
     id: number,
   ): Promise<{ postId: number; repostPostId: number; reposted: false; repostsCount: number }> {
     if (!(await Post.exists({ _id: id }))) throw notFound(POST_NOT_FOUND);
-    return atomically(async () => {
+    return transaction(async () => {
       // The count first: the document concurrent reposts contend for (likes/service.ts); a
       // refusal below rolls it back.
       const after = await Post.findOneAndUpdate(
@@ -295,6 +335,10 @@ export function createPostService({
       if (carrier.repostComment !== null) throw notFound(QUOTED_REPOST);
       await Post.updateOne({ _id: carrier._id }, { $set: { deletedAt: new Date() } });
       await withdrawRepost(carrier._id);
+      publish(
+        { type: 'post.deleted', postId: carrier._id, authorId: actor.id },
+        { type: 'post.unreposted', postId: id, userId: actor.id, repostPostId: carrier._id },
+      );
       return {
         postId: id,
         repostPostId: carrier._id,
@@ -391,7 +435,7 @@ export function createPostService({
     if (query.tab === 'following') {
       return opts.feed.cachedPage('following', `${viewerId}:${at}`, async () => {
         // The caller's own posts appear too, so a new post shows up where its author is looking.
-        const authors = await opts.feed.followedBy(viewerId, () => followsOf(viewerId));
+        const authors = await opts.feed.followedBy(viewerId, () => followedIds(viewerId));
         opts.feed.followingOf(viewerId, authors);
         // Members who follow many active authors find their page among the newest posts of all.
         return (
@@ -401,28 +445,28 @@ export function createPostService({
       });
     } else if (query.tab === 'jd') {
       return (
-        (await opts.feed.headPage('jd', page, newestJd)) ??
+        (await opts.feed.heads.page('jd', page, newestJd)) ??
         opts.feed.cachedPage('shared', `jd:${at}`, () => newestVisible({ isJdTagged: true }, page))
       );
     } else if (query.topFilter === 'true') {
       const today = startOfToday(opts.timezone, opts.now);
-      const top = await opts.feed.topPage(today, page, todaysPosts);
+      const top = await opts.feed.top.page(today, page, todaysPosts);
       if (top) return top;
-      return opts.feed.cachedPage('top', `${today.getTime()}:${at}`, () =>
-        Post.aggregate<PostDoc>([
-          {
-            $match: { deletedAt: null, authorSuspended: { $ne: true }, createdAt: { $gte: today } },
-          },
-          { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
-          { $sort: { score: -1, createdAt: -1, _id: -1 } },
-          { $skip: page.skip },
-          { $limit: page.limit },
-          { $project: { score: 0 } },
-        ]),
-      );
+      // Nothing kept (READ_CACHE_MS=0), or the ranking was forgotten while it was read.
+      const posts = await Post.aggregate<PostDoc>([
+        {
+          $match: { deletedAt: null, authorSuspended: { $ne: true }, createdAt: { $gte: today } },
+        },
+        { $addFields: { score: { $add: ['$likesCount', '$commentsCount', '$repostsCount'] } } },
+        { $sort: { score: -1, createdAt: -1, _id: -1 } },
+        { $skip: page.skip },
+        { $limit: page.limit },
+        { $project: { score: 0 } },
+      ]);
+      return { posts, ids: posts.map((p) => p._id) };
     }
     return (
-      (await opts.feed.headPage('all', page, newestPosts)) ??
+      (await opts.feed.heads.page('all', page, newestPosts)) ??
       opts.feed.cachedPage('shared', `all:${at}`, () => newestVisible({}, page))
     );
   }
@@ -440,32 +484,24 @@ export function createPostService({
     return presentPosts(posts, viewerId, reads);
   }
 
-  function postLikes(id: number): LikeCounter {
-    const move = async (delta: 1 | -1) => {
-      const after = await Post.findOneAndUpdate(
-        { _id: id },
-        { $inc: { likesCount: delta } },
-        { returnDocument: 'after', projection: { likesCount: 1 } },
-      ).lean();
-      return after?.likesCount ?? 0;
-    };
-    return {
-      add: move,
-      current: async () => (await Post.findById(id, { likesCount: 1 }).lean())?.likesCount ?? 0,
-    };
-  }
-
-  /** Likes or unlikes a visible post; the first like by a member notifies the author once. */
+  /**
+   * Likes or unlikes a visible post; the first like by a member notifies the author once, in the
+   * like's transaction.
+   */
   async function togglePostLike(
     userId: number,
     postId: number,
     reads?: PostReads,
   ): Promise<LikeResult> {
     const post = await visiblePostForWrite(postId, reads);
-    const result = await toggleLike(userId, { kind: 'post', id: postId }, postLikes(postId));
-    if (result.liked && result.changed && post.authorId !== userId) {
-      await notify('like', post.authorId, { actorId: userId, postId });
-    }
+    const counter = countedLikes(Post, postId, {
+      event: (liked) => ({ type: liked ? 'post.liked' : 'post.unliked', postId, userId }),
+      afterLike: async () => {
+        if (post.authorId !== userId)
+          await notify('like', post.authorId, { actorId: userId, postId });
+      },
+    });
+    const result = await toggleLike(userId, { kind: 'post', id: postId }, counter);
     return { liked: result.liked, likesCount: result.likesCount };
   }
 
@@ -483,36 +519,37 @@ export function createPostService({
   ): Promise<CommentView> {
     const post = await visiblePostForWrite(postId, reads);
     // The comment, the post's count and the shared copy: all or nothing.
-    const { comment, repliedToAuthorId } = await atomically(async () => {
+    // The comment, the post's count, the shared copy and the notifications: all or nothing.
+    const { comment } = await transaction(async () => {
       // The count first: the document concurrent comments contend for (likes/service.ts); a
       // missing parent comment (404) rolls it back.
       await Post.updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
       const created = await createComment(actor.id, postId, input, reads);
       if (input.syncToTimeline) {
-        await Post.create({
-          _id: await nextId('posts'),
-          authorId: actor.id,
-          content: '',
-          originalPostId: post.originalPostId ?? postId,
-          repostComment: created.comment.content,
-          sharedCommentId: created.comment.id,
-        });
+        const shared = (
+          await Post.create({
+            _id: await nextId('posts'),
+            authorId: actor.id,
+            content: '',
+            originalPostId: post.originalPostId ?? postId,
+            repostComment: created.comment.content,
+            sharedCommentId: created.comment.id,
+          })
+        ).toObject();
+        publish(postCreated(shared));
+      }
+      const commentId = created.comment.id;
+      const notified = new Set<number>([actor.id]);
+      const { repliedToAuthorId } = created;
+      if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
+        notified.add(repliedToAuthorId);
+        await notify('reply', repliedToAuthorId, { actorId: actor.id, postId, commentId });
+      }
+      if (!notified.has(post.authorId)) {
+        await notify('comment', post.authorId, { actorId: actor.id, postId, commentId });
       }
       return created;
     }, `posts:${postId}`);
-
-    const notified = new Set<number>([actor.id]);
-    if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
-      notified.add(repliedToAuthorId);
-      await notify('reply', repliedToAuthorId, {
-        actorId: actor.id,
-        postId,
-        commentId: comment.id,
-      });
-    }
-    if (!notified.has(post.authorId)) {
-      await notify('comment', post.authorId, { actorId: actor.id, postId, commentId: comment.id });
-    }
     return comment;
   }
 
@@ -531,8 +568,8 @@ export function createPostService({
 
   /**
    * Moderation (admin module): hides every post of a suspended author from every reader, or shows
-   * them again on reactivation. A write through the Post model, so the feed cache forgets its
-   * pages at once (read-caches.ts).
+   * them again on reactivation; in the suspension's transaction, told by `account.suspended` and
+   * `account.reactivated`.
    */
   async function setAuthorHidden(authorId: number, hidden: boolean): Promise<void> {
     await Post.updateMany(
@@ -608,10 +645,14 @@ export function createPostService({
     if (ids.length > 0) await Post.deleteMany({ _id: trusted({ $in: ids }) });
   }
 
-  /** Sets these posts' likes, comments and reposts counts to what their sources hold. */
+  /**
+   * Sets these posts' likes, comments and reposts counts to what their sources hold, in the
+   * caller's transaction (`post.recounted`).
+   */
   async function recountPosts(postIds: number[]): Promise<void> {
     const ids = [...new Set(postIds)];
     if (ids.length === 0) return;
+    publish({ type: 'post.recounted', postIds: ids });
     const [likeCounts, commentCounts, repostCounts] = await Promise.all([
       likes.countLikesOn('post', ids),
       comments.countCommentsOn(ids),

@@ -6,10 +6,11 @@ import {
   type ReportResponse,
   type ReportStatus,
 } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import type { CommentService } from '../comments/service';
-import type { Atomically } from '../counters/atomic';
+import type { Transactions } from '../../platform/transactions';
 import type { CounterService } from '../counters/service';
 import type { PostService } from '../posts/service';
 import type { UserService } from '../users/service';
@@ -24,7 +25,7 @@ const COMMENT_NOT_FOUND = 'Comment not found';
 export interface ReportServiceDeps {
   models: { Report: ReportModel; ReportCase: ReportCaseModel };
   counters: CounterService;
-  atomically: Atomically;
+  writes: Transactions<DomainEvent>;
   posts: Pick<PostService, 'isPostVisible'>;
   comments: Pick<CommentService, 'commentsForModeration'>;
   users: Pick<UserService, 'findPublicUser'>;
@@ -33,7 +34,7 @@ export interface ReportServiceDeps {
 export function createReportService({
   models: { Report, ReportCase },
   counters,
-  atomically,
+  writes: { transaction, publish },
   posts,
   comments,
   users,
@@ -73,7 +74,7 @@ export function createReportService({
       counters.nextId('report_cases'),
     ]);
     try {
-      const report = await atomically(async () => {
+      const report = await transaction(async () => {
         const now = new Date();
         const openCase = await ReportCase.findOneAndUpdate(
           { targetType, targetId, status: 'open' },
@@ -93,6 +94,7 @@ export function createReportService({
           caseId: openCase!._id,
           createdAt: now,
         });
+        publish({ type: 'report.filed', caseId: openCase!._id, targetType, targetId });
         return created.toObject<ReportDoc>();
       });
       return {
@@ -165,7 +167,10 @@ export function createReportService({
       },
       { returnDocument: 'after' },
     ).lean<ReportCaseDoc>();
-    if (closed) return closed;
+    if (closed) {
+      publish({ type: 'report.resolved', caseId: id, action: resolution.action });
+      return closed;
+    }
     if (await ReportCase.exists({ _id: id })) throw conflict(REPORT_ALREADY_RESOLVED);
     throw notFound(REPORT_NOT_FOUND);
   }

@@ -1,5 +1,4 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { announceWrites } from '../../platform/write-events';
 
 /** Who reposted what; the repost itself is a post whose originalPostId is `postId`. */
 export interface RepostDoc {
@@ -26,7 +25,6 @@ repostSchema.index({ userId: 1, postId: 1 }, { unique: true });
 repostSchema.index({ postId: 1 });
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
-announceWrites(repostSchema, 'reposts');
 export type RepostModel = Model<RepostDoc>;
 
 /** The Repost model on `connection` (each app binds its own: see src/models.ts). */

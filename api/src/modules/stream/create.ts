@@ -1,5 +1,7 @@
-import type { Connection } from 'mongoose';
+import type { DomainEvent } from '../../domain-events';
+import type { EventBus } from '../../platform/event-bus';
 import type { Logger } from '../../platform/logger';
+import type { Transactions } from '../../platform/transactions';
 import type { NotificationSources } from '../notifications/service';
 import type { Services } from '../../services';
 import { AccountCache } from '../users/account-cache';
@@ -11,9 +13,12 @@ import { createStreamRegistry } from './registry';
 export function createStreamHub(
   services: Pick<Services, 'notifications' | 'posts' | 'follows' | 'users'>,
   deps: {
-    connection: Connection;
+    events: EventBus<DomainEvent>;
+    /** Resolves once the app follows every process's events (platform/event-stream.ts). */
+    ready(): Promise<void>;
     /** Where every process records its open streams (the per-member limit across processes). */
     LiveStream?: LiveStreamModel;
+    writes: Transactions<DomainEvent>;
     sources: NotificationSources;
     logger: Logger;
     adminUserId: number;
@@ -30,8 +35,9 @@ export function createStreamHub(
     accounts: new AccountCache(0),
   });
   return new StreamHub({
-    connection: deps.connection,
-    registry: deps.LiveStream && createStreamRegistry(deps.LiveStream),
+    events: deps.events,
+    ready: deps.ready,
+    registry: deps.LiveStream && createStreamRegistry(deps.LiveStream, deps.writes),
     notificationsById: (ids) => notifications.notificationsById(ids, deps.sources),
     notificationsAfter: (userId, afterId) =>
       notifications.notificationsAfter(userId, afterId, deps.sources),

@@ -14,7 +14,9 @@ afterEach(() => {
 
 function hub(heartbeatMs: number): StreamHub {
   const built = createStreamHub(app.services, {
-    connection: app.database.connection,
+    events: app.events,
+    ready: () => Promise.resolve(),
+    writes: app.writes,
     sources: notificationSources(app.services, app.config.publicUrl),
     logger: createLogger('silent'),
     adminUserId: app.config.adminUserId,

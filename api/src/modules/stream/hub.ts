@@ -1,35 +1,24 @@
 /**
- * The live streams of one app (`GET /api/stream`, api/README.md "Live stream"). The hub follows
- * ONE change stream on the database (notifications, new posts, account changes) for all of the
- * app's open streams, so an event written by any API process reaches the members connected to
- * this one, and fans each change out to the streams it concerns. It is opened with the first
- * stream and closed with the last one (or with the app).
+ * The live streams of one app (`GET /api/stream`, api/README.md "Live stream"). The hub hears the
+ * app's domain events (its own and, through the outbox's change stream, every other process's),
+ * so an event written by any API process reaches the members connected to this one, and fans
+ * each out to the streams it concerns: a notification created or read, a new post, a session that
+ * ended, a stream superseded by another process.
  */
-import { randomUUID } from 'node:crypto';
-import type { Connection, mongo } from 'mongoose';
-import {
-  STREAM_HEARTBEAT_MS,
-  STREAM_MAX_PER_MEMBER,
-  STREAM_POSTS_MAX_COUNT,
-  type FeedTab,
-  type Notification,
-  type StreamEventName,
-} from '@campus/contracts';
+import { STREAM_HEARTBEAT_MS, STREAM_MAX_PER_MEMBER, type FeedTab } from '@campus/contracts';
+import type { Notification } from '@campus/contracts';
+import type { DomainEvent, DomainEventOf } from '../../domain-events';
+import type { EventBus } from '../../platform/event-bus';
 import type { Logger } from '../../platform/logger';
+import { MemberStream, type OpenStreamRequest } from './member-stream';
 import { LIVE_STREAM_TTL_MS, type StreamRegistry } from './registry';
 
-/** What a new post looks like to the hub (the fields of the stored post it reads). */
-export interface NewPost {
-  _id: number;
-  authorId: number;
-  isJdTagged?: boolean;
-  deletedAt?: Date | null;
-  authorSuspended?: boolean;
-}
+export type { OpenStreamRequest, StreamSink } from './member-stream';
 
 export interface StreamHubDeps {
-  /** The app's database connection: the one change stream is opened on its database. */
-  connection: Connection;
+  /** The app's events; `ready()`: resolves once every later commit of any process reaches them. */
+  events: EventBus<DomainEvent>;
+  ready(): Promise<void>;
   /** Notifications by id and after an id, in their client shape; unread counts per member. */
   notificationsById(ids: number[]): Promise<Notification[]>;
   notificationsAfter(userId: number, afterId: number): Promise<Notification[]>;
@@ -51,144 +40,39 @@ export interface StreamHubDeps {
   maxPerMember?: number;
 }
 
-/** Where a stream's events go: the response body (a PassThrough the route hands to Koa). */
-export interface StreamSink {
-  write(chunk: string): boolean;
-  end(): void;
-  readonly writableLength: number;
-  /** Koa destroys the body when the client hangs up: the stream then goes. */
-  once(event: 'close', listener: () => void): unknown;
-}
-
-export interface OpenStreamRequest {
-  userId: number;
-  issuedAt: number;
-  /** Epoch ms when the token expires; the stream ends then. */
-  expiresAt: number | undefined;
-  tabs: Array<{ tab: FeedTab; since: number }>;
-  /** The `Last-Event-ID` sent by a reconnecting client. */
-  lastEventId: number | undefined;
-  sink: StreamSink;
-}
-
-/** A stream whose client reads more slowly than events come is closed past this backlog. */
-const MAX_BACKLOG_BYTES = 1 << 20;
-/** How long the hub waits before reopening a change stream that failed. */
-const REOPEN_MS = 1_000;
-
-interface TabCount {
-  tab: FeedTab;
-  /** The new posts counted (at most STREAM_POSTS_MAX_COUNT): a set, so nothing counts twice. */
-  ids: Set<number>;
-}
-
-/** One open stream of one member. */
-class MemberStream {
-  /** How the stream is known in the registry of every process's streams. */
-  readonly key = randomUUID();
-  /** While the stream replays what the client missed, live events wait here, in order. */
-  private pending: Array<() => void> | null = [];
-  /** Notifications the replay sent: the same notification arriving live is not sent again. */
-  private replayed = new Set<number>();
-  expiry: NodeJS.Timeout | undefined;
-  lastUnread = -1;
-  followed: Set<number> | undefined;
-  closed = false;
-
-  constructor(
-    readonly request: OpenStreamRequest,
-    readonly tabs: TabCount[],
-    private readonly onClose: (stream: MemberStream) => void,
-  ) {}
-
-  /** Runs `deliver` now, or after the replay while the stream is still replaying. */
-  private later(deliver: () => void): void {
-    if (this.pending) this.pending.push(deliver);
-    else deliver();
-  }
-
-  /** Ends the replay: `replayed` notifications are not sent again; waiting events follow. */
-  primed(replayed: number[]): void {
-    this.replayed = new Set(replayed);
-    const waiting = this.pending ?? [];
-    this.pending = null;
-    for (const deliver of waiting) deliver();
-  }
-
-  notification(view: Notification): void {
-    this.later(() => {
-      if (!this.replayed.has(view.id)) this.send('notification', view, view.id);
-    });
-  }
-
-  unread(count: number): void {
-    this.later(() => {
-      if (count === this.lastUnread) return;
-      this.lastUnread = count;
-      this.send('unread', { count });
-    });
-  }
-
-  /** A new post in the tab at `index`: counted once, and the count sent when it grew. */
-  newPost(index: number, postId: number): void {
-    const tab = this.tabs[index]!;
-    if (tab.ids.has(postId) || tab.ids.size >= STREAM_POSTS_MAX_COUNT) return;
-    tab.ids.add(postId);
-    this.later(() => this.send('posts', { tab: tab.tab, count: tab.ids.size }));
-  }
-
-  send(event: StreamEventName, data: unknown, id?: number): void {
-    const idLine = id !== undefined ? `id: ${id}\n` : '';
-    this.write(`event: ${event}\n${idLine}data: ${JSON.stringify(data)}\n\n`);
-  }
-
-  write(chunk: string): void {
-    if (this.closed) return;
-    this.request.sink.write(chunk);
-    if (this.request.sink.writableLength > MAX_BACKLOG_BYTES) this.close();
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearTimeout(this.expiry);
-    this.request.sink.end();
-    this.onClose(this);
-  }
-}
-
-type Change = mongo.ChangeStreamDocument<Record<string, unknown> & { _id: number }>;
-
-const WATCHED: mongo.Document[] = [
-  {
-    $match: {
-      $or: [
-        { 'ns.coll': { $in: ['notifications', 'users'] } },
-        { 'ns.coll': 'posts', operationType: 'insert' },
-        { 'ns.coll': 'live_streams', operationType: 'delete' },
-        { operationType: { $in: ['drop', 'dropDatabase', 'invalidate'] } },
-      ],
-    },
-  },
-];
-
 export class StreamHub {
   private readonly byMember = new Map<number, MemberStream[]>();
   private readonly byKey = new Map<string, MemberStream>();
   private lastRefresh = 0;
-  private changes: mongo.ChangeStream | undefined;
-  /** Resolves once the change stream is established (every later write reaches it). */
-  private ready: Promise<void> | undefined;
-  private resumeToken: unknown;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly dirtyUnread = new Set<number>();
   private unreadFlush: Promise<void> | undefined;
-  /** Notifications inserted since the last flush: id -> recipient. */
+  /** Notifications created since the last flush: id -> recipient. */
   private readonly newNotifications = new Map<number, number>();
   private notificationFlush: Promise<void> | undefined;
   private closed = false;
+  private readonly unsubscribe: () => void;
 
-  constructor(private readonly deps: StreamHubDeps) {}
+  constructor(private readonly deps: StreamHubDeps) {
+    const { events } = deps;
+    const stops = [
+      events.on('notification.created', (e) => this.notificationCreated(e)),
+      events.on(['notification.read', 'notification.withdrawn'], (e) => this.markUnread(e.userId)),
+      events.on('post.created', (e) => this.newPost(e)),
+      events.on(['session.revoked', 'account.suspended'], (e) => this.checkSessions(e.userId)),
+      events.on('account.deleted', (e) => {
+        this.checkSessions(e.userId);
+        // Notifications the member caused went with the account: every count may have moved.
+        this.markAllUnread();
+      }),
+      events.on('stream.superseded', (e) => {
+        for (const key of e.keys) this.byKey.get(key)?.close();
+      }),
+      // Events may have been missed: every connected member's count is counted again.
+      events.onReset(() => this.markAllUnread()),
+    ];
+    this.unsubscribe = () => stops.forEach((stop) => stop());
+  }
 
   /** How many streams are open. */
   get size(): number {
@@ -197,15 +81,10 @@ export class StreamHub {
     return n;
   }
 
-  /** Whether the hub's one change stream is open. */
-  get following(): boolean {
-    return this.changes !== undefined;
-  }
-
   /**
-   * Opens a member's stream (closing their oldest past the limit): the change stream is
-   * established first, then what the client missed is replayed from the database and the
-   * counts are sent; live events that arrive meanwhile wait and follow in order.
+   * Opens a member's stream (closing their oldest past the limit): once the app's events are
+   * followed, what the client missed is replayed from the database and the counts are sent;
+   * live events that arrive meanwhile wait and follow in order.
    */
   async open(request: OpenStreamRequest): Promise<void> {
     if (this.closed) {
@@ -234,7 +113,7 @@ export class StreamHub {
     this.startHeartbeat();
     stream.write(': connected\n\n');
     try {
-      await this.follow();
+      await this.deps.ready();
       // Past the limit, the member's oldest streams close, on whichever process they are.
       const dropped = (await this.deps.registry?.register(stream.key, request.userId, max)) ?? [];
       for (const key of dropped) this.byKey.get(key)?.close();
@@ -258,15 +137,7 @@ export class StreamHub {
       tabs.map((t) => this.deps.newPostIds(t.tab, t.since, userId, followed ?? [])),
     );
     if (stream.closed) return;
-    for (const n of missed) stream.send('notification', n, n.id);
-    stream.lastUnread = unread.get(userId) ?? 0;
-    stream.send('unread', { count: stream.lastUnread });
-    tabs.forEach((t, i) => {
-      const counted = stream.tabs[i]!.ids;
-      for (const id of newPosts[i]!) if (counted.size < STREAM_POSTS_MAX_COUNT) counted.add(id);
-      stream.send('posts', { tab: t.tab, count: counted.size });
-    });
-    stream.primed(missed.map((n) => n.id));
+    stream.replay(missed, unread.get(userId) ?? 0, newPosts);
   }
 
   private forget(stream: MemberStream): void {
@@ -279,7 +150,10 @@ export class StreamHub {
     const i = list.indexOf(stream);
     if (i >= 0) list.splice(i, 1);
     if (!list.length) this.byMember.delete(stream.request.userId);
-    if (this.byMember.size === 0) this.stopFollowing();
+    if (this.byMember.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
   }
 
   /** One timer for all the app's streams. */
@@ -302,106 +176,11 @@ export class StreamHub {
       .catch((err: unknown) => this.deps.logger.warn({ err }, 'live stream records not refreshed'));
   }
 
-  /** Opens the change stream unless it is open; resolves once it is established. */
-  private follow(): Promise<void> {
-    if (this.ready) return this.ready;
-    const db = this.deps.connection.db;
-    if (!db) return Promise.reject(new Error('The database is not connected'));
-    const changes = db.watch(WATCHED, {
-      fullDocument: 'updateLookup',
-      ...(this.resumeToken ? { resumeAfter: this.resumeToken } : {}),
-    });
-    this.changes = changes;
-    const ready = (async () => {
-      // The first round trip establishes the cursor: from then on no write is missed.
-      const first = await changes.tryNext();
-      if (first) this.onChange(first as Change);
-      void this.pump(changes);
-    })();
-    this.ready = ready;
-    ready.catch(() => {
-      if (this.changes === changes) {
-        this.changes = undefined;
-        this.ready = undefined;
-      }
-      changes.close().catch(() => undefined);
-    });
-    return ready;
-  }
-
-  private async pump(changes: mongo.ChangeStream): Promise<void> {
-    try {
-      while (this.changes === changes) this.onChange((await changes.next()) as Change);
-    } catch (err) {
-      if (this.changes !== changes) return; // closed on purpose
-      this.deps.logger.warn({ err }, 'live updates: the change stream failed; reopening it');
-      this.changes = undefined;
-      this.ready = undefined;
-      changes.close().catch(() => undefined);
-      setTimeout(() => void this.reopen(), REOPEN_MS).unref();
-    }
-  }
-
-  /** Follows again from where the failed stream stopped, else afresh; counts are recounted. */
-  private async reopen(): Promise<void> {
-    if (this.byMember.size === 0 || this.closed) return;
-    try {
-      await this.follow();
-    } catch {
-      this.resumeToken = undefined; // history lost
-      try {
-        await this.follow();
-      } catch (err) {
-        this.deps.logger.warn({ err }, 'live updates: cannot follow changes; ending the streams');
-        this.closeAll();
-        return;
-      }
-    }
-    this.markAllUnread();
-  }
-
-  private stopFollowing(): void {
-    const changes = this.changes;
-    this.changes = undefined;
-    this.ready = undefined;
-    this.resumeToken = undefined;
-    changes?.close().catch(() => undefined);
-    clearInterval(this.heartbeat);
-    this.heartbeat = undefined;
-  }
-
-  private onChange(change: Change): void {
-    this.resumeToken = change._id;
-    const type = change.operationType;
-    if (type === 'drop' || type === 'dropDatabase' || type === 'invalidate') {
-      this.markAllUnread();
-      return;
-    }
-    if (!('ns' in change)) return;
-    const coll = change.ns.coll;
-    if (coll === 'notifications') this.onNotificationChange(change);
-    else if (coll === 'posts' && type === 'insert')
-      this.onNewPost(change.fullDocument as unknown as NewPost);
-    else if (coll === 'users') this.onAccountChange(change);
-    else if (coll === 'live_streams' && 'documentKey' in change)
-      // Another process opened one stream too many for this member: this one was the oldest.
-      this.byKey.get(String(change.documentKey._id))?.close();
-  }
-
-  private onNotificationChange(change: Change): void {
-    if (change.operationType === 'delete') {
-      // Whose it was went with it: recount every connected member (one aggregation).
-      this.markAllUnread();
-      return;
-    }
-    const doc = 'fullDocument' in change ? change.fullDocument : undefined;
-    const userId = doc?.userId;
-    if (typeof userId !== 'number' || !this.byMember.has(userId)) return;
-    if (change.operationType === 'insert') {
-      this.newNotifications.set(doc!._id, userId);
-      this.flushNotifications();
-    }
-    this.markUnread(userId);
+  private notificationCreated(e: DomainEventOf<'notification.created'>): void {
+    if (!this.byMember.has(e.userId)) return;
+    this.newNotifications.set(e.notificationId, e.userId);
+    this.flushNotifications();
+    this.markUnread(e.userId);
   }
 
   /** Presents the notifications created since the last flush in one batch, then sends them. */
@@ -427,6 +206,7 @@ export class StreamHub {
   }
 
   private markUnread(userId: number): void {
+    if (!this.byMember.has(userId)) return;
     this.dirtyUnread.add(userId);
     this.flushUnread();
   }
@@ -440,7 +220,7 @@ export class StreamHub {
   private flushUnread(): void {
     if (this.unreadFlush) return;
     this.unreadFlush = (async () => {
-      // After the notifications of the same changes are sent: the count follows them.
+      // After the notifications of the same events are sent: the count follows them.
       await Promise.resolve();
       await this.notificationFlush;
       while (this.dirtyUnread.size) {
@@ -461,31 +241,22 @@ export class StreamHub {
     });
   }
 
-  private onNewPost(post: NewPost | undefined): void {
-    if (!post || post.deletedAt || post.authorSuspended) return;
+  /** A new post: counted in the tabs that show it, for everyone but its author. */
+  private newPost(post: DomainEventOf<'post.created'>): void {
     for (const list of this.byMember.values()) {
       for (const stream of list) {
         if (stream.request.userId === post.authorId) continue;
         stream.tabs.forEach((t, i) => {
-          if (post._id > stream.request.tabs[i]!.since && showsIn(t.tab, post, stream))
-            stream.newPost(i, post._id);
+          if (post.postId > stream.request.tabs[i]!.since && showsIn(t.tab, post, stream))
+            stream.newPost(i, post.postId);
         });
       }
     }
   }
 
-  /** A member's account changed: ends the streams whose session it no longer accepts. */
-  private onAccountChange(change: Change): void {
-    const userId = 'documentKey' in change ? change.documentKey._id : undefined;
-    const list = typeof userId === 'number' ? this.byMember.get(userId) : undefined;
-    if (!list) return;
-    if (change.operationType === 'update') {
-      const { updatedFields = {}, removedFields = [] } = change.updateDescription;
-      const fields = [...Object.keys(updatedFields), ...removedFields];
-      // Activity timestamps and search terms change nothing about a session.
-      if (fields.every((f) => f.startsWith('lastActiveAt') || f.startsWith('searchTerms'))) return;
-    }
-    for (const stream of [...list]) {
+  /** A member's sessions changed: ends the streams whose session is no longer accepted. */
+  private checkSessions(userId: number): void {
+    for (const stream of [...(this.byMember.get(userId) ?? [])]) {
       this.deps.sessionValid(stream.request.userId, stream.request.issuedAt).then(
         (valid) => {
           if (!valid) stream.close();
@@ -495,22 +266,22 @@ export class StreamHub {
     }
   }
 
-  /** Ends every stream and stops following changes. */
+  /** Ends every stream. */
   closeAll(): void {
     for (const list of [...this.byMember.values()]) for (const s of [...list]) s.close();
-    this.stopFollowing();
   }
 
-  /** The app is closing: ends every stream and refuses new ones. */
+  /** The app is closing: ends every stream, refuses new ones and stops hearing events. */
   close(): void {
     this.closed = true;
+    this.unsubscribe();
     this.closeAll();
   }
 }
 
 /** Whether a new post shows in `tab` for the stream's member. */
-function showsIn(tab: FeedTab, post: NewPost, stream: MemberStream): boolean {
+function showsIn(tab: FeedTab, post: DomainEventOf<'post.created'>, stream: MemberStream): boolean {
   if (tab === 'following') return stream.followed?.has(post.authorId) ?? false;
-  if (tab === 'jd') return post.isJdTagged === true;
+  if (tab === 'jd') return post.isJdTagged;
   return true;
 }

@@ -3,7 +3,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 /**
  * One open live stream, whichever API process holds it, so the limit of streams per member holds
  * across processes: opening one more deletes the member's oldest record, and the process holding
- * that stream sees the delete on its change stream and ends it. Each process refreshes its
+ * that stream hears `stream.superseded` and ends it. Each process refreshes its
  * streams' records with every heartbeat; the TTL index removes those of a process that died.
  */
 export interface LiveStreamDoc {

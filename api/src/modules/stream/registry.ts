@@ -1,16 +1,21 @@
 import { trusted } from 'mongoose';
+import type { DomainEvent } from '../../domain-events';
+import type { Transactions } from '../../platform/transactions';
 import type { LiveStreamModel } from './model';
 
 /** How long a stream's record outlives its last refresh (a few heartbeats). */
 export const LIVE_STREAM_TTL_MS = 120_000;
 
 /** The open streams of every API process, in the database (model.ts). */
-export function createStreamRegistry(LiveStream: LiveStreamModel) {
+export function createStreamRegistry(
+  LiveStream: LiveStreamModel,
+  { transaction, publish }: Transactions<DomainEvent>,
+) {
   const expiry = () => new Date(Date.now() + LIVE_STREAM_TTL_MS);
 
   /**
    * Records a new stream, then deletes the member's oldest records past `max` (wherever they
-   * are held); returns the keys it deleted.
+   * are held: `stream.superseded` tells their processes to end them); returns the keys it deleted.
    */
   async function register(key: string, userId: number, max: number): Promise<string[]> {
     await LiveStream.create({ _id: key, userId, openedAt: new Date(), expiresAt: expiry() });
@@ -18,7 +23,11 @@ export function createStreamRegistry(LiveStream: LiveStreamModel) {
       .sort({ openedAt: -1, _id: -1 })
       .lean();
     const beyond = records.slice(max).map((r) => r._id);
-    if (beyond.length) await LiveStream.deleteMany({ _id: trusted({ $in: beyond }) });
+    if (beyond.length === 0) return beyond;
+    await transaction(async () => {
+      await LiveStream.deleteMany({ _id: trusted({ $in: beyond }) });
+      publish({ type: 'stream.superseded', keys: beyond });
+    });
     return beyond;
   }
 

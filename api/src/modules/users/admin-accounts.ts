@@ -5,7 +5,9 @@
  */
 import { trusted } from 'mongoose';
 import type { MemberStatus } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import { conflict, notFound } from '../../platform/errors';
+import type { Transactions } from '../../platform/transactions';
 import type { UserDoc, UserModel } from './model';
 import { USER_NOT_FOUND, UNVERIFIED_ACCOUNT_TTL_MS } from './service';
 
@@ -62,7 +64,13 @@ function statusFilter(status: MemberStatus | undefined): Record<string, unknown>
   }
 }
 
-export function createAdminAccounts({ models: { User } }: { models: { User: UserModel } }) {
+export function createAdminAccounts({
+  models: { User },
+  writes: { transaction, publish },
+}: {
+  models: { User: UserModel };
+  writes: Transactions<DomainEvent>;
+}) {
   /** Members newest first: `q` is a part of the name or e-mail, in any case. */
   async function listAccounts(
     query: { q?: string; status?: MemberStatus },
@@ -91,9 +99,9 @@ export function createAdminAccounts({ models: { User } }: { models: { User: User
   }
 
   /**
-   * Suspends an active account: it cannot sign in, and every token issued until now is refused
-   * (the change reaches every API process's account cache through the users change stream), so
-   * a reactivated member signs in again. 404 unknown, 409 already suspended.
+   * Suspends an active account, in the caller's transaction: it cannot sign in, and every token
+   * issued until now is refused (`account.suspended` reaches every API process's account cache),
+   * so a reactivated member signs in again. 404 unknown, 409 already suspended.
    */
   async function suspendAccount(
     id: number,
@@ -105,19 +113,25 @@ export function createAdminAccounts({ models: { User } }: { models: { User: User
       { $set: { suspendedAt: now, suspensionReason: reason, tokensValidAfter: now } },
       { returnDocument: 'after', projection: ADMIN_ACCOUNT_FIELDS },
     ).lean<AdminAccountFields>();
-    if (user) return user;
+    if (user) {
+      publish({ type: 'account.suspended', userId: id });
+      return user;
+    }
     await findAccount(id); // 404 when there is no such account
     throw conflict(ALREADY_SUSPENDED);
   }
 
-  /** Lifts a suspension. 404 unknown, 409 not suspended. */
+  /** Lifts a suspension, in the caller's transaction. 404 unknown, 409 not suspended. */
   async function reactivateAccount(id: number): Promise<AdminAccountFields> {
     const user = await User.findOneAndUpdate(
       { _id: id, suspendedAt: trusted({ $ne: null }) },
       { $set: { suspendedAt: null, suspensionReason: null } },
       { returnDocument: 'after', projection: ADMIN_ACCOUNT_FIELDS },
     ).lean<AdminAccountFields>();
-    if (user) return user;
+    if (user) {
+      publish({ type: 'account.reactivated', userId: id });
+      return user;
+    }
     await findAccount(id);
     throw conflict(NOT_SUSPENDED);
   }
@@ -166,19 +180,27 @@ export function createAdminAccounts({ models: { User } }: { models: { User: User
         : { $set: base, $unset: { unverifiedExpiresAt: 1 } },
       { returnDocument: 'after' },
     ).lean<UserDoc>();
-    if (replaced) return replaced;
-    const created = await User.create({
-      _id: await fields.id(),
-      email: fields.email,
-      ...base,
-      ...(expiresAt ? { unverifiedExpiresAt: expiresAt } : {}),
-    });
-    return created.toObject<UserDoc>();
+    const user =
+      replaced ??
+      (
+        await User.create({
+          _id: await fields.id(),
+          email: fields.email,
+          ...base,
+          ...(expiresAt ? { unverifiedExpiresAt: expiresAt } : {}),
+        })
+      ).toObject<UserDoc>();
+    publish({ type: 'account.registered', userId: user._id });
+    if (fields.verified) publish({ type: 'account.verified', userId: user._id });
+    return user;
   }
 
   /** Undoes an invited account whose verification e-mail could not be sent. */
   async function removeInvitedAccount(id: number): Promise<void> {
-    await User.deleteOne({ _id: id, isVerified: false });
+    await transaction(async () => {
+      const removed = await User.deleteOne({ _id: id, isVerified: false });
+      if (removed.deletedCount > 0) publish({ type: 'account.deleted', userId: id });
+    });
   }
 
   return {

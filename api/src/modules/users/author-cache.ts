@@ -1,6 +1,7 @@
 import { trusted } from 'mongoose';
+import type { DomainEvent } from '../../domain-events';
+import type { EventBus } from '../../platform/event-bus';
 import { ReadCache } from '../../platform/read-cache';
-import { pinned, updatedFields, type WriteEvent } from '../../platform/write-events';
 import type { UserModel } from './model';
 
 export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1, affiliation: 1 } as const;
@@ -18,9 +19,8 @@ const MAX_AUTHORS = 50_000;
 
 /**
  * Authors shown on posts and comments, kept for `ttlMs` (AUTHOR_CACHE_MS) by one app: a feed page
- * then often needs no user lookup at all. A write through the User model that changes what is
- * shown (a profile edit) is forgotten at once, and so is another process's (read from the change
- * stream: `ReadCaches.followOtherProcesses`); `ttlMs` only bounds what nothing announced.
+ * then often needs no user lookup at all. A profile edit (`profile.updated`), made through any
+ * API process, forgets its author at once; `ttlMs` only bounds what no event tells.
  */
 export class AuthorCache {
   private readonly authors: ReadCache<number, AuthorDoc>;
@@ -57,24 +57,13 @@ export class AuthorCache {
     return this.authors.get(id);
   }
 
-  /** A write to `users`: forgets the authors whose name, e-mail or avatar it may change. */
-  forget(event: WriteEvent): void {
-    // New accounts are nobody's cached author yet (missing authors are not remembered).
-    if (event.documents && !event.unknown) {
-      for (const doc of event.documents)
-        if (typeof doc._id === 'number') this.authors.delete(doc._id);
-      return;
-    }
-    const fields = updatedFields(event.update);
-    if (
-      event.update !== undefined &&
-      fields &&
-      !Object.keys(AUTHOR_FIELDS).some((f) => fields.has(f))
-    )
-      return; // e.g. the activity timestamp every few minutes
-    const id = pinned(event.filter, '_id');
-    if (id !== undefined) this.authors.delete(id);
-    else this.authors.clear();
+  /** Forgets the authors each event changes; returns the unsubscribe function. */
+  subscribe(events: EventBus<DomainEvent>): () => void {
+    const stops = [
+      events.on(['profile.updated', 'account.deleted'], (e) => this.authors.delete(e.userId)),
+      events.onReset(() => this.clear()),
+    ];
+    return () => stops.forEach((stop) => stop());
   }
 
   clear(): void {

@@ -1,6 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { BIO_MAX_LENGTH, NAME_MAX_LENGTH } from '@campus/contracts';
-import { announceWrites } from '../../platform/write-events';
 import { keepSearchTerms } from './search-terms';
 
 export interface UserDoc {
@@ -79,7 +78,6 @@ userSchema.index({ searchTerms: 1 });
 keepSearchTerms(userSchema);
 
 // The app's author and account caches (read-caches.ts) forget what these writes change.
-announceWrites(userSchema, 'users');
 export type UserModel = Model<UserDoc>;
 
 /** The User model on `connection` (each app binds its own: see src/models.ts). */

@@ -1,11 +1,13 @@
 import { trusted } from 'mongoose';
 import { AVATAR_URL_MESSAGE, type ProfileUpdate, type PublicUser } from '@campus/contracts';
+import type { DomainEvent } from '../../domain-events';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, HttpError, notFound } from '../../platform/errors';
 import { toPublicFileUrl, toStoredFileUrl, type UploadStorage } from '../../platform/storage';
 import type { AccountCache } from './account-cache';
 import type { UserDoc, UserModel } from './model';
 import { countPerDay } from '../../platform/per-day';
+import type { Transactions } from '../../platform/transactions';
 import { userPolicy } from './policy';
 import { PUBLIC_USER_FIELDS, toPublicUser, type UserFields } from './presenters';
 
@@ -16,9 +18,24 @@ export const UNVERIFIED_ACCOUNT_TTL_MS = 48 * 60 * 60_000;
 
 export interface UserServiceDeps {
   models: { User: UserModel };
+  writes: Transactions<DomainEvent>;
 }
 
-export function createUserService({ models: { User } }: UserServiceDeps) {
+/**
+ * Accounts and profiles. Writes that others react to publish their events (`profile.updated`,
+ * `session.revoked`...); the bookkeeping of credentials (a reset token stored, a verification
+ * link renewed) and of activity (`lastActiveAt`) changes nothing anyone reads, and tells nothing.
+ */
+export function createUserService({ models: { User }, writes }: UserServiceDeps) {
+  const { transaction, publish } = writes;
+  /** Runs `write` in a transaction that tells `event` when `write` answers true. */
+  const telling = (event: DomainEvent, write: () => Promise<boolean>): Promise<boolean> =>
+    transaction(async () => {
+      const done = await write();
+      if (done) publish(event);
+      return done;
+    });
+
   async function userExists(id: number): Promise<boolean> {
     return (await User.exists({ _id: id })) !== null;
   }
@@ -88,12 +105,16 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       if (current.avatarUrl !== avatarUrl) replaced = current.avatarUrl;
       changes.avatarUrl = avatarUrl;
     }
-    const user = await User.findByIdAndUpdate(
-      userId,
-      { $set: changes },
-      { returnDocument: 'after', projection: PUBLIC_USER_FIELDS, runValidators: true },
-    ).lean();
-    if (!user) throw notFound(USER_NOT_FOUND);
+    const user = await transaction(async () => {
+      const updated = await User.findByIdAndUpdate(
+        userId,
+        { $set: changes },
+        { returnDocument: 'after', projection: PUBLIC_USER_FIELDS, runValidators: true },
+      ).lean();
+      if (!updated) throw notFound(USER_NOT_FOUND);
+      publish({ type: 'profile.updated', userId });
+      return updated;
+    });
     if (replaced) await removeUnusedUpload(replaced, storage);
     return toPublicUser(user, publicUrl);
   }
@@ -196,7 +217,11 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       fields: Pick<UserDoc, '_id' | 'name' | 'email' | 'password' | 'verificationToken'>,
     ) {
       const unverifiedExpiresAt = new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS);
-      return (await User.create({ ...fields, unverifiedExpiresAt })).toObject<UserDoc>();
+      return transaction(async () => {
+        const user = (await User.create({ ...fields, unverifiedExpiresAt })).toObject<UserDoc>();
+        publish({ type: 'account.registered', userId: user._id });
+        return user;
+      });
     },
     /**
      * Registering an address whose sign-up is still unverified replaces that sign-up: new name,
@@ -207,27 +232,42 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
       fields: Pick<UserDoc, 'name' | 'email' | 'password' | 'verificationToken'>,
     ): Promise<UserDoc | null> {
       const { email, ...changes } = fields;
-      return User.findOneAndUpdate(
-        { email, isVerified: false },
-        {
-          $set: {
-            ...changes,
-            unverifiedExpiresAt: new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS),
+      return transaction(async () => {
+        const user = await User.findOneAndUpdate(
+          { email, isVerified: false },
+          {
+            $set: {
+              ...changes,
+              unverifiedExpiresAt: new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS),
+            },
           },
-        },
-        { returnDocument: 'after' },
-      ).lean<UserDoc>();
+          { returnDocument: 'after' },
+        ).lean<UserDoc>();
+        if (user) publish({ type: 'account.registered', userId: user._id });
+        return user;
+      });
     },
+    /** Takes back a sign-up whose verification e-mail could not be sent. */
     async remove(id: number): Promise<void> {
-      await User.deleteOne({ _id: id });
+      await telling(
+        { type: 'account.deleted', userId: id },
+        async () => (await User.deleteOne({ _id: id })).deletedCount > 0,
+      );
     },
     /** Marks the account holding this (hashed) verification token verified; false if none does. */
     async verifyByToken(tokenHash: string): Promise<boolean> {
-      const user = await User.findOneAndUpdate(
-        { verificationToken: tokenHash },
-        { $set: { isVerified: true, verificationToken: null }, $unset: { unverifiedExpiresAt: 1 } },
-      ).lean();
-      return user !== null;
+      return transaction(async () => {
+        const user = await User.findOneAndUpdate(
+          { verificationToken: tokenHash },
+          {
+            $set: { isVerified: true, verificationToken: null },
+            $unset: { unverifiedExpiresAt: 1 },
+          },
+          { projection: { _id: 1 } },
+        ).lean();
+        if (user) publish({ type: 'account.verified', userId: user._id });
+        return user !== null;
+      });
     },
     /** The stored password hash of an account, or null when there is none. */
     async findPasswordHash(id: number): Promise<string | null> {
@@ -247,41 +287,53 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
      * e-mail verified (the member just proved they read it). False when no account matches.
      */
     async resetPasswordByToken(tokenHash: string, passwordHash: string, now: Date) {
-      const user = await User.findOneAndUpdate(
-        { passwordResetToken: tokenHash, passwordResetExpires: trusted({ $gt: now }) },
-        {
-          $set: {
-            password: passwordHash,
-            lastPasswordChange: now,
-            tokensValidAfter: now,
-            passwordResetToken: null,
-            passwordResetExpires: null,
-            isVerified: true,
-            verificationToken: null,
+      return transaction(async () => {
+        const user = await User.findOneAndUpdate(
+          { passwordResetToken: tokenHash, passwordResetExpires: trusted({ $gt: now }) },
+          {
+            $set: {
+              password: passwordHash,
+              lastPasswordChange: now,
+              tokensValidAfter: now,
+              passwordResetToken: null,
+              passwordResetExpires: null,
+              isVerified: true,
+              verificationToken: null,
+            },
+            $unset: { unverifiedExpiresAt: 1 },
           },
-          $unset: { unverifiedExpiresAt: 1 },
-        },
-      ).lean();
-      return user !== null;
+          { projection: { isVerified: 1 } },
+        ).lean();
+        if (!user) return false;
+        publish({ type: 'session.revoked', userId: user._id });
+        if (!user.isVerified) publish({ type: 'account.verified', userId: user._id });
+        return true;
+      });
     },
     /** A new password: every token issued before `now` is refused from now on. */
     async changePassword(id: number, passwordHash: string, now: Date): Promise<void> {
-      await User.updateOne(
-        { _id: id },
-        {
-          $set: {
-            password: passwordHash,
-            lastPasswordChange: now,
-            tokensValidAfter: now,
-            passwordResetToken: null,
-            passwordResetExpires: null,
+      await telling({ type: 'session.revoked', userId: id }, async () => {
+        await User.updateOne(
+          { _id: id },
+          {
+            $set: {
+              password: passwordHash,
+              lastPasswordChange: now,
+              tokensValidAfter: now,
+              passwordResetToken: null,
+              passwordResetExpires: null,
+            },
           },
-        },
-      );
+        );
+        return true;
+      });
     },
     /** Sign out everywhere: every token issued before `now` is refused from now on. */
     async revokeSessions(id: number, now: Date): Promise<void> {
-      await User.updateOne({ _id: id }, { $set: { tokensValidAfter: now } });
+      await telling({ type: 'session.revoked', userId: id }, async () => {
+        await User.updateOne({ _id: id }, { $set: { tokensValidAfter: now } });
+        return true;
+      });
     },
     /**
      * A new verification token for the unverified account of this e-mail (the old link stops
@@ -298,7 +350,10 @@ export function createUserService({ models: { User } }: UserServiceDeps) {
         { projection: { name: 1, email: 1 } },
       ).lean();
     },
-    /** Removes the account document; answers its stored avatar URL (to remove the file too). */
+    /**
+     * Removes the account document (in the deletion's transaction, which tells `account.deleted`);
+     * answers its stored avatar URL (to remove the file too).
+     */
     async removeAccount(id: number): Promise<string | null> {
       const user = await User.findOneAndDelete(
         { _id: id },

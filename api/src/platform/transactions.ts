@@ -1,10 +1,14 @@
 /**
- * Atomic counts: a write and the denormalized count it moves (a like and its post's
- * `likesCount`, a comment and `commentsCount`, a repost and `repostsCount`...) are committed
- * together in one transaction, or not at all, even when the database is killed between the two.
+ * The one way a use case writes: `transaction(work)` runs `work` in one database transaction with
+ * the domain events it publishes (`publish`), so a write, the denormalized counts it moves (a like
+ * and its post's `likesCount`) and the events that tell everyone about it are committed together
+ * or not at all, even when the database is killed between two of them.
  *
  * - Every mongoose operation inside `work` joins the transaction by itself (db.ts turns on
- *   mongoose's `transactionAsyncLocalStorage`), so services need no session parameter.
+ *   mongoose's `transactionAsyncLocalStorage`), so use cases need no session parameter.
+ * - The events are written to the outbox (outbox-model.ts) as one document just before the commit,
+ *   and handed to this app's subscribers right after it (also after a commit whose result is
+ *   unknown: it may have taken effect). Other processes read them from the outbox's change stream.
  * - Write conflicts (two transactions moving the same count) are answered by the database with
  *   the `TransientTransactionError` label; `work` runs again after a growing, jittered back-off
  *   (for up to 30 s), so concurrent toggles of one post all end, and end exact. `work` must
@@ -15,22 +19,23 @@
  *   API process, transactions on the same hot document queue up instead of conflicting and
  *   backing off (a popular post liked by many at once would otherwise spend most of its time in
  *   back-off). Across processes the database's conflicts and retries still decide.
- * - Ids come from `counters.nextId`, which never joins a transaction (a sequence, like SQL's, is
- *   not rolled back: an aborted attempt leaves a gap), so concurrent writers do not all conflict
- *   on the sequence document.
- * - Read caches hear of writes from mongoose's hooks (platform/write-events.ts) while the
- *   transaction is still open, when other readers cannot see them yet; the writes made inside are
- *   announced once more after the commit (also after a commit that failed: it may have taken
- *   effect), so nothing read in between is kept.
- * - A call inside another `atomically` joins the open transaction instead of nesting.
+ * - Ids come from the counters, which never join a transaction (a sequence, like SQL's, is not
+ *   rolled back: an aborted attempt leaves a gap), so concurrent writers do not all conflict on
+ *   the sequence document.
+ * - A `transaction` inside another joins the open one instead of nesting.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isDeepStrictEqual } from 'node:util';
 import { ConnectionStates, mongo, type ClientSession, type Connection } from 'mongoose';
-import { databaseUnavailable } from '../../platform/errors';
-import { announceWrite, onWrites, type WriteEvent } from '../../platform/write-events';
+import { databaseUnavailable } from './errors';
+import type { OutboxModel } from './outbox-model';
 
-export type Atomically = <T>(work: () => Promise<T>, hot?: string) => Promise<T>;
+export type Transaction = <T>(work: () => Promise<T>, hot?: string) => Promise<T>;
+
+export interface Transactions<E> {
+  transaction: Transaction;
+  /** Adds events to the transaction under way (a programming error outside one). */
+  publish(...events: E[]): void;
+}
 
 /** How long a transaction that keeps meeting write conflicts is tried again. */
 const RETRY_FOR_MS = 30_000;
@@ -46,41 +51,35 @@ function isWriteConflict(err: unknown): boolean {
   return err instanceof mongo.MongoServerError && err.hasErrorLabel('TransientTransactionError');
 }
 
-/** Whether two announcements are of the same write (its hooks announce it before and after). */
-function sameWrite(a: WriteEvent, b: WriteEvent): boolean {
-  return (
-    isDeepStrictEqual(a.filter, b.filter) &&
-    isDeepStrictEqual(a.update, b.update) &&
-    a.unknown === b.unknown &&
-    a.inserted === b.inserted &&
-    a.documents?.[0] === b.documents?.[0]
-  );
+export interface TransactionsOptions<E> {
+  connection: Connection;
+  Outbox: OutboxModel;
+  /** This app's id on the outbox documents it writes (it skips their echo on the stream). */
+  origin: string;
+  /** Hands committed events to this app's subscribers. */
+  deliver(events: E[]): void;
 }
 
-/** Runs `work` in one transaction on `connection`, retried on write conflicts; answers its result. */
-export function atomicallyOn(connection: Connection): Atomically {
-  const announced = new AsyncLocalStorage<Array<[string, WriteEvent]>>();
-  // Only writes made in the context of one of this connection's transactions are collected.
-  onWrites(connection, (collection, event) => {
-    const writes = announced.getStore();
-    if (!writes) return;
-    // Each write is announced before and after it runs: keep it once.
-    const last = writes.at(-1);
-    if (last && last[0] === collection && sameWrite(last[1], event)) return;
-    writes.push([collection, event]);
-  });
+export function createTransactions<E extends { type: string }>({
+  connection,
+  Outbox,
+  origin,
+  deliver,
+}: TransactionsOptions<E>): Transactions<E> {
+  /** The events published by the transaction under way (an attempt's own list). */
+  const published = new AsyncLocalStorage<E[]>();
   // mongoose's own store (db.ts turns it on): operations in `work` take the session from it.
   const store = (
     connection.base as unknown as {
       transactionAsyncLocalStorage?: AsyncLocalStorage<{ session: ClientSession }>;
     }
   ).transactionAsyncLocalStorage;
-  if (!store) throw new Error('atomically: mongoose transactionAsyncLocalStorage is off (db.ts)');
+  if (!store) throw new Error('transactions: mongoose transactionAsyncLocalStorage is off (db.ts)');
   const joined: AsyncLocalStorage<{ session: ClientSession }> = store;
   /** The last transaction queued on each hot document (removed when the queue empties). */
   const queues = new Map<string, Promise<unknown>>();
 
-  async function transaction<T>(work: () => Promise<T>): Promise<T> {
+  async function run<T>(work: () => Promise<T>): Promise<T> {
     // A database found gone while this waited in its queue: no waiting for mongoose's buffering
     // (10 s) behind each of the others, the 503 comes at once.
     if (connection.readyState !== ConnectionStates.connected) throw databaseUnavailable();
@@ -88,15 +87,20 @@ export function atomicallyOn(connection: Connection): Atomically {
     const giveUpAt = Date.now() + RETRY_FOR_MS;
     try {
       for (let attempt = 1; ; attempt++) {
-        const writes: Array<[string, WriteEvent]> = [];
+        const events: E[] = [];
         session.startTransaction();
         try {
-          const value = await announced.run(writes, () => joined.run({ session }, work));
+          const value = await published.run(events, () => joined.run({ session }, work));
+          if (events.length > 0) {
+            await Outbox.collection.insertOne({ origin, at: new Date(), events } as never, {
+              session,
+            });
+          }
           try {
             await session.commitTransaction();
           } finally {
             // Also when the commit failed: it may have taken effect (an unknown commit result).
-            for (const [collection, event] of writes) announceWrite(connection, collection, event);
+            if (events.length > 0) deliver(events);
           }
           return value;
         } catch (err) {
@@ -111,11 +115,11 @@ export function atomicallyOn(connection: Connection): Atomically {
     }
   }
 
-  return async <T>(work: () => Promise<T>, hot?: string): Promise<T> => {
-    if (announced.getStore()) return work(); // already inside one: join it
-    if (hot === undefined) return transaction(work);
+  const transaction: Transaction = async <T>(work: () => Promise<T>, hot?: string) => {
+    if (published.getStore()) return work(); // already inside one: join it
+    if (hot === undefined) return run(work);
     const before = queues.get(hot) ?? Promise.resolve();
-    const mine = before.then(() => transaction(work));
+    const mine = before.then(() => run(work));
     const settled = mine.catch(() => undefined);
     queues.set(hot, settled);
     try {
@@ -123,5 +127,15 @@ export function atomicallyOn(connection: Connection): Atomically {
     } finally {
       if (queues.get(hot) === settled) queues.delete(hot);
     }
+  };
+
+  return {
+    transaction,
+    publish(...events) {
+      const open = published.getStore();
+      if (!open)
+        throw new Error(`${events[0]?.type ?? 'an event'} published outside a transaction`);
+      open.push(...events);
+    },
   };
 }

@@ -1,0 +1,84 @@
+/**
+ * What happened, as the API's use cases say it: one union of named events. A use case publishes
+ * its events inside the transaction of its writes (`publish`, platform/transactions.ts); they are
+ * written to the outbox in that transaction and delivered after the commit, to this process at
+ * once and to every other API process through its one change stream on the outbox
+ * (platform/event-stream.ts). Read caches, the live stream and indexers subscribe by type
+ * (`events.on('post.liked', ...)`), so who reacts to what is an import away, and renaming a field
+ * here is a compile error wherever it is read.
+ *
+ * An event names the documents it changed by id and carries what a subscriber needs to forget
+ * exactly what the change may affect (the member whose flags, the post whose page), never more:
+ * subscribers read anything else through the services.
+ */
+export type DomainEvent =
+  // Posts. A repost and a comment shared to the timeline are posts too: `post.created`.
+  | {
+      type: 'post.created';
+      postId: number;
+      authorId: number;
+      createdAt: Date;
+      isJdTagged: boolean;
+      /** The post this one quotes (a repost, a comment shared to the timeline). */
+      originalPostId: number | null;
+    }
+  /** Deleted by its author, or removed by moderation; a repost's count moves with `post.unreposted`. */
+  | { type: 'post.deleted'; postId: number; authorId: number }
+  | { type: 'post.liked'; postId: number; userId: number }
+  | { type: 'post.unliked'; postId: number; userId: number }
+  | { type: 'post.reposted'; postId: number; userId: number; repostPostId: number }
+  | { type: 'post.unreposted'; postId: number; userId: number; repostPostId: number }
+  /** Counts set again from their sources (moderation removed comments under these posts). */
+  | { type: 'post.recounted'; postIds: number[] }
+  // Comments.
+  | {
+      type: 'comment.created';
+      commentId: number;
+      postId: number;
+      authorId: number;
+      parentId: number | null;
+    }
+  | { type: 'comment.liked'; commentId: number; postId: number; userId: number }
+  | { type: 'comment.unliked'; commentId: number; postId: number; userId: number }
+  /** Removed by moderation, with its replies. */
+  | { type: 'comment.removed'; commentIds: number[]; postId: number }
+  // Follows.
+  | { type: 'follow.created'; followerId: number; followingId: number }
+  | { type: 'follow.removed'; followerId: number; followingId: number }
+  // Notifications.
+  | { type: 'notification.created'; notificationId: number; userId: number }
+  /** Some or all of the member's notifications were marked read. */
+  | { type: 'notification.read'; userId: number }
+  /** Notifications to the member were withdrawn (an unfollow takes its notification back). */
+  | { type: 'notification.withdrawn'; userId: number }
+  // Accounts.
+  | { type: 'account.registered'; userId: number }
+  | { type: 'account.verified'; userId: number }
+  /** Name, bio or avatar changed. */
+  | { type: 'profile.updated'; userId: number }
+  /** Every session issued before now ends: a password change or reset, "sign out everywhere". */
+  | { type: 'session.revoked'; userId: number }
+  /** Suspended by the administrator: sessions refused, posts and comments hidden. */
+  | { type: 'account.suspended'; userId: number }
+  | { type: 'account.reactivated'; userId: number }
+  /** The member deleted their account and all it made; counts elsewhere were recounted. */
+  | { type: 'account.deleted'; userId: number }
+  // Feedback, applications, reports, invitations, settings.
+  | { type: 'feedback.sent'; feedbackId: number; userId: number }
+  | { type: 'feedback.updated'; feedbackId: number; userId: number }
+  | { type: 'application.submitted'; applicationId: number }
+  | { type: 'application.decided'; applicationId: number; status: 'approved' | 'rejected' }
+  | { type: 'invitation.used'; invitationId: number; userId: number }
+  | {
+      type: 'report.filed';
+      caseId: number;
+      targetType: 'post' | 'comment' | 'user';
+      targetId: number;
+    }
+  | { type: 'report.resolved'; caseId: number; action: 'remove' | 'dismiss' }
+  | { type: 'setting.changed'; key: string }
+  // Live streams: another process opened one stream too many for the member; these keys end.
+  | { type: 'stream.superseded'; keys: string[] };
+
+export type DomainEventType = DomainEvent['type'];
+export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
