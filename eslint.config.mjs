@@ -121,6 +121,22 @@ export default tseslint.config(
     },
   },
   {
+    // A module reads its own collections through its model's accessor (posts/model.ts `postsOf`),
+    // which no other module may import (the zones above): `ctx.models` itself is off limits.
+    files: ['api/src/modules/**/*.ts'],
+    ignores: ['api/src/modules/*/model.ts', 'api/src/modules/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='models']",
+          message:
+            "Read this module's collections through its model.ts accessor (e.g. postsOf(ctx)), never ctx.models: another module's data stays behind that module's functions.",
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.tsx', 'packages/kit/**/*.ts', 'shell/**/*.ts', 'mf-*/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },

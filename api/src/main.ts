@@ -119,14 +119,19 @@ async function runApi(config: Config, logger: Logger) {
     database,
   });
   // Avatars an older version kept on disk move into the database (GridFS) under the same names.
-  const imported = await app.storage.importFrom(path.join(config.dataDir, 'uploads'));
+  const imported = await app.appContext.storage.importFrom(path.join(config.dataDir, 'uploads'));
   if (imported > 0) logger.info({ imported }, 'uploads copied from DATA_DIR into the database');
   // Only demo mode seeds, and only an empty database, once however many processes start together;
   // the data goes through the app's services.
   const seeded =
-    config.demoMode && (await seedDemoDataOnce(app, { ...config, storage: app.storage, logger }));
+    config.demoMode &&
+    (await seedDemoDataOnce(app.appContext, {
+      ...config,
+      storage: app.appContext.storage,
+      logger,
+    }));
   if (seeded || !cluster.isWorker || cluster.worker?.id === 1) {
-    printDemoLogins(await demoLogins(app, config.adminUserId));
+    printDemoLogins(await demoLogins(app.appContext, config.adminUserId));
   }
 
   const server = app.listen(config.port, () => {

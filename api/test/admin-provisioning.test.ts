@@ -2,14 +2,17 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import bcrypt from 'bcrypt';
 import { provisionAdmin } from '../src/admin/provision-admin';
-import { createScriptWrites } from '../src/services';
+import { createScriptContext } from '../src/app-context';
+import { createLogger } from '../src/platform/logger';
 import { uniqueEmail, useTestApp } from './test-app';
 
 // Registrations must start from an empty database: this file's first test registers past 107.
 const t = useTestApp();
 
+/** The command-line tests start the CLI (tsx compiles it first): a while on a busy machine. */
+jest.setTimeout(120_000);
+
 const API_ROOT = path.resolve(__dirname, '..');
-const TSX = path.join(API_ROOT, '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 /** The test database as a MONGODB_URI for a child process. */
 function databaseUri(): string {
@@ -20,7 +23,7 @@ function databaseUri(): string {
 /** Runs `npm run create-admin`'s script with `args`, `stdin` piped in; resolves on exit. */
 function createAdminCli(args: string[], stdin: string, env: NodeJS.ProcessEnv = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [TSX, 'src/admin/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], {
       cwd: API_ROOT,
       env: {
         ...process.env,
@@ -70,7 +73,7 @@ describe('provisionAdmin', () => {
   const ADMIN = 'head.of.campus@campus.edu';
   let firstToken = '';
   /** The command's writes, as `npm run create-admin` makes them: no app of its own. */
-  const script = () => ({ models: t.models, writes: createScriptWrites(t.models) });
+  const script = () => createScriptContext(t.models, t.config, createLogger('silent'));
 
   test('when there is no administrator, then user 107 is created, verified, and is the admin', async () => {
     const outcome = await provisionAdmin(script(), {

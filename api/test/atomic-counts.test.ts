@@ -19,7 +19,7 @@ describe('transactions', () => {
     const ada = await app.createMember();
     const bob = await app.createMember();
     const post = await publish(app.http, ada, 'all or nothing');
-    const { transaction, publish: tell } = app.writes;
+    const { transaction, publish: tell } = app.context;
     const heard: string[] = [];
     const stop = app.events.on('post.liked', (e) => heard.push(e.type));
     try {
@@ -43,7 +43,7 @@ describe('transactions', () => {
   test('when two transactions move the same count at once, then the conflict is retried and both count', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'conflict');
-    const { transaction } = app.writes;
+    const { transaction } = app.context;
     let attempts = 0;
     // Both read the count, then both write it: without a retry one increment would be lost.
     let bothRead!: () => void;
@@ -67,7 +67,7 @@ describe('transactions', () => {
   test('when a transaction commits, then its events are in one outbox document and heard once, after the work', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'announced');
-    const { transaction, publish: tell } = app.writes;
+    const { transaction, publish: tell } = app.context;
     let workDone = false;
     const heard: Array<{ type: string; afterWork: boolean; local: boolean }> = [];
     const stop = app.events.on(['post.liked', 'post.unliked'], (e, delivery) =>
@@ -94,7 +94,7 @@ describe('transactions', () => {
   });
 
   test('when an event is published outside a transaction, then it is refused (nothing would tell it)', () => {
-    expect(() => app.writes.publish({ type: 'profile.updated', userId: 1 })).toThrow(
+    expect(() => app.context.publish({ type: 'profile.updated', userId: 1 })).toThrow(
       'profile.updated published outside a transaction',
     );
   });
@@ -131,7 +131,7 @@ describe('concurrent writes on one post', () => {
     expect(likes).toBeGreaterThanOrEqual(members.length - Math.ceil(members.length / 3));
     expect(stored.commentsCount).toBe(members.length);
     expect(stored.repostsCount).toBe(members.length / 4);
-    expect(await findCountMismatches({ models: app.models, ...app.services })).toEqual([]);
+    expect(await findCountMismatches({ models: app.models })).toEqual([]);
   }, 120_000);
 
   test('when one member likes the same post from two apps at once, then it is one like', async () => {

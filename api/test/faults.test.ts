@@ -189,7 +189,7 @@ test('when the database is killed with SIGKILL during writes, then every acknowl
     }
   };
   const writers = Array.from({ length: 8 }, writer);
-  expect(await eventually(async () => acknowledged.length >= 40, 30_000)).toBe(true);
+  expect(await eventually(async () => acknowledged.length >= 40, 90_000)).toBe(true);
   await stopDatabase(server!, 'SIGKILL');
   stop = true;
   await Promise.all(writers);
@@ -205,7 +205,7 @@ test('when the database is killed with SIGKILL during writes, then every acknowl
   expect(stored.map((p) => p._id).sort((a, b) => a - b)).toEqual(
     [...acknowledged].sort((a, b) => a - b),
   );
-}, 90_000);
+}, 180_000);
 
 test('when the database is killed with SIGKILL during a storm of likes, comments and reposts, then after a restart every stored count equals a recount', async () => {
   const author = await createMember(app);
@@ -268,7 +268,8 @@ test('when the database is killed with SIGKILL during a storm of likes, comments
   };
   const workers = Array.from({ length: 8 }, worker);
   const total = () => Object.values(acknowledged).reduce((a, b) => a + b, 0);
-  expect(await eventually(async () => total() >= 150, 60_000)).toBe(true);
+  // A deadline for a failure only: on a busy machine the storm takes its time.
+  expect(await eventually(async () => total() >= 150, 150_000)).toBe(true);
   await stopDatabase(server!, 'SIGKILL');
   stop = true;
   await Promise.all(workers);
@@ -280,7 +281,7 @@ test('when the database is killed with SIGKILL during a storm of likes, comments
   server = await startDatabase(port, dbPath);
   expect(await eventually(async () => database.reachable, 20_000)).toBe(true);
   // The recount (posts/recount.ts) finds every likes, comments and reposts count exact.
-  expect(await findCountMismatches({ models: app.models, ...app.services })).toEqual([]);
+  expect(await findCountMismatches({ models: app.models })).toEqual([]);
   const stored = await app.models.Post.find(
     { _id: trusted({ $in: posts }) },
     { likesCount: 1, commentsCount: 1, repostsCount: 1 },
@@ -294,5 +295,5 @@ test('when the database is killed with SIGKILL during a storm of likes, comments
     .set('Authorization', author.auth)
     .expect(200);
   expect(after.body.liked).toBe(true);
-  expect(await findCountMismatches({ models: app.models, ...app.services })).toEqual([]);
-}, 180_000);
+  expect(await findCountMismatches({ models: app.models })).toEqual([]);
+}, 300_000);

@@ -5,8 +5,10 @@ import { useTestApp } from './test-app';
 // The API itself (src/main.ts) started as production would start it, on this file's database.
 const t = useTestApp();
 
+/** Each test starts the API (tsx compiles it first): up to half a minute on a busy machine. */
+jest.setTimeout(120_000);
+
 const API_ROOT = path.resolve(__dirname, '..');
-const TSX = path.join(API_ROOT, '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const SECRET = 'a-production-secret-of-more-than-32-bytes';
 
 function databaseUri(): string {
@@ -20,7 +22,7 @@ function databaseUri(): string {
  */
 function startApi(env: NodeJS.ProcessEnv) {
   return new Promise<{ code: number | null; listened: boolean; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [TSX, 'src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: API_ROOT,
       env: {
         ...process.env,

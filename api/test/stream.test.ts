@@ -273,7 +273,7 @@ describe('GET /api/stream', () => {
     const s = await connect(ada.auth);
     await s.next(named('unread'));
     // The administrator (ADMIN_USER_ID 107); members' ids are taken past it.
-    await b.app.services.counters.reserveIdsUpTo('users', 107);
+    await b.app.appContext.ids.reserveIdsUpTo('users', 107);
     const admin = await createMember(b.app, { id: 107 });
     await b
       .http()

@@ -12,7 +12,7 @@ import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mailer';
 import { createModels, type Models } from '../src/models';
-import type { Services } from '../src/services';
+import type { AppContext } from '../src/context';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const TEST_PASSWORD = 'correct horse battery';
@@ -29,16 +29,14 @@ export interface TestApp {
   caches: CampusApp['caches'];
   /** The app's domain events (to wait for one, or to see what a write told). */
   events: CampusApp['events'];
-  /** The app's transactions and their events. */
-  writes: CampusApp['writes'];
+  /** The app's context: what its use cases take (its transactions, ids, caches...). */
+  context: AppContext;
   /** Resolves once every commit made so far, through any app, has reached this app's caches. */
   caughtUp(): Promise<void>;
   /** The database the app works on. */
   database: Database<Models>;
   /** The app's models, bound to its own database connection. */
   models: Models;
-  /** The app's services (the same objects its routes call). */
-  services: Services;
   /** A verified member created directly in this app's database, with a valid token for it. */
   createMember(fields?: MemberFields): Promise<Member>;
   /** The stored user, as a plain object (without `lastActiveAt`), to assert what did (not) change. */
@@ -155,7 +153,8 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'campus-api-test-'));
     const external = process.env.TEST_MONGODB_URI;
-    if (!external) server = await start({ port: 0 });
+    // Test commands: a test may make the database fail a command (the failCommand fail point).
+    if (!external) server = await start({ port: 0, enableTestCommands: true });
     const uri = external ?? server!.uri;
     database = await connectDatabase(uri, {
       dbName: `test_${randomBytes(6).toString('hex')}`,
@@ -187,8 +186,8 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     get events() {
       return used().app.events;
     },
-    get writes() {
-      return used().app.writes;
+    get context() {
+      return used().app.appContext;
     },
     caughtUp: () => used().app.caughtUp(),
     get database() {
@@ -197,9 +196,6 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     },
     get models() {
       return used().app.models;
-    },
-    get services() {
-      return used().app.services;
     },
     createMember: (fields) => createMember(used().app, fields),
     storedUser: (id) => storedUser(used().app, id),
@@ -233,12 +229,12 @@ type MemberFields = {
   id?: number;
 };
 export type Member = { id: number; email: string; name: string; token: string; auth: string };
-/** What the helpers below write through: an app's models and services. */
-type AppData = Pick<CampusApp, 'models' | 'services'>;
+/** What the helpers below write through: an app's models and ids. */
+type AppData = Pick<CampusApp, 'models' | 'appContext'>;
 
 /** A verified member created directly in `app`'s database, with a valid token for it. */
 export async function createMember(app: AppData, fields: MemberFields = {}): Promise<Member> {
-  const id = fields.id ?? (await app.services.counters.nextId('users'));
+  const id = fields.id ?? (await app.appContext.ids.nextId('users'));
   const user = await app.models.User.create({
     _id: id,
     name: fields.name ?? `Member ${id}`,

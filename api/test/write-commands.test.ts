@@ -6,7 +6,7 @@
  */
 import { trusted, type Connection } from 'mongoose';
 import type { Post } from '@campus/contracts';
-import { ID_BLOCK_SIZE } from '../src/modules/counters/service';
+import { ID_BLOCK_SIZE } from '../src/modules/counters/ids';
 import { publish } from './content';
 import { countQueries } from './query-counter';
 import { useTestApp } from './test-app';

@@ -8,7 +8,6 @@
 import bcrypt from 'bcrypt';
 import type { Model } from 'mongoose';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
-import { createScriptServices } from '../../api/src/services';
 import { openBenchDatabase } from './database';
 import { FULL_SIZE, generateDataset, type DatasetSize } from './dataset';
 import { fmt, table, writeSection } from './report';
@@ -109,9 +108,7 @@ async function main() {
       Object.entries(lastIds).map(([name, seq]) => ({ _id: name as never, seq })),
     );
 
-    const recount = await timed(() =>
-      findCountMismatches({ models, ...createScriptServices(models) }),
-    );
+    const recount = await timed(() => findCountMismatches({ models }));
     console.log(`recount: ${recount.result.length} mismatches in ${fmt(recount.ms / 1000, 1)} s`);
     const viral = [...data.posts].sort((a, b) => b.likesCount - a.likesCount)[0]!;
     const today = data.posts.filter(

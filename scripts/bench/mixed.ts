@@ -33,7 +33,6 @@ import { connectDatabase } from '../../api/src/platform/db';
 import { createLogger } from '../../api/src/platform/logger';
 import { createMailer } from '../../api/src/platform/mailer';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
-import { createScriptServices } from '../../api/src/services';
 import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
 import { cpuMeter, cpuMs, perRequestUs } from './cpu';
 import { CONNECTIONS, median, runLoad, signToken, type LoadResult } from './load';
@@ -421,7 +420,7 @@ async function main() {
         `medians: ${fmt(load.requestsPerSecond)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms; CPU/request API ${fmt(cpu.apiUs)} µs + database ${fmt(cpu.dbUs)} µs = ${fmt(cpu.ratio, 1)}× the hello-world's ${fmt(cpu.helloUs)} µs; all repetitions together ${fmt(cpu.pooledUs)} µs`,
       );
       const recountStarted = performance.now();
-      const mismatches = await findCountMismatches({ models, ...createScriptServices(models) });
+      const mismatches = await findCountMismatches({ models });
       const recountMs = performance.now() - recountStarted;
       console.log(`recount: ${mismatches.length} mismatches (${fmt(recountMs / 1000, 1)} s)`);
       for (const m of mismatches.slice(0, 20)) console.log(`  ${JSON.stringify(m)}`);

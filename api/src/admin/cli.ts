@@ -5,11 +5,11 @@ import { parseArgs } from 'node:util';
 import bcrypt from 'bcrypt';
 import { displayNameSchema, emailSchema } from '@campus/contracts';
 import { createModels } from '../models';
+import { createScriptContext } from '../app-context';
 import { loadConfig } from '../platform/config';
 import { openDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { readAdminPassword } from './password-input';
-import { createScriptWrites } from '../services';
 import { provisionAdmin } from './provision-admin';
 
 const USAGE =
@@ -40,16 +40,12 @@ async function run(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ ...config, logger, models: createModels });
   try {
-    const writes = createScriptWrites(database.models);
-    const outcome = await provisionAdmin(
-      { models: database.models, writes },
-      {
-        adminUserId: config.adminUserId,
-        email: email.data,
-        name: name.data,
-        passwordHash: await bcrypt.hash(password, config.bcryptRounds),
-      },
-    );
+    const outcome = await provisionAdmin(createScriptContext(database.models, config, logger), {
+      adminUserId: config.adminUserId,
+      email: email.data,
+      name: name.data,
+      passwordHash: await bcrypt.hash(password, config.bcryptRounds),
+    });
     process.stdout.write(
       `Administrator ${outcome === 'created' ? 'created' : 'reset'}: user ${config.adminUserId}, ${email.data}\n`,
     );

@@ -1,6 +1,4 @@
-import type { DomainEvent } from '../domain-events';
-import type { Models } from '../models';
-import type { Transactions } from '../platform/transactions';
+import type { AppContext } from '../context';
 
 export interface AdminAccount {
   adminUserId: number;
@@ -20,8 +18,9 @@ export interface AdminAccount {
 export async function provisionAdmin(
   {
     models: { User },
-    writes: { transaction, publish },
-  }: { models: Pick<Models, 'User'>; writes: Transactions<DomainEvent> },
+    transaction,
+    publish,
+  }: Pick<AppContext, 'models' | 'transaction' | 'publish'>,
   account: AdminAccount,
 ): Promise<'created' | 'reset'> {
   const holder = await User.findOne({ email: account.email }, { _id: 1 }).lean();

@@ -63,7 +63,7 @@ async function process_(instanceName: string) {
     nextReset: () => new Promise<void>((resolve) => resetWaiters.push(resolve)),
     /** Commits one transaction telling `events`. */
     tell: (...events: DomainEvent[]) =>
-      app.writes.transaction(async () => app.writes.publish(...events)),
+      app.appContext.transaction(async () => app.appContext.publish(...events)),
     async close() {
       await app.close();
       await database.close();

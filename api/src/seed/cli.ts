@@ -5,7 +5,7 @@ import { openDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { createUploadStorage } from '../platform/storage';
 import { createModels } from '../models';
-import { createScriptServices } from '../services';
+import { createScriptContext } from '../app-context';
 import { demoLogins, printDemoLogins, resetDemoCollections, seedDemoDataOnce } from './seed';
 
 async function run() {
@@ -18,7 +18,7 @@ async function run() {
   }
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ ...config, logger, models: createModels });
-  const target = { models: database.models, services: createScriptServices(database.models) };
+  const target = createScriptContext(database.models, config, logger);
   try {
     if (process.argv.includes('--reset')) await resetDemoCollections(target);
     const seeded = await seedDemoDataOnce(target, {

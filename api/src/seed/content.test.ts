@@ -11,7 +11,7 @@ const DAY = 86_400_000;
 /** Demo data that looks alive (issue 20): a campus live for six months, not one minute. */
 describe('demo content over time', () => {
   test('when the demo data is seeded, then members joined over six months and everything they did comes after they joined, spread over time', async () => {
-    const seeded = await seedDemoDataOnce(t, {
+    const seeded = await seedDemoDataOnce(t.context, {
       adminUserId: 107,
       storage: createUploadStorage(t.database.connection, t.config.publicUrl),
       logger: createLogger('silent'),

@@ -16,8 +16,7 @@ import type { NotificationDoc } from '../modules/notifications/model';
 import { notificationKinds } from '../modules/notifications/registry';
 import type { PostDoc } from '../modules/posts/model';
 import type { RepostDoc } from '../modules/reposts/model';
-import type { Models } from '../models';
-import type { Services } from '../services';
+import type { AppContext } from '../context';
 
 /** A collection of numeric ids, written on directly (past mongoose's immutable createdAt). */
 type RawCollection = mongo.Collection<{ _id: number; createdAt: Date; lastActiveAt?: Date | null }>;
@@ -87,17 +86,11 @@ export interface ContentOptions {
 }
 
 export async function seedDemoContent(
-  target: {
-    models: Pick<
-      Models,
-      'Post' | 'Repost' | 'Comment' | 'Like' | 'Notification' | 'User' | 'Follow'
-    >;
-    services: Pick<Services, 'counters'>;
-  },
+  target: Pick<AppContext, 'models' | 'ids'>,
   options: ContentOptions,
 ) {
   const { Post, Repost, Comment, Like, Notification, User, Follow } = target.models;
-  const { reserveIdBlock } = target.services.counters;
+  const reserveIdBlock = (name: string, count: number) => target.ids.reserveIdBlock(name, count);
   const random = prng(2026);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
   const now = options.now?.getTime() ?? Date.now();

@@ -10,7 +10,7 @@ const t = useTestApp();
 
 describe('seedDemoData', () => {
   test('when several processes seed an empty database together (one lock left by a process that died), then exactly one seeds: the admin is user 107, 20+ verified members have avatars and follows, and the demo password signs in', async () => {
-    expect(await isDatabaseEmpty(t)).toBe(true);
+    expect(await isDatabaseEmpty(t.context)).toBe(true);
     const storage = createUploadStorage(t.database.connection, t.config.publicUrl);
     const options = {
       adminUserId: 107,
@@ -25,13 +25,13 @@ describe('seedDemoData', () => {
     // Three starts on one database, the third through an app of its own.
     const other = t.another({}).app;
     const seeded = await Promise.all([
-      seedDemoDataOnce(t, options),
-      seedDemoDataOnce(t, options),
-      seedDemoDataOnce(other, { ...options, storage: other.storage }),
+      seedDemoDataOnce(t.context, options),
+      seedDemoDataOnce(t.context, options),
+      seedDemoDataOnce(other.appContext, { ...options, storage: other.appContext.storage }),
     ]);
     expect(seeded.filter(Boolean)).toHaveLength(1);
     expect(await locks.countDocuments()).toBe(0);
-    expect(await seedDemoDataOnce(t, options)).toBe(false);
+    expect(await seedDemoDataOnce(t.context, options)).toBe(false);
 
     const admin = await t.models.User.findById(107).lean();
     expect(admin).toMatchObject({ email: DEMO_ADMIN.email, isVerified: true });
@@ -90,14 +90,14 @@ describe('seedDemoData', () => {
     ).toBeGreaterThanOrEqual(15);
     const oldest = await t.models.Post.findOne().sort({ createdAt: 1 }).lean();
     expect(Date.now() - oldest!.createdAt.getTime()).toBeGreaterThan(25 * 86_400_000);
-    expect(await findCountMismatches({ models: t.models, ...t.services })).toEqual([]);
+    expect(await findCountMismatches({ models: t.models })).toEqual([]);
     const top = await t
       .http()
       .get('/api/posts?topFilter=true')
       .set('Authorization', `Bearer ${login.body.token}`);
     expect(top.body.length).toBeGreaterThan(0);
 
-    expect(await demoLogins(t, 107)).toContain(`${DEMO_ADMIN.email} (admin, user 107)`);
-    expect(await isDatabaseEmpty(t)).toBe(false);
+    expect(await demoLogins(t.context, 107)).toContain(`${DEMO_ADMIN.email} (admin, user 107)`);
+    expect(await isDatabaseEmpty(t.context)).toBe(false);
   });
 });

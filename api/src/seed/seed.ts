@@ -4,17 +4,14 @@ import type { Logger } from '../platform/logger';
 import { isDuplicateKey } from '../platform/mongo-errors';
 import { UPLOADS_BUCKET, type UploadStorage } from '../platform/storage';
 import { storeAvatar } from '../modules/uploads/service';
-import type { Models } from '../models';
-import type { Services } from '../services';
+import type { AppContext } from '../context';
+import { setSetting } from '../modules/settings/settings';
 import { initialsAvatar } from './avatars';
 import { seedDemoContent } from './content';
 import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD, type DemoUser } from './demo-users';
 
-/** The app the demo data is written through: its models and the services the seed uses. */
-export interface SeedTarget {
-  models: Models;
-  services: Pick<Services, 'counters' | 'settings'>;
-}
+/** The app the demo data is written through (its context: models, ids, transactions). */
+export type SeedTarget = AppContext;
 
 export interface SeedOptions {
   adminUserId: number;
@@ -132,7 +129,8 @@ async function createDemoUser(
  * deterministic web in which every member follows 2 to 7 others and the admin.
  */
 export async function seedDemoData(target: SeedTarget, options: SeedOptions): Promise<void> {
-  const { nextId, reserveIdsUpTo } = target.services.counters;
+  const nextId = (name: string) => target.ids.nextId(name);
+  const reserveIdsUpTo = (name: string, value: number) => target.ids.reserveIdsUpTo(name, value);
   const { Follow } = target.models;
   if (DEMO_MEMBERS.length >= options.adminUserId) {
     throw new Error('ADMIN_USER_ID must be greater than the number of demo members');
@@ -166,7 +164,7 @@ export async function seedDemoData(target: SeedTarget, options: SeedOptions): Pr
   for (const [followerId, followingId] of unique.values()) {
     await Follow.create({ _id: await nextId('follows'), followerId, followingId });
   }
-  await target.services.settings.setSetting('logo_url', 'local');
+  await setSetting(target, 'logo_url', 'local');
   const content = await seedDemoContent(target, { memberIds, adminId });
   options.logger.info(
     { members: memberIds.length, adminId, follows: unique.size, ...content },

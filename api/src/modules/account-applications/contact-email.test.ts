@@ -1,4 +1,4 @@
-import { emailInContactInfo } from './service';
+import { emailInContactInfo } from './applications';
 
 describe('the e-mail address in an application’s contact information', () => {
   test.each([

@@ -41,3 +41,8 @@ export function accountApplicationModel(connection: Connection): AccountApplicat
     'account_applications',
   );
 }
+
+/** This module's AccountApplication model from the app context: only the account-applications module reads it (lint). */
+export const applicationsOf = (ctx: {
+  models: { AccountApplication: AccountApplicationModel };
+}): AccountApplicationModel => ctx.models.AccountApplication;

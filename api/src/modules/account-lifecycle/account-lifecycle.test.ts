@@ -13,12 +13,8 @@ import {
 } from '../../../test/test-app';
 import { createModels } from '../../models';
 import { connectDatabase } from '../../platform/db';
-import {
-  INVALID_RESET_LINK,
-  RESET_LINK_SENT,
-  VERIFICATION_LINK_SENT,
-  WRONG_CURRENT_PASSWORD,
-} from './service';
+import { INVALID_RESET_LINK, RESET_LINK_SENT, WRONG_CURRENT_PASSWORD } from './passwords';
+import { VERIFICATION_LINK_SENT } from './resend-verification';
 
 const t = useTestApp();
 

@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import { createUploadStorage } from '../../platform/storage';
 import { findCountMismatches } from '../posts/recount';
 import { TEST_PASSWORD, useTestApp } from '../../../test/test-app';
-import { CANNOT_DELETE_ACCOUNT, CANNOT_DELETE_ADMIN, WRONG_PASSWORD } from './service';
+import { CANNOT_DELETE_ACCOUNT, CANNOT_DELETE_ADMIN } from './delete-account';
+import { WRONG_PASSWORD } from './passwords';
 
 const t = useTestApp();
 
@@ -102,7 +103,7 @@ describe('DELETE /api/users/:id', () => {
     ).toBe(0);
     expect(await models.Feedback.countDocuments({ userId: ada.id })).toBe(0);
     expect(await uploads.has(avatarFile)).toBe(false);
-    expect(await findCountMismatches({ models, ...t.services })).toEqual([]);
+    expect(await findCountMismatches({ models })).toEqual([]);
 
     // What other members see: Ben's post with its counts fixed, his repost of Ada's post empty.
     const detail = await t.http().get(`/api/posts/${benPost.id}`).set('Authorization', ben.auth);
@@ -147,14 +148,18 @@ describe('DELETE /api/users/:id', () => {
     await call(ada, 'post', `/api/posts/${benPost.id}/like`);
     const adaPost = await call(ada, 'post', '/api/posts', { content: 'Mine' });
     await call(ada, 'post', `/api/users/${ben.id}/follow`);
-    const failing = jest
-      .spyOn(t.services.feedback, 'removeFeedbackOf')
-      .mockRejectedValueOnce(new Error('disk on fire'));
+    // The database refuses the deletion's third delete, after two have been made in it.
+    const admin = t.database.connection.db!.admin();
+    await admin.command({
+      configureFailPoint: 'failCommand',
+      mode: { skip: 2 },
+      data: { failCommands: ['delete'], errorCode: 8 },
+    });
     try {
       const res = await deleteAccount(ada, ada.id, { password: TEST_PASSWORD });
       expect(res.status).toBe(500);
     } finally {
-      failing.mockRestore();
+      await admin.command({ configureFailPoint: 'failCommand', mode: 'off' });
     }
     expect(await t.models.User.exists({ _id: ada.id })).not.toBeNull();
     expect(await t.models.Post.exists({ _id: adaPost.id })).not.toBeNull();

@@ -1,44 +1,32 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import {
   changePasswordRequestSchema,
   deleteAccountRequestSchema,
   emailOnlyRequestSchema,
   resetPasswordRequestSchema,
 } from '@campus/contracts';
+import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
-import type { RateLimitRule } from '../../platform/config';
-import type { RateLimits } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
 import { userIdParam } from '../users/params';
+import { deleteAccount } from './delete-account';
 import {
+  changePassword,
   PASSWORD_RESET,
+  requestPasswordReset,
   RESET_LINK_SENT,
-  VERIFICATION_LINK_SENT,
-  type AccountLifecycleOptions,
-  type AccountLifecycleService,
-} from './service';
-
-export interface AccountLifecycleRouteOptions extends AccountLifecycleOptions {
-  rateLimits: RateLimits;
-  rules: {
-    passwordReset: RateLimitRule;
-    verificationResend: RateLimitRule;
-    accountEmails: RateLimitRule;
-    passwordCheck: RateLimitRule;
-  };
-}
+  resetPassword,
+  signOutEverywhere,
+} from './passwords';
+import { resendVerification, VERIFICATION_LINK_SENT } from './resend-verification';
 
 /**
  * `POST /api/auth/forgot-password`, `/reset-password`, `/logout-all`, `/resend-verification`,
  * `PUT /api/auth/password` and `DELETE /api/users/:id`.
  */
-export function accountLifecycleRoutes(
-  service: AccountLifecycleService,
-  requireAuth: Middleware<AppState>,
-  options: AccountLifecycleRouteOptions,
-) {
-  const { rateLimits, rules } = options;
+export function accountLifecycleRoutes(app: HttpContext) {
+  const { rateLimits, requireAuth } = app;
+  const rules = app.config.rateLimits;
   // Per address, across both kinds of e-mail: nobody can make us flood someone's inbox.
   const mayEmail = async (email: string) =>
     (await rateLimits.take('account-emails', email.trim().toLowerCase(), rules.accountEmails))
@@ -51,19 +39,19 @@ export function accountLifecycleRoutes(
 
   router.post('/api/auth/forgot-password', perIp('passwordReset'), async (ctx) => {
     const { email } = parseInput(emailOnlyRequestSchema, ctx.request.body);
-    if (await mayEmail(email)) await service.requestPasswordReset(email, options);
+    if (await mayEmail(email)) await requestPasswordReset(app, email);
     ctx.status = 202;
     ctx.body = { message: RESET_LINK_SENT };
   });
 
   router.post('/api/auth/reset-password', perIp('passwordReset'), async (ctx) => {
-    await service.resetPassword(parseInput(resetPasswordRequestSchema, ctx.request.body), options);
+    await resetPassword(app, parseInput(resetPasswordRequestSchema, ctx.request.body));
     ctx.body = { message: PASSWORD_RESET };
   });
 
   router.post('/api/auth/resend-verification', perIp('verificationResend'), async (ctx) => {
     const { email } = parseInput(emailOnlyRequestSchema, ctx.request.body);
-    if (await mayEmail(email)) await service.resendVerification(email, options);
+    if (await mayEmail(email)) await resendVerification(app, email);
     ctx.status = 202;
     ctx.body = { message: VERIFICATION_LINK_SENT };
   });
@@ -71,11 +59,11 @@ export function accountLifecycleRoutes(
   router.put('/api/auth/password', requireAuth, passwordChecks, async (ctx) => {
     const input = parseInput(changePasswordRequestSchema, ctx.request.body);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await service.changePassword(currentUser(ctx.state), input, options);
+    ctx.body = await changePassword(app, currentUser(ctx.state), input);
   });
 
   router.post('/api/auth/logout-all', requireAuth, async (ctx) => {
-    await service.signOutEverywhere(currentUser(ctx.state));
+    await signOutEverywhere(app, currentUser(ctx.state));
     ctx.status = 204;
   });
 
@@ -83,7 +71,7 @@ export function accountLifecycleRoutes(
     const actor = currentUser(ctx.state);
     const userId = userIdParam(ctx.params.id);
     const { password } = parseInput(deleteAccountRequestSchema, ctx.request.body);
-    await service.deleteAccount(actor, userId, password, options);
+    await deleteAccount(app, actor, userId, password);
     ctx.status = 204;
   });
 

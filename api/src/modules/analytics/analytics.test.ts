@@ -1,6 +1,6 @@
 import { useTestApp } from '../../../test/test-app';
 import { publish } from '../../../test/content';
-import { percent } from './service';
+import { percent } from './analytics';
 
 const app = useTestApp({ timezone: 'UTC' });
 const ADMIN_ID = 107;

@@ -39,3 +39,7 @@ export type AuditEntryModel = Model<AuditEntryDoc>;
 export function auditEntryModel(connection: Connection): AuditEntryModel {
   return connection.model<AuditEntryDoc>('AuditEntry', auditEntrySchema, 'audit_log');
 }
+
+/** This module's AuditEntry model from the app context: only the audit module reads it (lint). */
+export const auditLogOf = (ctx: { models: { AuditEntry: AuditEntryModel } }): AuditEntryModel =>
+  ctx.models.AuditEntry;

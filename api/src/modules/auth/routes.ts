@@ -1,36 +1,19 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { loginRequestSchema, registerRequestSchema } from '@campus/contracts';
+import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
-import type { RateLimitRule } from '../../platform/config';
 import { HttpError } from '../../platform/errors';
-import type { RateLimits } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
-import {
-  EMAIL_VERIFIED,
-  INVALID_VERIFICATION_LINK,
-  INVITED_ACCOUNT_READY,
-  type AuthOptions,
-  type AuthService,
-} from './service';
+import { INVITED_ACCOUNT_READY, register, registerInvited } from './register';
+import { EMAIL_VERIFIED, INVALID_VERIFICATION_LINK, login, me, verifyEmail } from './sign-in';
 
 /** The 429 of a sign-in over the per-account limit: the same for an account that does not exist. */
 export const TOO_MANY_SIGN_IN_ATTEMPTS =
   'Too many failed sign-in attempts for this account. Please try again later.';
 
-export function authRoutes(
-  auth: AuthService,
-  requireAuth: Middleware<AppState>,
-  deps: AuthOptions & {
-    rateLimits: RateLimits;
-    rules: Record<
-      'login' | 'loginFailures' | 'register' | 'registerEmail' | 'verify' | 'verifyToken',
-      RateLimitRule
-    >;
-  },
-) {
-  const { login, me, register, registerInvited, verifyEmail } = auth;
-  const { rateLimits, rules } = deps;
+export function authRoutes(app: HttpContext) {
+  const { rateLimits } = app;
+  const rules = app.config.rateLimits;
   const router = new Router<AppState>({ prefix: '/api/auth' });
 
   router.post('/register', rateLimits.perIp('register', rules.register), async (ctx) => {
@@ -43,7 +26,7 @@ export function authRoutes(
     if (!perEmail.allowed) throw rateLimits.refusal(perEmail);
     const { invitationToken } = input;
     if (invitationToken !== undefined) {
-      const invited = await registerInvited({ ...input, invitationToken }, deps);
+      const invited = await registerInvited(app, { ...input, invitationToken });
       ctx.status = 201;
       ctx.body = {
         message: invited.verified
@@ -53,7 +36,7 @@ export function authRoutes(
       };
       return;
     }
-    const user = await register(input, deps);
+    const user = await register(app, input);
     ctx.status = 201;
     ctx.body = {
       message:
@@ -86,7 +69,7 @@ export function authRoutes(
       throw rateLimits.refusal(perAccount, TOO_MANY_SIGN_IN_ATTEMPTS);
     }
     try {
-      ctx.body = await login(input, deps);
+      ctx.body = await login(app, input);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 401) {
         await Promise.all([perIp.refund(), perAccount.refund()]);
@@ -100,7 +83,7 @@ export function authRoutes(
     const token = ctx.params.token ?? '';
     const perToken = await rateLimits.take('verify-token', token, rules.verifyToken);
     if (!perToken.allowed) throw rateLimits.refusal(perToken);
-    if (await verifyEmail(token)) {
+    if (await verifyEmail(app, token)) {
       ctx.body = { message: EMAIL_VERIFIED };
     } else {
       ctx.status = 400;
@@ -109,9 +92,9 @@ export function authRoutes(
   });
 
   // Who the caller is and what they may do: clients start their session with it.
-  router.get('/me', requireAuth, async (ctx) => {
+  router.get('/me', app.requireAuth, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await me(currentUser(ctx.state), deps.publicUrl);
+    ctx.body = await me(app, currentUser(ctx.state));
   });
 
   return router;

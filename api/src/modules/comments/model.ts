@@ -40,3 +40,7 @@ export type CommentModel = Model<CommentDoc>;
 export function commentModel(connection: Connection): CommentModel {
   return connection.model<CommentDoc>('Comment', commentSchema, 'comments');
 }
+
+/** This module's Comment model from the app context: only the comments module reads it (lint). */
+export const commentsOf = (ctx: { models: { Comment: CommentModel } }): CommentModel =>
+  ctx.models.Comment;

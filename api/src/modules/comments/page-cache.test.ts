@@ -1,6 +1,7 @@
 import type { Comment, CommentPage, PostDetail } from '@campus/contracts';
 import type request from 'supertest';
 import { publish } from '../../../test/content';
+import { removeCommentByModeration } from './moderation';
 import { countQueries } from '../../../test/query-counter';
 import { startOtherProcessApp, useTestApp } from '../../../test/test-app';
 
@@ -84,8 +85,8 @@ describe('post detail and its comment pages (read cache)', () => {
       isLiked: false,
     });
 
-    const removed = await app.writes.transaction(() =>
-      app.services.comments.removeCommentByModeration(c1.id, new Date()),
+    const removed = await app.context.transaction(() =>
+      removeCommentByModeration(app.context, c1.id, new Date()),
     );
     expect(removed?.commentIds).toEqual([c1.id, r1.id]);
     expect((await detail(app.http, ada, post.id)).comments.map((c) => c.id)).toEqual([c2.id]);

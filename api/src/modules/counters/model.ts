@@ -13,3 +13,7 @@ export type CounterModel = Model<CounterDoc>;
 export function counterModel(connection: Connection): CounterModel {
   return connection.model<CounterDoc>('Counter', counterSchema, 'counters');
 }
+
+/** This module's Counter model from the app context: only the counters module reads it (lint). */
+export const countersOf = (ctx: { models: { Counter: CounterModel } }): CounterModel =>
+  ctx.models.Counter;

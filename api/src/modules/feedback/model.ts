@@ -33,3 +33,7 @@ export type FeedbackModel = Model<FeedbackDoc>;
 export function feedbackModel(connection: Connection): FeedbackModel {
   return connection.model<FeedbackDoc>('Feedback', feedbackSchema, 'feedback');
 }
+
+/** This module's Feedback model from the app context: only the feedback module reads it (lint). */
+export const feedbackOf = (ctx: { models: { Feedback: FeedbackModel } }): FeedbackModel =>
+  ctx.models.Feedback;

@@ -26,3 +26,7 @@ export type FollowModel = Model<FollowDoc>;
 export function followModel(connection: Connection): FollowModel {
   return connection.model<FollowDoc>('Follow', followSchema, 'follows');
 }
+
+/** This module's Follow model from the app context: only the follows module reads it (lint). */
+export const followsOf = (ctx: { models: { Follow: FollowModel } }): FollowModel =>
+  ctx.models.Follow;

@@ -41,3 +41,7 @@ export type InvitationModel = Model<InvitationDoc>;
 export function invitationModel(connection: Connection): InvitationModel {
   return connection.model<InvitationDoc>('Invitation', invitationSchema, 'invitations');
 }
+
+/** This module's Invitation model from the app context: only the invitations module reads it (lint). */
+export const invitationsOf = (ctx: { models: { Invitation: InvitationModel } }): InvitationModel =>
+  ctx.models.Invitation;

@@ -1,18 +1,15 @@
 import Router from '@koa/router';
+import type { HttpContext } from '../../context';
 import type { AppState } from '../../platform/auth';
-import type { RateLimitRule } from '../../platform/config';
-import type { RateLimits } from '../../platform/rate-limit';
-import type { InvitationService } from './service';
+import { describeInvitation } from './invitations';
 
 /** `GET /api/invitations/:token` (public): the registration page greets the invited alum. */
-export function invitationRoutes(
-  invitations: InvitationService,
-  deps: { rateLimits: RateLimits; rules: { invitation: RateLimitRule } },
-) {
+export function invitationRoutes(app: HttpContext) {
   const router = new Router<AppState>({ prefix: '/api/invitations' });
-  router.get('/:token', deps.rateLimits.perIp('invitation', deps.rules.invitation), async (ctx) => {
+  const limit = app.rateLimits.perIp('invitation', app.config.rateLimits.invitation);
+  router.get('/:token', limit, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await invitations.describeInvitation(ctx.params.token ?? '');
+    ctx.body = await describeInvitation(app, ctx.params.token ?? '');
   });
   return router;
 }

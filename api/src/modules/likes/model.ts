@@ -33,3 +33,6 @@ export type LikeModel = Model<LikeDoc>;
 export function likeModel(connection: Connection): LikeModel {
   return connection.model<LikeDoc>('Like', likeSchema, 'likes');
 }
+
+/** This module's Like model from the app context: only the likes module reads it (lint). */
+export const likesOf = (ctx: { models: { Like: LikeModel } }): LikeModel => ctx.models.Like;

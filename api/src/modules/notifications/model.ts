@@ -63,3 +63,8 @@ export type NotificationModel = Model<NotificationDoc>;
 export function notificationModel(connection: Connection): NotificationModel {
   return connection.model<NotificationDoc>('Notification', notificationSchema, 'notifications');
 }
+
+/** This module's Notification model from the app context: only the notifications module reads it (lint). */
+export const notificationsOf = (ctx: {
+  models: { Notification: NotificationModel };
+}): NotificationModel => ctx.models.Notification;

@@ -1,31 +1,21 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import {
   idParamSchema,
   markNotificationsReadRequestSchema,
   notificationListQuerySchema,
 } from '@campus/contracts';
+import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
 import { parseInput } from '../../platform/validation';
-import { NotificationPageCache } from './page-cache';
-import type { NotificationSources, NotificationService } from './service';
+import { listNotifications } from './list-notifications';
+import { markAllRead, markManyRead, markRead } from './mark-read';
+import { listNotificationGroups } from './notification-groups';
 
-export function notificationRoutes(
-  notifications: NotificationService,
-  requireAuth: Middleware<AppState>,
-  sources: NotificationSources,
-  deps: {
-    timezone: string;
-    /** The app's notification pages (read-caches.ts); none kept without it. */
-    pages?: NotificationPageCache;
-  } = { timezone: 'UTC' },
-) {
-  const pages = deps.pages ?? new NotificationPageCache(0);
-  const { listNotifications, listNotificationGroups, markAllRead, markManyRead, markRead } =
-    notifications;
+export function notificationRoutes(app: HttpContext) {
+  const pages = app.caches.notifications;
   const router = new Router<AppState>({ prefix: '/api/notifications' });
-  router.use(requireAuth);
+  router.use(app.requireAuth);
 
   router.get('/', async (ctx) => {
     const query = parseInput(notificationListQuerySchema, ctx.query);
@@ -36,26 +26,26 @@ export function notificationRoutes(
     ctx.body =
       query.grouped === 'true'
         ? await pages.page(userId, `grouped|${query.before ?? ''}|${query.limit}`, async () =>
-            JSON.stringify(await listNotificationGroups(userId, query, sources, deps.timezone)),
+            JSON.stringify(await listNotificationGroups(app, userId, query)),
           )
         : await pages.page(userId, 'list', async () =>
-            JSON.stringify(await listNotifications(userId, sources)),
+            JSON.stringify(await listNotifications(app, userId)),
           );
   });
 
   router.put('/read-all', async (ctx) => {
-    ctx.body = { updated: await markAllRead(currentUser(ctx.state).id) };
+    ctx.body = { updated: await markAllRead(app, currentUser(ctx.state).id) };
   });
 
   router.put('/read', async (ctx) => {
     const body = parseInput(markNotificationsReadRequestSchema, ctx.request.body);
-    ctx.body = { updated: await markManyRead(currentUser(ctx.state).id, body, deps.timezone) };
+    ctx.body = { updated: await markManyRead(app, currentUser(ctx.state).id, body) };
   });
 
   router.put('/:id/read', async (ctx) => {
     const id = idParamSchema.safeParse(ctx.params.id);
     if (!id.success) throw notFound('Notification not found');
-    await markRead(currentUser(ctx.state).id, id.data);
+    await markRead(app, currentUser(ctx.state).id, id.data);
     ctx.body = { id: id.data, isRead: true };
   });
 

@@ -19,29 +19,20 @@ import type { EventBus } from '../../platform/event-bus';
 import { singleFlight } from '../../platform/in-flight';
 import { findOneBatch } from '../../platform/one-batch';
 import { ReadCache } from '../../platform/read-cache';
-import type { LikeService } from '../likes/service';
-import type { RepostService } from '../reposts/service';
 import { FeedHeads, HEAD_SIZE, type HeadQuery } from './feed-heads';
 import type { PostDoc, PostModel } from './model';
 import { TopPosts } from './top-posts';
-
-/** A viewer's remembered flags are started afresh past this many posts. */
-const MAX_FLAGS_PER_VIEWER = 5_000;
-
-interface ViewerFlags {
-  /** Posts whose flags are known. */
-  known: Set<number>;
-  liked: Set<number>;
-  reposted: Set<number>;
-}
+import { ViewerFlagsCache } from './viewer-flags';
 
 export type PageKind = 'shared' | 'following';
 
-/** Where the cache reads what it does not hold: the app's own models and services. */
+/** Where the cache reads what it does not hold: the app's posts, and its members' likes and reposts. */
 export interface FeedSources {
   Post: PostModel;
-  likes: Pick<LikeService, 'likedPosts'>;
-  reposts: Pick<RepostService, 'repostedPosts'>;
+  /** Which of `postIds` the viewer liked (the keys). */
+  likedPosts(viewerId: number, postIds: number[]): Promise<Map<number, number>>;
+  /** Which of `postIds` the viewer reposted (the keys). */
+  repostedPosts(viewerId: number, postIds: number[]): Promise<Map<number, number>>;
 }
 
 export class FeedCache {
@@ -49,7 +40,8 @@ export class FeedCache {
   private readonly pages: Record<PageKind, ReadCache<string, number[]>>;
   /** null: no such post. */
   readonly posts: ReadCache<number, PostDoc | null>;
-  private readonly viewers: ReadCache<number, ViewerFlags>;
+  /** Which posts each viewer has liked and reposted. */
+  private readonly flags: ViewerFlagsCache;
   private readonly pagesOnce = singleFlight<string, { posts: PostDoc[]; ids: number[] }>();
   private readonly postsOnce = singleFlight<string, PostDoc[]>();
   /** For You and JD's newest posts. */
@@ -75,7 +67,7 @@ export class FeedCache {
       following: new ReadCache(ttlMs, 10_000),
     };
     this.posts = new ReadCache(ttlMs, 50_000);
-    this.viewers = new ReadCache(ttlMs, 10_000);
+    this.flags = new ViewerFlagsCache(ttlMs, this.posts, sources);
     this.followLists = new ReadCache(ttlMs, 10_000);
     this.heads = new FeedHeads(ttlMs, this);
     this.top = new TopPosts(ttlMs, this);
@@ -83,7 +75,8 @@ export class FeedCache {
 
   /** Forgets everything (events may have been missed; a test moved dates behind the app). */
   clear(): void {
-    for (const cache of [...Object.values(this.pages), this.posts, this.viewers]) cache.clear();
+    for (const cache of [...Object.values(this.pages), this.posts]) cache.clear();
+    this.flags.clear();
     this.followLists.clear();
     this.heads.forget();
     this.top.forget();
@@ -96,7 +89,7 @@ export class FeedCache {
       events.on('post.created', (e) => this.postCreated(e)),
       events.on(['post.liked', 'post.unliked', 'post.reposted', 'post.unreposted'], (e) => {
         this.countsMoved(e.postId);
-        this.viewers.delete(e.userId);
+        this.flags.forget(e.userId);
       }),
       events.on('comment.created', (e) => this.countsMoved(e.postId)),
       events.on('post.recounted', (e) => e.postIds.forEach((id) => this.countsMoved(id))),
@@ -277,57 +270,12 @@ export class FeedCache {
     });
   }
 
-  /**
-   * Which of `postIds` the viewer has liked and reposted (two batched lookups at most). `held`:
-   * the caller's documents of some of them (what it presents), read when the cache holds none.
-   */
-  async viewerFlags(
+  /** Which of `postIds` the viewer has liked and reposted (viewer-flags.ts). */
+  viewerFlags(
     viewerId: number,
     postIds: number[],
     held: readonly PostDoc[] = [],
   ): Promise<{ liked: Set<number>; reposted: Set<number> }> {
-    const cached = this.viewers.get(viewerId);
-    if (cached && postIds.every((id) => cached.known.has(id))) return cached;
-    const unknown = cached ? postIds.filter((id) => !cached.known.has(id)) : postIds;
-    // Past the cap, start afresh with this page's posts.
-    const known =
-      cached && cached.known.size + unknown.length <= MAX_FLAGS_PER_VIEWER ? cached : undefined;
-    const missing = known ? unknown : postIds;
-    const mark = this.viewers.mark();
-    // A post with no likes (no reposts) has none by this viewer either: a like and its count are
-    // written in one transaction, and its event forgets the post here (so do undone reposts). Most
-    // misses are new posts, which have neither yet. The held post says so for this answer only
-    // (it may have been read before a like this cache has forgotten it for): only what the cache
-    // holds now is remembered.
-    const heldById = held.length > 0 ? new Map(held.map((p) => [p._id, p])) : undefined;
-    const onlyHeld: number[] = [];
-    const mayHave = (field: 'likesCount' | 'repostsCount') =>
-      missing.filter((id) => {
-        const post = this.posts.get(id);
-        const mine = heldById?.get(id);
-        if (post && post[field] !== 0) return true;
-        if (mine && mine[field] !== 0) return true;
-        if (!post && !mine) return true;
-        if (!post) onlyHeld.push(id);
-        return false;
-      });
-    const toLike = mayHave('likesCount');
-    const toRepost = mayHave('repostsCount');
-    const [likes, reposts] = await Promise.all([
-      toLike.length > 0
-        ? this.sources.likes.likedPosts(viewerId, toLike)
-        : new Map<number, number>(),
-      toRepost.length > 0
-        ? this.sources.reposts.repostedPosts(viewerId, toRepost)
-        : new Map<number, number>(),
-    ]);
-    const notKept = new Set(onlyHeld);
-    const flags: ViewerFlags = {
-      known: new Set([...(known?.known ?? []), ...missing.filter((id) => !notKept.has(id))]),
-      liked: new Set([...(known?.liked ?? []), ...likes.keys()]),
-      reposted: new Set([...(known?.reposted ?? []), ...reposts.keys()]),
-    };
-    this.viewers.set(viewerId, flags, mark);
-    return flags;
+    return this.flags.of(viewerId, postIds, held);
   }
 }

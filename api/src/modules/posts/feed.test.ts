@@ -116,7 +116,7 @@ describe('GET /api/posts', () => {
         expect(Math.max(...perCollection.values())).toBeLessThanOrEqual(following ? 3 : 2);
       }
     }
-  });
+  }, 120_000); // 50 posts, their likes and reposts written first: a while on a busy machine
 
   test('when the caller follows more authors than MongoDB merges for a sort, then Following looks at the last day first and still finds older posts', async () => {
     const me = await app.createMember();
@@ -139,10 +139,10 @@ describe('GET /api/posts', () => {
     // The newest posts of all first (too few of them are theirs: feed-cache `headPageOf`), then
     // for one author (and the caller) one query, each author's index range merged.
     expect(await postReads()).toBe(2);
-    for (const author of authors.slice(1)) await follow(me, author);
+    await Promise.all(authors.slice(1).map((author) => follow(me, author)));
     // 102 authors: the last day (one post, less than a page), then all of their posts.
     expect(await postReads()).toBe(3);
-  });
+  }, 120_000); // 102 members and their follows written first
 });
 
 describe('Top Posts', () => {

@@ -62,3 +62,6 @@ export type PostModel = Model<PostDoc>;
 export function postModel(connection: Connection): PostModel {
   return connection.model<PostDoc>('Post', postSchema, 'posts');
 }
+
+/** This module's Post model from the app context: only the posts module reads it (lint). */
+export const postsOf = (ctx: { models: { Post: PostModel } }): PostModel => ctx.models.Post;

@@ -1,16 +1,23 @@
 import type { Post as PostView } from '@campus/contracts';
+import type { AppContext } from '../../context';
 import type { AuthorCache, AuthorDoc } from '../users/author-cache';
 import { toAuthor } from '../users/presenters';
 import type { FeedCache } from './feed-cache';
 import type { PostDoc } from './model';
 import { postPolicy } from './policy';
 
-/** What presenting posts needs: the base of absolute avatar URLs and the app's read caches. */
-export interface PostReads {
+/** What presenting posts reads: the base of absolute avatar URLs and the app's read caches. */
+interface PostReads {
   publicUrl: string;
   feed: FeedCache;
   authors: AuthorCache;
 }
+
+const readsOf = (ctx: AppContext): PostReads => ({
+  publicUrl: ctx.config.publicUrl,
+  feed: ctx.caches.feed,
+  authors: ctx.caches.authors,
+});
 
 /**
  * What presenting a page of posts reads: originals of reposts, the viewer's flags and authors.
@@ -60,10 +67,11 @@ function sharedFields(p: PostDoc, author: AuthorDoc | undefined, publicUrl: stri
  * A repost whose original was deleted keeps `originalPostId` and has `originalPost: null`.
  */
 export async function presentPosts(
+  ctx: AppContext,
   posts: PostDoc[],
   viewerId: number,
-  reads: PostReads,
 ): Promise<PostView[]> {
+  const reads = readsOf(ctx);
   const { publicUrl } = reads;
   if (posts.length === 0) return [];
   const { originalsById, authors, liked, reposted } = await readsFor(posts, viewerId, reads);
@@ -84,13 +92,13 @@ export async function presentPosts(
  * or reposted it yet, so only its author is read (the author cache), not the viewer's flags.
  */
 export async function presentNewPost(
+  ctx: AppContext,
   post: PostDoc,
   viewerId: number,
-  reads: PostReads,
 ): Promise<PostView> {
-  const authors = await reads.authors.byId([post.authorId]);
+  const authors = await ctx.caches.authors.byId([post.authorId]);
   return {
-    ...sharedFields(post, authors.get(post.authorId), reads.publicUrl),
+    ...sharedFields(post, authors.get(post.authorId), ctx.config.publicUrl),
     isLiked: false,
     isReposted: false,
     canDelete: postPolicy.canDelete({ id: viewerId }, post),
@@ -246,12 +254,13 @@ const EMPTY_PAGE = Buffer.from('[]');
  * posts, their originals and authors the caches hold are the ones it was made from.
  */
 export async function presentPostsJson(
+  ctx: AppContext,
   posts: PostDoc[],
   viewerId: number,
-  reads: PostReads,
   page?: readonly number[],
 ): Promise<Buffer> {
   if (posts.length === 0) return EMPTY_PAGE;
+  const reads = readsOf(ctx);
   let json = page && pagesJson.get(page);
   if (!json || !stillHolds(json, posts, reads)) {
     const found = await readsFor(posts, viewerId, reads);

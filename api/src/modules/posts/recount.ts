@@ -1,7 +1,8 @@
-import type { CommentService } from '../comments/service';
-import type { LikeService } from '../likes/service';
-import type { RepostService } from '../reposts/service';
-import type { PostModel } from './model';
+import type { AppContext } from '../../context';
+import { countCommentsPerPost, storedCommentLikeCounts } from '../comments/queries';
+import { countLikesPer } from '../likes/queries';
+import { countRepostsPerPost } from '../reposts/repost-records';
+import { postsOf } from './model';
 
 export interface CountMismatch {
   collection: 'posts' | 'comments';
@@ -15,23 +16,15 @@ export interface CountMismatch {
  * Recounts every denormalized counter from the source collections (with aggregations in the
  * database) and lists the documents whose stored count differs. Used by tests and benchmarks.
  */
-export async function findCountMismatches({
-  models: { Post },
-  comments: { countCommentsPerPost, storedCommentLikeCounts },
-  likes: { countLikesPer },
-  reposts: { countRepostsPerPost },
-}: {
-  models: { Post: PostModel };
-  comments: Pick<CommentService, 'countCommentsPerPost' | 'storedCommentLikeCounts'>;
-  likes: Pick<LikeService, 'countLikesPer'>;
-  reposts: Pick<RepostService, 'countRepostsPerPost'>;
-}): Promise<CountMismatch[]> {
+export async function findCountMismatches(
+  ctx: Pick<AppContext, 'models'>,
+): Promise<CountMismatch[]> {
   const [postLikes, comments, reposts, commentLikes, storedCommentLikes] = await Promise.all([
-    countLikesPer('post'),
-    countCommentsPerPost(),
-    countRepostsPerPost(),
-    countLikesPer('comment'),
-    storedCommentLikeCounts(),
+    countLikesPer(ctx, 'post'),
+    countCommentsPerPost(ctx),
+    countRepostsPerPost(ctx),
+    countLikesPer(ctx, 'comment'),
+    storedCommentLikeCounts(ctx),
   ]);
   const mismatches: CountMismatch[] = [];
   const check = (
@@ -43,7 +36,8 @@ export async function findCountMismatches({
   ) => {
     if (stored !== actual) mismatches.push({ collection, id, field, stored, actual });
   };
-  for await (const p of Post.find({}, { likesCount: 1, commentsCount: 1, repostsCount: 1 })
+  for await (const p of postsOf(ctx)
+    .find({}, { likesCount: 1, commentsCount: 1, repostsCount: 1 })
     .lean()
     .cursor()) {
     check('posts', p._id, 'likesCount', p.likesCount, postLikes.get(p._id) ?? 0);

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import {
   commentPageQuerySchema,
   createCommentSchema,
@@ -9,13 +8,19 @@ import {
   repostSchema,
   type FeedQuery,
 } from '@campus/contracts';
+import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
 import { notFound } from '../../platform/errors';
-import type { MemberLimiters } from '../../platform/rate-limit';
 import { parseInput } from '../../platform/validation';
-import type { PostReads } from './presenters';
-import { decodeCommentCursor } from '../comments/service';
-import { POST_NOT_FOUND, type PostService } from './service';
+import { decodeCommentCursor } from '../comments/list-comments';
+import { addComment } from './add-comment';
+import { createPost } from './create-post';
+import { deletePost } from './delete-post';
+import { listFeedJson } from './feed';
+import { togglePostLike } from './like-post';
+import { getPostDetail, listPostComments } from './post-detail';
+import { POST_NOT_FOUND } from './queries';
+import { repost, undoRepost } from './repost';
 
 /** `:id` of a post route; anything but a positive integer names no post. */
 function postIdParam(raw: string | undefined): number {
@@ -42,27 +47,10 @@ function feedQueryParser(): (querystring: string, query: () => unknown) => FeedQ
   };
 }
 
-export function postRoutes(
-  posts: PostService,
-  requireAuth: Middleware<AppState>,
-  options: PostReads & {
-    timezone: string;
-    limits: Pick<MemberLimiters, 'posts' | 'likes' | 'reposts' | 'comments'>;
-  },
-) {
-  const {
-    addComment,
-    createPost,
-    deletePost,
-    getPostDetail,
-    listFeedJson,
-    listPostComments,
-    repost,
-    togglePostLike,
-    undoRepost,
-  } = posts;
+export function postRoutes(app: HttpContext) {
+  const { limits } = app;
   const router = new Router<AppState>({ prefix: '/api/posts' });
-  router.use(requireAuth);
+  router.use(app.requireAuth);
 
   const feedQuery = feedQueryParser();
   router.get('/', async (ctx) => {
@@ -72,20 +60,18 @@ export function postRoutes(
     // The page's JSON as bytes, made once per cached page and set of viewer's flags: written as
     // they are (no serializing, no encoding, no length to count).
     ctx.set('Content-Type', 'application/json; charset=utf-8');
-    ctx.body = await listFeedJson(currentUser(ctx.state).id, query, options);
+    ctx.body = await listFeedJson(app, currentUser(ctx.state).id, query);
   });
-
-  const { limits } = options;
 
   router.post('/', limits.posts, async (ctx) => {
     const input = parseInput(createPostSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await createPost(currentUser(ctx.state), input, options);
+    ctx.body = await createPost(app, currentUser(ctx.state), input);
   });
 
   router.get('/:id', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await getPostDetail(postIdParam(ctx.params.id), currentUser(ctx.state).id, options);
+    ctx.body = await getPostDetail(app, postIdParam(ctx.params.id), currentUser(ctx.state).id);
   });
 
   // The next page of a post's comments (`cursor`: the nextCursor of the page before).
@@ -94,40 +80,40 @@ export function postRoutes(
     const { cursor } = parseInput(commentPageQuerySchema, ctx.query);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await listPostComments(
+      app,
       id,
       currentUser(ctx.state).id,
       cursor === undefined ? undefined : decodeCommentCursor(cursor),
-      options,
     );
   });
 
   router.delete('/:id', async (ctx) => {
     const id = postIdParam(ctx.params.id);
-    await deletePost(currentUser(ctx.state), id);
+    await deletePost(app, currentUser(ctx.state), id);
     ctx.body = { id, deleted: true };
   });
 
   router.post('/:id/like', limits.likes, async (ctx) => {
-    ctx.body = await togglePostLike(currentUser(ctx.state).id, postIdParam(ctx.params.id), options);
+    ctx.body = await togglePostLike(app, currentUser(ctx.state).id, postIdParam(ctx.params.id));
   });
 
   router.post('/:id/repost', limits.reposts, async (ctx) => {
     const id = postIdParam(ctx.params.id);
     const input = parseInput(repostSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await repost(currentUser(ctx.state), id, input, options);
+    ctx.body = await repost(app, currentUser(ctx.state), id, input);
   });
 
   // Undoes the caller's plain repost of post :id (the Repost button, pressed again).
   router.delete('/:id/repost', async (ctx) => {
-    ctx.body = await undoRepost(currentUser(ctx.state), postIdParam(ctx.params.id));
+    ctx.body = await undoRepost(app, currentUser(ctx.state), postIdParam(ctx.params.id));
   });
 
   router.post('/:id/comments', limits.comments, async (ctx) => {
     const id = postIdParam(ctx.params.id);
     const input = parseInput(createCommentSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await addComment(currentUser(ctx.state), id, input, options);
+    ctx.body = await addComment(app, currentUser(ctx.state), id, input);
   });
 
   return router;

@@ -90,3 +90,11 @@ export function reportModel(connection: Connection): ReportModel {
 export function reportCaseModel(connection: Connection): ReportCaseModel {
   return connection.model<ReportCaseDoc>('ReportCase', reportCaseSchema, 'report_cases');
 }
+
+/** This module's Report model from the app context: only the reports module reads it (lint). */
+export const reportsOf = (ctx: { models: { Report: ReportModel } }): ReportModel =>
+  ctx.models.Report;
+
+/** This module's ReportCase model from the app context: only the reports module reads it (lint). */
+export const reportCasesOf = (ctx: { models: { ReportCase: ReportCaseModel } }): ReportCaseModel =>
+  ctx.models.ReportCase;

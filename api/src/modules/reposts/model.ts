@@ -31,3 +31,7 @@ export type RepostModel = Model<RepostDoc>;
 export function repostModel(connection: Connection): RepostModel {
   return connection.model<RepostDoc>('Repost', repostSchema, 'reposts');
 }
+
+/** This module's Repost model from the app context: only the reposts module reads it (lint). */
+export const repostsOf = (ctx: { models: { Repost: RepostModel } }): RepostModel =>
+  ctx.models.Repost;

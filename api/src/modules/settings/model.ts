@@ -22,3 +22,7 @@ export type AppSettingModel = Model<AppSettingDoc>;
 export function appSettingModel(connection: Connection): AppSettingModel {
   return connection.model<AppSettingDoc>('AppSetting', appSettingSchema, 'app_settings');
 }
+
+/** This module's AppSetting model from the app context: only the settings module reads it (lint). */
+export const settingsOf = (ctx: { models: { AppSetting: AppSettingModel } }): AppSettingModel =>
+  ctx.models.AppSetting;

@@ -1,3 +1,4 @@
+import { setSetting } from './settings';
 import { useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
@@ -10,8 +11,8 @@ describe('GET /api/settings', () => {
   });
 
   test('when a logo is configured, then its URL is returned, without signing in', async () => {
-    await t.services.settings.setSetting('logo_url', 'https://cdn.campus.edu/logo.png');
-    await t.services.settings.setSetting('logo_url', 'https://cdn.campus.edu/logo-2.png');
+    await setSetting(t.context, 'logo_url', 'https://cdn.campus.edu/logo.png');
+    await setSetting(t.context, 'logo_url', 'https://cdn.campus.edu/logo-2.png');
     const res = await t.http().get('/api/settings');
     expect(res.body).toEqual({ logo_url: 'https://cdn.campus.edu/logo-2.png' });
     expect(res.headers['cache-control']).toBe('public, max-age=60');

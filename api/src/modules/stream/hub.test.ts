@@ -1,7 +1,5 @@
 import { PassThrough } from 'node:stream';
 import { useTestApp } from '../../../test/test-app';
-import { notificationSources } from '../../notification-sources';
-import { createLogger } from '../../platform/logger';
 import { createStreamHub } from './create';
 import type { StreamHub } from './hub';
 
@@ -13,16 +11,7 @@ afterEach(() => {
 });
 
 function hub(heartbeatMs: number): StreamHub {
-  const built = createStreamHub(app.services, {
-    events: app.events,
-    ready: () => Promise.resolve(),
-    writes: app.writes,
-    sources: notificationSources(app.services, app.config.publicUrl),
-    logger: createLogger('silent'),
-    adminUserId: app.config.adminUserId,
-    activityThrottleMs: app.config.activityThrottleMs,
-    heartbeatMs,
-  });
+  const built = createStreamHub(app.context, { ready: () => Promise.resolve(), heartbeatMs });
   hubs.push(built);
   return built;
 }

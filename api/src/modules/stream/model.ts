@@ -31,3 +31,7 @@ export type LiveStreamModel = Model<LiveStreamDoc>;
 export function liveStreamModel(connection: Connection): LiveStreamModel {
   return connection.model<LiveStreamDoc>('LiveStream', liveStreamSchema, 'live_streams');
 }
+
+/** This module's LiveStream model from the app context: only the stream module reads it (lint). */
+export const liveStreamsOf = (ctx: { models: { LiveStream: LiveStreamModel } }): LiveStreamModel =>
+  ctx.models.LiveStream;

@@ -1,16 +1,14 @@
 import { trusted } from 'mongoose';
-import type { DomainEvent } from '../../domain-events';
-import type { Transactions } from '../../platform/transactions';
-import type { LiveStreamModel } from './model';
+import type { AppContext } from '../../context';
+import { liveStreamsOf } from './model';
 
 /** How long a stream's record outlives its last refresh (a few heartbeats). */
 export const LIVE_STREAM_TTL_MS = 120_000;
 
 /** The open streams of every API process, in the database (model.ts). */
-export function createStreamRegistry(
-  LiveStream: LiveStreamModel,
-  { transaction, publish }: Transactions<DomainEvent>,
-) {
+export function createStreamRegistry(ctx: AppContext) {
+  const LiveStream = liveStreamsOf(ctx);
+  const { transaction, publish } = ctx;
   const expiry = () => new Date(Date.now() + LIVE_STREAM_TTL_MS);
 
   /**

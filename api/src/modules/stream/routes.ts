@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import jwt from 'jsonwebtoken';
-import type { Middleware } from 'koa';
 import { streamLastEventIdSchema, streamQuerySchema } from '@campus/contracts';
-import { currentUser, type AppState, type TokenService } from '../../platform/auth';
+import type { HttpContext } from '../../context';
+import { currentUser, type AppState } from '../../platform/auth';
 import { parseInput } from '../../platform/validation';
 import type { StreamHub } from './hub';
 
@@ -16,19 +16,15 @@ function bearer(header: string): string {
  * `GET /api/stream`: the member's live stream (`text/event-stream`, api/README.md "Live
  * stream"). The response stays open; the hub writes to it and ends it.
  */
-export function streamRoutes(
-  hub: StreamHub,
-  requireAuth: Middleware<AppState>,
-  deps: { tokens: TokenService },
-) {
+export function streamRoutes(app: HttpContext, hub: StreamHub) {
   const router = new Router<AppState>({ prefix: '/api/stream' });
-  router.use(requireAuth);
+  router.use(app.requireAuth);
 
   router.get('/', (ctx) => {
     const user = currentUser(ctx.state);
     const { tabs } = parseInput(streamQuerySchema, ctx.query);
     const token = bearer(ctx.get('Authorization'));
-    const { issuedAt } = deps.tokens.verifyClaims(token);
+    const { issuedAt } = app.tokens.verifyClaims(token);
     const exp = (jwt.decode(token) as jwt.JwtPayload | null)?.exp;
     const lastEventId = streamLastEventIdSchema.safeParse(Number(ctx.get('Last-Event-ID') || NaN));
 

@@ -4,25 +4,18 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { AVATAR_FIELD } from '@campus/contracts';
+import type { HttpContext } from '../../context';
 import type { AppState } from '../../platform/auth';
 import { HttpError } from '../../platform/errors';
-import type { MemberLimiters } from '../../platform/rate-limit';
-import type { UploadStorage } from '../../platform/storage';
-import { storeAvatar, UPLOAD_FAILED, type AvatarOptions } from './service';
+import { storeAvatar, UPLOAD_FAILED } from './service';
 
 interface UploadedFile {
   filepath: string;
 }
 
-export function uploadRoutes(
-  requireAuth: Middleware<AppState>,
-  deps: {
-    storage: UploadStorage;
-    maxBytes: number;
-    tempDir: string;
-    limits: Pick<MemberLimiters, 'avatars'>;
-  } & AvatarOptions,
-) {
+export function uploadRoutes(app: HttpContext) {
+  const { config } = app;
+  const tempDir = path.join(config.dataDir, 'tmp');
   const router = new Router<AppState>({ prefix: '/api/upload' });
 
   const requireMultipart: Middleware = async (ctx, next) => {
@@ -47,24 +40,27 @@ export function uploadRoutes(
         uploadDir,
         maxFiles: 1,
         maxFields: 10,
-        maxFileSize: deps.maxBytes,
-        maxTotalFileSize: deps.maxBytes,
+        maxFileSize: config.avatarMaxBytes,
+        maxTotalFileSize: config.avatarMaxBytes,
         allowEmptyFiles: false,
         filter: (part) => part.name === AVATAR_FIELD,
       },
     });
 
   // Counted before the body is read: a refused upload costs no parsing and no disk.
-  router.post('/avatar', requireAuth, deps.limits.avatars, requireMultipart, async (ctx) => {
-    await fs.mkdir(deps.tempDir, { recursive: true });
-    const uploadDir = await fs.mkdtemp(path.join(deps.tempDir, 'upload-'));
+  router.post('/avatar', app.requireAuth, app.limits.avatars, requireMultipart, async (ctx) => {
+    await fs.mkdir(tempDir, { recursive: true });
+    const uploadDir = await fs.mkdtemp(path.join(tempDir, 'upload-'));
     try {
       await parseMultipart(uploadDir)(ctx, async () => {});
       const avatar = ctx.request.files?.[AVATAR_FIELD];
       if (!avatar || Array.isArray(avatar)) {
         throw new HttpError(400, `${UPLOAD_FAILED}: no image in the "${AVATAR_FIELD}" field`);
       }
-      const stored = await storeAvatar((avatar as UploadedFile).filepath, deps.storage, deps);
+      const stored = await storeAvatar((avatar as UploadedFile).filepath, app.storage, {
+        maxPixels: config.avatarMaxPixels,
+        size: config.avatarSize,
+      });
       ctx.status = 201;
       ctx.body = { avatarUrl: stored.url };
     } finally {

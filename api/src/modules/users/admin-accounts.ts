@@ -5,11 +5,11 @@
  */
 import { trusted } from 'mongoose';
 import type { MemberStatus } from '@campus/contracts';
-import type { DomainEvent } from '../../domain-events';
+import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../platform/errors';
-import type { Transactions } from '../../platform/transactions';
-import type { UserDoc, UserModel } from './model';
-import { USER_NOT_FOUND, UNVERIFIED_ACCOUNT_TTL_MS } from './service';
+import { UNVERIFIED_ACCOUNT_TTL_MS } from './accounts';
+import { usersOf, type UserDoc } from './model';
+import { USER_NOT_FOUND } from './queries';
 
 export const ALREADY_SUSPENDED = 'This member is already suspended';
 export const NOT_SUSPENDED = 'This member is not suspended';
@@ -64,154 +64,147 @@ function statusFilter(status: MemberStatus | undefined): Record<string, unknown>
   }
 }
 
-export function createAdminAccounts({
-  models: { User },
-  writes: { transaction, publish },
-}: {
-  models: { User: UserModel };
-  writes: Transactions<DomainEvent>;
-}) {
-  /** Members newest first: `q` is a part of the name or e-mail, in any case. */
-  async function listAccounts(
-    query: { q?: string; status?: MemberStatus },
-    page: { skip: number; limit: number },
-  ): Promise<{ items: AdminAccountFields[]; total: number }> {
-    const filter: Record<string, unknown> = statusFilter(query.status);
-    if (query.q) {
-      const pattern = new RegExp(escapeRegex(query.q), 'i');
-      filter.$or = [{ name: pattern }, { email: pattern }];
-    }
-    const [items, total] = await Promise.all([
-      User.find(filter, ADMIN_ACCOUNT_FIELDS)
-        .sort({ createdAt: -1, _id: -1 })
-        .skip(page.skip)
-        .limit(page.limit)
-        .lean<AdminAccountFields[]>(),
-      User.countDocuments(filter),
-    ]);
-    return { items, total };
+/** Members newest first: `q` is a part of the name or e-mail, in any case. */
+export async function listAccounts(
+  ctx: AppContext,
+  query: { q?: string; status?: MemberStatus },
+  page: { skip: number; limit: number },
+): Promise<{ items: AdminAccountFields[]; total: number }> {
+  const filter: Record<string, unknown> = statusFilter(query.status);
+  if (query.q) {
+    const pattern = new RegExp(escapeRegex(query.q), 'i');
+    filter.$or = [{ name: pattern }, { email: pattern }];
   }
+  const [items, total] = await Promise.all([
+    usersOf(ctx)
+      .find(filter, ADMIN_ACCOUNT_FIELDS)
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(page.skip)
+      .limit(page.limit)
+      .lean<AdminAccountFields[]>(),
+    usersOf(ctx).countDocuments(filter),
+  ]);
+  return { items, total };
+}
 
-  async function findAccount(id: number): Promise<AdminAccountFields> {
-    const user = await User.findById(id, ADMIN_ACCOUNT_FIELDS).lean<AdminAccountFields>();
-    if (!user) throw notFound(USER_NOT_FOUND);
-    return user;
-  }
+export async function findAccount(ctx: AppContext, id: number): Promise<AdminAccountFields> {
+  const user = await usersOf(ctx).findById(id, ADMIN_ACCOUNT_FIELDS).lean<AdminAccountFields>();
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
 
-  /**
-   * Suspends an active account, in the caller's transaction: it cannot sign in, and every token
-   * issued until now is refused (`account.suspended` reaches every API process's account cache),
-   * so a reactivated member signs in again. 404 unknown, 409 already suspended.
-   */
-  async function suspendAccount(
-    id: number,
-    reason: string,
-    now: Date,
-  ): Promise<AdminAccountFields> {
-    const user = await User.findOneAndUpdate(
+/**
+ * Suspends an active account, in the caller's transaction: it cannot sign in, and every token
+ * issued until now is refused (`account.suspended` reaches every API process's account cache),
+ * so a reactivated member signs in again. 404 unknown, 409 already suspended.
+ */
+export async function suspendAccount(
+  ctx: AppContext,
+  id: number,
+  reason: string,
+  now: Date,
+): Promise<AdminAccountFields> {
+  const user = await usersOf(ctx)
+    .findOneAndUpdate(
       { _id: id, suspendedAt: null },
       { $set: { suspendedAt: now, suspensionReason: reason, tokensValidAfter: now } },
       { returnDocument: 'after', projection: ADMIN_ACCOUNT_FIELDS },
-    ).lean<AdminAccountFields>();
-    if (user) {
-      publish({ type: 'account.suspended', userId: id });
-      return user;
-    }
-    await findAccount(id); // 404 when there is no such account
-    throw conflict(ALREADY_SUSPENDED);
+    )
+    .lean<AdminAccountFields>();
+  if (user) {
+    ctx.publish({ type: 'account.suspended', userId: id });
+    return user;
   }
+  await findAccount(ctx, id); // 404 when there is no such account
+  throw conflict(ALREADY_SUSPENDED);
+}
 
-  /** Lifts a suspension, in the caller's transaction. 404 unknown, 409 not suspended. */
-  async function reactivateAccount(id: number): Promise<AdminAccountFields> {
-    const user = await User.findOneAndUpdate(
+/** Lifts a suspension, in the caller's transaction. 404 unknown, 409 not suspended. */
+export async function reactivateAccount(ctx: AppContext, id: number): Promise<AdminAccountFields> {
+  const user = await usersOf(ctx)
+    .findOneAndUpdate(
       { _id: id, suspendedAt: trusted({ $ne: null }) },
       { $set: { suspendedAt: null, suspensionReason: null } },
       { returnDocument: 'after', projection: ADMIN_ACCOUNT_FIELDS },
-    ).lean<AdminAccountFields>();
-    if (user) {
-      publish({ type: 'account.reactivated', userId: id });
-      return user;
-    }
-    await findAccount(id);
-    throw conflict(NOT_SUSPENDED);
+    )
+    .lean<AdminAccountFields>();
+  if (user) {
+    ctx.publish({ type: 'account.reactivated', userId: id });
+    return user;
   }
+  await findAccount(ctx, id);
+  throw conflict(NOT_SUSPENDED);
+}
 
-  /** Accounts by id, as admin lists name them (missing ids are left out). */
-  async function accountRefs(
-    ids: number[],
-  ): Promise<Map<number, Pick<UserDoc, '_id' | 'name' | 'email' | 'avatarUrl' | 'suspendedAt'>>> {
-    if (ids.length === 0) return new Map();
-    const users = await User.find(
+/** Accounts by id, as admin lists name them (missing ids are left out). */
+export async function accountRefs(
+  ctx: AppContext,
+  ids: number[],
+): Promise<Map<number, Pick<UserDoc, '_id' | 'name' | 'email' | 'avatarUrl' | 'suspendedAt'>>> {
+  if (ids.length === 0) return new Map();
+  const users = await usersOf(ctx)
+    .find(
       { _id: trusted({ $in: [...new Set(ids)] }) },
       { name: 1, email: 1, avatarUrl: 1, suspendedAt: 1 },
-    ).lean();
-    return new Map(users.map((u) => [u._id, u]));
-  }
+    )
+    .lean();
+  return new Map(users.map((u) => [u._id, u]));
+}
 
-  /**
-   * The account an invitation registers, marked `affiliation: 'alumni'`. `verified`: the address
-   * is the one the invitation was mailed to, so it needs no verification link. An unverified
-   * sign-up of the same address is replaced (as registration does); a verified one: 409-worthy
-   * duplicate-key error from the unique index.
-   */
-  async function createInvitedAccount(fields: {
+/**
+ * The account an invitation registers, marked `affiliation: 'alumni'`. `verified`: the address
+ * is the one the invitation was mailed to, so it needs no verification link. An unverified
+ * sign-up of the same address is replaced (as registration does); a verified one: 409-worthy
+ * duplicate-key error from the unique index.
+ */
+export async function createInvitedAccount(
+  ctx: AppContext,
+  fields: {
     id: () => Promise<number>;
     name: string;
     email: string;
     password: string;
     verified: boolean;
     verificationToken: string | null;
-  }): Promise<UserDoc> {
-    const base = {
-      name: fields.name,
-      password: fields.password,
-      affiliation: 'alumni' as const,
-      isVerified: fields.verified,
-      verificationToken: fields.verified ? null : fields.verificationToken,
-    };
-    // Unverified: removed by the TTL index unless verified in time (as any sign-up).
-    const expiresAt = fields.verified
-      ? undefined
-      : new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS);
-    const replaced = await User.findOneAndUpdate(
+  },
+): Promise<UserDoc> {
+  const base = {
+    name: fields.name,
+    password: fields.password,
+    affiliation: 'alumni' as const,
+    isVerified: fields.verified,
+    verificationToken: fields.verified ? null : fields.verificationToken,
+  };
+  // Unverified: removed by the TTL index unless verified in time (as any sign-up).
+  const expiresAt = fields.verified ? undefined : new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS);
+  const replaced = await usersOf(ctx)
+    .findOneAndUpdate(
       { email: fields.email, isVerified: false },
       expiresAt
         ? { $set: { ...base, unverifiedExpiresAt: expiresAt } }
         : { $set: base, $unset: { unverifiedExpiresAt: 1 } },
       { returnDocument: 'after' },
-    ).lean<UserDoc>();
-    const user =
-      replaced ??
-      (
-        await User.create({
-          _id: await fields.id(),
-          email: fields.email,
-          ...base,
-          ...(expiresAt ? { unverifiedExpiresAt: expiresAt } : {}),
-        })
-      ).toObject<UserDoc>();
-    publish({ type: 'account.registered', userId: user._id });
-    if (fields.verified) publish({ type: 'account.verified', userId: user._id });
-    return user;
-  }
-
-  /** Undoes an invited account whose verification e-mail could not be sent. */
-  async function removeInvitedAccount(id: number): Promise<void> {
-    await transaction(async () => {
-      const removed = await User.deleteOne({ _id: id, isVerified: false });
-      if (removed.deletedCount > 0) publish({ type: 'account.deleted', userId: id });
-    });
-  }
-
-  return {
-    listAccounts,
-    findAccount,
-    suspendAccount,
-    reactivateAccount,
-    accountRefs,
-    createInvitedAccount,
-    removeInvitedAccount,
-  };
+    )
+    .lean<UserDoc>();
+  const user =
+    replaced ??
+    (
+      await usersOf(ctx).create({
+        _id: await fields.id(),
+        email: fields.email,
+        ...base,
+        ...(expiresAt ? { unverifiedExpiresAt: expiresAt } : {}),
+      })
+    ).toObject<UserDoc>();
+  ctx.publish({ type: 'account.registered', userId: user._id });
+  if (fields.verified) ctx.publish({ type: 'account.verified', userId: user._id });
+  return user;
 }
 
-export type AdminAccounts = ReturnType<typeof createAdminAccounts>;
+/** Undoes an invited account whose verification e-mail could not be sent. */
+export async function removeInvitedAccount(ctx: AppContext, id: number): Promise<void> {
+  await ctx.transaction(async () => {
+    const removed = await usersOf(ctx).deleteOne({ _id: id, isVerified: false });
+    if (removed.deletedCount > 0) ctx.publish({ type: 'account.deleted', userId: id });
+  });
+}

@@ -84,3 +84,6 @@ export type UserModel = Model<UserDoc>;
 export function userModel(connection: Connection): UserModel {
   return connection.model<UserDoc>('User', userSchema, 'users');
 }
+
+/** This module's User model from the app context: only the users module reads it (lint). */
+export const usersOf = (ctx: { models: { User: UserModel } }): UserModel => ctx.models.User;

@@ -1,6 +1,6 @@
 import { idParamSchema } from '@campus/contracts';
 import { notFound } from '../../platform/errors';
-import { USER_NOT_FOUND } from './service';
+import { USER_NOT_FOUND } from './queries';
 
 /** `:id` of a user route; anything but a positive integer names no user. */
 export function userIdParam(raw: string | undefined): number {

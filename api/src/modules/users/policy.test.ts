@@ -17,9 +17,10 @@ describe('userPolicy', () => {
   });
 
   test('when roles are decided, then the configured administrator is member and admin, anyone else member only', () => {
-    expect(userPolicy.rolesOf(107, 107)).toEqual(['member', 'admin']);
-    expect(userPolicy.rolesOf(5, 107)).toEqual(['member']);
-    expect(userPolicy.rolesOf(107, 1)).toEqual(['member']);
-    expect(userPolicy.rolesOf(1, 1)).toEqual(['member', 'admin']);
+    const adminIs = (adminUserId: number) => ({ config: { adminUserId } }) as never;
+    expect(userPolicy.rolesOf(adminIs(107), 107)).toEqual(['member', 'admin']);
+    expect(userPolicy.rolesOf(adminIs(107), 5)).toEqual(['member']);
+    expect(userPolicy.rolesOf(adminIs(1), 107)).toEqual(['member']);
+    expect(userPolicy.rolesOf(adminIs(1), 1)).toEqual(['member', 'admin']);
   });
 });

@@ -1,0 +1,108 @@
+/**
+ * The context an app is built around (context.ts), made of its configuration and database: its
+ * caches, events and transactions, and the change stream that brings it the other processes'
+ * events (followed once `eventStream.ready()` is called: a script that only writes never calls it).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { systemClock, type AppContext, type Clock } from './context';
+import type { DomainEvent } from './domain-events';
+import type { Models } from './models';
+import { IdSequences } from './modules/counters/ids';
+import { likedPosts } from './modules/likes/queries';
+import { repostedPosts } from './modules/reposts/repost-records';
+import { createTokenService } from './platform/auth';
+import type { Config } from './platform/config';
+import type { Database } from './platform/db';
+import { EventBus } from './platform/event-bus';
+import { followEventStream } from './platform/event-stream';
+import type { Logger } from './platform/logger';
+import { createMailer, type Mailer } from './platform/mailer';
+import { createUploadStorage } from './platform/storage';
+import { createTransactions } from './platform/transactions';
+import { createReadCaches } from './read-caches';
+
+export interface AppContextDeps {
+  config: Config;
+  logger: Logger;
+  mailer: Mailer;
+  jwtSecret: string;
+  database: Pick<Database<Models>, 'models'>;
+  clock?: Clock;
+}
+
+/** The context of an app: its models, caches, events and transactions, on its own database. */
+export function createAppContext(deps: AppContextDeps) {
+  const { config, logger, mailer, database } = deps;
+  const { models } = database;
+  const connection = models.User.db;
+  // Domain events (src/domain-events.ts): published by the app's transactions, delivered to its
+  // subscribers after each commit; other processes' arrive through the outbox's change stream.
+  const origin = randomUUID();
+  const events = new EventBus<DomainEvent>((err, event) =>
+    logger.error({ err, event: event?.type }, 'an event subscriber failed'),
+  );
+  const { transaction, publish } = createTransactions<DomainEvent>({
+    connection,
+    Outbox: models.Outbox,
+    origin,
+    deliver: (published) => events.deliver(published, { local: true }),
+  });
+  // The caches read through the context they belong to (assigned just below).
+  const context = {} as { -readonly [K in keyof AppContext]: AppContext[K] };
+  const caches = createReadCaches(config, {
+    Post: models.Post,
+    User: models.User,
+    likedPosts: (viewerId, ids) => likedPosts(context, viewerId, ids),
+    repostedPosts: (viewerId, ids) => repostedPosts(context, viewerId, ids),
+  });
+  Object.assign(context, {
+    config,
+    logger,
+    clock: deps.clock ?? systemClock,
+    models,
+    caches,
+    events,
+    transaction,
+    publish,
+    ids: new IdSequences(models.Counter),
+    mailer,
+    storage: createUploadStorage(connection, config.publicUrl),
+    tokens: createTokenService({
+      secret: deps.jwtSecret,
+      issuer: config.jwtIssuer,
+      expiresIn: config.jwtExpiresIn,
+      verified: caches.tokens,
+    }),
+  } satisfies AppContext);
+  const eventStream = followEventStream<DomainEvent>({
+    Outbox: models.Outbox,
+    Position: models.EventPosition,
+    consumer: config.instanceName,
+    origin,
+    deliver: (received) => events.deliver(received, { local: false }),
+    reset: () => events.reset(),
+    logger,
+  });
+  return { context: context as AppContext, eventStream };
+}
+
+/**
+ * The context of a script that writes with no app of its own (the seed, provisioning the
+ * administrator, the benchmarks' data): its events go to the outbox, for the API processes
+ * running to hear; it follows none itself, and signs no token anyone keeps.
+ */
+export function createScriptContext(models: Models, config: Config, logger: Logger): AppContext {
+  return createAppContext({
+    config,
+    logger,
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      logger,
+    }),
+    jwtSecret: randomBytes(32).toString('hex'),
+    database: { models },
+  }).context;
+}

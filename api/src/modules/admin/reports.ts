@@ -1,0 +1,160 @@
+import type { AdminPage, AdminReport, ReportAction, ReportStatus } from '@campus/contracts';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../../platform/auth';
+import { recordAudit } from '../audit/audit-log';
+import { removeCommentByModeration } from '../comments/moderation';
+import { commentsForModeration } from '../comments/queries';
+import { notify } from '../notifications/notify';
+import { removePostByModeration } from '../posts/delete-post';
+import { recountPosts } from '../posts/moderation';
+import { postIdsSharingComments, postsForModeration } from '../posts/queries';
+import { closeCase, listCases, reportsOfCases } from '../reports/reports';
+import { accountRefs, findAccount } from '../users/admin-accounts';
+import { suspend } from './members';
+import { excerpt, memberRef, window, type Page } from './present';
+
+// What the reports module answers (this module never imports another module's model).
+type ReportCaseDoc = Awaited<ReturnType<typeof closeCase>>;
+
+async function presentReports(ctx: AppContext, cases: ReportCaseDoc[]): Promise<AdminReport[]> {
+  const ids = (type: ReportCaseDoc['targetType']) =>
+    cases.filter((c) => c.targetType === type).map((c) => c.targetId);
+  const [postsById, commentsById, reasons] = await Promise.all([
+    postsForModeration(ctx, ids('post')),
+    commentsForModeration(ctx, ids('comment')),
+    reportsOfCases(
+      ctx,
+      cases.map((c) => c._id),
+    ),
+  ]);
+  const people = await accountRefs(ctx, [
+    ...ids('user'),
+    ...[...postsById.values()].map((p) => p.authorId),
+    ...[...commentsById.values()].map((c) => c.authorId),
+  ]);
+  const target = (c: ReportCaseDoc): AdminReport['target'] => {
+    if (c.targetType === 'post') {
+      const post = postsById.get(c.targetId);
+      return {
+        content: post?.content ?? null,
+        postId: post ? c.targetId : null,
+        author: post ? memberRef(ctx, people.get(post.authorId), ctx.config.publicUrl) : null,
+        removed: !post || post.deleted,
+      };
+    }
+    if (c.targetType === 'comment') {
+      const comment = commentsById.get(c.targetId);
+      return {
+        content: comment?.content ?? null,
+        postId: comment?.postId ?? null,
+        author: comment ? memberRef(ctx, people.get(comment.authorId), ctx.config.publicUrl) : null,
+        removed: !comment || comment.deleted,
+      };
+    }
+    const user = people.get(c.targetId);
+    return {
+      content: null,
+      postId: null,
+      author: memberRef(ctx, user, ctx.config.publicUrl),
+      removed: !user || !!user.suspendedAt,
+    };
+  };
+  return cases.map((c) => {
+    const list = reasons.get(c._id) ?? [];
+    return {
+      id: c._id,
+      targetType: c.targetType,
+      targetId: c.targetId,
+      status: c.status,
+      target: target(c),
+      reasons: list.map((r) => ({ reason: r.reason, createdAt: r.createdAt.toISOString() })),
+      reportCount: Math.max(1, c.reportCount),
+      createdAt: c.createdAt.toISOString(),
+      lastReportedAt: c.lastReportedAt.toISOString(),
+      resolution: c.resolution
+        ? { action: c.resolution.action, resolvedAt: c.resolution.resolvedAt.toISOString() }
+        : null,
+    };
+  });
+}
+
+export async function listReports(
+  ctx: AppContext,
+  query: Page & { status: ReportStatus },
+): Promise<AdminPage<AdminReport>> {
+  const { items, total } = await listCases(ctx, query.status, window(query));
+  return {
+    items: await presentReports(ctx, items),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/**
+ * Resolves a case, once. `remove`: a post is soft-deleted through its author's delete path, a
+ * comment (and its replies) soft-deleted with its post's count recounted and its timeline
+ * copies deleted, a member suspended; the author of removed content is notified
+ * (`content_removed`) without naming who reported. `dismiss` keeps the target. All of it, the
+ * case and the audit entry in one transaction.
+ */
+export async function resolveReport(
+  ctx: AppContext,
+  admin: AuthUser,
+  id: number,
+  action: ReportAction,
+): Promise<AdminReport> {
+  const closed = await ctx.transaction(async () => {
+    const now = new Date();
+    const resolved = await closeCase(ctx, id, { action, adminId: admin.id, now });
+    const details: Record<string, string | number | boolean | null> = {
+      targetType: resolved.targetType,
+      targetId: resolved.targetId,
+      reports: resolved.reportCount,
+    };
+    if (action === 'remove') {
+      if (resolved.targetType === 'post') {
+        const post = (await postsForModeration(ctx, [resolved.targetId])).get(resolved.targetId);
+        if (post && (await removePostByModeration(ctx, resolved.targetId))) {
+          details.content = excerpt(post.content);
+          await notify(ctx, 'content_removed', post.authorId, {
+            targetType: 'post',
+            content: excerpt(post.content),
+          });
+        }
+      } else if (resolved.targetType === 'comment') {
+        const comment = (await commentsForModeration(ctx, [resolved.targetId])).get(
+          resolved.targetId,
+        );
+        const removed = comment
+          ? await removeCommentByModeration(ctx, resolved.targetId, now)
+          : null;
+        if (comment && removed) {
+          // Copies of the removed comments shared to timelines go too; the counts are recounted.
+          for (const postId of await postIdsSharingComments(ctx, removed.commentIds)) {
+            await removePostByModeration(ctx, postId);
+          }
+          await recountPosts(ctx, [removed.postId]);
+          details.content = excerpt(comment.content);
+          await notify(ctx, 'content_removed', comment.authorId, {
+            targetType: 'comment',
+            content: excerpt(comment.content),
+          });
+        }
+      } else {
+        const reason = 'Suspended after reports';
+        const target = await findAccount(ctx, resolved.targetId);
+        if (!target.suspendedAt) await suspend(ctx, admin, resolved.targetId, reason);
+      }
+    }
+    await recordAudit(ctx, {
+      adminId: admin.id,
+      action: action === 'remove' ? 'report.remove' : 'report.dismiss',
+      target: { type: 'report', id },
+      details,
+    });
+    return resolved;
+  });
+  const [view] = await presentReports(ctx, [closed]);
+  return view!;
+}

@@ -1,0 +1,38 @@
+import type { AdminPage, AdminSummary, AuditEntry } from '@campus/contracts';
+import type { AppContext } from '../../context';
+import { countApplications } from '../account-applications/queries';
+import { listAuditEntries } from '../audit/audit-log';
+import { countFeedback } from '../feedback/queries';
+import { countOpenCases } from '../reports/reports';
+import { accountRefs } from '../users/admin-accounts';
+import { memberRef, window, type Page } from './present';
+
+export async function summary(ctx: AppContext): Promise<AdminSummary> {
+  const [pendingApplications, openReports, pendingFeedback] = await Promise.all([
+    countApplications(ctx, 'pending'),
+    countOpenCases(ctx),
+    countFeedback(ctx, 'pending'),
+  ]);
+  return { pendingApplications, openReports, pendingFeedback };
+}
+
+export async function listAudit(ctx: AppContext, query: Page): Promise<AdminPage<AuditEntry>> {
+  const { items, total } = await listAuditEntries(ctx, window(query));
+  const admins = await accountRefs(
+    ctx,
+    items.map((e) => e.adminId),
+  );
+  return {
+    items: items.map((e) => ({
+      id: e._id,
+      createdAt: e.createdAt.toISOString(),
+      admin: memberRef(ctx, admins.get(e.adminId), ctx.config.publicUrl),
+      action: e.action,
+      target: { type: e.targetType, id: e.targetId },
+      details: e.details,
+    })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}

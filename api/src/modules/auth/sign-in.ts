@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import bcrypt from 'bcrypt';
+import {
+  ACCOUNT_SUSPENDED_MESSAGE,
+  type AuthMeResponse,
+  type LoginRequest,
+  type LoginResponse,
+} from '@campus/contracts';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../../platform/auth';
+import { forbidden, unauthorized } from '../../platform/errors';
+import { findByEmail, verifyByToken } from '../users/accounts';
+import { toPublicUser } from '../users/presenters';
+import { findPublicUser } from '../users/queries';
+import { hashVerificationToken } from './register';
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const EMAIL_NOT_VERIFIED =
+  'Please verify your email before logging in. Check your inbox for the verification link.';
+export const INVALID_VERIFICATION_LINK =
+  'This verification link is invalid or has already been used.';
+export const EMAIL_VERIFIED = 'Email verified successfully! You can now log in.';
+
+/** Consumes a verification token: it works once. */
+export async function verifyEmail(ctx: AppContext, token: string): Promise<boolean> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
+  return verifyByToken(ctx, hashVerificationToken(token));
+}
+
+// Compared against when the e-mail is unknown, so both failures take the same time: the dummy
+// hash has the same cost as real ones.
+const dummyHashes = new Map<number, Promise<string>>();
+
+function dummyHash(rounds: number): Promise<string> {
+  let hash = dummyHashes.get(rounds);
+  if (!hash) {
+    hash = bcrypt.hash(randomBytes(16).toString('hex'), rounds);
+    dummyHashes.set(rounds, hash);
+  }
+  return hash;
+}
+
+export async function login(ctx: AppContext, input: LoginRequest): Promise<LoginResponse> {
+  const user = await findByEmail(ctx, input.email);
+  const passwordMatches = await bcrypt.compare(
+    input.password,
+    user?.password ?? (await dummyHash(ctx.config.bcryptRounds)),
+  );
+  if (!user || !passwordMatches) throw unauthorized(INVALID_CREDENTIALS);
+  if (!user.isVerified) throw forbidden(EMAIL_NOT_VERIFIED);
+  if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
+  return { user: toPublicUser(user, ctx.config.publicUrl), token: ctx.tokens.sign(user._id) };
+}
+
+/** `GET /api/auth/me`: the caller's public fields and the roles decided when they were authenticated. */
+export async function me(ctx: AppContext, caller: AuthUser): Promise<AuthMeResponse> {
+  return {
+    user: toPublicUser(await findPublicUser(ctx, caller.id), ctx.config.publicUrl),
+    roles: [...caller.roles],
+  };
+}

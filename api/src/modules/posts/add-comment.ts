@@ -1,0 +1,56 @@
+import type { Comment as CommentView, CreateCommentRequest } from '@campus/contracts';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../../platform/auth';
+import { createComment } from '../comments/create-comment';
+import { notify } from '../notifications/notify';
+import { postsOf } from './model';
+import { postCreated } from './post-events';
+import { visiblePostForWrite } from './queries';
+
+/**
+ * Comments on a visible post (or replies under it). With `syncToTimeline` the comment is also
+ * published on the commenter's timeline as a quote of the post: a post with `originalPostId` (the
+ * post, or its original when the post is a repost) and the comment as `repostComment`. Notifies
+ * the author of the comment replied to and the post's author, each once and never the commenter.
+ */
+export async function addComment(
+  ctx: AppContext,
+  actor: AuthUser,
+  postId: number,
+  input: CreateCommentRequest,
+): Promise<CommentView> {
+  const post = await visiblePostForWrite(ctx, postId);
+  // The comment, the post's count and the shared copy: all or nothing.
+  // The comment, the post's count, the shared copy and the notifications: all or nothing.
+  const { comment } = await ctx.transaction(async () => {
+    // The count first: the document concurrent comments contend for (likes/toggle-like.ts); a
+    // missing parent comment (404) rolls it back.
+    await postsOf(ctx).updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
+    const created = await createComment(ctx, actor.id, postId, input);
+    if (input.syncToTimeline) {
+      const shared = (
+        await postsOf(ctx).create({
+          _id: await ctx.ids.nextId('posts'),
+          authorId: actor.id,
+          content: '',
+          originalPostId: post.originalPostId ?? postId,
+          repostComment: created.comment.content,
+          sharedCommentId: created.comment.id,
+        })
+      ).toObject();
+      ctx.publish(postCreated(shared));
+    }
+    const commentId = created.comment.id;
+    const notified = new Set<number>([actor.id]);
+    const { repliedToAuthorId } = created;
+    if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
+      notified.add(repliedToAuthorId);
+      await notify(ctx, 'reply', repliedToAuthorId, { actorId: actor.id, postId, commentId });
+    }
+    if (!notified.has(post.authorId)) {
+      await notify(ctx, 'comment', post.authorId, { actorId: actor.id, postId, commentId });
+    }
+    return created;
+  }, `posts:${postId}`);
+  return comment;
+}

@@ -1,0 +1,30 @@
+import type { CreatePostRequest, Post as PostView } from '@campus/contracts';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../../platform/auth';
+import { postsOf } from './model';
+import { postCreated } from './post-events';
+import { presentNewPost } from './presenters';
+
+export async function createPost(
+  ctx: AppContext,
+  author: AuthUser,
+  input: CreatePostRequest,
+): Promise<PostView> {
+  const id = await ctx.ids.nextId('posts');
+  const post = await ctx.transaction(async () => {
+    const created = (
+      await postsOf(ctx).create({
+        _id: id,
+        authorId: author.id,
+        content: input.content,
+        syncToProfile: input.syncToProfile ?? true,
+        isJdTagged: input.isJdTagged ?? false,
+      })
+    ).toObject();
+    ctx.publish(postCreated(created));
+    return created;
+  });
+  // A post just written quotes nothing and is neither liked nor reposted by anyone yet: only
+  // its author is read (cached), never the viewer's flags.
+  return presentNewPost(ctx, post, author.id);
+}

@@ -1,0 +1,16 @@
+import type { DomainEvent } from '../../domain-events';
+import type { PostDoc } from './model';
+
+/** The event of a post just stored. */
+export function postCreated(
+  post: Pick<PostDoc, '_id' | 'authorId' | 'createdAt' | 'isJdTagged' | 'originalPostId'>,
+): DomainEvent {
+  return {
+    type: 'post.created',
+    postId: post._id,
+    authorId: post.authorId,
+    createdAt: post.createdAt,
+    isJdTagged: post.isJdTagged,
+    originalPostId: post.originalPostId ?? null,
+  };
+}

@@ -1,0 +1,23 @@
+import type { Profile } from '@campus/contracts';
+import type { AppContext } from '../../context';
+import { followSummary } from '../follows/queries';
+import { listProfilePosts } from '../posts/post-detail';
+import { toPublicUser } from '../users/presenters';
+import { findPublicUser } from '../users/queries';
+
+/**
+ * A profile (spec §3): the user, their follow counts, whether the viewer follows them and their
+ * profile posts. It sits above users, follows and posts, so none of those depends on another.
+ */
+export async function getProfile(
+  ctx: AppContext,
+  userId: number,
+  viewerId: number,
+): Promise<Profile> {
+  const user = await findPublicUser(ctx, userId);
+  const [follows, posts] = await Promise.all([
+    followSummary(ctx, userId, viewerId),
+    listProfilePosts(ctx, userId, viewerId),
+  ]);
+  return { ...toPublicUser(user, ctx.config.publicUrl), ...follows, posts };
+}

@@ -1,0 +1,223 @@
+/**
+ * Accounts as the auth and account-lifecycle modules read and write them (sign-up, e-mail
+ * verification, login, passwords, sessions, deletion). Writes that others react to publish their
+ * events (`session.revoked`, `account.verified`...); the bookkeeping of credentials (a reset token
+ * stored, a verification link renewed) changes nothing anyone reads, and tells nothing.
+ */
+import { trusted } from 'mongoose';
+import type { AppContext } from '../../context';
+import type { DomainEvent } from '../../domain-events';
+import { usersOf, type UserDoc } from './model';
+
+/** An unverified sign-up is removed this long after its latest verification link (TTL index). */
+export const UNVERIFIED_ACCOUNT_TTL_MS = 48 * 60 * 60_000;
+
+/** Runs `write` in a transaction that tells `event` when `write` answers true. */
+function telling(ctx: AppContext, event: DomainEvent, write: () => Promise<boolean>) {
+  return ctx.transaction(async () => {
+    const done = await write();
+    if (done) ctx.publish(event);
+    return done;
+  });
+}
+
+/** Whether a verified account holds this e-mail (an unverified sign-up does not block it). */
+export async function emailTaken(ctx: AppContext, email: string): Promise<boolean> {
+  return (await usersOf(ctx).exists({ email, isVerified: true })) !== null;
+}
+
+/**
+ * Creates an unverified account that expires after UNVERIFIED_ACCOUNT_TTL_MS; a taken e-mail
+ * fails with a duplicate-key error.
+ */
+export async function createSignUp(
+  ctx: AppContext,
+  fields: Pick<UserDoc, '_id' | 'name' | 'email' | 'password' | 'verificationToken'>,
+) {
+  const unverifiedExpiresAt = new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS);
+  return ctx.transaction(async () => {
+    const user = (
+      await usersOf(ctx).create({ ...fields, unverifiedExpiresAt })
+    ).toObject<UserDoc>();
+    ctx.publish({ type: 'account.registered', userId: user._id });
+    return user;
+  });
+}
+
+/**
+ * Registering an address whose sign-up is still unverified replaces that sign-up: new name,
+ * password and link (the old link stops working), a new 48 hours. Null when the address has
+ * no unverified account (none, or verified meanwhile).
+ */
+export async function replacePendingSignUp(
+  ctx: AppContext,
+  fields: Pick<UserDoc, 'name' | 'email' | 'password' | 'verificationToken'>,
+): Promise<UserDoc | null> {
+  const { email, ...changes } = fields;
+  return ctx.transaction(async () => {
+    const user = await usersOf(ctx)
+      .findOneAndUpdate(
+        { email, isVerified: false },
+        {
+          $set: {
+            ...changes,
+            unverifiedExpiresAt: new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS),
+          },
+        },
+        { returnDocument: 'after' },
+      )
+      .lean<UserDoc>();
+    if (user) ctx.publish({ type: 'account.registered', userId: user._id });
+    return user;
+  });
+}
+
+/** Takes back a sign-up whose verification e-mail could not be sent. */
+export async function removeSignUp(ctx: AppContext, id: number): Promise<void> {
+  await telling(
+    ctx,
+    { type: 'account.deleted', userId: id },
+    async () => (await usersOf(ctx).deleteOne({ _id: id })).deletedCount > 0,
+  );
+}
+
+/** Marks the account holding this (hashed) verification token verified; false if none does. */
+export async function verifyByToken(ctx: AppContext, tokenHash: string): Promise<boolean> {
+  return ctx.transaction(async () => {
+    const user = await usersOf(ctx)
+      .findOneAndUpdate(
+        { verificationToken: tokenHash },
+        {
+          $set: { isVerified: true, verificationToken: null },
+          $unset: { unverifiedExpiresAt: 1 },
+        },
+        { projection: { _id: 1 } },
+      )
+      .lean();
+    if (user) ctx.publish({ type: 'account.verified', userId: user._id });
+    return user !== null;
+  });
+}
+
+/** The stored password hash of an account, or null when there is none. */
+export async function findPasswordHash(ctx: AppContext, id: number): Promise<string | null> {
+  const user = await usersOf(ctx).findById(id, { password: 1 }).lean();
+  return user?.password ?? null;
+}
+
+/** Stores the hash of a new reset token; it replaces any older one. */
+export async function setPasswordResetToken(
+  ctx: AppContext,
+  id: number,
+  tokenHash: string,
+  expires: Date,
+): Promise<void> {
+  await usersOf(ctx).updateOne(
+    { _id: id },
+    { $set: { passwordResetToken: tokenHash, passwordResetExpires: expires } },
+  );
+}
+
+/**
+ * Sets the password of the account holding this unexpired reset token, in one atomic update
+ * that also clears the token (it works once), revokes every older session and marks the
+ * e-mail verified (the member just proved they read it). False when no account matches.
+ */
+export async function resetPasswordByToken(
+  ctx: AppContext,
+  tokenHash: string,
+  passwordHash: string,
+  now: Date,
+) {
+  return ctx.transaction(async () => {
+    const user = await usersOf(ctx)
+      .findOneAndUpdate(
+        { passwordResetToken: tokenHash, passwordResetExpires: trusted({ $gt: now }) },
+        {
+          $set: {
+            password: passwordHash,
+            lastPasswordChange: now,
+            tokensValidAfter: now,
+            passwordResetToken: null,
+            passwordResetExpires: null,
+            isVerified: true,
+            verificationToken: null,
+          },
+          $unset: { unverifiedExpiresAt: 1 },
+        },
+        { projection: { isVerified: 1 } },
+      )
+      .lean();
+    if (!user) return false;
+    ctx.publish({ type: 'session.revoked', userId: user._id });
+    if (!user.isVerified) ctx.publish({ type: 'account.verified', userId: user._id });
+    return true;
+  });
+}
+
+/** A new password: every token issued before `now` is refused from now on. */
+export async function storeNewPassword(
+  ctx: AppContext,
+  id: number,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await telling(ctx, { type: 'session.revoked', userId: id }, async () => {
+    await usersOf(ctx).updateOne(
+      { _id: id },
+      {
+        $set: {
+          password: passwordHash,
+          lastPasswordChange: now,
+          tokensValidAfter: now,
+          passwordResetToken: null,
+          passwordResetExpires: null,
+        },
+      },
+    );
+    return true;
+  });
+}
+
+/** Sign out everywhere: every token issued before `now` is refused from now on. */
+export async function revokeSessions(ctx: AppContext, id: number, now: Date): Promise<void> {
+  await telling(ctx, { type: 'session.revoked', userId: id }, async () => {
+    await usersOf(ctx).updateOne({ _id: id }, { $set: { tokensValidAfter: now } });
+    return true;
+  });
+}
+
+/**
+ * A new verification token for the unverified account of this e-mail (the old link stops
+ * working) and a new expiry; null when there is no unverified account with it.
+ */
+export async function renewVerificationToken(
+  ctx: AppContext,
+  email: string,
+  tokenHash: string,
+  expiresAt: Date,
+): Promise<Pick<UserDoc, 'name' | 'email'> | null> {
+  return usersOf(ctx)
+    .findOneAndUpdate(
+      { email, isVerified: false },
+      { $set: { verificationToken: tokenHash, unverifiedExpiresAt: expiresAt } },
+      { projection: { name: 1, email: 1 } },
+    )
+    .lean();
+}
+
+/**
+ * Removes the account document (in the deletion's transaction, which tells `account.deleted`);
+ * answers its stored avatar URL (to remove the file too).
+ */
+export async function removeAccount(ctx: AppContext, id: number): Promise<string | null> {
+  const user = await usersOf(ctx)
+    .findOneAndDelete({ _id: id }, { projection: { avatarUrl: 1 } })
+    .lean();
+  return user?.avatarUrl ?? null;
+}
+
+/** The account with this e-mail, password hash included (login only). */
+export async function findByEmail(ctx: AppContext, email: string): Promise<UserDoc | null> {
+  return usersOf(ctx).findOne({ email }).lean<UserDoc>();
+}

@@ -1,0 +1,124 @@
+/**
+ * The middleware every app runs before its routes (request log lines, JSON-only bodies, the
+ * security headers) and the one dispatch of its routers (`routeTree`).
+ */
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import helmet from 'koa-helmet';
+import type { AppState } from './auth';
+import { HttpError } from './errors';
+import { loggablePath, type Logger } from './logger';
+
+/** The one route whose body is not JSON (multipart). */
+export const UPLOAD_PATH = '/api/upload/avatar';
+
+export function requestLog(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      logger.info(
+        {
+          method: ctx.method,
+          path: loggablePath(ctx.path),
+          status: ctx.status,
+          ms: Math.round(performance.now() - started),
+          userId: ctx.state.user?.id,
+        },
+        'request',
+      );
+    }
+  };
+}
+
+/** Bodies are JSON everywhere but on the upload route: anything else is a 415. */
+export const requireJsonBodies: Middleware = async (ctx, next) => {
+  const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (hasBody && ctx.path !== UPLOAD_PATH && !ctx.is('application/json')) {
+    throw new HttpError(415, 'Request bodies must be JSON (Content-Type: application/json)');
+  }
+  return next();
+};
+
+/**
+ * Helmet's headers, worked out once: the options are fixed, so every response gets the same
+ * headers, set here without running helmet's dozen middlewares per request.
+ */
+export function securityHeaders(options: Parameters<typeof helmet>[0]): Middleware {
+  const headers: Array<[string, string]> = [];
+  const res = {
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    removeHeader: () => undefined,
+    getHeader: () => undefined,
+  };
+  // Helmet sets its headers synchronously, before the promise it answers settles.
+  void helmet(options)({ req: {}, res } as never, () => Promise.resolve());
+  return (ctx, next) => {
+    for (const [name, value] of headers) ctx.res.setHeader(name, value);
+    return next();
+  };
+}
+
+/** Middlewares run one after the other, as if each had been given to `app.use` in turn. */
+function chain(middlewares: Array<Middleware<AppState>>): Middleware<AppState> {
+  return (ctx, next) => {
+    const dispatch = (i: number): Promise<unknown> =>
+      i === middlewares.length
+        ? Promise.resolve(next())
+        : Promise.resolve(middlewares[i]!(ctx, () => dispatch(i + 1)));
+    return dispatch(0);
+  };
+}
+
+/** `/api/posts/12/like` → `/api/posts`: the key routers are filed under (lower case, as routes match). */
+function routeKey(path: string): string {
+  const first = path.indexOf('/', 1);
+  const second = first < 0 ? -1 : path.indexOf('/', first + 1);
+  return (second < 0 ? path : path.slice(0, second)).toLowerCase();
+}
+
+/**
+ * One dispatch for all the routers: each router is filed under the first two segments of its
+ * routes' paths (`/api/posts`), so a request runs only the routers that may answer it (in their
+ * order), and a path no router knows goes on at once (a 404) instead of through every router. A
+ * router with a route whose first two segments are not literal runs for every path.
+ */
+export function routeTree(routers: Array<Router<AppState>>): Middleware<AppState> {
+  const keysOf = (router: Router<AppState>): Set<string> | 'any' => {
+    const keys = new Set<string>();
+    for (const layer of router.stack) {
+      if (layer.methods.length === 0) continue; // router.use(): runs only with a matched route
+      const key = routeKey(String(layer.path));
+      if (/[:(*?[]/.test(key)) return 'any';
+      keys.add(key);
+    }
+    return keys;
+  };
+  const filed = routers.map((router) => ({ router, keys: keysOf(router) }));
+  const group = (key: string | undefined) => {
+    const members = filed.filter(
+      ({ keys }) => keys === 'any' || (key !== undefined && keys.has(key)),
+    );
+    return members.length === 0
+      ? undefined
+      : chain(
+          members.flatMap(({ router }) => [
+            router.routes() as unknown as Middleware<AppState>,
+            router.allowedMethods() as unknown as Middleware<AppState>,
+          ]),
+        );
+  };
+  const byKey = new Map<string, Middleware<AppState>>();
+  for (const { keys } of filed) {
+    if (keys === 'any') continue;
+    for (const key of keys) if (!byKey.has(key)) byKey.set(key, group(key)!);
+  }
+  const rest = group(undefined);
+  const dispatch: Middleware<AppState> = (ctx, next) => {
+    const run = byKey.get(routeKey(ctx.path)) ?? rest;
+    return run ? run(ctx, next) : next();
+  };
+  // Every route, as a router's middleware shows them (`.router.stack`), for whoever lists them.
+  return Object.assign(dispatch, { router: { stack: routers.flatMap((r) => r.stack) } });
+}
