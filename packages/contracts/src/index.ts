@@ -15,4 +15,5 @@ export * from './analytics';
 export * from './jobs';
 export * from './admin';
 export * from './reports';
+export * from './call-routes';
 export * from './calls';
