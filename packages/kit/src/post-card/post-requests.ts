@@ -31,7 +31,6 @@ export function isRepost(post: Pick<Post, 'originalPostId'>): boolean {
  * What the kit reads of the `DELETE /api/posts/{id}/repost` answer (contracts'
  * UndoRepostResponse): the withdrawn repost and the original's repost count afterwards. An undo
  * request given to the post card or `usePostRepost` answers at least this.
- * @deprecated Use `UndoRepostResponse` from @campus/contracts.
  */
 export type UndoneRepost = Pick<UndoRepostResponse, 'repostPostId' | 'repostsCount'>;
 
