@@ -63,6 +63,13 @@ describe('callTarget', () => {
     );
   });
 
+  it('adds a cache-busting timestamp last when asked', () => {
+    expect(callTarget(callRoutes.feed, { query: { limit: 20, offset: 0 }, cacheBust: 5 })).toBe(
+      '/api/posts?limit=20&offset=0&_=5',
+    );
+    expect(callTarget(callRoutes.settings, { cacheBust: 5 })).toBe('/api/settings?_=5');
+  });
+
   it('takes an entry of the full table as well as its route', () => {
     expect(callTarget(calls.following, { params: { id: 7 } })).toBe('/api/users/7/following');
   });

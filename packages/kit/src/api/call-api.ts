@@ -16,8 +16,13 @@ type Field<K extends string, T> = [T] extends [never]
     ? { readonly [P in K]?: T }
     : { readonly [P in K]: T };
 
-/** Where a call goes: its path parameters and its query (the discriminator is added for you). */
-export type CallTargetOptions<R> = Field<'params', CallParams<R>> & Field<'query', CallQuery<R>>;
+/**
+ * Where a call goes: its path parameters and its query (the discriminator is added for you).
+ * `cacheBust`: a timestamp sent as `_` after the query, so that no cache between the page and the
+ * API answers (spec §7: the feed's first page); the API ignores it, prefetch keys leave it out.
+ */
+export type CallTargetOptions<R> = Field<'params', CallParams<R>> &
+  Field<'query', CallQuery<R>> & { readonly cacheBust?: number };
 
 /** What a call sends: path parameters, query, body (JSON, or FormData for an upload). */
 export type CallOptions<R> = CallTargetOptions<R> &
@@ -30,6 +35,7 @@ type OptionsArgument<O> = Empty extends Omit<O, 'signal' | 'on401'> ? [options?:
 interface LooseOptions {
   params?: Readonly<Record<string, string | number>>;
   query?: Readonly<Record<string, unknown>>;
+  cacheBust?: number;
   body?: unknown;
   signal?: AbortSignal;
   on401?: ApiRequestOptions['on401'];
@@ -45,7 +51,7 @@ export function callTarget<R extends AnyCallRoute>(
   route: R,
   ...[options]: OptionsArgument<CallTargetOptions<R>>
 ): string {
-  const { params = {}, query = {} } = (options ?? {}) as LooseOptions;
+  const { params = {}, query = {}, cacheBust } = (options ?? {}) as LooseOptions;
   const path = callPath(route as { name: string; path: string }, params);
   const search = new URLSearchParams(
     'discriminator' in route ? (route.discriminator as Record<string, string>) : undefined,
@@ -53,6 +59,7 @@ export function callTarget<R extends AnyCallRoute>(
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined && value !== null) search.append(name, String(value));
   }
+  if (cacheBust !== undefined) search.set('_', String(cacheBust));
   const queryString = search.toString();
   return queryString ? `${path}?${queryString}` : path;
 }
