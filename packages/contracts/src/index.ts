@@ -17,3 +17,4 @@ export * from './admin';
 export * from './reports';
 export * from './call-routes';
 export * from './calls';
+export * from './call-types';
