@@ -10,6 +10,8 @@ const kitPackage = require('./packages/kit/package.json');
 
 const KIT_DIR = path.join(__dirname, 'packages', 'kit');
 const CONTRACTS_SRC = path.join(__dirname, 'packages', 'contracts', 'src');
+/** The call table's zod-free routes, which the kit's api client and keys read. */
+const CALL_ROUTES = path.join(CONTRACTS_SRC, 'call-routes.ts');
 
 /**
  * Kit entry points that are not shared at run time: the package manifest, the development-only
@@ -191,10 +193,12 @@ function kitCacheGroups(appDir) {
       priority: 20,
     },
     kit: {
-      // With the contracts' literal constants the kit reads (scripts/bundle/pure-contracts-loader.cjs).
+      // With the contracts' literal constants the kit reads (scripts/bundle/pure-contracts-loader.cjs)
+      // and the call table's routes (once here, rather than a copy in each chunk that uses them).
       test: (module, { chunkGraph }) =>
         (inKit(module) && !isPostModule(module)) ||
         Boolean(module.resource?.endsWith('?contracts-literals')) ||
+        module.resource === CALL_ROUTES ||
         isJsxRuntime(module) ||
         isStartupModule(module, chunkGraph),
       name: 'kit',

@@ -1,25 +1,31 @@
-import useSWR, { useSWRConfig } from 'swr';
-import type { AdminPage } from '@campus/contracts';
-import { apiRequest, type ApiRequestOptions } from '@campus/kit/api';
-import { keys, type ApiKey } from '@campus/kit/data';
+import { useSWRConfig, type SWRResponse } from 'swr';
+import type { CallQuery, callRoutes } from '@campus/contracts';
+import { callTarget, type CallTargetOptions } from '@campus/kit/api';
+import { callKey, keys, useCallData, type CallKey, type KeyData } from '@campus/kit/data';
 
 /** The admin lists this remote pages through (`GET /api/admin/<list>?...`). */
-export type AdminList = 'applications' | 'feedback' | 'users' | 'reports' | 'audit';
+export type AdminListRoute =
+  | typeof callRoutes.adminApplications
+  | typeof callRoutes.adminFeedback
+  | typeof callRoutes.adminMembers
+  | typeof callRoutes.adminReports
+  | typeof callRoutes.auditLog;
+
+type AdminListKey<R extends AdminListRoute> = CallKey<R, readonly [string]>;
 
 /**
  * One page of an admin list, as one SWR key: the whole path with its query string, which the
  * kit's default fetcher GETs as it is. Empty parameters are left out.
  */
-export function adminListKey(
-  list: AdminList,
-  params: Record<string, string | number | undefined>,
-): ApiKey {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined && value !== '') query.set(name, String(value));
-  }
-  const search = query.toString();
-  return [`/api/admin/${list}${search ? `?${search}` : ''}`] as const;
+export function adminListKey<R extends AdminListRoute>(
+  route: R,
+  query: CallQuery<R>,
+): AdminListKey<R> {
+  const present = Object.fromEntries(
+    Object.entries(query).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const target = callTarget(route, { query: present } as CallTargetOptions<R> as never);
+  return callKey(route, [target] as const);
 }
 
 const SUMMARY_PATH = keys.adminSummary()[0];
@@ -31,11 +37,11 @@ const isAdminKey = (key: unknown) =>
   (key[0].startsWith('/api/admin/') || key[0] === SUMMARY_PATH);
 
 /** A page of an admin list, fetched afresh whenever a page shows it. */
-export function useAdminList<T>(
-  list: AdminList,
-  params: Record<string, string | number | undefined>,
-) {
-  return useSWR<AdminPage<T> | null, Error>(adminListKey(list, params), {
+export function useAdminList<R extends AdminListRoute>(
+  route: R,
+  query: CallQuery<R>,
+): SWRResponse<KeyData<AdminListKey<R>>, Error> {
+  return useCallData(adminListKey(route, query), {
     revalidateOnMount: true,
     keepPreviousData: true,
   });
@@ -50,9 +56,4 @@ export function useRefreshAdmin() {
   return async () => {
     await mutate(isAdminKey);
   };
-}
-
-/** An admin action (POST or PUT under /api/admin). */
-export function adminAction<T>(path: string, options: ApiRequestOptions): Promise<T> {
-  return apiRequest<T>(path, options);
 }

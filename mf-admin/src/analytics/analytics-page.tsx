@@ -1,8 +1,13 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import styled from 'styled-components';
-import useSWR from 'swr';
-import type { ActiveUsers, AnalyticsOverview, Engagement, UserGrowth } from '@campus/contracts';
-import { fetchKey, keyToPath, keys, type ApiKey } from '@campus/kit/data';
+import {
+  keyToPath,
+  keys,
+  readCallKey,
+  useCallData,
+  type CallKey,
+  type KeyData,
+} from '@campus/kit/data';
 import { withPrefetch } from '@campus/kit/prefetch';
 import { Badge, EmptyState, Skeleton } from '@campus/kit/ui';
 import { averagePostsPerUser, engagementRate, oneDecimal, todayLabel } from './analytics-math';
@@ -173,19 +178,20 @@ function ChartCard({
  * asks for the first figures as soon as the session check says admin: @campus/kit/prefetch), else
  * requested here.
  */
-const fetchAnalytics = <T,>(key: ApiKey) => withPrefetch(keyToPath(key), () => fetchKey<T>(key));
+const fetchAnalytics = <K extends CallKey>(key: K): Promise<KeyData<K>> =>
+  withPrefetch(keyToPath(key), () => readCallKey(key));
 
 /** Every dashboard read is fetched afresh when the page opens (figures change all the time). */
-function useAnalytics<T>(key: ApiKey) {
-  return useSWR<T | null, Error>(key, fetchAnalytics<T>, { revalidateOnMount: true });
+function useAnalytics<K extends CallKey>(key: K) {
+  return useCallData(key, { fetcher: fetchAnalytics, revalidateOnMount: true });
 }
 
 /** Spec §2 "Analytics dashboard" (/analytics). The shell loads this remote for the admin only. */
 export default function AnalyticsPage() {
-  const overview = useAnalytics<AnalyticsOverview>(keys.analyticsOverview());
-  const growth = useAnalytics<UserGrowth>(keys.analyticsUserGrowth());
-  const engagement = useAnalytics<Engagement>(keys.analyticsEngagement());
-  const active = useAnalytics<ActiveUsers>(keys.analyticsActiveUsers());
+  const overview = useAnalytics(keys.analyticsOverview());
+  const growth = useAnalytics(keys.analyticsUserGrowth());
+  const engagement = useAnalytics(keys.analyticsEngagement());
+  const active = useAnalytics(keys.analyticsActiveUsers());
   const o = overview.data;
 
   return (

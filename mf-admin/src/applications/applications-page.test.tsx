@@ -3,13 +3,12 @@ import userEvent from '@testing-library/user-event';
 import type { AdminApplication } from '@campus/contracts';
 import { dismissToast } from '@campus/kit/toast';
 import { ADA, callsTo, mockApi, renderPage, type ApiHandler } from '@campus/kit/testing';
-import useSWR from 'swr';
-import { keys } from '@campus/kit/data';
+import { keys, useCallData } from '@campus/kit/data';
 import ApplicationsPage from './applications-page';
 
 /** Stands for the shell's Admin section, which reads the summary counts. */
 function SummaryReader() {
-  const { data } = useSWR<{ pendingApplications: number } | null>(keys.adminSummary());
+  const { data } = useCallData(keys.adminSummary());
   return <output aria-label="pending count">{data?.pendingApplications}</output>;
 }
 

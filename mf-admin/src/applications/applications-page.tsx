@@ -1,16 +1,17 @@
 import { useState } from 'react';
 import {
+  callRoutes,
   APPLICATION_STATUSES,
   REJECTION_REASON_MAX_LENGTH,
   type AdminApplication,
   type ApplicationStatus,
   type ApproveApplicationResponse,
 } from '@campus/contracts';
-import { ApiError } from '@campus/kit/api';
+import { ApiError, callApi } from '@campus/kit/api';
 import { relativeTime } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
 import { Badge, Button } from '@campus/kit/ui';
-import { adminAction, useAdminList, useRefreshAdmin } from '../admin/admin-data';
+import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
 import { useListParams } from '../admin/list-params';
 import { ListState } from '../admin/list-state';
@@ -35,7 +36,7 @@ const EMPTY_TEXT: Record<ApplicationStatus, string> = {
 /** Issue 18: the alumni's account applications, newest first; approve or reject the pending. */
 export default function ApplicationsPage() {
   const { status, page, setStatus, setPage } = useListParams(APPLICATION_STATUSES, 'pending');
-  const list = useAdminList<AdminApplication>('applications', { status, page });
+  const list = useAdminList(callRoutes.adminApplications, { status, page });
   const refresh = useRefreshAdmin();
   const [approval, setApproval] = useState<ApproveApplicationResponse | null>(null);
   const [rejecting, setRejecting] = useState<AdminApplication | null>(null);
@@ -55,10 +56,9 @@ export default function ApplicationsPage() {
   const approve = async (application: AdminApplication) => {
     setBusyId(application.id);
     try {
-      const result = await adminAction<ApproveApplicationResponse>(
-        `/api/admin/applications/${application.id}/approve`,
-        { method: 'POST' },
-      );
+      const result = await callApi(callRoutes.approveApplication, {
+        params: { id: application.id },
+      });
       toast({
         title: 'Application approved',
         description: result.emailed
@@ -83,10 +83,10 @@ export default function ApplicationsPage() {
   const reject = async (reason: string) => {
     if (!rejecting) return;
     try {
-      const result = await adminAction<{ emailed: boolean }>(
-        `/api/admin/applications/${rejecting.id}/reject`,
-        { method: 'POST', body: reason ? { reason } : {} },
-      );
+      const result = await callApi(callRoutes.rejectApplication, {
+        params: { id: rejecting.id },
+        body: reason ? { reason } : {},
+      });
       toast({
         title: 'Application rejected',
         description: result.emailed ? 'They were told by e-mail.' : undefined,

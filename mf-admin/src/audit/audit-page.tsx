@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import type { AuditAction, AuditEntry } from '@campus/contracts';
+import { callRoutes, type AuditAction, type AuditEntry } from '@campus/contracts';
 import { exactTime, relativeTime } from '@campus/kit/format';
 import { useSearchParams } from 'react-router-dom';
 import { useAdminList } from '../admin/admin-data';
@@ -62,7 +62,7 @@ export default function AuditPage() {
   const [params, setParams] = useSearchParams();
   const parsed = Number(params.get('page'));
   const page = Number.isInteger(parsed) && parsed > 0 ? parsed : 1;
-  const list = useAdminList<AuditEntry>('audit', { page });
+  const list = useAdminList(callRoutes.auditLog, { page });
   const items = list.data?.items ?? [];
 
   return (

@@ -1,15 +1,17 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
+  callRoutes,
   FEEDBACK_STATUSES,
   type AdminFeedback,
   type AdminFeedbackUpdate,
   type FeedbackStatus,
 } from '@campus/contracts';
+import { callApi } from '@campus/kit/api';
 import { relativeTime } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
 import { Button } from '@campus/kit/ui';
-import { adminAction, useAdminList, useRefreshAdmin } from '../admin/admin-data';
+import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
 import { useListParams } from '../admin/list-params';
 import { ListState } from '../admin/list-state';
@@ -28,16 +30,13 @@ const EMPTY_TEXT: Record<FeedbackStatus, string> = {
 /** Issue 18: members' feedback, newest first; set its status and reply to the member. */
 export default function FeedbackPage() {
   const { status, page, setStatus, setPage } = useListParams(FEEDBACK_STATUSES, 'pending');
-  const list = useAdminList<AdminFeedback>('feedback', { status, page });
+  const list = useAdminList(callRoutes.adminFeedback, { status, page });
   const refresh = useRefreshAdmin();
   const [open, setOpen] = useState<AdminFeedback | null>(null);
   const items = list.data?.items ?? [];
 
   const save = async (feedback: AdminFeedback, update: AdminFeedbackUpdate) => {
-    await adminAction<AdminFeedback>(`/api/admin/feedback/${feedback.id}`, {
-      method: 'PUT',
-      body: update,
-    });
+    await callApi(callRoutes.updateFeedback, { params: { id: feedback.id }, body: update });
     toast({
       title: update.reply ? 'Reply sent' : 'Feedback updated',
       description: update.reply

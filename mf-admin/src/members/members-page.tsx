@@ -2,17 +2,18 @@ import { useId, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { Link } from 'react-router-dom';
 import {
+  callRoutes,
   ADMIN_USER_SEARCH_MAX_LENGTH,
   MEMBER_STATUSES,
   SUSPENSION_REASON_MAX_LENGTH,
   type AdminUser,
   type MemberStatus,
 } from '@campus/contracts';
-import { ApiError } from '@campus/kit/api';
+import { ApiError, callApi } from '@campus/kit/api';
 import { relativeTime } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
 import { Avatar, Badge, Button } from '@campus/kit/ui';
-import { adminAction, useAdminList, useRefreshAdmin } from '../admin/admin-data';
+import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
 import { useListParams } from '../admin/list-params';
 import { ListState } from '../admin/list-state';
@@ -88,7 +89,7 @@ export default function MembersPage() {
     setTyped(q);
   }
   const searchId = useId();
-  const list = useAdminList<AdminUser>('users', {
+  const list = useAdminList(callRoutes.adminMembers, {
     q: q || undefined,
     status: status === 'all' ? undefined : status,
     page,
@@ -105,10 +106,7 @@ export default function MembersPage() {
 
   const suspend = async (reason: string) => {
     if (!suspending) return;
-    await adminAction<AdminUser>(`/api/admin/users/${suspending.id}/suspend`, {
-      method: 'POST',
-      body: { reason },
-    });
+    await callApi(callRoutes.suspendMember, { params: { id: suspending.id }, body: { reason } });
     toast({
       title: 'Member suspended',
       description: `${suspending.name} is signed out and their posts are hidden until you reactivate them.`,
@@ -119,9 +117,7 @@ export default function MembersPage() {
   const reactivate = async (member: AdminUser) => {
     setBusyId(member.id);
     try {
-      await adminAction<AdminUser>(`/api/admin/users/${member.id}/reactivate`, {
-        method: 'POST',
-      });
+      await callApi(callRoutes.reactivateMember, { params: { id: member.id } });
       toast({ title: 'Member reactivated', description: `${member.name} can sign in again.` });
       void refresh();
     } catch (error) {

@@ -2,17 +2,18 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import {
+  callRoutes,
   REPORT_STATUSES,
   type AdminReport,
   type ReportAction,
   type ReportStatus,
   type ReportTargetType,
 } from '@campus/contracts';
-import { ApiError } from '@campus/kit/api';
+import { ApiError, callApi } from '@campus/kit/api';
 import { relativeTime } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
 import { Badge, Button } from '@campus/kit/ui';
-import { adminAction, useAdminList, useRefreshAdmin } from '../admin/admin-data';
+import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
 import { ConfirmDialog } from '../admin/confirm-dialog';
 import { useListParams } from '../admin/list-params';
@@ -68,7 +69,7 @@ function targetName(report: AdminReport): string {
 /** Issue 18: reported posts, comments and members, one entry per target with every reason. */
 export default function ReportsPage() {
   const { status, page, setStatus, setPage } = useListParams(REPORT_STATUSES, 'open');
-  const list = useAdminList<AdminReport>('reports', { status, page });
+  const list = useAdminList(callRoutes.adminReports, { status, page });
   const refresh = useRefreshAdmin();
   const [removing, setRemoving] = useState<AdminReport | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
@@ -77,10 +78,7 @@ export default function ReportsPage() {
   const resolve = async (report: AdminReport, action: ReportAction) => {
     setBusyId(report.id);
     try {
-      await adminAction<AdminReport>(`/api/admin/reports/${report.id}/resolve`, {
-        method: 'POST',
-        body: { action },
-      });
+      await callApi(callRoutes.resolveReport, { params: { id: report.id }, body: { action } });
       toast({
         title: action === 'dismiss' ? 'Report dismissed' : 'Removed',
         description:

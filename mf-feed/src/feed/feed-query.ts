@@ -2,12 +2,16 @@ import {
   DEFAULT_FEED_TAB,
   FEED_PAGE_SIZE,
   FEED_TABS,
+  callRoutes,
+  type CallResponse,
   type FeedTab,
-  type Post,
 } from '@campus/contracts';
-import { getJson, readStoredAuth } from '@campus/kit/api';
+import { callTarget, readCall, readStoredAuth, type CallTargetOptions } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
 import { arrivedPrefetch, takePrefetched, withPrefetch } from '@campus/kit/prefetch';
+
+/** One page of a feed, as `GET /api/posts` answers it. */
+export type FeedPage = CallResponse<typeof callRoutes.feed>;
 
 export interface FeedFilter {
   /** One of contracts' FEED_TABS. */
@@ -38,20 +42,32 @@ export const feedPageKey = (name: string, page: number): FeedPageKey => keys.fee
  * for For You with the top filter, limit 20, offset a multiple of 20, and a cache-busting
  * timestamp on the first page.
  */
-export function feedPath(
+function feedTarget(
   { tab, top }: FeedFilter,
   userId: number | undefined,
   page: number,
   now = Date.now(),
+): CallTargetOptions<typeof callRoutes.feed> {
+  return {
+    query: {
+      tab: tab !== 'for-you' ? tab : undefined,
+      userId,
+      topFilter: tab === 'for-you' && top ? 'true' : undefined,
+      limit: FEED_PAGE_SIZE,
+      offset: page * FEED_PAGE_SIZE,
+    },
+    cacheBust: page === 0 ? now : undefined,
+  };
+}
+
+/** The path and query of one page (the early request the shell left for it is found by it). */
+export function feedPath(
+  filter: FeedFilter,
+  userId: number | undefined,
+  page: number,
+  now = Date.now(),
 ): string {
-  const query = new URLSearchParams();
-  if (tab !== 'for-you') query.set('tab', tab);
-  if (userId !== undefined) query.set('userId', String(userId));
-  if (tab === 'for-you' && top) query.set('topFilter', 'true');
-  query.set('limit', String(FEED_PAGE_SIZE));
-  query.set('offset', String(page * FEED_PAGE_SIZE));
-  if (page === 0) query.set('_', String(now));
-  return `/api/posts?${query.toString()}`;
+  return callTarget(callRoutes.feed, feedTarget(filter, userId, page, now));
 }
 
 /**
@@ -60,11 +76,13 @@ export function feedPath(
  * early request for it when there is a usable one (@campus/kit/prefetch: the shell asks for the
  * landing feed's first page before this remote has even arrived), else requested here.
  */
-export async function fetchFeedPage(filter: FeedFilter, page: number): Promise<Post[]> {
+export async function fetchFeedPage(filter: FeedFilter, page: number): Promise<FeedPage> {
   const userId = readStoredAuth()?.user.id;
-  const path = feedPath(filter, userId, page);
-  const load = () => getJson<Post[]>(path);
-  return (await (page === 0 ? withPrefetch(path, load) : load())) ?? [];
+  const target = feedTarget(filter, userId, page);
+  const load = () => readCall(callRoutes.feed, target);
+  return (
+    (await (page === 0 ? withPrefetch(callTarget(callRoutes.feed, target), load) : load())) ?? []
+  );
 }
 
 /**
@@ -72,10 +90,10 @@ export async function fetchFeedPage(filter: FeedFilter, page: number): Promise<P
  * else null; read while rendering, so it does not take the answer (takeFirstPage does, once the
  * feed that drew it is on the page). The feed draws it in its first render, with no skeleton.
  */
-export function arrivedFirstPage(filter: FeedFilter): Post[] | null {
+export function arrivedFirstPage(filter: FeedFilter): FeedPage | null {
   const userId = readStoredAuth()?.user.id;
   if (userId === undefined) return null;
-  const arrived = arrivedPrefetch<Post[] | null>(feedPath(filter, userId, 0));
+  const arrived = arrivedPrefetch<FeedPage | null>(feedPath(filter, userId, 0));
   return arrived && Array.isArray(arrived.value) ? arrived.value : null;
 }
 

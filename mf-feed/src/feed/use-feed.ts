@@ -11,6 +11,7 @@ import {
   fetchFeedPage,
   takeFirstPage,
   type FeedFilter,
+  type FeedPage,
   type FeedPageKey,
 } from './feed-query';
 
@@ -27,12 +28,18 @@ class LoadMoreError extends Error {
  * starts from a freshly fetched first page (spec §4, §9): nothing a previous showing cached (its
  * pages, SWR's remembered page count, an in-flight request) can be shown or reused instead.
  */
-type ShowingPageKey = readonly [...FeedPageKey, number];
+type ShowingPageKey = readonly [
+  FeedPageKey[0],
+  FeedPageKey[1],
+  FeedPageKey[2],
+  FeedPageKey[3],
+  number,
+];
 
 let showings = 0;
 const nextShowing = () => (showings += 1);
 
-async function fetchPage(key: ShowingPageKey): Promise<Post[]> {
+async function fetchPage(key: ShowingPageKey): Promise<FeedPage> {
   const [, , name, page] = key;
   try {
     return await fetchFeedPage(feedFilterOf(name), page);
@@ -46,7 +53,7 @@ function beyondPagingBound(index: number): boolean {
   return index * FEED_PAGE_SIZE > FEED_MAX_OFFSET;
 }
 
-function uniqueVisible(pages: Post[][], hidden: ReadonlySet<number>): Post[] {
+function uniqueVisible(pages: FeedPage[], hidden: ReadonlySet<number>): Post[] {
   const seen = new Set<number>();
   const posts: Post[] = [];
   for (const post of pages.flat()) {
@@ -66,14 +73,17 @@ export function useFeed(filter: FeedFilter) {
   const name = feedName(filter);
   // A new showing per mount and per tab or filter (see ShowingPageKey). The first showing of a
   // mount starts from the shell's early answer for its first page when that has already arrived.
-  const [showing, setShowing] = useState<{ name: string; id: number; first?: Post[] }>(() => ({
+  const [showing, setShowing] = useState<{ name: string; id: number; first?: FeedPage }>(() => ({
     name,
     id: nextShowing(),
     first: arrivedFirstPage(filter) ?? undefined,
   }));
   if (showing.name !== name) setShowing({ name, id: nextShowing() });
   const pageKey = useCallback(
-    (page: number): ShowingPageKey => [...feedPageKey(showing.name, page), showing.id],
+    (page: number): ShowingPageKey => {
+      const [path, feed, name, index] = feedPageKey(showing.name, page);
+      return [path, feed, name, index, showing.id];
+    },
     [showing],
   );
   const { cache, mutate: globalMutate } = useSWRConfig();
@@ -90,12 +100,8 @@ export function useFeed(filter: FeedFilter) {
   useLayoutEffect(() => {
     if (showing.first) takeFirstPage(feedFilterOf(showing.name));
   }, [showing]);
-  const feed = useSWRInfinite<
-    Post[],
-    unknown,
-    (index: number, previous: Post[] | null) => ShowingPageKey | null
-  >(
-    (index, previous) =>
+  const feed = useSWRInfinite(
+    (index: number, previous: FeedPage | null) =>
       (previous && previous.length < FEED_PAGE_SIZE) || beyondPagingBound(index)
         ? null
         : pageKey(index),

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
-import type { CreatePostRequest, Post } from '@campus/contracts';
-import { apiRequest, failureDescription } from '@campus/kit/api';
+import { callRoutes, type CreatePostRequest } from '@campus/contracts';
+import { callApi, failureDescription } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
 import { Button, Checkbox, Dialog, TextArea } from '@campus/kit/ui';
@@ -48,10 +48,7 @@ export default function PostComposer({
     setSubmitting(true);
     try {
       const payload: CreatePostRequest = { content: text, syncToProfile, isJdTagged };
-      const created = await apiRequest<Post | null>('/api/posts', {
-        method: 'POST',
-        body: payload,
-      });
+      const created = await callApi(callRoutes.createPost, { body: payload });
       setContent('');
       setSyncToProfile(true);
       setIsJdTagged(false);

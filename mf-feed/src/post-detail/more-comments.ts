@@ -1,12 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Comment, CommentPage, PostDetail } from '@campus/contracts';
-import { apiRequest } from '@campus/kit/api';
+import { callRoutes, type Comment, type CommentPage, type PostDetail } from '@campus/contracts';
+import { callApi } from '@campus/kit/api';
 
 /** `GET /api/posts/{id}/comments?cursor=`: the page of comments after `cursor`. */
 export function fetchCommentPage(postId: number, cursor: string): Promise<CommentPage> {
-  return apiRequest<CommentPage>(
-    `/api/posts/${postId}/comments?cursor=${encodeURIComponent(cursor)}`,
-  );
+  return callApi(callRoutes.commentPage, { params: { id: postId }, query: { cursor } });
 }
 
 /**

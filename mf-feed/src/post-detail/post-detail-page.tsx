@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import useSWR from 'swr';
 import type { PostDetail } from '@campus/contracts';
-import { keys } from '@campus/kit/data';
+import { keys, useCallData } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { TimeAgo } from '@campus/kit/format';
 import {
@@ -256,7 +255,7 @@ export default function PostDetailPage() {
     data: post,
     error,
     mutate,
-  } = useSWR<PostDetail | null>(valid ? keys.post(postId) : null, { revalidateOnMount: true });
+  } = useCallData(valid ? keys.post(postId) : null, { revalidateOnMount: true });
   // The first entry of this tab's history has the key 'default': there is nothing to go back to.
   const back = () => void (location.key !== 'default' ? navigate(-1) : navigate('/'));
 

@@ -1,20 +1,26 @@
-import type { Comment, CreateCommentRequest, LikeResponse } from '@campus/contracts';
-import { apiRequest } from '@campus/kit/api';
+import {
+  callRoutes,
+  type Comment,
+  type CreateCommentRequest,
+  type DeletePostResponse,
+  type LikeResponse,
+} from '@campus/contracts';
+import { callApi } from '@campus/kit/api';
 
 /** `POST /api/posts/{id}/comments`; spec §5: content trimmed, replies never go to the timeline. */
 export function createComment(postId: number, payload: CreateCommentRequest): Promise<Comment> {
-  return apiRequest<Comment>(`/api/posts/${postId}/comments`, {
-    method: 'POST',
+  return callApi(callRoutes.addComment, {
+    params: { id: postId },
     body: { ...payload, content: payload.content.trim() },
   });
 }
 
 /** `POST /api/comments/{id}/like`: a toggle, answered with `{ liked, likesCount }`. */
 export function toggleCommentLike(commentId: number): Promise<LikeResponse> {
-  return apiRequest<LikeResponse>(`/api/comments/${commentId}/like`, { method: 'POST' });
+  return callApi(callRoutes.likeComment, { params: { id: commentId } });
 }
 
 /** `DELETE /api/posts/{id}`: the author only. */
-export function deletePost(postId: number): Promise<unknown> {
-  return apiRequest(`/api/posts/${postId}`, { method: 'DELETE' });
+export function deletePost(postId: number): Promise<DeletePostResponse> {
+  return callApi(callRoutes.deletePost, { params: { id: postId } });
 }

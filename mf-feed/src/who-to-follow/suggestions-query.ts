@@ -1,10 +1,9 @@
-import useSWR from 'swr';
-import type { UserSuggestion } from '@campus/contracts';
+import { keys, useCallData } from '@campus/kit/data';
 
 /** `GET /api/users/suggestions` (api/README.md "Who to follow"), read by the default fetcher. */
-export const suggestionsKey = () => ['/api/users', 'suggestions'] as const;
+export const suggestionsKey = keys.userSuggestions;
 
 /** The people to suggest: fetched when the feed is shown, never retried or refetched on focus. */
 export function useSuggestions() {
-  return useSWR<UserSuggestion[]>(suggestionsKey(), { revalidateOnMount: true });
+  return useCallData(suggestionsKey(), { revalidateOnMount: true });
 }

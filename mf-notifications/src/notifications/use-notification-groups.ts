@@ -1,35 +1,34 @@
 import useSWRInfinite from 'swr/infinite';
-import type { Notification, NotificationGroup, NotificationGroupPage } from '@campus/contracts';
-import { apiRequest, getJson } from '@campus/kit/api';
-import { keys } from '@campus/kit/data';
+import { callRoutes, type NotificationGroup } from '@campus/contracts';
+import { callApi, callTarget, readCall } from '@campus/kit/api';
+import { keys, type KeyData } from '@campus/kit/data';
 import { withPrefetch } from '@campus/kit/prefetch';
 import { useSWRConfig } from 'swr';
 
 type GroupsKey = ReturnType<typeof keys.notificationGroups>;
+/** One page of groups; null once a 401/403 signed the member out. */
+type GroupsPage = KeyData<GroupsKey>;
 
 /**
  * One page of `GET /api/notifications?grouped=true`, after the cursor in its key. The first page
  * is taken from the shell's early request when the page was opened on the notifications
  * (@campus/kit/prefetch), else requested here.
  */
-export function getNotificationGroups([
-  ,
-  ,
-  before,
-]: GroupsKey): Promise<NotificationGroupPage | null> {
-  const cursor = before > 0 ? `&before=${before}` : '';
-  const path = `/api/notifications?grouped=true${cursor}`;
-  const load = () => getJson<NotificationGroupPage>(path);
-  return before > 0 ? load() : withPrefetch(path, load);
+export function getNotificationGroups([, , before]: GroupsKey): Promise<GroupsPage> {
+  const target = { query: { before: before > 0 ? before : undefined } };
+  const load = () => readCall(callRoutes.notificationGroups, target);
+  return before > 0
+    ? load()
+    : withPrefetch(callTarget(callRoutes.notificationGroups, target), load);
 }
 
-const groupsKey = (index: number, previous: NotificationGroupPage | null): GroupsKey | null => {
+const groupsKey = (index: number, previous: GroupsPage): GroupsKey | null => {
   if (index === 0) return keys.notificationGroups(0);
   return previous?.nextCursor ? keys.notificationGroups(previous.nextCursor) : null;
 };
 
-type Pages = NotificationGroupPage[] | undefined;
-type List = Notification[] | null | undefined;
+type Pages = GroupsPage[] | undefined;
+type List = KeyData<ReturnType<typeof keys.notifications>> | undefined;
 
 /**
  * The member's notifications in groups (likes and reposts of one post, follows of one day), page
@@ -38,13 +37,12 @@ type List = Notification[] | null | undefined;
  */
 export function useNotificationGroups() {
   const { mutate: mutateKey } = useSWRConfig();
-  const groups = useSWRInfinite<NotificationGroupPage | null, Error, typeof groupsKey>(
-    groupsKey,
-    getNotificationGroups,
-    { revalidateOnMount: true, revalidateFirstPage: true },
-  );
+  const groups = useSWRInfinite(groupsKey, getNotificationGroups, {
+    revalidateOnMount: true,
+    revalidateFirstPage: true,
+  });
   const { data, mutate, size, setSize, isValidating } = groups;
-  const pages = (data ?? []).filter((page): page is NotificationGroupPage => page !== null);
+  const pages = (data ?? []).filter((page) => page !== null);
   const list = pages.flatMap((page) => page.groups);
   const hasMore = pages.length > 0 && (pages.at(-1)?.nextCursor ?? null) !== null;
 
@@ -86,7 +84,7 @@ export function useNotificationGroups() {
     if (group.isRead) return;
     await showRead((candidate) => candidate.key === group.key, new Set(group.ids));
     try {
-      await apiRequest('/api/notifications/read', { method: 'PUT', body: { keys: [group.key] } });
+      await callApi(callRoutes.markNotificationsRead, { body: { keys: [group.key] } });
     } catch {
       undo();
     }
@@ -94,7 +92,7 @@ export function useNotificationGroups() {
 
   /** Marks everything read; throws when the API refused, after putting back its state. */
   const markAllRead = async () => {
-    await apiRequest('/api/notifications/read-all', { method: 'PUT' });
+    await callApi(callRoutes.markAllNotificationsRead);
     await showRead(() => true, 'all');
   };
 

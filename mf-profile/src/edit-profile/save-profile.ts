@@ -1,10 +1,5 @@
-import {
-  AVATAR_FIELD,
-  type AvatarUploadResponse,
-  type ProfileUpdate,
-  type PublicUser,
-} from '@campus/contracts';
-import { ApiError, apiRequest } from '@campus/kit/api';
+import { AVATAR_FIELD, callRoutes, type ProfileUpdate, type PublicUser } from '@campus/contracts';
+import { ApiError, callApi } from '@campus/kit/api';
 
 /** A failed upload, carrying the text the toast shows (spec §8: defaults to 'Upload failed'). */
 export class UploadError extends Error {}
@@ -13,10 +8,7 @@ export async function uploadAvatar(file: File): Promise<string> {
   const form = new FormData();
   form.append(AVATAR_FIELD, file, file.name);
   try {
-    const { avatarUrl } = await apiRequest<AvatarUploadResponse>('/api/upload/avatar', {
-      method: 'POST',
-      body: form,
-    });
+    const { avatarUrl } = await callApi(callRoutes.uploadAvatar, { body: form });
     return avatarUrl;
   } catch (error) {
     throw new UploadError((error instanceof ApiError && error.serverMessage) || 'Upload failed');
@@ -24,5 +16,5 @@ export async function uploadAvatar(file: File): Promise<string> {
 }
 
 export function saveProfile(userId: number, update: ProfileUpdate): Promise<PublicUser> {
-  return apiRequest<PublicUser>(`/api/users/${userId}`, { method: 'PUT', body: update });
+  return callApi(callRoutes.updateProfile, { params: { id: userId }, body: update });
 }

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
-import { apiRequest } from '@campus/kit/api';
+import { callRoutes } from '@campus/contracts';
+import { callApi } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog, TextArea } from '@campus/kit/ui';
@@ -35,7 +36,7 @@ export function FeedbackDialog({
     if (!feedback || sending) return;
     setSending(true);
     try {
-      await apiRequest('/api/feedback', { method: 'POST', body: { feedback } });
+      await callApi(callRoutes.sendFeedback, { body: { feedback } });
       toast({
         title: 'Feedback sent!',
         description: "Thank you for your feedback. We'll review it soon.",

@@ -1,8 +1,6 @@
 import { Link, useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import useSWR from 'swr';
-import type { UserInList } from '@campus/contracts';
-import { keys } from '@campus/kit/data';
+import { keys, useCallData } from '@campus/kit/data';
 import { toast } from '@campus/kit/toast';
 import { EmptyState, Skeleton } from '@campus/kit/ui';
 import { UserRow } from '@campus/kit/user-row';
@@ -51,7 +49,7 @@ export default function FollowListPage({ kind }: { kind: FollowListKind }) {
   const validId = Number.isInteger(id) && id > 0 ? id : null;
   const text = TEXT[kind];
   const { data: profile } = useProfile(validId);
-  const { data: users, isLoading } = useSWR<UserInList[] | null, Error>(
+  const { data: users, isLoading } = useCallData(
     validId ? (kind === 'following' ? keys.following(validId) : keys.followers(validId)) : null,
     {
       revalidateOnMount: true,

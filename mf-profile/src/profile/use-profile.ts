@@ -1,6 +1,4 @@
-import useSWR from 'swr';
-import type { Profile } from '@campus/contracts';
-import { fetchKey, keyToPath, keys } from '@campus/kit/data';
+import { keyToPath, keys, readCallKey, useCallData } from '@campus/kit/data';
 import { ApiError } from '@campus/kit/api';
 import { withPrefetch } from '@campus/kit/prefetch';
 import { useAppEvent } from '@campus/kit/events';
@@ -11,7 +9,7 @@ import { toast } from '@campus/kit/toast';
  * (@campus/kit/prefetch), else requested here.
  */
 const fetchProfile = (key: ReturnType<typeof keys.user>) =>
-  withPrefetch(keyToPath(key), () => fetchKey<Profile>(key));
+  withPrefetch(keyToPath(key), () => readCallKey(key));
 
 /**
  * GET /api/users/{id} (spec §7): fetched afresh whenever a page mounts, however soon after the
@@ -19,7 +17,8 @@ const fetchProfile = (key: ReturnType<typeof keys.user>) =>
  * lists the user's posts).
  */
 export function useProfile(userId: number | null) {
-  const result = useSWR<Profile | null, Error>(userId ? keys.user(userId) : null, fetchProfile, {
+  const result = useCallData(userId ? keys.user(userId) : null, {
+    fetcher: fetchProfile,
     revalidateOnMount: true,
     // Never cached (spec §7): a page mounting within SWR's dedupe window (2 s by default) of the
     // last answer would be handed that answer again without a request. Requests in flight are

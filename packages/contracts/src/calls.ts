@@ -1,17 +1,27 @@
-import { accountApplicationResponseSchema } from './account-applications';
+import type { z } from 'zod';
+import {
+  accountApplicationRequestSchema,
+  accountApplicationResponseSchema,
+} from './account-applications';
 import {
   adminApplicationListSchema,
+  adminApplicationsQuerySchema,
   adminFeedbackListSchema,
+  adminFeedbackQuerySchema,
   adminFeedbackSchema,
+  adminFeedbackUpdateSchema,
+  adminPageQuerySchema,
   adminSummarySchema,
   adminUserListSchema,
   adminUserSchema,
+  adminUsersQuerySchema,
   approveApplicationResponseSchema,
   auditListSchema,
   invitationResponseSchema,
+  rejectApplicationRequestSchema,
   rejectApplicationResponseSchema,
+  suspendUserRequestSchema,
 } from './admin';
-import { adminReportListSchema, adminReportSchema, reportResponseSchema } from './reports';
 import {
   activeUsersSchema,
   analyticsOverviewSchema,
@@ -20,100 +30,259 @@ import {
 } from './analytics';
 import {
   authMeResponseSchema,
+  changePasswordRequestSchema,
   changePasswordResponseSchema,
+  deleteAccountRequestSchema,
+  emailOnlyRequestSchema,
+  loginRequestSchema,
   loginResponseSchema,
   messageResponseSchema,
   noContentResponseSchema,
+  registerRequestSchema,
   registerResponseSchema,
+  resetPasswordRequestSchema,
   verifyResponseSchema,
 } from './auth';
-import { feedbackResponseSchema } from './feedback';
+import {
+  callRoutes,
+  callSignature,
+  type CallName,
+  type CallRoute,
+  type CallRoutes,
+  type CallSignature,
+} from './call-routes';
+import {
+  emptyRequestSchema,
+  idPathParamsSchema,
+  noPathParamsSchema,
+  tokenPathParamsSchema,
+} from './common';
+import { feedbackRequestSchema, feedbackResponseSchema } from './feedback';
 import {
   markAllReadResponseSchema,
+  markNotificationsReadRequestSchema,
   notificationGroupPageSchema,
+  notificationGroupsQuerySchema,
   notificationListSchema,
+  notificationPlainListQuerySchema,
   notificationReadResponseSchema,
 } from './notifications';
 import {
+  commentPageQuerySchema,
+  commentPageSchema,
   commentSchema,
+  createCommentSchema,
+  createPostSchema,
   deletePostResponseSchema,
+  feedQuerySchema,
   likeResponseSchema,
   postDetailSchema,
-  commentPageSchema,
   postListSchema,
   postSchema,
+  repostSchema,
   undoRepostResponseSchema,
 } from './posts';
 import { profileSchema } from './profile';
+import {
+  adminReportListSchema,
+  adminReportSchema,
+  adminReportsQuerySchema,
+  reportRequestSchema,
+  reportResponseSchema,
+  resolveReportRequestSchema,
+} from './reports';
 import { settingsSchema } from './settings';
-import { avatarUploadResponseSchema } from './uploads';
+import { AVATAR_FIELD, avatarUploadResponseSchema } from './uploads';
 import {
   followToggleResponseSchema,
+  profileUpdateSchema,
   publicUserSchema,
   userListSchema,
+  userSearchQuerySchema,
   userSearchResultSchema,
   userSuggestionListSchema,
 } from './users';
 
+/** A body sent as multipart/form-data, its one file in `field` (the avatar upload), not JSON. */
+export interface MultipartBody<F extends string = string> {
+  readonly multipart: true;
+  readonly field: F;
+}
+
+/** What a call reads and answers, as the API validates it. */
+export interface CallSchemas {
+  /** The path parameters (`{ id }` of `/api/posts/:id`; an empty object when there are none). */
+  readonly params: z.ZodType<Record<string, unknown>>;
+  /** The query string, when the call reads one. */
+  readonly query?: z.ZodType<Record<string, unknown>>;
+  /** The request body, when the call reads one. */
+  readonly body?: z.ZodType | MultipartBody;
+  /** The body of a successful answer (spec §7); failures answer `errorResponseSchema`. */
+  readonly response: z.ZodType;
+}
+
+/** One entry of the call table: where it goes (`CallRoute`) and what it reads and answers. */
+export type Call = CallRoute & CallSchemas;
+
+type Calls<S extends Record<CallName, CallSchemas>> = {
+  readonly [N in CallName]: Readonly<CallRoutes[N] & S[N]>;
+};
+
+/** Adds each route's schemas to it: one plain frozen object per call, every route given some. */
+function defineCalls<S extends Record<CallName, CallSchemas>>(schemas: S): Calls<S> {
+  const entries = Object.values(callRoutes).map((route) => [
+    route.name,
+    Object.freeze({ ...route, ...schemas[route.name] }),
+  ]);
+  return Object.freeze(Object.fromEntries(entries)) as Calls<S>;
+}
+
+const noParams = noPathParamsSchema;
+const id = idPathParamsSchema;
+const token = tokenPathParamsSchema;
+const noContent = noContentResponseSchema;
+const avatar: MultipartBody<typeof AVATAR_FIELD> = Object.freeze({
+  multipart: true,
+  field: AVATAR_FIELD,
+});
+
 /**
- * The response body of every JSON call of the API (spec §7), by `METHOD path` exactly as the API
- * routes it. Any failure answers `errorResponseSchema` instead (`verify` adds `error`). The API's
- * tests hold every route to this table, and every entry to a real response.
+ * The call table (issue 34): every JSON call of the API by a stable name, each with its route
+ * (call-routes.ts: method, router path, success status, query discriminator) and the schemas of
+ * its path parameters, query, body and answer, exactly as the API validates them. A call with no
+ * `body` reads none; with no `query`, reads no query string. Clients call through it
+ * (`callApi(callRoutes.likePost, { params: { id } })` in @campus/kit/api; call-types.ts), and
+ * the API's routes can be registered from `allCalls`.
  */
-export const responseSchemas = {
-  'POST /api/auth/register': registerResponseSchema,
-  'POST /api/auth/login': loginResponseSchema,
-  'GET /api/auth/verify/:token': verifyResponseSchema,
-  'GET /api/auth/me': authMeResponseSchema,
-  'POST /api/auth/forgot-password': messageResponseSchema,
-  'POST /api/auth/reset-password': messageResponseSchema,
-  'POST /api/auth/resend-verification': messageResponseSchema,
-  'PUT /api/auth/password': changePasswordResponseSchema,
-  'POST /api/auth/logout-all': noContentResponseSchema,
-  'DELETE /api/users/:id': noContentResponseSchema,
-  'GET /api/users/:id': profileSchema,
-  'PUT /api/users/:id': publicUserSchema,
-  'POST /api/users/:id/follow': followToggleResponseSchema,
-  'GET /api/users/:id/following': userListSchema,
-  'GET /api/users/:id/followers': userListSchema,
-  'POST /api/upload/avatar': avatarUploadResponseSchema,
-  'POST /api/feedback': feedbackResponseSchema,
-  'POST /api/account-application': accountApplicationResponseSchema,
-  'GET /api/settings': settingsSchema,
-  'GET /api/posts': postListSchema,
-  'POST /api/posts': postSchema,
-  'GET /api/posts/:id': postDetailSchema,
-  'GET /api/posts/:id/comments': commentPageSchema,
-  'DELETE /api/posts/:id': deletePostResponseSchema,
-  'POST /api/posts/:id/like': likeResponseSchema,
-  'POST /api/posts/:id/repost': postSchema,
-  'DELETE /api/posts/:id/repost': undoRepostResponseSchema,
-  'POST /api/posts/:id/comments': commentSchema,
-  'POST /api/comments/:id/like': likeResponseSchema,
-  'GET /api/notifications': notificationListSchema,
-  'PUT /api/notifications/read-all': markAllReadResponseSchema,
-  'PUT /api/notifications/:id/read': notificationReadResponseSchema,
-  'GET /api/notifications?grouped=true': notificationGroupPageSchema,
-  'PUT /api/notifications/read': markAllReadResponseSchema,
-  'GET /api/users': userSearchResultSchema,
-  'GET /api/users/suggestions': userSuggestionListSchema,
-  'GET /api/analytics/overview': analyticsOverviewSchema,
-  'GET /api/analytics/user-growth': userGrowthSchema,
-  'GET /api/analytics/engagement': engagementSchema,
-  'GET /api/analytics/active-users': activeUsersSchema,
-  'GET /api/invitations/:token': invitationResponseSchema,
-  'POST /api/reports': reportResponseSchema,
-  'GET /api/admin/summary': adminSummarySchema,
-  'GET /api/admin/applications': adminApplicationListSchema,
-  'POST /api/admin/applications/:id/approve': approveApplicationResponseSchema,
-  'POST /api/admin/applications/:id/reject': rejectApplicationResponseSchema,
-  'GET /api/admin/feedback': adminFeedbackListSchema,
-  'PUT /api/admin/feedback/:id': adminFeedbackSchema,
-  'GET /api/admin/users': adminUserListSchema,
-  'POST /api/admin/users/:id/suspend': adminUserSchema,
-  'POST /api/admin/users/:id/reactivate': adminUserSchema,
-  'GET /api/admin/reports': adminReportListSchema,
-  'POST /api/admin/reports/:id/resolve': adminReportSchema,
-  'GET /api/admin/audit': auditListSchema,
-} as const;
+export const calls = defineCalls({
+  register: { params: noParams, body: registerRequestSchema, response: registerResponseSchema },
+  login: { params: noParams, body: loginRequestSchema, response: loginResponseSchema },
+  verifyEmail: { params: token, response: verifyResponseSchema },
+  me: { params: noParams, response: authMeResponseSchema },
+  forgotPassword: {
+    params: noParams,
+    body: emailOnlyRequestSchema,
+    response: messageResponseSchema,
+  },
+  resetPassword: {
+    params: noParams,
+    body: resetPasswordRequestSchema,
+    response: messageResponseSchema,
+  },
+  resendVerification: {
+    params: noParams,
+    body: emailOnlyRequestSchema,
+    response: messageResponseSchema,
+  },
+  changePassword: {
+    params: noParams,
+    body: changePasswordRequestSchema,
+    response: changePasswordResponseSchema,
+  },
+  signOutEverywhere: { params: noParams, response: noContent },
+  applyForAccount: {
+    params: noParams,
+    body: accountApplicationRequestSchema,
+    response: accountApplicationResponseSchema,
+  },
+  invitation: { params: token, response: invitationResponseSchema },
+  settings: { params: noParams, response: settingsSchema },
+
+  searchUsers: { params: noParams, query: userSearchQuerySchema, response: userSearchResultSchema },
+  userSuggestions: { params: noParams, response: userSuggestionListSchema },
+  profile: { params: id, response: profileSchema },
+  updateProfile: { params: id, body: profileUpdateSchema, response: publicUserSchema },
+  deleteAccount: { params: id, body: deleteAccountRequestSchema, response: noContent },
+  toggleFollow: { params: id, body: emptyRequestSchema, response: followToggleResponseSchema },
+  following: { params: id, response: userListSchema },
+  followers: { params: id, response: userListSchema },
+  uploadAvatar: { params: noParams, body: avatar, response: avatarUploadResponseSchema },
+  sendFeedback: { params: noParams, body: feedbackRequestSchema, response: feedbackResponseSchema },
+  sendReport: { params: noParams, body: reportRequestSchema, response: reportResponseSchema },
+
+  feed: { params: noParams, query: feedQuerySchema, response: postListSchema },
+  createPost: { params: noParams, body: createPostSchema, response: postSchema },
+  post: { params: id, response: postDetailSchema },
+  deletePost: { params: id, response: deletePostResponseSchema },
+  commentPage: { params: id, query: commentPageQuerySchema, response: commentPageSchema },
+  addComment: { params: id, body: createCommentSchema, response: commentSchema },
+  likePost: { params: id, response: likeResponseSchema },
+  repost: { params: id, body: repostSchema, response: postSchema },
+  undoRepost: { params: id, response: undoRepostResponseSchema },
+  likeComment: { params: id, response: likeResponseSchema },
+
+  notifications: {
+    params: noParams,
+    query: notificationPlainListQuerySchema,
+    response: notificationListSchema,
+  },
+  notificationGroups: {
+    params: noParams,
+    query: notificationGroupsQuerySchema,
+    response: notificationGroupPageSchema,
+  },
+  markAllNotificationsRead: { params: noParams, response: markAllReadResponseSchema },
+  markNotificationsRead: {
+    params: noParams,
+    body: markNotificationsReadRequestSchema,
+    response: markAllReadResponseSchema,
+  },
+  markNotificationRead: { params: id, response: notificationReadResponseSchema },
+
+  analyticsOverview: { params: noParams, response: analyticsOverviewSchema },
+  analyticsUserGrowth: { params: noParams, response: userGrowthSchema },
+  analyticsEngagement: { params: noParams, response: engagementSchema },
+  analyticsActiveUsers: { params: noParams, response: activeUsersSchema },
+  adminSummary: { params: noParams, response: adminSummarySchema },
+  adminApplications: {
+    params: noParams,
+    query: adminApplicationsQuerySchema,
+    response: adminApplicationListSchema,
+  },
+  approveApplication: {
+    params: id,
+    body: emptyRequestSchema,
+    response: approveApplicationResponseSchema,
+  },
+  rejectApplication: {
+    params: id,
+    body: rejectApplicationRequestSchema,
+    response: rejectApplicationResponseSchema,
+  },
+  adminFeedback: {
+    params: noParams,
+    query: adminFeedbackQuerySchema,
+    response: adminFeedbackListSchema,
+  },
+  updateFeedback: { params: id, body: adminFeedbackUpdateSchema, response: adminFeedbackSchema },
+  adminMembers: { params: noParams, query: adminUsersQuerySchema, response: adminUserListSchema },
+  suspendMember: { params: id, body: suspendUserRequestSchema, response: adminUserSchema },
+  reactivateMember: { params: id, body: emptyRequestSchema, response: adminUserSchema },
+  adminReports: {
+    params: noParams,
+    query: adminReportsQuerySchema,
+    response: adminReportListSchema,
+  },
+  resolveReport: { params: id, body: resolveReportRequestSchema, response: adminReportSchema },
+  auditLog: { params: noParams, query: adminPageQuerySchema, response: auditListSchema },
+});
+
+export type CallTable = typeof calls;
+/** Any entry of the table. */
+export type AnyCall = CallTable[CallName];
+
+/**
+ * Every call, in the table's order (the order a router registers them in: call-routes.ts), each
+ * as the general `Call` a registrar reads (`call.query?.parse(...)`); `calls.x` keeps its types.
+ */
+export const allCalls: readonly Call[] = Object.freeze(Object.values(calls));
+
+/**
+ * The answer schema of every call by its signature (`'GET /api/auth/me'`, `'GET
+ * /api/notifications?grouped=true'`), derived from the table: the API's tests check every route
+ * against it on real responses.
+ */
+export const responseSchemas = Object.freeze(
+  Object.fromEntries(allCalls.map((call) => [callSignature(call), call.response])),
+) as { readonly [N in CallName as CallSignature<CallTable[N]>]: CallTable[N]['response'] };
 export type ApiCall = keyof typeof responseSchemas;

@@ -16,6 +16,13 @@ export const idParamSchema = z
   .regex(/^[1-9][0-9]{0,15}$/, 'Invalid id')
   .transform(Number);
 
+/** The path parameters of a call without any (`/api/settings`). */
+export const noPathParamsSchema = z.strictObject({});
+/** The path parameters of `/api/posts/:id` and every other `:id` route. */
+export const idPathParamsSchema = z.strictObject({ id: idParamSchema });
+/** The path parameters of a `:token` route (e-mail verification, invitations). */
+export const tokenPathParamsSchema = z.strictObject({ token: z.string() });
+
 /** Trimmed, non-empty text with an upper bound. */
 export function requiredText(field: string, max: number) {
   return z

@@ -15,4 +15,6 @@ export * from './analytics';
 export * from './jobs';
 export * from './admin';
 export * from './reports';
+export * from './call-routes';
 export * from './calls';
+export * from './call-types';

@@ -142,6 +142,18 @@ export const notificationListQuerySchema = z.object({
 });
 export type NotificationListQuery = z.infer<typeof notificationListQuerySchema>;
 
+/**
+ * The same query, as each of the two calls on `GET /api/notifications` reads it (the call table,
+ * calls.ts): `grouped=true` selects the page of groups; absent or `false`, the plain list (which
+ * checks `before` and `limit` as well, and uses neither).
+ */
+export const notificationPlainListQuerySchema = notificationListQuerySchema.extend({
+  grouped: z.enum(['false'], 'grouped must be true or false').optional(),
+});
+export const notificationGroupsQuerySchema = notificationListQuerySchema.extend({
+  grouped: z.literal('true', 'grouped must be true or false'),
+});
+
 const actorSummary = z.object({ id: idSchema, name: z.string(), avatarUrl: z.string().nullable() });
 
 /**

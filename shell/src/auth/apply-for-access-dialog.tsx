@@ -3,8 +3,12 @@ import { useForm } from 'react-hook-form';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
 import type { z } from 'zod';
-import { accountApplicationRequestSchema, type AccountApplicationRequest } from '@campus/contracts';
-import { apiRequest } from '@campus/kit/api';
+import {
+  accountApplicationRequestSchema,
+  callRoutes,
+  type AccountApplicationRequest,
+} from '@campus/contracts';
+import { callApi } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog, TextArea, TextField } from '@campus/kit/ui';
@@ -45,7 +49,7 @@ export function ApplyForAccessDialog({
 
   const onValid = async (application: AccountApplicationRequest) => {
     try {
-      await apiRequest('/api/account-application', { method: 'POST', body: application });
+      await callApi(callRoutes.applyForAccount, { body: application });
       toast({
         title: 'Application submitted!',
         description:

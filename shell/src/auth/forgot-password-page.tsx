@@ -2,12 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
-import {
-  emailOnlyRequestSchema,
-  type EmailOnlyRequest,
-  type MessageResponse,
-} from '@campus/contracts';
-import { ApiError, apiRequest } from '@campus/kit/api';
+import { callRoutes, emailOnlyRequestSchema, type EmailOnlyRequest } from '@campus/contracts';
+import { ApiError, callApi } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
 import { AuthCard, Muted } from './auth-card';
@@ -30,10 +26,7 @@ export function ForgotPasswordPage() {
 
   const onValid = async (values: EmailOnlyRequest) => {
     try {
-      const answer = await apiRequest<MessageResponse | null>('/api/auth/forgot-password', {
-        method: 'POST',
-        body: values,
-      });
+      const answer = await callApi(callRoutes.forgotPassword, { body: values });
       setSent(answer?.message ?? RESET_LINK_SENT);
     } catch (error) {
       toast({

@@ -2,13 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import {
-  loginRequestSchema,
-  type LoginRequest,
-  type LoginResponse,
-  type MessageResponse,
-} from '@campus/contracts';
-import { ApiError, apiRequest } from '@campus/kit/api';
+import { callRoutes, loginRequestSchema, type LoginRequest } from '@campus/contracts';
+import { ApiError, callApi } from '@campus/kit/api';
 import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
@@ -40,10 +35,7 @@ export function LoginPage() {
 
   const onValid = async (values: LoginRequest) => {
     try {
-      const { user, token } = await apiRequest<LoginResponse>('/api/auth/login', {
-        method: 'POST',
-        body: values,
-      });
+      const { user, token } = await callApi(callRoutes.login, { body: values });
       session.login({
         user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
         token,
@@ -66,8 +58,7 @@ export function LoginPage() {
     if (!unverifiedEmail) return;
     setResending(true);
     try {
-      const answer = await apiRequest<MessageResponse | null>('/api/auth/resend-verification', {
-        method: 'POST',
+      const answer = await callApi(callRoutes.resendVerification, {
         body: { email: unverifiedEmail },
       });
       toast({

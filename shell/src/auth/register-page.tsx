@@ -3,12 +3,12 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
+  callRoutes,
   registerRequestSchema,
   type InvitationResponse,
   type RegisterRequest,
-  type RegisterResponse,
 } from '@campus/contracts';
-import { ApiError, apiRequest } from '@campus/kit/api';
+import { ApiError, callApi } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
 import { Button, Spinner, TextField } from '@campus/kit/ui';
 import { ApplyForAccessDialog } from './apply-for-access-dialog';
@@ -31,20 +31,17 @@ function useInvitation(): Invitation {
   useEffect(() => {
     if (!token) return;
     let current = true;
-    apiRequest<InvitationResponse>(`/api/invitations/${encodeURIComponent(token)}`, {
-      on401: 'returnNull',
-    }).then(
-      (invited) => current && setAnswer({ state: 'valid', token, invited }),
+    const invalid = (message = 'This invitation could not be checked. Please try again.') =>
+      current && setAnswer({ state: 'invalid', token, message });
+    // The route is public: a 401 (answered as null, never signing anyone out) cannot vouch for it.
+    callApi(callRoutes.invitation, { params: { token }, on401: 'returnNull' }).then(
+      (invited) => (invited ? current && setAnswer({ state: 'valid', token, invited }) : invalid()),
       (error: unknown) =>
-        current &&
-        setAnswer({
-          state: 'invalid',
-          token,
-          message:
-            error instanceof ApiError && error.status < 500 && error.serverMessage
-              ? error.serverMessage
-              : 'This invitation could not be checked. Please try again.',
-        }),
+        invalid(
+          error instanceof ApiError && error.status < 500 && error.serverMessage
+            ? error.serverMessage
+            : undefined,
+        ),
     );
     return () => {
       current = false;
@@ -104,10 +101,7 @@ function RegisterForm({
   const onValid = async (values: RegisterRequest) => {
     try {
       const body = invitation ? { ...values, invitationToken: invitation.token } : values;
-      const registered = await apiRequest<RegisterResponse>('/api/auth/register', {
-        method: 'POST',
-        body,
-      });
+      const registered = await callApi(callRoutes.register, { body });
       navigate('/', { replace: true });
       toast({
         title: 'Account created successfully!',

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { z } from 'zod';
-import { newPasswordSchema, type ResetPasswordRequest } from '@campus/contracts';
-import { ApiError, apiRequest } from '@campus/kit/api';
+import { callRoutes, newPasswordSchema, type ResetPasswordRequest } from '@campus/contracts';
+import { ApiError, callApi } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
 import { AuthCard, Muted } from './auth-card';
@@ -34,7 +34,7 @@ export function ResetPasswordPage() {
   const onValid = async ({ password }: FormValues) => {
     const body: ResetPasswordRequest = { token, password };
     try {
-      await apiRequest('/api/auth/reset-password', { method: 'POST', body });
+      await callApi(callRoutes.resetPassword, { body });
     } catch (error) {
       const message =
         (error instanceof ApiError && error.serverMessage) ||

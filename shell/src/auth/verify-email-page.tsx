@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { ApiError, apiRequest } from '@campus/kit/api';
+import { callRoutes } from '@campus/contracts';
+import { ApiError, callApi } from '@campus/kit/api';
 import { Spinner } from '@campus/kit/ui';
 import { AuthCard, Muted } from './auth-card';
 
@@ -30,9 +31,7 @@ function serverError(error: ApiError): string {
 
 async function verify(token: string): Promise<Verification> {
   try {
-    const result = await apiRequest<{ error?: string } | null>(
-      `/api/auth/verify/${encodeURIComponent(token)}`,
-    );
+    const result = await callApi(callRoutes.verifyEmail, { params: { token } });
     if (result?.error) return { state: 'error', message: result.error };
     return { state: 'success' };
   } catch (error) {

@@ -1,9 +1,16 @@
-import { DEFAULT_FEED_TAB, FEED_PAGE_SIZE, FEED_TABS } from '@campus/contracts';
-import { AUTH_STORAGE_KEY, clearStoredAuth, configureApi, storeAuth } from '@campus/kit/api';
+import { DEFAULT_FEED_TAB, FEED_PAGE_SIZE, FEED_TABS, callRoutes } from '@campus/contracts';
+import {
+  AUTH_STORAGE_KEY,
+  callTarget,
+  clearStoredAuth,
+  configureApi,
+  storeAuth,
+} from '@campus/kit/api';
 import {
   arrivedPrefetch,
   forgetPrefetched,
   hasPrefetched,
+  prefetchKey,
   takePrefetched,
   withPrefetch,
 } from '@campus/kit/prefetch';
@@ -57,6 +64,25 @@ describe('the copies the first script keeps (it imports no module at run time)',
 });
 
 describe('landingRequests', () => {
+  it('asks for calls of the table, as the kit writes them (callTarget)', () => {
+    expect(landingRequests('/profile/7', 21, storage(), NOW)).toEqual([
+      callTarget(callRoutes.me),
+      callTarget(callRoutes.profile, { params: { id: 7 } }),
+    ]);
+    expect(landingRequests('/notifications', 21, storage(), NOW)[1]).toBe(
+      callTarget(callRoutes.notificationGroups),
+    );
+    expect(adminLandingRequests('/analytics')).toEqual([callTarget(callRoutes.analyticsOverview)]);
+    const feedPage = landingRequests('/', 21, storage({ 'campus.feed.tab': 'jd' }), NOW)[1]!;
+    expect(prefetchKey(feedPage)).toBe(
+      prefetchKey(
+        callTarget(callRoutes.feed, {
+          query: { tab: 'jd', userId: 21, limit: FEED_PAGE_SIZE, offset: 0 },
+        }),
+      ),
+    );
+  });
+
   it.each([
     ['/', ['/api/auth/me', feed('userId=21')]],
     ['/profile', ['/api/auth/me', '/api/users/21']],

@@ -1,8 +1,10 @@
 // Runs in the shell's first script (src/early.ts, built on its own by early-script-plugin.cjs and
 // run by index.html before the shell's main script has arrived): nothing here may import a module
 // at run time (types only), so that script stays a few kilobytes with no chunk and no shared
-// module. The constants it needs are copies, checked against their sources in the test.
-import type { FeedTab } from '@campus/contracts';
+// module. The constants it needs are copies, checked against their sources in the test; the
+// paths of the calls it starts are typed by the call table (@campus/contracts' callRoutes), so a
+// route that moves there fails the type check here.
+import type { CallQuery, CallResponse, CallRoutes, FeedTab } from '@campus/contracts';
 import type { PrefetchEntry, PrefetchSlot } from '@campus/kit/prefetch';
 
 /** The kit's PREFETCH_SLOT (@campus/kit/prefetch; early-requests.test.ts checks they agree). */
@@ -23,6 +25,24 @@ export const EARLY_FEED_PAGE_SIZE = 20;
  * the two scripts are separate bundles and share no module).
  */
 const EARLY_CONFIG_SLOT = Symbol.for('campus.early-config');
+
+/** The router path of a call of the table, as the type says it is. */
+type PathOf<N extends keyof CallRoutes> = CallRoutes[N]['path'];
+const ME: PathOf<'me'> = '/api/auth/me';
+const FEED: PathOf<'feed'> = '/api/posts';
+const PROFILE: PathOf<'profile'> = '/api/users/:id';
+const NOTIFICATION_GROUPS: PathOf<'notificationGroups'> = '/api/notifications';
+const GROUPED: CallRoutes['notificationGroups']['discriminator'] = { grouped: 'true' };
+const ANALYTICS_OVERVIEW: PathOf<'analyticsOverview'> = '/api/analytics/overview';
+
+/** A call's path and query as the kit's callTarget writes it (values left out when absent). */
+function target(path: string, query: Readonly<Record<string, string | number | undefined>>) {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  return `${path}?${search.toString()}`;
+}
 
 /** The stored login's token and user id, read as the kit reads it (null: signed out). */
 export function storedLogin(
@@ -73,14 +93,15 @@ function feedToShow(
 
 /** mf-feed's first page of a feed (spec §7 `GET /api/posts`, its feed/feed-query.ts). */
 function feedFirstPage({ tab, top }: { tab: FeedTab; top: boolean }, userId: number, now: number) {
-  const query = new URLSearchParams();
-  if (tab !== 'for-you') query.set('tab', tab);
-  query.set('userId', String(userId));
-  if (tab === 'for-you' && top) query.set('topFilter', 'true');
-  query.set('limit', String(EARLY_FEED_PAGE_SIZE));
-  query.set('offset', '0');
-  query.set('_', String(now));
-  return `/api/posts?${query.toString()}`;
+  const query: CallQuery<CallRoutes['feed']> = {
+    tab: tab !== 'for-you' ? tab : undefined,
+    userId,
+    topFilter: tab === 'for-you' && top ? 'true' : undefined,
+    limit: EARLY_FEED_PAGE_SIZE,
+    offset: 0,
+  };
+  // `_`: the feed's cache-busting timestamp (not a field of the call: the API ignores it).
+  return target(FEED, { ...query, _: now });
 }
 
 /**
@@ -95,14 +116,14 @@ export function landingRequests(
   now = Date.now(),
 ): string[] {
   const path = pathname.replace(/\/+$/, '') || '/';
-  const requests = ['/api/auth/me'];
+  const requests: string[] = [ME];
   if (path === '/') requests.push(feedFirstPage(feedToShow(session, now), userId, now));
   const profile = /^\/profile(?:\/([^/]+))?$/.exec(path);
   if (profile) {
     const id = profile[1] === undefined ? userId : Number(profile[1]);
-    if (Number.isInteger(id) && id > 0) requests.push(`/api/users/${id}`);
+    if (Number.isInteger(id) && id > 0) requests.push(PROFILE.replace(':id', String(id)));
   }
-  if (path === '/notifications') requests.push('/api/notifications?grouped=true');
+  if (path === '/notifications') requests.push(target(NOTIFICATION_GROUPS, GROUPED));
   return requests;
 }
 
@@ -113,12 +134,13 @@ export function landingRequests(
  */
 export function adminLandingRequests(pathname: string): string[] {
   const path = pathname.replace(/\/+$/, '') || '/';
-  return path === '/analytics' ? ['/api/analytics/overview'] : [];
+  return path === '/analytics' ? [ANALYTICS_OVERVIEW] : [];
 }
 
 /** Whether a `GET /api/auth/me` answer names the admin role. */
 function answersAdmin(me: unknown): boolean {
-  const roles = (me as { roles?: unknown } | null)?.roles;
+  // Read defensively: nothing here parses the answer.
+  const roles: unknown = (me as Partial<CallResponse<CallRoutes['me']>> | null)?.roles;
   return Array.isArray(roles) && roles.includes('admin');
 }
 
@@ -189,7 +211,7 @@ export function startEarlyRequests({
   try {
     requests = landingRequests(pathname, userId, session, startedAt);
   } catch {
-    requests = ['/api/auth/me'];
+    requests = [ME];
   }
   const keep = (path: string, response: Promise<unknown>) => {
     const entry: PrefetchEntry = { token, startedAt, response };
@@ -207,7 +229,7 @@ export function startEarlyRequests({
   for (const path of requests) {
     const response = apiUrl.then((url) => getJson(url, path, token));
     keep(path, response);
-    if (path === '/api/auth/me') me = response;
+    if (path === ME) me = response;
   }
   // An admin's landing data follows the session check (the API refuses it to anyone else, and a
   // member is never sent it): still long before the admin remote has arrived and asked.

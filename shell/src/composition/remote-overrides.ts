@@ -1,6 +1,5 @@
-import type { RemoteName, RuntimeConfig } from '../app/runtime-config';
+import { REMOTE_NAMES, type RemoteName, type RuntimeConfig } from '../app/runtime-config';
 import { OVERRIDE_PARAM, OVERRIDES_STORAGE_KEY } from './override-request';
-import { RUNTIME_REMOTE_NAMES as REMOTE_NAMES } from './runtime-config-loader';
 
 /**
  * A feature team tries a new build of its remote against the deployed shell, in its own browser

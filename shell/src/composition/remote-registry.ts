@@ -28,10 +28,6 @@ export function resetRemote(name: RemoteName): void {
   if (entry && registered.has(name)) registerRemotes([{ name, entry }], { force: true });
 }
 
-export function isRemoteRegistered(name: RemoteName): boolean {
-  return registered.has(name);
-}
-
 /**
  * Loads an exposed module (`mf_feed/FeedPage`) and returns its default export: a component
  * taking the props the kit's map of remote modules names for it.

@@ -1,6 +1,5 @@
-import useSWR from 'swr';
 import type { AdminSummary } from '@campus/contracts';
-import { keys } from '@campus/kit/data';
+import { keys, useCallData } from '@campus/kit/data';
 import { useSession } from '@campus/kit/session';
 
 /** The admin's pages (issue 18) and which count of `GET /api/admin/summary` each shows. */
@@ -30,9 +29,7 @@ export const ADMIN_LINKS: readonly {
  */
 export function useAdminSummary(): AdminSummary | null {
   const { isAdmin } = useSession();
-  const { data } = useSWR<AdminSummary | null>(isAdmin ? keys.adminSummary() : null, {
-    revalidateOnMount: true,
-  });
+  const { data } = useCallData(isAdmin ? keys.adminSummary() : null, { revalidateOnMount: true });
   return isAdmin ? (data ?? null) : null;
 }
 

@@ -1,16 +1,14 @@
 import { useEffect, useState } from 'react';
-import useSWR from 'swr';
-import { USER_SEARCH_QUERY_MAX_LENGTH, type UserSearchResult } from '@campus/contracts';
-import { getJson } from '@campus/kit/api';
+import { USER_SEARCH_QUERY_MAX_LENGTH, callRoutes } from '@campus/contracts';
+import { readCall } from '@campus/kit/api';
+import { keys, useCallData } from '@campus/kit/data';
 
 /** How long typing must pause before the people search asks the API. */
 export const SEARCH_DEBOUNCE_MS = 250;
 
-/** The SWR key of one people search (`GET /api/users?q=`). */
-export const peopleSearchKey = (q: string) => ['/api/users', 'search', q] as const;
-
-export function fetchPeople([, , q]: ReturnType<typeof peopleSearchKey>) {
-  return getJson<UserSearchResult>(`/api/users?q=${encodeURIComponent(q)}`);
+/** One people search, by its SWR key (`keys.peopleSearch(q)`): `GET /api/users?q=`. */
+export function fetchPeople([, , q]: ReturnType<typeof keys.peopleSearch>) {
+  return readCall(callRoutes.searchUsers, { query: { q } });
 }
 
 /** `value`, once it has stopped changing for `delay` ms. */
@@ -29,7 +27,10 @@ function useDebounced(value: string, delay: number): string {
  */
 export function usePeopleSearch(text: string) {
   const q = useDebounced(text.trim().slice(0, USER_SEARCH_QUERY_MAX_LENGTH), SEARCH_DEBOUNCE_MS);
-  const result = useSWR(q ? peopleSearchKey(q) : null, fetchPeople, { keepPreviousData: true });
+  const result = useCallData(q ? keys.peopleSearch(q) : null, {
+    fetcher: fetchPeople,
+    keepPreviousData: true,
+  });
   const typing = text.trim() !== q;
   return {
     q,

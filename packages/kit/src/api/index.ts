@@ -9,3 +9,5 @@ export {
 export type { ApiRequestOptions } from './api-client';
 export { clearStoredAuth, readStoredAuth, storeAuth, AUTH_STORAGE_KEY } from './auth-storage';
 export type { StoredAuth, SessionUser } from './auth-storage';
+export { callApi, callTarget, readCall } from './call-api';
+export type { CallOptions, CallTargetOptions } from './call-api';

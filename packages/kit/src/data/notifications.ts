@@ -1,23 +1,23 @@
-import useSWR from 'swr';
-import { getJson } from '@campus/kit/api';
-import { keys, type ApiKey } from './keys';
-import { keyToPath } from './swr-defaults';
+import type { SWRResponse } from 'swr';
 import type { Notification } from '@campus/contracts';
+import { readCallKey, useCallData, type KeyData } from './call-data';
+import { keys } from './keys';
 
 /** A notification as the client sees it (spec §3); one definition, in @campus/contracts. */
 export type { Notification } from '@campus/contracts';
 
-export function getNotifications(): Promise<Notification[] | null> {
-  return getJson<Notification[]>(keyToPath(keys.notifications()));
+type NotificationsData = KeyData<ReturnType<typeof keys.notifications>>;
+
+export function getNotifications(): Promise<NotificationsData> {
+  return readCallKey(keys.notifications());
 }
 
 /** The signed-in user's notifications; `enabled: false` keeps the hook idle (signed out). */
-export function useNotifications(options: { enabled?: boolean } = {}) {
+export function useNotifications(
+  options: { enabled?: boolean } = {},
+): SWRResponse<NotificationsData, Error> {
   const { enabled = true } = options;
-  return useSWR<Notification[] | null, Error, ApiKey | null>(
-    enabled ? keys.notifications() : null,
-    getNotifications,
-  );
+  return useCallData(enabled ? keys.notifications() : null, { fetcher: getNotifications });
 }
 
 export function unreadCount(notifications: readonly Notification[] | null | undefined): number {

@@ -1,9 +1,8 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import useSWR from 'swr';
 import { configureApi, storeAuth } from '@campus/kit/api';
-import { DataProvider, keys } from '@campus/kit/data';
+import { DataProvider, keys, useCallData } from '@campus/kit/data';
 import { FollowButton } from '@campus/kit/follow-button';
 import { SessionProvider } from '@campus/kit/session';
 import { KitThemeProvider } from '@campus/kit/theme';
@@ -29,7 +28,7 @@ function Providers({ children }: { children: ReactNode }) {
 }
 
 function ProfileReader() {
-  const { data } = useSWR<{ followersCount: number } | null>(keys.user(9));
+  const { data } = useCallData(keys.user(9));
   return <p>followers: {data?.followersCount ?? '-'}</p>;
 }
 

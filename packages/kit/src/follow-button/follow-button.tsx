@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
-import type { FollowToggleResponse } from '@campus/contracts';
-import { apiRequest, failureDescription } from '@campus/kit/api';
+import { callRoutes, type FollowToggleResponse } from '@campus/contracts';
+import { callApi, failureDescription } from '@campus/kit/api';
 import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button } from '@campus/kit/ui';
@@ -39,9 +39,7 @@ export function FollowButton({ userId, isFollowing, onToggled, size = 'sm' }: Fo
   const toggle = async () => {
     setBusy(true);
     try {
-      const result = await apiRequest<FollowToggleResponse>(`/api/users/${userId}/follow`, {
-        method: 'POST',
-      });
+      const result = await callApi(callRoutes.toggleFollow, { params: { id: userId } });
       toast({ title: 'Success', description: 'Follow status updated!' });
       const ids = session.user ? [userId, session.user.id] : [userId];
       void mutate((key) => touchesUsers(key, ids));

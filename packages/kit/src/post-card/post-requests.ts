@@ -1,9 +1,15 @@
-import type { LikeResponse, Post, RepostRequest } from '@campus/contracts';
-import { apiRequest } from '@campus/kit/api';
+import {
+  callRoutes,
+  type LikeResponse,
+  type Post,
+  type RepostRequest,
+  type UndoRepostResponse,
+} from '@campus/contracts';
+import { callApi } from '@campus/kit/api';
 
 /** `POST /api/posts/{id}/like`: toggles the viewer's like; the server answers the new state. */
 export function togglePostLike(postId: number): Promise<LikeResponse> {
-  return apiRequest<LikeResponse>(`/api/posts/${postId}/like`, { method: 'POST' });
+  return callApi(callRoutes.likePost, { params: { id: postId } });
 }
 
 /**
@@ -13,7 +19,7 @@ export function togglePostLike(postId: number): Promise<LikeResponse> {
 export function repostPost(postId: number, comment?: string): Promise<Post> {
   const trimmed = comment?.trim();
   const body: RepostRequest = trimmed ? { comment: trimmed } : {};
-  return apiRequest<Post>(`/api/posts/${postId}/repost`, { method: 'POST', body });
+  return callApi(callRoutes.repost, { params: { id: postId }, body });
 }
 
 /** A repost (or a comment shared to a timeline) quotes another post and cannot be reposted. */
@@ -21,20 +27,19 @@ export function isRepost(post: Pick<Post, 'originalPostId'>): boolean {
   return post.originalPostId !== null && post.originalPostId !== undefined;
 }
 
-/** What the kit reads of the `DELETE /api/posts/{id}/repost` answer (contracts' UndoRepostResponse). */
-export interface UndoneRepost {
-  /** The withdrawn repost (a post on the member's timeline, now gone). */
-  repostPostId: number;
-  /** The original's repost count afterwards. */
-  repostsCount: number;
-}
+/**
+ * What the kit reads of the `DELETE /api/posts/{id}/repost` answer (contracts'
+ * UndoRepostResponse): the withdrawn repost and the original's repost count afterwards. An undo
+ * request given to the post card or `usePostRepost` answers at least this.
+ */
+export type UndoneRepost = Pick<UndoRepostResponse, 'repostPostId' | 'repostsCount'>;
 
 /**
  * `DELETE /api/posts/{id}/repost`: withdraws the viewer's plain repost of post `id` (a 404 with
  * the API's message when they have none, e.g. when their repost carries a quote).
  */
-export function undoRepost(postId: number): Promise<UndoneRepost> {
-  return apiRequest<UndoneRepost>(`/api/posts/${postId}/repost`, { method: 'DELETE' });
+export function undoRepost(postId: number): Promise<UndoRepostResponse> {
+  return callApi(callRoutes.undoRepost, { params: { id: postId } });
 }
 
 /** A comment its author also shared to their timeline: it reads as a comment on the post. */

@@ -1,7 +1,7 @@
 // What the report dialog sends and how it is titled: zod-free, so the kit's report entry point
 // (the '⋯' menu on every post card) carries no validation library until a dialog opens.
-import type { ReportResponse, ReportTargetType } from '@campus/contracts';
-import { apiRequest } from '@campus/kit/api';
+import { callRoutes, type ReportResponse, type ReportTargetType } from '@campus/contracts';
+import { callApi } from '@campus/kit/api';
 
 /** The dialog's title for each kind of target. */
 export const REPORT_TITLES: Record<ReportTargetType, string> = {
@@ -23,8 +23,5 @@ export function sendReport(
   targetId: number,
   reason: string,
 ): Promise<ReportResponse> {
-  return apiRequest<ReportResponse>('/api/reports', {
-    method: 'POST',
-    body: { targetType, targetId, reason },
-  });
+  return callApi(callRoutes.sendReport, { body: { targetType, targetId, reason } });
 }

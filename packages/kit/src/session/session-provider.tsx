@@ -9,11 +9,12 @@ import {
   type ReactNode,
 } from 'react';
 import { useSWRConfig } from 'swr';
-import { SESSION_REVOKED_MESSAGE, type AuthMeResponse, type Role } from '@campus/contracts';
+import { SESSION_REVOKED_MESSAGE, callRoutes, type Role } from '@campus/contracts';
 import {
   AUTH_STORAGE_KEY,
   ApiError,
-  apiRequest,
+  callApi,
+  callTarget,
   clearStoredAuth,
   readStoredAuth,
   storeAuth,
@@ -75,9 +76,8 @@ async function confirmSession({ token }: StoredAuth): Promise<Confirmed> {
   const fresh = lastCheck.token === token && Date.now() - lastCheck.at < CHECK_FRESH_MS;
   if (fresh && lastCheck.confirmed) return lastCheck.confirmed;
   // The shell's entry script may have asked already (@campus/kit/prefetch): take that answer.
-  const me = await withPrefetch('/api/auth/me', () =>
-    apiRequest<AuthMeResponse | null>('/api/auth/me'),
-  );
+  const me = await withPrefetch(callTarget(callRoutes.me), () => callApi(callRoutes.me));
+  // An answer without a body (a proxy's, say) confirms nobody.
   if (!me) throw new Error('Session rejected');
   const { id, name, email, avatarUrl } = me.user;
   const confirmed = { user: { id, name, email, avatarUrl: avatarUrl ?? null }, roles: me.roles };

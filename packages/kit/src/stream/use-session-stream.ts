@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useSWRConfig } from 'swr';
 import type { FeedTab, Notification } from '@campus/contracts';
 import { readStoredAuth, resolveApiUrl, signOutAfterRefusal } from '@campus/kit/api';
-import { keys } from '@campus/kit/data';
+import { keys, type KeyData } from '@campus/kit/data';
 import { whenPrefetchSettled } from '@campus/kit/prefetch';
 import {
   emitLiveNotification,
@@ -119,7 +119,7 @@ export function useSessionStream(token: string | null): void {
         typeof data.type === 'string'
       ) {
         const notification = data as unknown as Notification;
-        void mutate<Notification[] | null>(
+        void mutate<KeyData<ReturnType<typeof keys.notifications>>>(
           keys.notifications(),
           (current) =>
             current && !current.some((item) => item.id === notification.id)
