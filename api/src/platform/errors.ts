@@ -7,17 +7,21 @@ import type { Logger } from './logger';
 export class HttpError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
+  /** Fields the answer carries besides `message` (e-mail verification's `error`). */
+  readonly fields: Record<string, string>;
 
   constructor(
     status: number,
     message: string,
     headers: Record<string, string> = {},
     cause?: unknown,
+    fields: Record<string, string> = {},
   ) {
     super(message, { cause });
     this.name = 'HttpError';
     this.status = status;
     this.headers = headers;
+    this.fields = fields;
   }
 }
 
@@ -105,6 +109,7 @@ interface ClientError {
   status: number;
   message: string;
   headers: Record<string, string>;
+  fields?: Record<string, string>;
 }
 
 function numberProp(err: object, key: string): number | undefined {
@@ -115,7 +120,7 @@ function numberProp(err: object, key: string): number | undefined {
 /** Maps what middleware and libraries throw to a status and a message fit for the client. */
 export function toClientError(err: unknown): ClientError | undefined {
   if (err instanceof HttpError) {
-    return { status: err.status, message: err.message, headers: err.headers };
+    return { status: err.status, message: err.message, headers: err.headers, fields: err.fields };
   }
   if (err instanceof ZodError) {
     return { status: 400, message: err.issues[0]?.message ?? 'Invalid input', headers: {} };
@@ -170,7 +175,7 @@ export function errorMiddleware(logger: Logger): Middleware {
       if (clientError) {
         ctx.status = clientError.status;
         ctx.set(clientError.headers);
-        ctx.body = { message: clientError.message };
+        ctx.body = { ...clientError.fields, message: clientError.message };
         return;
       }
       logger.error({ err, method: ctx.method, route: ctx.routerPath }, 'unhandled error');

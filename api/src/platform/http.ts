@@ -61,7 +61,7 @@ export function securityHeaders(options: Parameters<typeof helmet>[0]): Middlewa
 }
 
 /** Middlewares run one after the other, as if each had been given to `app.use` in turn. */
-function chain(middlewares: Array<Middleware<AppState>>): Middleware<AppState> {
+export function chain(middlewares: Array<Middleware<AppState>>): Middleware<AppState> {
   return (ctx, next) => {
     const dispatch = (i: number): Promise<unknown> =>
       i === middlewares.length

@@ -1,14 +1,9 @@
 import Router from '@koa/router';
-import {
-  changePasswordRequestSchema,
-  deleteAccountRequestSchema,
-  emailOnlyRequestSchema,
-  resetPasswordRequestSchema,
-} from '@campus/contracts';
+import { calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
-import { parseInput } from '../../platform/validation';
-import { userIdParam } from '../users/params';
+import { bindCall } from '../../platform/calls';
+import { USER_NOT_FOUND } from '../users/queries';
 import { deleteAccount } from './delete-account';
 import {
   changePassword,
@@ -36,44 +31,43 @@ export function accountLifecycleRoutes(app: HttpContext) {
   // After requireAuth: the member's own attempts count, never an anonymous caller's.
   const passwordChecks = rateLimits.perMember('passwordCheck', rules.passwordCheck);
   const router = new Router<AppState>();
+  const member = { before: [requireAuth] };
+  const checkingPassword = { before: [requireAuth, passwordChecks], notFound: USER_NOT_FOUND };
 
-  router.post('/api/auth/forgot-password', perIp('passwordReset'), async (ctx) => {
-    const { email } = parseInput(emailOnlyRequestSchema, ctx.request.body);
-    if (await mayEmail(email)) await requestPasswordReset(app, email);
-    ctx.status = 202;
-    ctx.body = { message: RESET_LINK_SENT };
+  bindCall(
+    router,
+    calls.forgotPassword,
+    { before: [perIp('passwordReset')] },
+    async (_c, { body }) => {
+      if (await mayEmail(body.email)) await requestPasswordReset(app, body.email);
+      return { message: RESET_LINK_SENT };
+    },
+  );
+  bindCall(
+    router,
+    calls.resetPassword,
+    { before: [perIp('passwordReset')] },
+    async (_c, { body }) => {
+      await resetPassword(app, body);
+      return { message: PASSWORD_RESET };
+    },
+  );
+  const resendLimit = { before: [perIp('verificationResend')] };
+  bindCall(router, calls.resendVerification, resendLimit, async (_ctx, { body }) => {
+    if (await mayEmail(body.email)) await resendVerification(app, body.email);
+    return { message: VERIFICATION_LINK_SENT };
   });
-
-  router.post('/api/auth/reset-password', perIp('passwordReset'), async (ctx) => {
-    await resetPassword(app, parseInput(resetPasswordRequestSchema, ctx.request.body));
-    ctx.body = { message: PASSWORD_RESET };
-  });
-
-  router.post('/api/auth/resend-verification', perIp('verificationResend'), async (ctx) => {
-    const { email } = parseInput(emailOnlyRequestSchema, ctx.request.body);
-    if (await mayEmail(email)) await resendVerification(app, email);
-    ctx.status = 202;
-    ctx.body = { message: VERIFICATION_LINK_SENT };
-  });
-
-  router.put('/api/auth/password', requireAuth, passwordChecks, async (ctx) => {
-    const input = parseInput(changePasswordRequestSchema, ctx.request.body);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await changePassword(app, currentUser(ctx.state), input);
-  });
-
-  router.post('/api/auth/logout-all', requireAuth, async (ctx) => {
-    await signOutEverywhere(app, currentUser(ctx.state));
-    ctx.status = 204;
-  });
-
-  router.delete('/api/users/:id', requireAuth, passwordChecks, async (ctx) => {
-    const actor = currentUser(ctx.state);
-    const userId = userIdParam(ctx.params.id);
-    const { password } = parseInput(deleteAccountRequestSchema, ctx.request.body);
-    await deleteAccount(app, actor, userId, password);
-    ctx.status = 204;
-  });
-
+  bindCall(
+    router,
+    calls.changePassword,
+    { ...checkingPassword, cacheControl: 'no-store' },
+    (ctx, { body }) => changePassword(app, currentUser(ctx.state), body),
+  );
+  bindCall(router, calls.signOutEverywhere, member, (ctx) =>
+    signOutEverywhere(app, currentUser(ctx.state)),
+  );
+  bindCall(router, calls.deleteAccount, checkingPassword, (ctx, { params, body }) =>
+    deleteAccount(app, currentUser(ctx.state), params.id, body.password),
+  );
   return router;
 }

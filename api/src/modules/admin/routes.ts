@@ -1,21 +1,8 @@
 import Router from '@koa/router';
-import {
-  adminApplicationsQuerySchema,
-  adminFeedbackQuerySchema,
-  adminFeedbackUpdateSchema,
-  adminPageQuerySchema,
-  adminReportsQuerySchema,
-  adminUsersQuerySchema,
-  emptyRequestSchema,
-  idParamSchema,
-  rejectApplicationRequestSchema,
-  resolveReportRequestSchema,
-  suspendUserRequestSchema,
-} from '@campus/contracts';
+import { calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
-import { notFound } from '../../platform/errors';
-import { parseInput } from '../../platform/validation';
+import { bindCall } from '../../platform/calls';
 import { APPLICATION_NOT_FOUND } from '../account-applications/applications';
 import { requireAdmin } from '../auth/policy';
 import { FEEDBACK_NOT_FOUND } from '../feedback/update-feedback';
@@ -27,75 +14,41 @@ import { listMembers, reactivateMember, suspendMember } from './members';
 import { listReports, resolveReport } from './reports';
 import { listAudit, summary } from './summary';
 
-/** A path id, or the 404 of the thing it names (an id that cannot exist is not found). */
-function pathId(value: string | undefined, missing: string): number {
-  const id = idParamSchema.safeParse(value);
-  if (!id.success) throw notFound(missing);
-  return id.data;
-}
-
 /**
- * Every `/api/admin/*` route of issue 18 (the analytics dashboard has its own module): 401
- * without a token, 403 for anyone but the administrator, checked before any input is read.
+ * Every `/api/admin/*` route (the analytics dashboard has its own module): 401 without a token,
+ * 403 for anyone but the administrator, checked before any input is read. An id that cannot
+ * exist names nothing: the 404 of what it would name.
  */
 export function adminRoutes(app: HttpContext) {
-  const router = new Router<AppState>({ prefix: '/api/admin' });
-  router.use(app.requireAuth, requireAdmin);
-  const caller = (state: AppState) => currentUser(state);
+  const router = new Router<AppState>();
+  const admin = (notFound?: string) => ({ before: [app.requireAuth, requireAdmin], notFound });
+  const caller = (ctx: { state: AppState }) => currentUser(ctx.state);
 
-  router.get('/summary', async (ctx) => {
-    ctx.body = await summary(app);
-  });
-
-  router.get('/applications', async (ctx) => {
-    ctx.body = await listApplications(app, parseInput(adminApplicationsQuerySchema, ctx.query));
-  });
-  router.post('/applications/:id/approve', async (ctx) => {
-    const id = pathId(ctx.params.id, APPLICATION_NOT_FOUND);
-    parseInput(emptyRequestSchema, ctx.request.body);
-    ctx.body = await approveApplication(app, caller(ctx.state), id);
-  });
-  router.post('/applications/:id/reject', async (ctx) => {
-    const id = pathId(ctx.params.id, APPLICATION_NOT_FOUND);
-    const { reason } = parseInput(rejectApplicationRequestSchema, ctx.request.body);
-    ctx.body = await rejectApplication(app, caller(ctx.state), id, reason);
-  });
-
-  router.get('/feedback', async (ctx) => {
-    ctx.body = await listFeedback(app, parseInput(adminFeedbackQuerySchema, ctx.query));
-  });
-  router.put('/feedback/:id', async (ctx) => {
-    const id = pathId(ctx.params.id, FEEDBACK_NOT_FOUND);
-    const update = parseInput(adminFeedbackUpdateSchema, ctx.request.body);
-    ctx.body = await updateFeedback(app, caller(ctx.state), id, update);
-  });
-
-  router.get('/users', async (ctx) => {
-    ctx.body = await listMembers(app, parseInput(adminUsersQuerySchema, ctx.query));
-  });
-  router.post('/users/:id/suspend', async (ctx) => {
-    const id = pathId(ctx.params.id, USER_NOT_FOUND);
-    const { reason } = parseInput(suspendUserRequestSchema, ctx.request.body);
-    ctx.body = await suspendMember(app, caller(ctx.state), id, reason);
-  });
-  router.post('/users/:id/reactivate', async (ctx) => {
-    const id = pathId(ctx.params.id, USER_NOT_FOUND);
-    parseInput(emptyRequestSchema, ctx.request.body);
-    ctx.body = await reactivateMember(app, caller(ctx.state), id);
-  });
-
-  router.get('/reports', async (ctx) => {
-    ctx.body = await listReports(app, parseInput(adminReportsQuerySchema, ctx.query));
-  });
-  router.post('/reports/:id/resolve', async (ctx) => {
-    const id = pathId(ctx.params.id, REPORT_NOT_FOUND);
-    const { action } = parseInput(resolveReportRequestSchema, ctx.request.body);
-    ctx.body = await resolveReport(app, caller(ctx.state), id, action);
-  });
-
-  router.get('/audit', async (ctx) => {
-    ctx.body = await listAudit(app, parseInput(adminPageQuerySchema, ctx.query));
-  });
-
+  bindCall(router, calls.adminSummary, admin(), () => summary(app));
+  bindCall(router, calls.adminApplications, admin(), (_ctx, { query }) =>
+    listApplications(app, query),
+  );
+  bindCall(router, calls.approveApplication, admin(APPLICATION_NOT_FOUND), (ctx, { params }) =>
+    approveApplication(app, caller(ctx), params.id),
+  );
+  bindCall(router, calls.rejectApplication, admin(APPLICATION_NOT_FOUND), (ctx, { params, body }) =>
+    rejectApplication(app, caller(ctx), params.id, body.reason),
+  );
+  bindCall(router, calls.adminFeedback, admin(), (_ctx, { query }) => listFeedback(app, query));
+  bindCall(router, calls.updateFeedback, admin(FEEDBACK_NOT_FOUND), (ctx, { params, body }) =>
+    updateFeedback(app, caller(ctx), params.id, body),
+  );
+  bindCall(router, calls.adminMembers, admin(), (_ctx, { query }) => listMembers(app, query));
+  bindCall(router, calls.suspendMember, admin(USER_NOT_FOUND), (ctx, { params, body }) =>
+    suspendMember(app, caller(ctx), params.id, body.reason),
+  );
+  bindCall(router, calls.reactivateMember, admin(USER_NOT_FOUND), (ctx, { params }) =>
+    reactivateMember(app, caller(ctx), params.id),
+  );
+  bindCall(router, calls.adminReports, admin(), (_ctx, { query }) => listReports(app, query));
+  bindCall(router, calls.resolveReport, admin(REPORT_NOT_FOUND), (ctx, { params, body }) =>
+    resolveReport(app, caller(ctx), params.id, body.action),
+  );
+  bindCall(router, calls.auditLog, admin(), (_ctx, { query }) => listAudit(app, query));
   return router;
 }

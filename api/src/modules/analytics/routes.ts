@@ -1,19 +1,20 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import { calls } from '@campus/contracts';
 import type { AppContext, HttpContext } from '../../context';
 import type { AppState } from '../../platform/auth';
+import { bindCall } from '../../platform/calls';
 import { singleFlight } from '../../platform/in-flight';
 import { ReadCache } from '../../platform/read-cache';
 import { requireAdmin } from '../auth/policy';
 import { activeUsers, engagement, overview, userGrowth } from './analytics';
 
-/** The longest the dashboard's figures may be stale, whatever `cacheMs` asks. */
+/** The longest the dashboard's figures may be stale, whatever READ_CACHE_MS asks. */
 export const ANALYTICS_MAX_STALE_MS = 60_000;
 
 /**
  * The admin's analytics. Each figure set is computed once for all the callers asking at the same
- * time (single flight) and kept for READ_CACHE_MS (at most a minute), so a dashboard open in many tabs
- * or reloaded often costs one computation, not one per request.
+ * time (single flight) and kept for READ_CACHE_MS (at most a minute), so a dashboard open in many
+ * tabs or reloaded often costs one computation, not one per request.
  */
 export function analyticsRoutes(app: HttpContext) {
   const cache = new ReadCache<string, unknown>(
@@ -22,23 +23,20 @@ export function analyticsRoutes(app: HttpContext) {
   );
   const once = singleFlight<string, unknown>();
   const cached =
-    (name: string, compute: (ctx: AppContext) => Promise<unknown>): Middleware =>
-    async (ctx) => {
-      const hit = cache.get(name);
-      ctx.body =
-        hit ??
-        (await once(name, async () => {
-          const mark = cache.mark();
-          const value = await compute(app);
-          cache.set(name, value, mark);
-          return value;
-        }));
-    };
-  const router = new Router<AppState>({ prefix: '/api/analytics' });
-  router.use(app.requireAuth, requireAdmin);
-  router.get('/overview', cached('overview', overview));
-  router.get('/user-growth', cached('user-growth', userGrowth));
-  router.get('/engagement', cached('engagement', engagement));
-  router.get('/active-users', cached('active-users', activeUsers));
+    <T>(name: string, compute: (ctx: AppContext) => Promise<T>) =>
+    async (): Promise<T> =>
+      (cache.get(name) as T | undefined) ??
+      ((await once(name, async () => {
+        const mark = cache.mark();
+        const value = await compute(app);
+        cache.set(name, value, mark);
+        return value;
+      })) as T);
+  const router = new Router<AppState>();
+  const admin = { before: [app.requireAuth, requireAdmin] };
+  bindCall(router, calls.analyticsOverview, admin, cached('overview', overview));
+  bindCall(router, calls.analyticsUserGrowth, admin, cached('user-growth', userGrowth));
+  bindCall(router, calls.analyticsEngagement, admin, cached('engagement', engagement));
+  bindCall(router, calls.analyticsActiveUsers, admin, cached('active-users', activeUsers));
   return router;
 }

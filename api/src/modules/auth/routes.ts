@@ -1,9 +1,9 @@
 import Router from '@koa/router';
-import { loginRequestSchema, registerRequestSchema } from '@campus/contracts';
+import { calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
+import { bindCall } from '../../platform/calls';
 import { HttpError } from '../../platform/errors';
-import { parseInput } from '../../platform/validation';
 import { INVITED_ACCOUNT_READY, register, registerInvited } from './register';
 import { EMAIL_VERIFIED, INVALID_VERIFICATION_LINK, login, me, verifyEmail } from './sign-in';
 
@@ -14,35 +14,27 @@ export const TOO_MANY_SIGN_IN_ATTEMPTS =
 export function authRoutes(app: HttpContext) {
   const { rateLimits } = app;
   const rules = app.config.rateLimits;
-  const router = new Router<AppState>({ prefix: '/api/auth' });
+  const router = new Router<AppState>();
 
-  router.post('/register', rateLimits.perIp('register', rules.register), async (ctx) => {
-    const input = parseInput(registerRequestSchema, ctx.request.body);
+  const registered =
+    'Account created successfully! Check your inbox and click the verification link to activate your account.';
+  const perIpRegistrations = [rateLimits.perIp('register', rules.register)];
+  bindCall(router, calls.register, { before: perIpRegistrations }, async (_ctx, { body }) => {
     const perEmail = await rateLimits.take(
       'register-email',
-      input.email.trim().toLowerCase(),
+      body.email.trim().toLowerCase(),
       rules.registerEmail,
     );
     if (!perEmail.allowed) throw rateLimits.refusal(perEmail);
-    const { invitationToken } = input;
+    const { invitationToken } = body;
     if (invitationToken !== undefined) {
-      const invited = await registerInvited(app, { ...input, invitationToken });
-      ctx.status = 201;
-      ctx.body = {
-        message: invited.verified
-          ? INVITED_ACCOUNT_READY
-          : 'Account created successfully! Check your inbox and click the verification link to activate your account.',
+      const invited = await registerInvited(app, { ...body, invitationToken });
+      return {
+        message: invited.verified ? INVITED_ACCOUNT_READY : registered,
         user: invited.user,
       };
-      return;
     }
-    const user = await register(app, input);
-    ctx.status = 201;
-    ctx.body = {
-      message:
-        'Account created successfully! Check your inbox and click the verification link to activate your account.',
-      user,
-    };
+    return { message: registered, user: await register(app, body) };
   });
 
   /**
@@ -52,8 +44,7 @@ export function authRoutes(app: HttpContext) {
    * (a success, an unverified account, an error) is taken back: success never counts. The 429 of
    * a locked account reads the same whether the account exists or not.
    */
-  router.post('/login', async (ctx) => {
-    const input = parseInput(loginRequestSchema, ctx.request.body);
+  bindCall(router, calls.login, {}, async (ctx, { body }) => {
     const perIp = await rateLimits.take('login', ctx.ip, rules.login);
     if (!perIp.allowed) {
       await perIp.refund();
@@ -61,15 +52,16 @@ export function authRoutes(app: HttpContext) {
     }
     const perAccount = await rateLimits.take(
       'login-failures',
-      input.email.trim().toLowerCase(),
+      body.email.trim().toLowerCase(),
       rules.loginFailures,
     );
     if (!perAccount.allowed) {
       await Promise.all([perIp.refund(), perAccount.refund()]);
       throw rateLimits.refusal(perAccount, TOO_MANY_SIGN_IN_ATTEMPTS);
     }
+    let answer: Awaited<ReturnType<typeof login>>;
     try {
-      ctx.body = await login(app, input);
+      answer = await login(app, body);
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 401) {
         await Promise.all([perIp.refund(), perAccount.refund()]);
@@ -77,25 +69,23 @@ export function authRoutes(app: HttpContext) {
       throw err;
     }
     await Promise.all([perIp.refund(), perAccount.refund()]);
+    return answer;
   });
 
-  router.get('/verify/:token', rateLimits.perIp('verify', rules.verify), async (ctx) => {
-    const token = ctx.params.token ?? '';
-    const perToken = await rateLimits.take('verify-token', token, rules.verifyToken);
+  const perIpVerifications = [rateLimits.perIp('verify', rules.verify)];
+  bindCall(router, calls.verifyEmail, { before: perIpVerifications }, async (_ctx, { params }) => {
+    const perToken = await rateLimits.take('verify-token', params.token, rules.verifyToken);
     if (!perToken.allowed) throw rateLimits.refusal(perToken);
-    if (await verifyEmail(app, token)) {
-      ctx.body = { message: EMAIL_VERIFIED };
-    } else {
-      ctx.status = 400;
-      ctx.body = { error: INVALID_VERIFICATION_LINK, message: INVALID_VERIFICATION_LINK };
+    if (!(await verifyEmail(app, params.token))) {
+      const message = INVALID_VERIFICATION_LINK;
+      throw new HttpError(400, message, {}, undefined, { error: message });
     }
+    return { message: EMAIL_VERIFIED };
   });
 
   // Who the caller is and what they may do: clients start their session with it.
-  router.get('/me', app.requireAuth, async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await me(app, currentUser(ctx.state));
-  });
+  const member = { before: [app.requireAuth], cacheControl: 'no-store' };
+  bindCall(router, calls.me, member, (ctx) => me(app, currentUser(ctx.state)));
 
   return router;
 }

@@ -1,21 +1,17 @@
 import Router from '@koa/router';
-import { idParamSchema } from '@campus/contracts';
+import { calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
-import { notFound } from '../../platform/errors';
+import { bindCall } from '../../platform/calls';
 import { toggleCommentLike } from './like-comment';
 import { COMMENT_NOT_FOUND } from './queries';
 
 export function commentRoutes(app: HttpContext) {
-  const router = new Router<AppState>({ prefix: '/api/comments' });
-  router.use(app.requireAuth);
-
+  const router = new Router<AppState>();
   // Liking comments counts with liking posts.
-  router.post('/:id/like', app.limits.likes, async (ctx) => {
-    const id = idParamSchema.safeParse(ctx.params.id);
-    if (!id.success) throw notFound(COMMENT_NOT_FOUND);
-    ctx.body = await toggleCommentLike(app, currentUser(ctx.state).id, id.data);
-  });
-
+  const before = [app.requireAuth, app.limits.likes];
+  bindCall(router, calls.likeComment, { before, notFound: COMMENT_NOT_FOUND }, (ctx, { params }) =>
+    toggleCommentLike(app, currentUser(ctx.state).id, params.id),
+  );
   return router;
 }

@@ -1,28 +1,23 @@
 import Router from '@koa/router';
-import { feedbackRequestSchema } from '@campus/contracts';
+import { calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
-import { parseInput } from '../../platform/validation';
+import { bindCall } from '../../platform/calls';
 import { submitFeedback } from './send-feedback';
 
 export function feedbackRoutes(app: HttpContext) {
   const { rateLimits } = app;
   const rules = app.config.rateLimits;
-  const router = new Router<AppState>({ prefix: '/api/feedback' });
-
+  const router = new Router<AppState>();
   // Counted after sign-in: a caller that is not signed in (a 401) counts against nobody, so it
   // cannot use up the members' feedback on a shared campus address.
-  router.post(
-    '/',
+  const before = [
     app.requireAuth,
     rateLimits.perMember('feedback', rules.feedback),
     rateLimits.perIp('feedback-ip', rules.feedbackIp),
-    async (ctx) => {
-      const { feedback } = parseInput(feedbackRequestSchema, ctx.request.body);
-      ctx.status = 201;
-      ctx.body = await submitFeedback(app, currentUser(ctx.state).id, feedback);
-    },
+  ];
+  bindCall(router, calls.sendFeedback, { before }, (ctx, { body }) =>
+    submitFeedback(app, currentUser(ctx.state).id, body.feedback),
   );
-
   return router;
 }

@@ -1,13 +1,12 @@
 import Router from '@koa/router';
-import type { AppContext } from '../../context';
+import { calls } from '@campus/contracts';
+import type { HttpContext } from '../../context';
 import type { AppState } from '../../platform/auth';
+import { bindCall } from '../../platform/calls';
 import { getSettings } from './settings';
 
-export function settingsRoutes(app: AppContext) {
-  const router = new Router<AppState>({ prefix: '/api/settings' });
-  router.get('/', async (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.body = await getSettings(app);
-  });
+export function settingsRoutes(app: HttpContext) {
+  const router = new Router<AppState>();
+  bindCall(router, calls.settings, { cacheControl: 'public, max-age=60' }, () => getSettings(app));
   return router;
 }

@@ -3,9 +3,10 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
-import { AVATAR_FIELD } from '@campus/contracts';
+import { AVATAR_FIELD, calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import type { AppState } from '../../platform/auth';
+import { bindCall } from '../../platform/calls';
 import { HttpError } from '../../platform/errors';
 import { storeAvatar, UPLOAD_FAILED } from './service';
 
@@ -16,7 +17,7 @@ interface UploadedFile {
 export function uploadRoutes(app: HttpContext) {
   const { config } = app;
   const tempDir = path.join(config.dataDir, 'tmp');
-  const router = new Router<AppState>({ prefix: '/api/upload' });
+  const router = new Router<AppState>();
 
   const requireMultipart: Middleware = async (ctx, next) => {
     if (!ctx.is('multipart/form-data')) {
@@ -48,7 +49,8 @@ export function uploadRoutes(app: HttpContext) {
     });
 
   // Counted before the body is read: a refused upload costs no parsing and no disk.
-  router.post('/avatar', app.requireAuth, app.limits.avatars, requireMultipart, async (ctx) => {
+  const before = [app.requireAuth, app.limits.avatars, requireMultipart];
+  bindCall(router, calls.uploadAvatar, { before }, async (ctx) => {
     await fs.mkdir(tempDir, { recursive: true });
     const uploadDir = await fs.mkdtemp(path.join(tempDir, 'upload-'));
     try {
@@ -61,8 +63,7 @@ export function uploadRoutes(app: HttpContext) {
         maxPixels: config.avatarMaxPixels,
         size: config.avatarSize,
       });
-      ctx.status = 201;
-      ctx.body = { avatarUrl: stored.url };
+      return { avatarUrl: stored.url };
     } finally {
       await fs.rm(uploadDir, { recursive: true, force: true });
     }
