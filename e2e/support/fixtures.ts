@@ -30,7 +30,7 @@ const CSP_VIOLATION = /Content Security Policy|Content-Security-Policy|^\[csp-vi
  * Every page of a test's browser context reports Content-Security-Policy violations (Chromium's
  * own console message, and the `securitypolicyviolation` event, which also catches what the
  * console leaves out); the test fails at teardown if there was any. The suite thereby proves the
- * policy the servers send (support/security-headers.ts) lets the app work: no inline script, no
+ * policy the servers send (scripts/serve/security-headers.ts) lets the app work: no inline script, no
  * eval, no origin the policy forgot.
  */
 const cspCheckedContext = base.extend<{ cspViolations: string[] }>({

@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { E2E_ENV_KEY, type E2eEnvironment } from './environment';
-import { APPS, appDist, serveApps } from './serve-apps';
-import { startStaticServer } from './static-server';
+import { APPS, appDist, serveApps } from '../../scripts/serve/serve-apps';
+import { startStaticServer } from '../../scripts/serve/static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const HOST = '127.0.0.1';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { e2eEnvironment } from './environment';
-import { startStaticServer } from './static-server';
+import { startStaticServer } from '../../scripts/serve/static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 

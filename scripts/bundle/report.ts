@@ -20,8 +20,8 @@ import { chromium, type Browser } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../e2e/support/browser';
 import globalSetup from '../../e2e/support/global-setup';
 import { e2eEnvironment } from '../../e2e/support/environment';
-import { APPS } from '../../e2e/support/serve-apps';
-import { startStaticServer } from '../../e2e/support/static-server';
+import { APPS } from '../serve/serve-apps';
+import { startStaticServer } from '../serve/static-server';
 import { buildFloor } from './floor';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
