@@ -10,6 +10,13 @@ import { startStaticServer } from '../../scripts/serve/static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const HOST = '127.0.0.1';
+/** The API as production runs it (`npm start`): its compiled JavaScript, with plain node. */
+const API_BUILD = path.join(repoRoot, 'api', 'dist', 'main.js');
+
+/** A path inside the repository relative to its root, any other as it is. */
+function shownPath(file: string): string {
+  return file.startsWith(repoRoot + path.sep) ? path.relative(repoRoot, file) : file;
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -44,18 +51,21 @@ export interface ComposeOptions {
 
 /**
  * Starts the composed production build as deployed: every app's dist/ on its own free port
- * (the shell with a runtime env.json for those ports) and the real API with the embedded
- * database in a throw-away data folder. Playwright's global setup (the default export) serves
- * the apps' own dist/ folders; a benchmark may pass a copy of them (`distDir`).
+ * (the shell with a runtime env.json for those ports) and the real API from its build
+ * (api/dist/main.js, what `npm start` runs) with the embedded database in a throw-away data
+ * folder. Playwright's global setup (the default export) serves the apps' own dist/ folders; a
+ * benchmark may pass a copy of them (`distDir`).
  */
 export async function startComposition({ distDir }: ComposeOptions = {}) {
-  const missing = APPS.filter(
-    (app) => !existsSync(path.join(appDist(app.dir, distDir), 'index.html')),
-  );
+  const missing = [
+    ...APPS.map((app) => path.join(appDist(app.dir, distDir), 'index.html')),
+    API_BUILD,
+  ].filter((file) => !existsSync(file));
   if (missing.length > 0) {
     throw new Error(
-      `Build the apps first (missing: ${missing.map((app) => app.dir).join(', ')}): ` +
-        'npm run build -w shell -w mf-feed -w mf-profile -w mf-notifications -w mf-admin',
+      `The e2e suite runs against the production builds, and some are missing ` +
+        `(${missing.map(shownPath).join(', ')}): run \`npm run build\` ` +
+        'first (the API alone: `npm run build -w api`).',
     );
   }
 
@@ -121,7 +131,7 @@ export async function startComposition({ distDir }: ComposeOptions = {}) {
   };
   delete env.MONGODB_URI;
   let output = '';
-  const api = spawn(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['api/src/main.ts'], {
+  const api = spawn(process.execPath, [API_BUILD], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
