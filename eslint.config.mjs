@@ -62,6 +62,12 @@ const boundaryZones = [
     message: 'The API imports only @campus/contracts and @campus/embedded-mongo of ours.',
   },
   {
+    target: ['scripts/start.ts', 'scripts/serve'],
+    from: ['e2e', 'api/test', 'scripts/bench', 'scripts/bundle', 'scripts/compose'],
+    message:
+      'What `npm start` runs (scripts/start.ts, scripts/serve) is production code: it never imports test support or benchmarks.',
+  },
+  {
     target: 'api/src/platform',
     from: 'api/src/modules',
     message: 'api/src/platform is below the modules: it never imports one.',

@@ -350,7 +350,7 @@ const NEVER_PRECOMPRESSED = new Set(['env.json']);
  * Writes a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy next to every text file of
  * a production build, once it is on disk (the Module Federation manifest included), so the
  * servers send the smallest form the browser accepts without compressing on each request:
- * e2e/support/static-server.ts (sirv) picks `.br` or `.gz`, nginx's gzip_static the `.gz`
+ * scripts/serve/static-server.ts (sirv) picks `.br` or `.gz`, nginx's gzip_static the `.gz`
  * (docker/nginx/). A copy that would not be smaller is not written.
  */
 class PrecompressPlugin {

@@ -7,4 +7,6 @@ import base from './playwright.config';
 export default defineConfig({
   ...base,
   globalSetup: './support/external-setup.ts',
+  // One deployment, shared: the specs run one at a time, as they expect a database of their own.
+  workers: 1,
 });

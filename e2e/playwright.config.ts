@@ -4,11 +4,14 @@ import { chromiumLaunchOptions } from './support/browser';
 export default defineConfig({
   testDir: './specs',
   globalSetup: './support/global-setup.ts',
+  // Two workers, each against a composition of its own (support/fixtures.ts): one Chromium
+  // leaves much of a 2-core machine idle while it waits on the API and on its own rendering.
+  // A file's tests run in order, in one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 30_000,
-  // The whole run (about 5 min here) is cut off well inside CI's 90 min, with a report.
+  // The whole run is cut off well inside CI's 90 min, with a report.
   globalTimeout: 30 * 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: Boolean(process.env.CI),

@@ -1,7 +1,7 @@
 /**
  * `npm start`: builds every app and the API for production, starts the API from its compiled
  * JavaScript (embedded database and demo data unless MONGODB_URI is set) and serves each app on
- * its own port with the security headers of a deployment (e2e/support/security-headers.ts):
+ * its own port with the security headers of a deployment (scripts/serve/security-headers.ts):
  *   shell http://localhost:3000, mf-feed 3001, mf-profile 3002, mf-notifications 3003,
  *   mf-admin 3004, api 4000 (API_PROCESSES=<n>: n API processes on that port).
  * `npm start -- --no-build` serves the existing builds. `npm run dev` runs the rspack dev servers
@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { APPS, serveApps } from '../e2e/support/serve-apps';
+import { APPS, serveApps } from './serve/serve-apps';
 
 const repoRoot = path.resolve(__dirname, '..');
 const { values } = parseArgs({

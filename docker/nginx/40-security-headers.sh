@@ -6,7 +6,7 @@
 #   security-headers.conf  Content-Security-Policy, X-Frame-Options, nosniff, Referrer-Policy
 #   cors.conf              a remote's CORS: only the shell's origin (SHELL_URL) may read its files
 #   landing-preload.conf   the shell's home page: Link preload of the feed remote (MF_FEED_URL)
-# The policy is the one e2e/support/security-headers.ts computes for `npm start` and the e2e
+# The policy is the one scripts/serve/security-headers.ts computes for `npm start` and the e2e
 # suite; scripts/compose/compose.test.ts runs this script and checks that both agree.
 #   API_URL                 the API as the browser sees it (required)
 #   MF_FEED_URL ...         each remote's manifest URL (the shell: scripts come from there)

@@ -4,6 +4,11 @@ import { ADMIN_EMAIL, MEMBER_EMAIL, expect, test } from '../support/fixtures';
 
 const OTHER_MEMBER_EMAIL = 'ben.larsen@campus.edu';
 
+// A test loads a page cold and runs up to three axe scans of it, each several seconds of one
+// core: with two workers on a busy 2-core machine that came within a few seconds of the default
+// 30 s (and past it once).
+test.describe.configure({ timeout: 60_000 });
+
 interface Post {
   id: number;
 }

@@ -1,4 +1,4 @@
-// How the apps are served (e2e/support/static-server.ts; the nginx images likewise): JavaScript
+// How the apps are served (scripts/serve/static-server.ts; the nginx images likewise): JavaScript
 // compressed, content-hashed files immutable, the files that name them revalidated with an ETag,
 // so a warm visit downloads no byte of JavaScript that did not change.
 import type { CDPSession, Page } from '@playwright/test';

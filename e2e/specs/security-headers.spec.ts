@@ -1,4 +1,4 @@
-// The pages' Content-Security-Policy and frame protection (e2e/support/security-headers.ts):
+// The pages' Content-Security-Policy and frame protection (scripts/serve/security-headers.ts):
 // what an attacker who gets markup or a string into a page would try, refused by the browser.
 import { MEMBER_EMAIL, expect, test } from '../support/fixtures';
 

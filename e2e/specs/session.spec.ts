@@ -43,9 +43,11 @@ test('a 401 at start-up signs out and says the session ended', async ({ page }) 
     );
   });
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
+  // The toast first: it goes after 5 s, while the sign-in page stays (a busy machine can spend
+  // longer than that between two expectations).
   await expect(toast(page)).toContainText('Session ended');
   await expect(toast(page)).toContainText('Your session has ended. Please sign in again.');
+  await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
   expect(await page.evaluate(() => window.localStorage.getItem('campus.auth'))).toBeNull();
 });
 

@@ -1,12 +1,18 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { e2eEnvironment, type E2eEnvironment } from './environment';
+import { E2E_ENV_KEY, e2eEnvironment, type E2eEnvironment } from './environment';
+import { startComposition } from './global-setup';
 
 /** Everyone in the demo data signs in with this password; the admin is user 107. */
 export const DEMO_PASSWORD = 'campus-demo';
 export const MEMBER_EMAIL = 'ada.okafor@campus.edu';
 export const ADMIN_EMAIL = 'admin@campus.edu';
+
+interface WorkerFixtures {
+  /** The apps and the API this worker's tests run against. */
+  composition: E2eEnvironment;
+}
 
 interface Fixtures {
   env: E2eEnvironment;
@@ -30,7 +36,7 @@ const CSP_VIOLATION = /Content Security Policy|Content-Security-Policy|^\[csp-vi
  * Every page of a test's browser context reports Content-Security-Policy violations (Chromium's
  * own console message, and the `securitypolicyviolation` event, which also catches what the
  * console leaves out); the test fails at teardown if there was any. The suite thereby proves the
- * policy the servers send (support/security-headers.ts) lets the app work: no inline script, no
+ * policy the servers send (scripts/serve/security-headers.ts) lets the app work: no inline script, no
  * eval, no origin the policy forgot.
  */
 const cspCheckedContext = base.extend<{ cspViolations: string[] }>({
@@ -61,15 +67,37 @@ const cspCheckedContext = base.extend<{ cspViolations: string[] }>({
  * `cspViolations`: what the pages reported so far. A spec that provokes violations on purpose
  * (security-headers.spec.ts) checks them and empties the list; any left fail the test.
  */
-export const test = cspCheckedContext.extend<Fixtures>({
-  // Playwright reads a fixture's dependencies from its destructuring: `{}` means none.
-  // eslint-disable-next-line no-empty-pattern
-  env: async ({}, use) => {
-    await use(e2eEnvironment());
+export const test = cspCheckedContext.extend<Fixtures, WorkerFixtures>({
+  /**
+   * Each worker runs against a composition of its own (the apps' builds on free ports and the
+   * API's build with a fresh embedded database and the demo data), started before its first
+   * test: two workers share no data, so a spec's counts, feeds and notifications are its own
+   * worker's. Against services someone else started (playwright.compose.config.ts, one worker)
+   * the global setup has already named them.
+   */
+  composition: [
+    // Playwright reads a fixture's dependencies from its destructuring: `{}` means none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      if (process.env[E2E_ENV_KEY]) {
+        await use(e2eEnvironment());
+        return;
+      }
+      const stop = await startComposition();
+      try {
+        await use(e2eEnvironment());
+      } finally {
+        await stop();
+      }
+    },
+    // Starting the API and seeding its database takes a while on a busy machine.
+    { scope: 'worker', auto: true, timeout: 240_000 },
+  ],
+  env: async ({ composition }, use) => {
+    await use(composition);
   },
-  // eslint-disable-next-line no-empty-pattern
-  baseURL: async ({}, use) => {
-    await use(e2eEnvironment().shellUrl);
+  baseURL: async ({ composition }, use) => {
+    await use(composition.shellUrl);
   },
   requestedUrls: async ({ page }, use) => {
     const urls: string[] = [];

@@ -1,29 +1,59 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { E2E_ENV_KEY, type E2eEnvironment } from './environment';
-import { APPS, appDist, serveApps } from './serve-apps';
-import { startStaticServer } from './static-server';
+import { APPS, appDist, serveApps } from '../../scripts/serve/serve-apps';
+import { startStaticServer } from '../../scripts/serve/static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const HOST = '127.0.0.1';
+/** The API as production runs it (`npm start`): its compiled JavaScript, with plain node. */
+const API_BUILD = path.join(repoRoot, 'api', 'dist', 'main.js');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** A path inside the repository relative to its root, any other as it is. */
+function shownPath(file: string): string {
+  return file.startsWith(repoRoot + path.sep) ? path.relative(repoRoot, file) : file;
+}
+
+/**
+ * The ports the kernel hands out for port 0 (Linux's default range where it cannot be read): a
+ * port chosen below them cannot be taken by a server or connection that asked for any free port,
+ * such as another worker's database, in the seconds before the API listens on it.
+ */
+async function ephemeralPortsStart(): Promise<number> {
+  try {
+    const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8');
+    return Number(range.trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    // Where the API listens: every interface (koa's app.listen(port)).
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 
+/** A port for the API, free now and outside the range the kernel picks free ports from. */
+async function freeApiPort(): Promise<number> {
+  const below = await ephemeralPortsStart();
+  const lowest = Math.max(1024, below - 12_000);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = lowest + Math.floor(Math.random() * (below - lowest));
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`no free port for the API between ${lowest} and ${below - 1}`);
+}
+
 async function waitForApi(url: string, api: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (api.exitCode !== null) throw new Error(`The API exited (${api.exitCode}):\n${output()}`);
     try {
@@ -34,7 +64,22 @@ async function waitForApi(url: string, api: ChildProcess, output: () => string):
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`The API did not start within 90 s:\n${output()}`);
+  throw new Error(`The API did not start within 180 s:\n${output()}`);
+}
+
+/** Throws, naming what is missing, unless the API and every app are built. */
+function checkBuilds(distDir?: string): void {
+  const missing = [
+    ...APPS.map((app) => path.join(appDist(app.dir, distDir), 'index.html')),
+    API_BUILD,
+  ].filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    throw new Error(
+      `The e2e suite runs against the production builds, and some are missing ` +
+        `(${missing.map(shownPath).join(', ')}): run \`npm run build\` ` +
+        'first (the API alone: `npm run build -w api`).',
+    );
+  }
 }
 
 export interface ComposeOptions {
@@ -43,23 +88,17 @@ export interface ComposeOptions {
 }
 
 /**
- * Starts the composed production build as deployed: every app's dist/ on its own free port
- * (the shell with a runtime env.json for those ports) and the real API with the embedded
- * database in a throw-away data folder. Playwright's global setup (the default export) serves
- * the apps' own dist/ folders; a benchmark may pass a copy of them (`distDir`).
+ * Starts the composed production build as deployed, for the Playwright worker (or benchmark)
+ * that calls it: every app's dist/ on its own free port
+ * (the shell with a runtime env.json for those ports) and the real API from its build
+ * (api/dist/main.js, what `npm start` runs) with the embedded database in a throw-away data
+ * folder. Playwright's global setup (the default export) serves the apps' own dist/ folders; a
+ * benchmark may pass a copy of them (`distDir`).
  */
 export async function startComposition({ distDir }: ComposeOptions = {}) {
-  const missing = APPS.filter(
-    (app) => !existsSync(path.join(appDist(app.dir, distDir), 'index.html')),
-  );
-  if (missing.length > 0) {
-    throw new Error(
-      `Build the apps first (missing: ${missing.map((app) => app.dir).join(', ')}): ` +
-        'npm run build -w shell -w mf-feed -w mf-profile -w mf-notifications -w mf-admin',
-    );
-  }
+  checkBuilds(distDir);
 
-  const apiPort = await freePort();
+  const apiPort = await freeApiPort();
   const apiUrl = `http://${HOST}:${apiPort}`;
   // Where a spec serves a feature team's preview build of a remote: the one origin the shell
   // accepts manifest overrides from (specs/remote-override.spec.ts).
@@ -121,7 +160,7 @@ export async function startComposition({ distDir }: ComposeOptions = {}) {
   };
   delete env.MONGODB_URI;
   let output = '';
-  const api = spawn(path.join(repoRoot, 'node_modules', '.bin', 'tsx'), ['api/src/main.ts'], {
+  const api = spawn(process.execPath, [API_BUILD], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -161,6 +200,11 @@ export async function startComposition({ distDir }: ComposeOptions = {}) {
   return stop;
 }
 
-export default async function globalSetup() {
-  return startComposition();
+/**
+ * Playwright's global setup: stops the run at once, before any worker starts, when a build is
+ * missing. Each worker then starts a composition of its own (support/fixtures.ts), so the specs
+ * of one worker never see another's members, posts or notifications.
+ */
+export default function globalSetup(): void {
+  checkBuilds();
 }

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { e2eEnvironment } from './environment';
-import { startStaticServer } from './static-server';
+import { startStaticServer } from '../../scripts/serve/static-server';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
@@ -99,7 +99,16 @@ export async function deployAt(page: Page, origin: string, dist: string) {
   });
   await page.route(`${origin}/**`, async (route) => {
     const url = new URL(route.request().url());
-    const response = await route.fetch({ url: `${server.url}${url.pathname}${url.search}` });
+    const target = `${server.url}${url.pathname}${url.search}`;
+    let response;
+    try {
+      response = await route.fetch({ url: target });
+    } catch (error) {
+      // A kept-alive connection the server closed just as it was reused: a browser sends such a
+      // GET again on a new connection, and so does this proxy (once).
+      if (!/ECONNRESET/.test(String(error))) throw error;
+      response = await route.fetch({ url: target });
+    }
     await route.fulfill({ response });
   });
   return {

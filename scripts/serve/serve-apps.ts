@@ -1,7 +1,7 @@
 // Serves the five production builds, each on its own port, and gives the shell a runtime config
 // (env.json) naming those ports. Every app sends the security headers computed from that config
 // (Content-Security-Policy, frame protection), and the remotes allow CORS from the shell's origin
-// only. Used by `npm start`, the e2e global setup and `serve-apps-cli.ts`.
+// only. Used by `npm start` (scripts/start.ts), the e2e global setup and `cli.ts`.
 import path from 'node:path';
 import { securityHeaders } from './security-headers';
 import { startStaticServer, type StaticServer } from './static-server';

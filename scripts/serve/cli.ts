@@ -1,7 +1,7 @@
 // Serves the five production builds (run `npm run build` in each app first), each on its own
 // port, with the shell's env.json pointing at them and at the API:
-//   npx tsx e2e/support/serve-apps-cli.ts        (ports 3000-3004, API at http://localhost:4000)
-//   API_URL=... SHELL_PORT=... MF_FEED_PORT=... npx tsx e2e/support/serve-apps-cli.ts
+//   npm run serve -w scripts   (ports 3000-3004, API at http://localhost:4000)
+//   API_URL=... SHELL_PORT=... MF_FEED_PORT=... npm run serve -w scripts
 import { serveApps } from './serve-apps';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
