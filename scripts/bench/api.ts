@@ -13,7 +13,8 @@
  * `GET /api/posts|notifications`), BENCH_READ_CACHE_MS
  * (the API's READ_CACHE_MS: `0` measures the feed without its read caches, every page read from
  * the database; printed in the report), BENCH_WARMUP (seconds of unmeasured load on the 404 and
- * on each row first, default 1), BENCH_REPORT=0 (print only; BENCHMARKS.md is left alone). Feed
+ * on each row first, default 1), BENCH_WRITE=0 (print only; BENCHMARKS.md is left alone, as it is
+ * for a run of some rows only or of another checkout's code: see report.ts). Feed
  * rows also measure the 404 for BENCH_HELLO_DURATION seconds just before each repetition: the
  * cached-page target compares each feed row with that 404. BENCH_API_ROOT (a worktree of another
  * commit, after its `npm ci`) runs that commit's API process instead; the round trips and the
@@ -470,7 +471,7 @@ async function main() {
     writeSection(
       uncached ? 'bench:api:uncached' : 'bench:api',
       [
-        `${new Date().toISOString()}: ${fmt(posts)} posts in ${db.embedded ? 'the embedded database' : 'MONGODB_URI'}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row, each row ${REPEATS} times interleaved with ${HELLO_DURATION} s of the hello-world (medians), loopback; ` +
+        `${fmt(posts)} posts in ${db.embedded ? 'the embedded database' : 'MONGODB_URI'}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row, each row ${REPEATS} times interleaved with ${HELLO_DURATION} s of the hello-world (medians), loopback; ` +
           `the API in its own process (\`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits off${READ_CACHE_MS === undefined ? '' : `, \`READ_CACHE_MS=${READ_CACHE_MS}\`${uncached ? ': no read caches, every feed page and post read from the database' : ''}`}), signed in as user ${ADMIN_USER_ID} (the admin).`,
         '',
         table(
@@ -504,10 +505,9 @@ async function main() {
             : 'Under load every row but the first seconds reads from warm caches: the dataset does not change during `bench:api` (see `bench:mixed` for reads among writes). ') +
           '"API middleware only": the same API process answering an unknown path (404) with no authentication and no database.',
         '',
-        'Targets:',
-        '',
-        ...targets,
+        `Targets: ${targets.map((target) => target.replace(/^- /, '')).join('; ')}.`,
       ].join('\n'),
+      { skip: ONLY ? 'BENCH_ONLY runs some rows only' : undefined },
     );
   } finally {
     for (const child of children) await child.stop();

@@ -189,19 +189,19 @@ async function main(): Promise<void> {
   writeSection(
     'bench:stream',
     [
-      `Fresh database, the API in its own processes on the embedded database (another process).`,
-      `${LIKES} likes per row, one at a time, each by another member: time from sending the like`,
-      `to the \`notification\` event on the liked member's stream (\`GET /api/stream\`).`,
+      `Fresh database, the API in its own processes on the embedded database (another process). ` +
+        `${LIKES} likes per row, one at a time, each by another member: time from sending the like ` +
+        `to the \`notification\` event on the liked member's stream (\`GET /api/stream\`).`,
       '',
       table(['Setup', 'Likes', 'p50 ms', 'p99 ms', 'max ms', 'like answered, p50 ms'], rows),
       '',
-      `Memory with ${fmt(OPEN)} streams open on one API process (one member each, For You`,
-      `counted): resident memory ${fmt(memory!.before / 2 ** 20, 1)} MiB before,`,
-      `${fmt(memory!.after / 2 ** 20, 1)} MiB after: **${fmt(perStream / 1024, 1)} KiB per open`,
-      `stream**, an upper bound (resident memory also holds garbage not collected yet, so it varies`,
-      `from run to run): the socket, the response and the hub's bookkeeping; the process follows`,
-      `one change stream for all of them. Like-to-event latency minus the like's own answer time is`,
-      `the stream's share (tens of ms); the machine is shared, see its load above.`,
+      `Memory with ${fmt(OPEN)} streams open on one API process (one member each, For You ` +
+        `counted): resident memory ${fmt(memory!.before / 2 ** 20, 1)} MiB before, ` +
+        `${fmt(memory!.after / 2 ** 20, 1)} MiB after: **${fmt(perStream / 1024, 1)} KiB per open ` +
+        `stream**, an upper bound (resident memory also holds garbage not collected yet, so it varies ` +
+        `from run to run): the socket, the response and the hub's bookkeeping; the process follows ` +
+        `one change stream for all of them. Like-to-event latency minus the like's own answer time is ` +
+        `the stream's share (tens of ms); the machine is shared, see its load above.`,
     ].join('\n'),
   );
 }

@@ -22,7 +22,9 @@
  * and e2e run takes; `none`: take no lock), then serves the copy, so the apps can be rebuilt
  * while it measures. BENCH_WEB_DIST=<dir>: keep that copy there (`<dir>/shell`, `<dir>/mf-feed`,
  * ..., `<dir>/floor/host`, `<dir>/floor/remote`), and serve it as it is if it is already complete.
- * BENCH_WEB_PAGES=feed,analytics: only those pages (and the floor).
+ * BENCH_WEB_PAGES=feed,analytics: only those pages (and the floor). The figures go into the
+ * bench:web section of BENCHMARKS.md as one table (report.ts), unless BENCH_WRITE=0 or
+ * BENCH_WEB_PAGES is set.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,6 +38,7 @@ import { e2eEnvironment } from '../../e2e/support/environment';
 import { APPS, appDist } from '../serve/serve-apps';
 import { startStaticServer } from '../serve/static-server';
 import { buildFloor } from '../bundle/floor';
+import { fmt, table as markdownTable, writeSection } from './report';
 
 const DEMO_PASSWORD = 'campus-demo';
 const MEMBER_EMAIL = 'ada.okafor@campus.edu';
@@ -359,6 +362,61 @@ async function login(apiUrl: string, email: string) {
 
 const yesNo = (met: boolean) => (met ? 'met' : 'NOT met');
 
+/** The bench:web section of BENCHMARKS.md: a row per page and cache, 1x and 4x side by side. */
+function webSection(
+  targets: Target[],
+  cells: Map<string, { median: Sample; ratio: { visible: number; lcp: number } }>,
+  likes: Map<number, LikeTime[]>,
+  misses: string[],
+): string {
+  const ms = (n: number) => fmt(n);
+  const rows = targets.flatMap((target) =>
+    CACHES.map((cache) => {
+      const at = THROTTLES.map((throttle) => cells.get(`${target.label}|${cache}|${throttle}`)!);
+      return [
+        target.label,
+        cache,
+        ...at.flatMap(({ median: cell, ratio }) => [
+          `${ms(cell.visible)} (${fmt(ratio.visible, 2)}×)`,
+          `${ms(cell.lcp)} (${fmt(ratio.lcp, 2)}×)`,
+          ms(cell.tbt),
+        ]),
+        fmt(Math.max(...at.map(({ median: cell }) => cell.cls)), 3),
+      ];
+    }),
+  );
+  const like = [...likes]
+    .map(([throttle, times]) => {
+      const screen = median(times.map((t) => t.screen));
+      return (
+        `${throttle}x ${ms(screen)} ms (max ${ms(Math.max(...times.map((t) => t.screen)))}, ` +
+        `${ms(median(times.map((t) => t.dom)))} in the DOM, ${times.length} clicks)`
+      );
+    })
+    .join(', ');
+  return [
+    `Playwright's Chromium, ${VIEWPORT.width}x${VIEWPORT.height}, against ${process.env.BENCH_WEB_DIST ? 'the copy of the builds in BENCH_WEB_DIST' : "the apps' production builds (dist/, copied when the run started)"} and the API with the demo data, served as deployed. Medians of ${RUNS} rounds, each round loading the floor and then each page; ms from navigation start, and in brackets the median of each round's ratio to the floor's. First content: the first post, notification, dashboard figure card or floor item painted. CLS: the higher of 1x and 4x.`,
+    '',
+    markdownTable(
+      [
+        'page',
+        'cache',
+        'first content, 1x',
+        'LCP, 1x',
+        'TBT, 1x',
+        'first content, 4x',
+        'LCP, 4x',
+        'TBT, 4x',
+        'CLS',
+      ],
+      rows,
+    ),
+    '',
+    `A like click to its count on screen (median, like and unlike, warm feed): ${like || 'not measured'}.`,
+    `Targets (first content ≤ ${FIRST_CONTENT_RATIO}× the floor, CLS ≤ ${CLS_MAX}, the like ≤ ${LIKE_MAX_MS} ms): ${misses.length === 0 ? 'all met' : `${misses.length} not met`}.`,
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   const copy = await snapshot();
   console.log('Starting the API and serving the copied production builds...');
@@ -573,6 +631,9 @@ async function main(): Promise<void> {
     console.log(
       misses.length === 0 ? 'All met.' : `Not met (${misses.length}):\n  ${misses.join('\n  ')}`,
     );
+    writeSection('bench:web', webSection(targets, cells, likes, misses), {
+      skip: PAGES ? 'BENCH_WEB_PAGES measures some pages only' : undefined,
+    });
     console.log(
       `Load average at the end: ${os
         .loadavg()

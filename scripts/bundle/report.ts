@@ -11,7 +11,9 @@
  * port, the real API with the demo data): every script and stylesheet response is recorded and
  * gzipped at level 6, as nginx serves them in docker-compose. Builds the apps and the API when
  * their dist/ is missing.
- * `BENCH_BUNDLE_FILES=1` also lists every file each page (and the floor) downloads.
+ * `BENCH_BUNDLE_FILES=1` also lists every file each page (and the floor) downloads. The per-page
+ * figures go into the bench:bundle section of BENCHMARKS.md (scripts/bench/report.ts;
+ * BENCH_WRITE=0: not).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../e2e/support/browser';
 import { startComposition } from '../../e2e/support/global-setup';
 import { e2eEnvironment } from '../../e2e/support/environment';
+import { table as markdownTable, writeSection } from '../bench/report';
 import { APPS } from '../serve/serve-apps';
 import { startStaticServer } from '../serve/static-server';
 import { buildFloor } from './floor';
@@ -287,6 +290,20 @@ async function main(): Promise<void> {
       console.error('FAIL: a member downloaded mf_admin files');
       exitCode = 1;
     }
+    const ratios = new Map(ratioRows.map((r) => [r[0]!, [r[2]!, r[3]!]]));
+    writeSection(
+      'bench:bundle',
+      [
+        "KiB of JS and CSS gzip (level 6) a first visit downloads (signed in, empty cache), per app, against the production builds served as deployed. The floor: a host and one remote built by the same `rspack.shared.js` with the same libraries; the admin's dashboard is compared with the floor plus the apexcharts it draws with. Target: ratio ≤ 1.10.",
+        '',
+        markdownTable(
+          ['page', ...columns, 'of it CSS', 'total', 'files', 'floor', 'ratio'],
+          rows.map((row) => [...row, ...(ratios.get(row[0]!) ?? ['', ''])]),
+        ),
+        '',
+        `mf_admin bytes a member downloads (feed, profile, notifications, /analytics): ${adminBytes}.`,
+      ].join('\n'),
+    );
   } finally {
     await browser.close();
     await Promise.all(servers.map((server) => server.close()));

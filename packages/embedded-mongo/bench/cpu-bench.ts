@@ -10,6 +10,8 @@
  *   npm run bench:cpu -w @campus/embedded-mongo [-- --ops 3000 --rounds 3 --cpu-prof <dir>]
  * `--cpu-prof <dir>` starts the server with node's `--cpu-prof` (profile written at exit);
  * `--only ping|find|insertOne|updateOne` measures one row (to profile it alone).
+ * The figures also go into its section of the repository's BENCHMARKS.md, unless BENCH_WRITE=0 or
+ * the run is not of this checkout's whole table (`--bin`, `--only`, `--cpu-prof`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient, ObjectId } from 'mongodb';
+import { writeSection } from './report';
 
 const { values } = parseArgs({
   options: {
@@ -147,15 +150,24 @@ async function main(): Promise<void> {
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  console.log(
+  const width = Math.max(...Object.keys(rows).map((k) => k.length));
+  const lines = [
     `embedded-mongo CPU per command: ${OPS} commands per row, median of ${ROUNDS} rounds, ` +
       `${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, node ${process.version}`,
-  );
-  const width = Math.max(...Object.keys(rows).map((k) => k.length));
-  for (const [k, v] of Object.entries(rows)) {
-    if (k.includes('journal') && median(v) === 0) continue;
-    console.log(`${k.padEnd(width)}  ${median(v).toFixed(0)}`);
-  }
+    ...Object.entries(rows)
+      .filter(([k, v]) => !(k.includes('journal') && median(v) === 0))
+      .map(([k, v]) => `${k.padEnd(width)}  ${median(v).toFixed(0)}`),
+  ];
+  for (const line of lines) console.log(line);
+  writeSection('bench:cpu', lines, {
+    skip: values.bin
+      ? '--bin measures another CLI'
+      : values.only
+        ? '--only measures one row'
+        : values['cpu-prof']
+          ? '--cpu-prof profiles the server'
+          : undefined,
+  });
 }
 
 main().catch((e: unknown) => {

@@ -4,6 +4,7 @@
  * transaction of 2 updates, and from an insert to its change event, all through the wire
  * protocol with the official driver (connected to the replica set rs0).
  *   npm run bench -w @campus/embedded-mongo [-- --docs 100000]
+ * The figures also go into its section of the repository's BENCHMARKS.md (BENCH_WRITE=0: not).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { start } from '../src';
+import { writeSection } from './report';
 
 const { values } = parseArgs({ options: { docs: { type: 'string', default: '100000' } } });
 const DOCS = Number(values.docs);
@@ -134,9 +136,13 @@ async function main(): Promise<void> {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`embedded-mongo benchmark on ${os.cpus().length} cores, node ${process.version}`);
   const width = Math.max(...rows.map(([k]) => k.length));
-  for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
+  const lines = [
+    `embedded-mongo benchmark on ${os.cpus().length} cores, node ${process.version}`,
+    ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+  ];
+  for (const line of lines) console.log(line);
+  writeSection('bench', lines);
 }
 
 main().catch((e: unknown) => {

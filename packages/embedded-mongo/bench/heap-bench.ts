@@ -6,9 +6,13 @@
  * and external memory after a full GC, the time of one more full GC, and the CPU of 200,000
  * document reads (posts, 70 % among the newest 5,000, and users).
  *   node --expose-gc --max-old-space-size=8192 --import tsx bench/heap-bench.ts <src> <dbPath copy>
- * Never point it at a dataset in place: it opens the directory for writing.
+ * Never point it at a dataset in place: it opens the directory for writing. The figures of this
+ * package's engine (not another worktree's) also go into its section of the repository's
+ * BENCHMARKS.md (BENCH_WRITE=0: not).
  */
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { writeSection } from './report';
 const [src = `${__dirname}/../src`, dbPath] = process.argv.slice(2);
 if (!dbPath) throw new Error('usage: heap-bench.ts <src> <dbPath of a copy>');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -59,21 +63,26 @@ const m2 = process.memoryUsage();
 const rawCounts = colls
   .map((c) => [c.name, c.docs.size, (c.docs as unknown as { rawCount?: number }).rawCount])
   .filter((r) => (r[1] as number) > 10000);
-console.log(
-  JSON.stringify({
-    src,
-    openCpuMs: Math.round(t1 - t0),
-    warmCpuMs: Math.round(t2 - t1),
-    afterWarm: {
-      rssMB: Math.round(m.rss / 1e6),
-      heapUsedMB: Math.round(m.heapUsed / 1e6),
-      externalMB: Math.round(m.external / 1e6),
-      fullGcMs: Math.round(g1 - g0),
-    },
-    reads: x,
-    readCpuUsPerRead: Math.round((((r1 - r0) * 1000) / 200000) * 100) / 100,
-    afterReads: { heapUsedMB: Math.round(m2.heapUsed / 1e6), fullGcMs: Math.round(g3 - g2) },
-    rawCounts,
-    engineAlive: engine.dbs.size,
-  }),
-);
+const figures = {
+  src,
+  openCpuMs: Math.round(t1 - t0),
+  warmCpuMs: Math.round(t2 - t1),
+  afterWarm: {
+    rssMB: Math.round(m.rss / 1e6),
+    heapUsedMB: Math.round(m.heapUsed / 1e6),
+    externalMB: Math.round(m.external / 1e6),
+    fullGcMs: Math.round(g1 - g0),
+  },
+  reads: x,
+  readCpuUsPerRead: Math.round((((r1 - r0) * 1000) / 200000) * 100) / 100,
+  afterReads: { heapUsedMB: Math.round(m2.heapUsed / 1e6), fullGcMs: Math.round(g3 - g2) },
+  rawCounts,
+  engineAlive: engine.dbs.size,
+};
+console.log(JSON.stringify(figures));
+writeSection('heap-bench', [JSON.stringify(figures)], {
+  skip:
+    path.resolve(src) === path.resolve(__dirname, '../src')
+      ? undefined
+      : "<src> is another checkout's engine",
+});

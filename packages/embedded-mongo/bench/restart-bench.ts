@@ -10,6 +10,8 @@
  * "listening", and to "warm" (`--no-warm` for a CLI that does not print it: code from before).
  *   npm run bench:restart -w @campus/embedded-mongo [-- --dbpath .data/bench/db --rounds 3 --cpu-prof <dir>]
  * The default directory is the API benchmark's dataset (`npm run bench:data`: 100k posts, 1M likes).
+ * The figures also go into its section of the repository's BENCHMARKS.md, unless BENCH_WRITE=0 or
+ * the run is of another CLI (`--bin`, `--no-warm`) or profiled (`--cpu-prof`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
+import { writeSection } from './report';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const { values } = parseArgs({
@@ -159,20 +162,27 @@ async function main(): Promise<void> {
     for (let r = 0; r < ROUNDS; r++) runs.push(await startOnce(dir));
     const after = fs.statSync(path.join(dir, 'journal.bson')).size;
     const mib = (b: number) => (b / 1024 / 1024).toFixed(1);
-    console.log(
+    const row = (label: string, k: keyof Start) =>
+      `${label.padEnd(52)} ${median(runs.map((r) => r[k])).toFixed(0)} ms`;
+    const lines = [
       `embedded-mongo restart on ${source} (${mib(bytes)} MiB journal, ${what}; then ` +
         `${mib(after)} MiB), median of ${ROUNDS}, ${os.cpus().length} cores, load average ` +
         `${os.loadavg()[0]?.toFixed(1)}, node ${process.version}`,
-    );
-    const row = (label: string, k: keyof Start) =>
-      console.log(`${label.padEnd(52)} ${median(runs.map((r) => r[k])).toFixed(0)} ms`);
-    row('start to listening (process start, replay):', 'wallMs');
-    row('CPU used until listening:', 'cpuMs');
-    row('start to warm (documents decoded, indexes built):', 'warmWallMs');
-    row('CPU used until warm:', 'warmCpuMs');
-    console.log(
+      row('start to listening (process start, replay):', 'wallMs'),
+      row('CPU used until listening:', 'cpuMs'),
+      row('start to warm (documents decoded, indexes built):', 'warmWallMs'),
+      row('CPU used until warm:', 'warmCpuMs'),
       `runs (listening / warm): ${runs.map((r) => `${r.wallMs.toFixed(0)} / ${r.warmWallMs.toFixed(0)}`).join(', ')} ms`,
-    );
+    ];
+    for (const line of lines) console.log(line);
+    writeSection('bench:restart', lines, {
+      skip:
+        values.bin || values['no-warm']
+          ? '--bin / --no-warm measures another CLI'
+          : values['cpu-prof']
+            ? '--cpu-prof profiles the server'
+            : undefined,
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

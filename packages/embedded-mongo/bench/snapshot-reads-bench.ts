@@ -6,7 +6,9 @@
  * query at a time from one client, so the machine's load moves both alike; CPU is read from
  * /proc/<pid>/stat of each server (its client's work is not counted).
  *   npm run bench:snapshot-reads -w @campus/embedded-mongo [-- --before <cli> --ops 1000 --rounds 3]
- * The default directory is the API benchmark's dataset (`npm run bench:data`).
+ * The default directory is the API benchmark's dataset (`npm run bench:data`). The figures also go
+ * into its section of the repository's BENCHMARKS.md (BENCH_WRITE=0: not); the "after" column is
+ * this checkout's server.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient, type Db } from 'mongodb';
+import { writeSection } from './report';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 const { values } = parseArgs({
@@ -185,23 +188,23 @@ async function main(): Promise<void> {
     for (let r = 0; r < ROUNDS; r++)
       for (const [name, query] of rows)
         for (const s of r % 2 ? [...servers].reverse() : servers) await run(s, name, query);
-    console.log(
+    const width = Math.max(...rows.map(([n]) => n.length));
+    const lines = [
       `embedded-mongo server CPU per query after a restart (${path.basename(values.dbpath)}), ` +
         `${OPS} queries per row, median of ${ROUNDS} rounds, load average ${os.loadavg()[0]?.toFixed(1)}, node ${process.version}`,
-    );
-    const width = Math.max(...rows.map(([n]) => n.length));
-    console.log(
       `${'query'.padEnd(width)}  ${servers.map((s) => `${s.name} µs`.padStart(10)).join('  ')}`,
-    );
+    ];
     for (const [name] of rows) {
       const byServer = results.get(name)!;
       const cells = servers.map((s) => median(byServer.get(s.name)!));
       const ratio =
         cells.length === 2 ? `  after ÷ before ${(cells[1]! / cells[0]!).toFixed(2)}` : '';
-      console.log(
+      lines.push(
         `${name.padEnd(width)}  ${cells.map((c) => c.toFixed(0).padStart(10)).join('  ')}${ratio}`,
       );
     }
+    for (const line of lines) console.log(line);
+    writeSection('bench:snapshot-reads', lines);
   } finally {
     for (const s of servers) {
       await s.client.close();

@@ -20,7 +20,7 @@ export type IndexKey = unknown[]; // [...field values, _id key]
  * Every how many keys one is kept as an object for the binary search. On the 100k dataset (9.8M
  * keys in 59 indexes) reading the fences is most of a restart's warm-up: 8 took 2.7 s of CPU, 16
  * took 1.0 s, 32 about half of that, and a search then reads at most 5 keys from bytes, with no
- * measurable cost per query (bench:snapshot-reads, BENCHMARKS.md 2026-11-28 evening).
+ * measurable cost per query (bench:snapshot-reads; BENCHMARKS.md as of commit c4c8fbc).
  */
 export const FENCE = 32;
 
