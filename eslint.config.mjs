@@ -78,7 +78,7 @@ const boundaryZones = [
     target: `api/src/modules/${name}/**/!(*.test).ts`,
     from: ['api/src/modules/*/model.ts', 'api/src/modules/*/model/**'],
     except: [path.join(root, `api/src/modules/${name}/**`)],
-    message: `The ${name} module may use another module's service, never its model.`,
+    message: `The ${name} module may call another module's functions, never read its model.`,
   })),
 ];
 

@@ -48,18 +48,23 @@ export function createAppContext(deps: AppContextDeps) {
     origin,
     deliver: (published) => events.deliver(published, { local: true }),
   });
+  const clock = deps.clock ?? systemClock;
   // The caches read through the context they belong to (assigned just below).
   const context = {} as { -readonly [K in keyof AppContext]: AppContext[K] };
-  const caches = createReadCaches(config, {
-    Post: models.Post,
-    User: models.User,
-    likedPosts: (viewerId, ids) => likedPosts(context, viewerId, ids),
-    repostedPosts: (viewerId, ids) => repostedPosts(context, viewerId, ids),
-  });
+  const caches = createReadCaches(
+    config,
+    {
+      Post: models.Post,
+      User: models.User,
+      likedPosts: (viewerId, ids) => likedPosts(context, viewerId, ids),
+      repostedPosts: (viewerId, ids) => repostedPosts(context, viewerId, ids),
+    },
+    clock,
+  );
   Object.assign(context, {
     config,
     logger,
-    clock: deps.clock ?? systemClock,
+    clock,
     models,
     caches,
     events,

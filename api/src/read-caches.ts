@@ -13,6 +13,7 @@
 import { VerifiedTokens } from './platform/auth';
 import type { Config } from './platform/config';
 import type { EventBus } from './platform/event-bus';
+import type { Clock } from './context';
 import type { DomainEvent } from './domain-events';
 import { FeedCache, type FeedSources } from './modules/posts/feed-cache';
 import { AccountCache } from './modules/users/account-cache';
@@ -40,11 +41,12 @@ export interface ReadCaches {
 export function createReadCaches(
   config: Pick<Config, 'readCacheMs' | 'authorCacheMs' | 'authCacheMs'>,
   sources: FeedSources & { User: UserModel },
+  clock: Clock,
 ): ReadCaches {
   const feed = new FeedCache(config.readCacheMs, sources);
   const authors = new AuthorCache(config.authorCacheMs, sources.User);
   // Each caller no longer than until their activity is due to be recorded again (users/service.ts).
-  const accounts = new AccountCache(config.authCacheMs);
+  const accounts = new AccountCache(config.authCacheMs, () => clock.now().getTime());
   const tokens = new VerifiedTokens();
   const notifications = new NotificationPageCache(config.readCacheMs);
   const comments = new CommentPageCache(config.readCacheMs);

@@ -20,6 +20,7 @@ import { findCountMismatches } from '../src/modules/posts/recount';
 import { createModels, type Models } from '../src/models';
 import { connectDatabase, SERVER_SELECTION_TIMEOUT_MS, type Database } from '../src/platform/db';
 import { DATABASE_UNAVAILABLE } from '../src/platform/errors';
+import { eventually } from './eventually';
 import { buildTestApp, createMember } from './test-app';
 
 const CLI = path.join(
@@ -57,18 +58,6 @@ function stopDatabase(child: ChildProcess, signal: NodeJS.Signals): Promise<void
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it returns true or `ms` pass. */
-async function eventually(probe: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await probe()) return true;
-    await sleep(200);
-  }
-  return false;
-}
-
 let dataDir: string;
 let dbPath: string;
 let port: number;
@@ -102,7 +91,7 @@ beforeAll(async () => {
 afterEach(async () => {
   // Whatever a test did to the database, the next one starts with it up and reachable.
   if (!serverRunning()) server = await startDatabase(port, dbPath);
-  expect(await eventually(async () => database.reachable, 20_000)).toBe(true);
+  expect(await eventually(async () => database.reachable)).toBe(true);
 }, 30_000);
 
 afterAll(async () => {
@@ -127,7 +116,7 @@ test('when the database is down, then requests get a 503 with a message without 
   expect(first.status).toBe(503);
   expect(first.body).toEqual({ message: DATABASE_UNAVAILABLE });
   // The driver's topology events have marked it unreachable (at the latest on the next heartbeat).
-  expect(await eventually(async () => !database.reachable, 20_000)).toBe(true);
+  expect(await eventually(async () => !database.reachable)).toBe(true);
 
   // Once it is known to be down, reads and writes are refused before they reach the driver.
   const commandsBefore = commandsStarted;
@@ -147,10 +136,10 @@ test('when the database is down, then requests get a 503 with a message without 
   expect(commandsStarted).toBe(commandsBefore);
 
   server = await startDatabase(port, dbPath);
-  expect(await eventually(async () => database.reachable, 20_000)).toBe(true);
+  expect(await eventually(async () => database.reachable)).toBe(true);
   const feed = await http().get('/api/posts').set('Authorization', member.auth).expect(200);
   expect(feed.body.map((p: { id: number }) => p.id)).toContain(before.body.id);
-}, 60_000);
+}, 180_000);
 
 test('when a request is already past the reachability check as the database goes, then the driver gives up on server selection and it answers 503', async () => {
   // An operation waits for a usable server at most this long (not the driver's 30 s default).
@@ -163,14 +152,14 @@ test('when a request is already past the reachability check as the database goes
   const ungated = buildTestApp({ ...database, requireReachable: (_ctx, next) => next() }, dataDir);
   try {
     await stopDatabase(server!, 'SIGTERM');
-    expect(await eventually(async () => !database.reachable, 20_000)).toBe(true);
+    expect(await eventually(async () => !database.reachable)).toBe(true);
     const res = await request(ungated.callback).get('/api/posts').set('Authorization', member.auth);
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ message: DATABASE_UNAVAILABLE });
   } finally {
     await ungated.app.close();
   }
-}, 60_000);
+}, 120_000);
 
 test('when the database is killed with SIGKILL during writes, then every acknowledged post is there after a restart', async () => {
   const member = await createMember(app);
@@ -197,7 +186,7 @@ test('when the database is killed with SIGKILL during writes, then every acknowl
   expect(failures.filter((s) => s !== 503)).toEqual([]);
 
   server = await startDatabase(port, dbPath);
-  expect(await eventually(async () => database.reachable, 20_000)).toBe(true);
+  expect(await eventually(async () => database.reachable)).toBe(true);
   const stored = await app.models.Post.find(
     { _id: trusted({ $in: acknowledged }) },
     { _id: 1 },
@@ -279,7 +268,7 @@ test('when the database is killed with SIGKILL during a storm of likes, comments
   for (const n of Object.values(acknowledged)) expect(n).toBeGreaterThan(0);
 
   server = await startDatabase(port, dbPath);
-  expect(await eventually(async () => database.reachable, 20_000)).toBe(true);
+  expect(await eventually(async () => database.reachable)).toBe(true);
   // The recount (posts/recount.ts) finds every likes, comments and reposts count exact.
   expect(await findCountMismatches({ models: app.models })).toEqual([]);
   const stored = await app.models.Post.find(

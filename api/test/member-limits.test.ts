@@ -1,28 +1,24 @@
 import sharp from 'sharp';
 import { MEMBER_ACTIONS, type Config, type MemberAction } from '../src/platform/config';
+import { TestClock } from './clock';
 import { useTestApp } from './test-app';
 
 const t = useTestApp();
 
-/** An app whose only limit is `perMinute` of `action` (each call builds a fresh app: fresh counts). */
+/**
+ * An app whose only limit is `perMinute` of `action` (each call builds a fresh app: fresh counts).
+ * The limits count in windows aligned to the clock (a minute starts at :00): the app's clock is
+ * stopped a second into the next minute, so every request of a test falls in one window however
+ * slow the machine (and the window's record, in the future, is not one the TTL index removes).
+ */
 function limitedTo(action: MemberAction, perMinute: number) {
   const memberLimits = Object.fromEntries(
     MEMBER_ACTIONS.map((a) => [a, { perMinute: a === action ? perMinute : 0, perDay: 0 }]),
   ) as Config['memberLimits'];
-  return t.another({ memberLimits });
+  const clock = new TestClock();
+  clock.freeze(Math.ceil(Date.now() / 60_000) * 60_000 + 1_000);
+  return t.another({ memberLimits }, clock);
 }
-
-/**
- * The routes' limits count in windows aligned to the clock (a minute starts at :00), and these
- * tests use the real clock: a window that ended between a test's requests would let the one
- * meant to be refused through. Each test starts with at least 20 s left in the current minute.
- */
-async function awayFromMinuteEnd(): Promise<void> {
-  const leftMs = 60_000 - (Date.now() % 60_000);
-  if (leftMs < 20_000) await new Promise((resolve) => setTimeout(resolve, leftMs + 100));
-}
-
-beforeEach(awayFromMinuteEnd, 30_000);
 
 describe('per-member limits on the real routes', () => {
   test('when a member posts more than allowed in a minute, then 429 says so with Retry-After, nothing is stored, and another member may still post', async () => {

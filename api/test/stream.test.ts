@@ -15,6 +15,8 @@ import { STREAM_MAX_PER_MEMBER, streamEventSchemas, type Notification } from '@c
 import type { CampusApp } from '../src/app';
 import { createModels, type Models } from '../src/models';
 import { connectDatabase, type Database } from '../src/platform/db';
+import { TestClock } from './clock';
+import { eventually } from './eventually';
 import { publish } from './content';
 import { openStream, type OpenedStream, type StreamEvent } from './stream-client';
 import { buildTestApp, createMember, TEST_JWT_SECRET } from './test-app';
@@ -33,12 +35,15 @@ let listener: http.Server;
 let baseUrl = '';
 const streams: OpenedStream[] = [];
 
-async function side(name: string): Promise<Side> {
+/** B's clock: a revocation through B comes after the tokens the test made, without a wait. */
+const clockOfB = new TestClock();
+
+async function side(name: string, clock?: TestClock): Promise<Side> {
   const database = await connectDatabase(server.uri, {
     dbName: 'campus_stream',
     models: createModels,
   });
-  const built = buildTestApp(database, path.join(dataDir, name));
+  const built = buildTestApp(database, path.join(dataDir, name), {}, clock);
   return { database, app: built.app, http: () => request(built.callback) };
 }
 
@@ -46,7 +51,7 @@ beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'campus-stream-'));
   server = await start({ port: 0 });
   a = await side('a');
-  b = await side('b');
+  b = await side('b', clockOfB);
   listener = http.createServer(a.app.callback());
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
@@ -81,8 +86,7 @@ async function connect(
 const named = (event: string) => (e: StreamEvent) => e.event === event;
 
 async function waitUntil(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(check()).toBe(true);
+  expect(await eventually(check)).toBe(true);
 }
 
 describe('GET /api/stream', () => {
@@ -260,8 +264,8 @@ describe('GET /api/stream', () => {
     const s = await connect(ada.auth);
     const other = await connect(bob.auth);
     await Promise.all([s.next(named('unread')), other.next(named('unread'))]);
-    // The token is a millisecond older than the revocation.
-    await new Promise((r) => setTimeout(r, 5));
+    // The tokens are older than the revocation.
+    clockOfB.advance(5);
     await b.http().post('/api/auth/logout-all').set('Authorization', ada.auth).expect(204);
     await s.ended;
     expect(other.isEnded()).toBe(false);

@@ -12,7 +12,7 @@ import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mailer';
 import { createModels, type Models } from '../src/models';
-import type { AppContext } from '../src/context';
+import type { AppContext, Clock } from '../src/context';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const TEST_PASSWORD = 'correct horse battery';
@@ -42,10 +42,16 @@ export interface TestApp {
   /** The stored user, as a plain object (without `lastActiveAt`), to assert what did (not) change. */
   storedUser(id: number): ReturnType<typeof storedUser>;
   lastActiveAt(id: number): ReturnType<typeof lastActiveAt>;
-  /** Builds another app on the same database (e.g. with other limits), closed after the file. */
-  another(overrides: Overrides): { http(): ReturnType<typeof request>; app: CampusApp };
-  /** A client on `another(overrides)`. */
-  withConfig(overrides: Overrides): ReturnType<typeof request>;
+  /**
+   * Builds another app on the same database (e.g. with other limits, or a clock of the test's),
+   * closed after the file.
+   */
+  another(
+    overrides: Overrides,
+    clock?: Clock,
+  ): { http(): ReturnType<typeof request>; app: CampusApp };
+  /** A client on `another(overrides, clock)`. */
+  withConfig(overrides: Overrides, clock?: Clock): ReturnType<typeof request>;
   dataDir: string;
 }
 
@@ -82,6 +88,8 @@ export function buildTestApp(
   database: Database<Models>,
   dataDir: string,
   overrides: Overrides = {},
+  /** The app's clock (default: the system's): a test moves it instead of waiting. */
+  clock?: Clock,
 ) {
   const cfg = testConfig(dataDir, overrides);
   const logger = createLogger('silent');
@@ -96,6 +104,7 @@ export function buildTestApp(
     }),
     jwtSecret: TEST_JWT_SECRET,
     database,
+    clock,
   });
   return { cfg, app, callback: app.callback() };
 }
@@ -138,9 +147,9 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
   let dataDir = '';
   const apps: CampusApp[] = [];
 
-  const build = (extra: Overrides) => {
+  const build = (extra: Overrides, clock?: Clock) => {
     if (!database) throw new Error('useTestApp: used before beforeAll');
-    const built = buildTestApp(database, dataDir, { ...overrides, ...extra });
+    const built = buildTestApp(database, dataDir, { ...overrides, ...extra }, clock);
     apps.push(built.app);
     return built;
   };
@@ -203,12 +212,12 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     http() {
       return request(used().callback);
     },
-    another(extra) {
-      const built = build(extra);
+    another(extra, clock) {
+      const built = build(extra, clock);
       return { app: built.app, http: () => request(built.callback) };
     },
-    withConfig(extra) {
-      return request(build(extra).callback);
+    withConfig(extra, clock) {
+      return request(build(extra, clock).callback);
     },
   };
 }

@@ -8,6 +8,7 @@ import { trusted, type Connection } from 'mongoose';
 import type { Post } from '@campus/contracts';
 import { ID_BLOCK_SIZE } from '../src/modules/counters/ids';
 import { publish } from './content';
+import { TestClock } from './clock';
 import { countQueries } from './query-counter';
 import { useTestApp } from './test-app';
 
@@ -129,7 +130,8 @@ describe('ids from blocks', () => {
 
 describe('the caller behind a token', () => {
   test('when a member calls again within the activity window, then their account is not read again; after it, it is read and the activity recorded', async () => {
-    const another = app.another({ authCacheMs: 60_000, activityThrottleMs: 1_000 });
+    const clock = new TestClock();
+    const another = app.another({ authCacheMs: 60_000, activityThrottleMs: 1_000 }, clock);
     const member = await app.createMember();
     const me = () => another.http().get('/api/auth/me').set('Authorization', member.auth);
     await me().expect(200);
@@ -140,7 +142,7 @@ describe('the caller behind a token', () => {
 
     // Past the window the account is read again (the cache keeps it no longer), so the
     // activity is recorded on time even though AUTH_CACHE_MS is longer.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    clock.advance(1_100);
     expect(await accountLookups(app.database.connection, () => me().expect(200))).toBe(1);
     expect((await app.lastActiveAt(member.id))!.getTime()).toBeGreaterThan(first.getTime());
   });

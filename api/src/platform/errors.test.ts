@@ -7,11 +7,18 @@ import { DATABASE_UNAVAILABLE, errorMiddleware, HttpError, toClientError } from 
 import { createLogger } from './logger';
 
 describe('toClientError', () => {
-  test('when an HttpError is thrown, then its status, message and headers are kept', () => {
+  test('when an HttpError is thrown, then its status, message, headers and fields are kept', () => {
     expect(toClientError(new HttpError(429, 'slow down', { 'Retry-After': '3' }))).toEqual({
       status: 429,
       message: 'slow down',
       headers: { 'Retry-After': '3' },
+      fields: {},
+    });
+    expect(toClientError(new HttpError(400, 'gone', {}, undefined, { error: 'gone' }))).toEqual({
+      status: 400,
+      message: 'gone',
+      headers: {},
+      fields: { error: 'gone' },
     });
   });
 

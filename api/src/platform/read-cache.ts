@@ -28,6 +28,8 @@ export class ReadCache<K, V> {
   constructor(
     readonly ttlMs: number,
     private readonly maxEntries: number,
+    /** The time entries expire by (the app's clock, where a test moves it). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   mark(): number {
@@ -37,7 +39,7 @@ export class ReadCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.until > Date.now()) return entry.value;
+    if (entry.until > this.now()) return entry.value;
     this.entries.delete(key);
     return undefined;
   }
@@ -60,7 +62,7 @@ export class ReadCache<K, V> {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, until: Date.now() + Math.min(ttlMs, this.ttlMs) });
+    this.entries.set(key, { value, until: this.now() + Math.min(ttlMs, this.ttlMs) });
   }
 
   delete(key: K): void {

@@ -35,9 +35,3 @@ export class ClusterClock {
     return { clusterTime: this.last, signature: SIGNATURE };
   }
 }
-
-/** Orders two cluster times. */
-export function compareTimestamps(a: Timestamp, b: Timestamp): number {
-  if (a.t !== b.t) return a.t < b.t ? -1 : 1;
-  return a.i === b.i ? 0 : a.i < b.i ? -1 : 1;
-}

@@ -216,16 +216,6 @@ export function valuesAtPath(doc: unknown, path: string[], i = 0): unknown[] {
   return valuesAtPath(doc[path[i] as string], path, i + 1);
 }
 
-/** Reads a dotted path without array expansion (first-level value, undefined when missing). */
-export function getPath(doc: unknown, path: string): unknown {
-  let cur: unknown = doc;
-  for (const seg of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Doc)[seg];
-  }
-  return cur;
-}
-
 /** Whether MongoDB considers two values equal (same as comparing their valueKey), cheaply when shared. */
 export function sameValue(a: unknown, b: unknown): boolean {
   return a === b || valueKey(a) === valueKey(b);

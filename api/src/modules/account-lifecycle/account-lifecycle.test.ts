@@ -12,6 +12,7 @@ import {
   useTestApp,
 } from '../../../test/test-app';
 import { createModels } from '../../models';
+import { TestClock } from '../../../test/clock';
 import { connectDatabase } from '../../platform/db';
 import { INVALID_RESET_LINK, RESET_LINK_SENT, WRONG_CURRENT_PASSWORD } from './passwords';
 import { VERIFICATION_LINK_SENT } from './resend-verification';
@@ -297,8 +298,14 @@ describe('POST /api/auth/logout-all', () => {
       expiresIn: '1h',
     });
     expect((await me(`Bearer ${legacy}`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await t.http().post('/api/auth/logout-all').set('Authorization', ada.auth).expect(204);
+    // Signed out a second later (the claim has whole seconds): by an app whose clock is ahead.
+    const clock = new TestClock();
+    clock.advance(1_100);
+    await t
+      .withConfig({}, clock)
+      .post('/api/auth/logout-all')
+      .set('Authorization', ada.auth)
+      .expect(204);
     expect((await me(`Bearer ${legacy}`)).status).toBe(401);
   });
 

@@ -56,7 +56,7 @@ export async function resetPassword(ctx: AppContext, input: ResetPasswordRequest
     ctx,
     hashLinkToken(input.token),
     passwordHash,
-    new Date(),
+    ctx.clock.now(),
   );
   if (!done) throw badRequest(INVALID_RESET_LINK);
 }
@@ -80,11 +80,11 @@ export async function changePassword(
 ): Promise<ChangePasswordResponse> {
   await checkPassword(ctx, actor.id, input.currentPassword, WRONG_CURRENT_PASSWORD);
   const passwordHash = await bcrypt.hash(input.newPassword, ctx.config.bcryptRounds);
-  await storeNewPassword(ctx, actor.id, passwordHash, new Date());
+  await storeNewPassword(ctx, actor.id, passwordHash, ctx.clock.now());
   return { token: ctx.tokens.sign(actor.id) };
 }
 
 /** Sign out of all devices: every token issued until now stops working. */
 export async function signOutEverywhere(ctx: AppContext, actor: AuthUser): Promise<void> {
-  await revokeSessions(ctx, actor.id, new Date());
+  await revokeSessions(ctx, actor.id, ctx.clock.now());
 }

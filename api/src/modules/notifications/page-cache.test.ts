@@ -25,15 +25,6 @@ async function groups(http: Http, member: Member): Promise<NotificationGroupPage
   ).body as NotificationGroupPage;
 }
 
-/** What `read` answers once it answers something other than undefined (a change stream event). */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
-  for (let tries = 0; ; tries += 1) {
-    const value = await read();
-    if (value !== undefined || tries >= 100) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function likedPost() {
   const ada = await app.createMember({ name: 'Ada' });
   const bob = await app.createMember({ name: 'Bob' });
@@ -133,15 +124,9 @@ describe('notification pages (read cache)', () => {
         .post(`/api/posts/${post.id}/like`)
         .set('Authorization', carl.auth)
         .expect(200);
-      expect(
-        await eventually(async () => ((await list(viaOther, ada)).length === 2 ? 2 : undefined)),
-      ).toBe(2);
-      expect(
-        await eventually(async () => {
-          const group = (await groups(viaOther, ada)).groups[0];
-          return group?.actorsCount === 2 ? group.actorsCount : undefined;
-        }),
-      ).toBe(2);
+      await other.caughtUp();
+      expect(await list(viaOther, ada)).toHaveLength(2);
+      expect((await groups(viaOther, ada)).groups[0]?.actorsCount).toBe(2);
 
       await app
         .http()
@@ -149,12 +134,9 @@ describe('notification pages (read cache)', () => {
         .set('Authorization', bob.auth)
         .send({ name: 'Bob Renamed' })
         .expect(200);
+      await other.caughtUp();
       expect(
-        await eventually(async () =>
-          (await list(viaOther, ada)).some((n) => 'actor' in n && n.actor?.name === 'Bob Renamed')
-            ? true
-            : undefined,
-        ),
+        (await list(viaOther, ada)).some((n) => 'actor' in n && n.actor?.name === 'Bob Renamed'),
       ).toBe(true);
 
       // One notification marked read through this app: the other's kept page held it.
@@ -164,20 +146,12 @@ describe('notification pages (read cache)', () => {
         .put(`/api/notifications/${newest!.id}/read`)
         .set('Authorization', ada.auth)
         .expect(200);
-      expect(
-        await eventually(async () =>
-          (await list(viaOther, ada)).find((n) => n.id === newest!.id)?.isRead ? true : undefined,
-        ),
-      ).toBe(true);
+      await other.caughtUp();
+      expect((await list(viaOther, ada)).find((n) => n.id === newest!.id)?.isRead).toBe(true);
 
       await app.http().delete(`/api/posts/${post.id}`).set('Authorization', ada.auth).expect(200);
-      expect(
-        await eventually(async () =>
-          (await list(viaOther, ada)).every((n) => 'post' in n && n.post === null)
-            ? true
-            : undefined,
-        ),
-      ).toBe(true);
+      await other.caughtUp();
+      expect((await list(viaOther, ada)).every((n) => 'post' in n && n.post === null)).toBe(true);
     } finally {
       await other.close();
     }

@@ -15,8 +15,9 @@ const MAX_ACCOUNTS = 10_000;
 export class AccountCache {
   private readonly accounts: ReadCache<number, AuthUser>;
 
-  constructor(ttlMs: number) {
-    this.accounts = new ReadCache(ttlMs, MAX_ACCOUNTS);
+  /** `now`: the app's clock, by which a caller's activity falls due. */
+  constructor(ttlMs: number, now: () => number = Date.now) {
+    this.accounts = new ReadCache(ttlMs, MAX_ACCOUNTS, now);
   }
 
   mark(): number {

@@ -1,3 +1,4 @@
+import { TestClock } from '../../../test/clock';
 import mongoose from 'mongoose';
 import { AVATAR_URL_MESSAGE } from '@campus/contracts';
 import { createUploadStorage, UPLOADS_BUCKET } from '../../platform/storage';
@@ -328,11 +329,12 @@ describe('last activity', () => {
   });
 
   test('when the throttle window has passed, then the next request records it again', async () => {
-    const client = t.withConfig({ activityThrottleMs: 0 });
+    const clock = new TestClock();
+    const client = t.withConfig({ activityThrottleMs: 1_000 }, clock);
     const member = await t.createMember();
     await client.get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
     const first = (await t.lastActiveAt(member.id))!;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    clock.advance(1_000);
     await client.get(`/api/users/${member.id}`).set('Authorization', member.auth).expect(200);
     expect((await t.lastActiveAt(member.id))!.getTime()).toBeGreaterThan(first.getTime());
   });
