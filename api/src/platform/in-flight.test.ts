@@ -8,9 +8,12 @@ describe('trackInFlight', () => {
     let finishHandler!: () => void;
     const handlerDone = new Promise<void>((resolve) => (finishHandler = resolve));
     let handled = false;
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
     const app = new Koa();
     app.use(inFlight.middleware);
     app.use(async (ctx) => {
+      entered();
       await handlerDone;
       handled = true;
       ctx.body = 'ok';
@@ -20,13 +23,15 @@ describe('trackInFlight', () => {
       const { port } = server.address() as { port: number };
       const req = http.get({ port, path: '/' });
       req.on('error', () => {});
-      await new Promise((r) => setTimeout(r, 50));
+      await handlerEntered;
       expect(inFlight.count).toBe(1);
+      const closed = new Promise((resolve) => req.once('close', resolve));
       req.destroy(); // the client goes away; the handler does not stop
-      await new Promise((r) => setTimeout(r, 50));
+      await closed;
       let idle = false;
       const waiting = inFlight.idle().then(() => (idle = true));
-      await new Promise((r) => setTimeout(r, 20));
+      // Whatever was ready to run has run: idle() is still waiting for the handler.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(idle).toBe(false);
       finishHandler();
       await waiting;
