@@ -4,7 +4,6 @@
  * events (followed once `eventStream.ready()` is called: a script that only writes never calls it).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { systemClock, type AppContext, type Clock } from './context';
 import type { DomainEvent } from './domain-events';
 import type { Models } from './models';
@@ -17,7 +16,7 @@ import type { Database } from './platform/db';
 import { EventBus } from './platform/event-bus';
 import { followEventStream } from './platform/event-stream';
 import type { Logger } from './platform/logger';
-import { createMailer, type Mailer } from './platform/mailer';
+import { mailerFor, type Mailer } from './platform/mailer';
 import { createUploadStorage } from './platform/storage';
 import { createTransactions } from './platform/transactions';
 import { createReadCaches } from './read-caches';
@@ -101,12 +100,7 @@ export function createScriptContext(models: Models, config: Config, logger: Logg
   return createAppContext({
     config,
     logger,
-    mailer: createMailer({
-      smtpUrl: config.smtpUrl,
-      from: config.mailFrom,
-      outboxDir: path.join(config.dataDir, 'outbox'),
-      logger,
-    }),
+    mailer: mailerFor(config, logger),
     jwtSecret: randomBytes(32).toString('hex'),
     database: { models },
   }).context;

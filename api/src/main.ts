@@ -8,7 +8,7 @@ import { openDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './pl
 import { resolveJwtSecret } from './platform/jwt-secret';
 import { createLogger, type Logger } from './platform/logger';
 import { createModels } from './models';
-import { createMailer } from './platform/mailer';
+import { mailerFor } from './platform/mailer';
 import {
   configRefusals,
   demoAccountRefusal,
@@ -109,12 +109,7 @@ async function runApi(config: Config, logger: Logger) {
     inFlight,
     config,
     logger,
-    mailer: createMailer({
-      smtpUrl: config.smtpUrl,
-      from: config.mailFrom,
-      outboxDir: path.join(config.dataDir, 'outbox'),
-      logger,
-    }),
+    mailer: mailerFor(config, logger),
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
   });

@@ -1,6 +1,7 @@
 /** Helpers of the admin operations tests (issue 18). */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type request from 'supertest';
 import type { TestApp } from './test-app';
 
 export interface OutboxMail {
@@ -37,4 +38,17 @@ export async function apply(
     .send({ message: 'Alumna, class of 2009', ...fields })
     .expect(201);
   return res.body.id as number;
+}
+
+/** Suspends `memberId` through `http` (an app's client) as the administrator `admin`. */
+export async function suspendThrough(
+  http: () => ReturnType<typeof request>,
+  admin: { auth: string },
+  memberId: number,
+): Promise<void> {
+  await http()
+    .post(`/api/admin/users/${memberId}/suspend`)
+    .set('Authorization', admin.auth)
+    .send({ reason: 'Spam' })
+    .expect(200);
 }

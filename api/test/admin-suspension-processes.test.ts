@@ -7,6 +7,7 @@ import request from 'supertest';
 import { ACCOUNT_SUSPENDED_MESSAGE } from '@campus/contracts';
 import { createModels } from '../src/models';
 import { connectDatabase } from '../src/platform/db';
+import { suspendThrough } from './admin-support';
 import { buildTestApp, useTestApp } from './test-app';
 
 const t = useTestApp();
@@ -40,12 +41,7 @@ test('when the admin suspends a member through one process, then another refuses
     await other().get('/api/auth/me').set('Authorization', member.auth).expect(200);
     expect(await feedIds()).toContain(post.body.id);
 
-    await t
-      .http()
-      .post(`/api/admin/users/${member.id}/suspend`)
-      .set('Authorization', admin.auth)
-      .send({ reason: 'Spam' })
-      .expect(200);
+    await suspendThrough(t.http, admin, member.id);
 
     // Once the other process has heard the suspension (its change stream on the outbox).
     await app.caughtUp();

@@ -15,6 +15,7 @@ import { STREAM_MAX_PER_MEMBER, streamEventSchemas, type Notification } from '@c
 import type { CampusApp } from '../src/app';
 import { createModels, type Models } from '../src/models';
 import { connectDatabase, type Database } from '../src/platform/db';
+import { suspendThrough } from './admin-support';
 import { TestClock } from './clock';
 import { eventually } from './eventually';
 import { publish } from './content';
@@ -279,12 +280,7 @@ describe('GET /api/stream', () => {
     // The administrator (ADMIN_USER_ID 107); members' ids are taken past it.
     await b.app.appContext.ids.reserveIdsUpTo('users', 107);
     const admin = await createMember(b.app, { id: 107 });
-    await b
-      .http()
-      .post(`/api/admin/users/${ada.id}/suspend`)
-      .set('Authorization', admin.auth)
-      .send({ reason: 'Spam' })
-      .expect(200);
+    await suspendThrough(b.http, admin, ada.id);
     await s.ended;
     expect((await connect(ada.auth)).status).toBe(401);
   });

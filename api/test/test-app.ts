@@ -10,7 +10,7 @@ import { createTokenService } from '../src/platform/auth';
 import { loadConfig, MEMBER_ACTIONS, type Config } from '../src/platform/config';
 import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
-import { createMailer } from '../src/platform/mailer';
+import { mailerFor } from '../src/platform/mailer';
 import { createModels, type Models } from '../src/models';
 import type { AppContext, Clock } from '../src/context';
 
@@ -96,12 +96,7 @@ export function buildTestApp(
   const app = createApp({
     config: cfg,
     logger,
-    mailer: createMailer({
-      smtpUrl: cfg.smtpUrl,
-      from: cfg.mailFrom,
-      outboxDir: path.join(dataDir, 'outbox'),
-      logger,
-    }),
+    mailer: mailerFor(cfg, logger),
     jwtSecret: TEST_JWT_SECRET,
     database,
     clock,

@@ -16,21 +16,28 @@ let b: ApiProcess;
 /** Start-up of two API processes on a busy machine (tsx compiles the API in each). */
 jest.setTimeout(180_000);
 
-beforeAll(async () => {
+/** An API process's environment on this file's database, with `extra` on top. */
+function processEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { host, port, name } = t.database.connection;
-  const env = {
+  return {
     MONGODB_URI: `mongodb://${host}:${port}/${name}?directConnection=true`,
     DATA_DIR: t.dataDir,
     JWT_SECRET: TEST_JWT_SECRET,
     BCRYPT_ROUNDS: '4',
-    // The sign-in limit per account, counted in the database by both processes.
-    RATE_LIMIT_LOGIN_FAILURES_MAX: '3',
-    // The like storm is one member's many presses: no per-member limit.
+    // The like storms are members' many presses: no per-member limit.
     RATE_LIMIT_LIKES_PER_MINUTE: '0',
     RATE_LIMIT_LIKES_PER_DAY: '0',
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  const env = processEnv({
+    // The sign-in limit per account, counted in the database by both processes.
+    RATE_LIMIT_LOGIN_FAILURES_MAX: '3',
     RATE_LIMIT_AVATARS_PER_MINUTE: '0',
     RATE_LIMIT_AVATARS_PER_DAY: '0',
-  };
+  });
   [a, b] = await Promise.all([startApiProcess(env), startApiProcess(env)]);
   expect(a.pid).not.toBe(b.pid);
 });
@@ -198,18 +205,9 @@ describe('two API processes on one database', () => {
   });
 
   test('when an API process is killed (SIGKILL) during a burst of likes, then the other serves every acknowledged like in its next pages', async () => {
-    const { host, port, name } = t.database.connection;
-    // C takes the likes and is killed; B keeps what it reads ten minutes, so only the events
-    // of C's committed likes can make B read those posts again.
-    const env = {
-      MONGODB_URI: `mongodb://${host}:${port}/${name}?directConnection=true`,
-      DATA_DIR: t.dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      BCRYPT_ROUNDS: '4',
-      RATE_LIMIT_LIKES_PER_MINUTE: '0',
-      RATE_LIMIT_LIKES_PER_DAY: '0',
-      READ_CACHE_MS: '600000',
-    };
+    // C takes the likes and is killed; the reader keeps what it reads ten minutes, so only the
+    // events of C's committed likes can make it read those posts again.
+    const env = processEnv({ READ_CACHE_MS: '600000' });
     const [c, reader] = await Promise.all([startApiProcess(env), startApiProcess(env)]);
     try {
       const author = await t.createMember();

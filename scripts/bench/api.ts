@@ -22,14 +22,13 @@
  * commit's embedded database server instead (see processes.ts).
  */
 import http from 'node:http';
-import path from 'node:path';
 import { trusted } from 'mongoose';
 import { createApp } from '../../api/src/app';
 import { loadConfig } from '../../api/src/platform/config';
 import type { Models } from '../../api/src/models';
 import type { Database } from '../../api/src/platform/db';
 import { createLogger } from '../../api/src/platform/logger';
-import { createMailer } from '../../api/src/platform/mailer';
+import { mailerFor } from '../../api/src/platform/mailer';
 import { BENCH_DIR, openBenchDatabase } from './database';
 import { cpuMeter, perRequestUs } from './cpu';
 import { CONNECTIONS, countRoundTrips, median, runLoad, signToken, type LoadResult } from './load';
@@ -192,12 +191,7 @@ async function inProcessApi(database: Database<Models>): Promise<{
   const app = createApp({
     config,
     logger,
-    mailer: createMailer({
-      from: config.mailFrom,
-      smtpUrl: undefined,
-      outboxDir: path.join(BENCH_DIR, 'outbox'),
-      logger,
-    }),
+    mailer: mailerFor({ ...config, smtpUrl: undefined, dataDir: BENCH_DIR }, logger),
     jwtSecret: BENCH_JWT_SECRET,
     database,
   });

@@ -89,14 +89,20 @@ test('when an app commits events, then every other app hears them once, in commi
   await Promise.all([a.close(), b.close()]);
 });
 
-test('when a process starts again under the same name, then it hears what was committed while it was down', async () => {
-  const writer = await process_('writer');
-  let reader = await process_('reader');
-  await writer.tell(updated(10));
+/** A writer, and a reader that heard `updated(1)` and stopped (its position saved as it closed). */
+async function stoppedReader(name: string) {
+  const writer = await process_(`writer-${name}`);
+  const reader = await process_(`reader-${name}`);
+  await writer.tell(updated(1));
   await reader.app.caughtUp();
-  await reader.close(); // its position is saved as it closes
+  await reader.close();
+  return { writer, startAgain: () => process_(`reader-${name}`) };
+}
+
+test('when a process starts again under the same name, then it hears what was committed while it was down', async () => {
+  const { writer, startAgain } = await stoppedReader('restarted');
   await writer.tell(updated(11), updated(12));
-  reader = await process_('reader');
+  const reader = await startAgain();
   await reader.app.caughtUp();
   expect(reader.heard.map((h) => h.event)).toEqual([updated(11), updated(12)]);
   expect(reader.resets).toBe(0);
@@ -104,14 +110,10 @@ test('when a process starts again under the same name, then it hears what was co
 });
 
 test('when its saved position is no longer in the database’s history, then its subscribers start afresh and it follows from now', async () => {
-  const writer = await process_('writer-2');
-  let reader = await process_('reader-2');
-  await writer.tell(updated(1));
-  await reader.app.caughtUp();
-  await reader.close(); // its position: just after updated(1)
+  const { writer, startAgain } = await stoppedReader('lost');
   // More commits than the oplog keeps: where the reader stopped is gone.
   for (let i = 0; i < OPLOG_ENTRIES + 5; i++) await writer.tell(updated(100 + i));
-  reader = await process_('reader-2');
+  const reader = await startAgain();
   expect(reader.resets).toBe(1);
   expect(reader.heard).toEqual([]);
   await writer.tell(updated(999));

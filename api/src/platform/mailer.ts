@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { Config } from './config';
 import type { Logger } from './logger';
 
 export interface Mail {
@@ -75,4 +76,17 @@ export function createMailer({ smtpUrl, from, outboxDir, logger }: MailerOptions
       logger.info({ outboxFile: `${base}.json`, links: mail.links }, 'e-mail written to outbox');
     },
   };
+}
+
+/** The mailer a configuration asks for: SMTP_URL, else the e-mail outbox under DATA_DIR. */
+export function mailerFor(
+  config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>,
+  logger: Logger,
+): Mailer {
+  return createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    logger,
+  });
 }
