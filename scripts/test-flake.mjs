@@ -4,9 +4,9 @@
 // a mechanism shows up here rather than on a busy CI machine. Exits 1 if any suite failed a run.
 // Jest runs as `npm run test:unit` does (root config, --runInBand) unless Jest args say otherwise.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -85,14 +85,13 @@ function runJest(options, outputFile, logFile) {
     ...options.patterns,
   ];
   return new Promise((resolve) => {
-    const jest = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Jest's output goes to the log as it comes, so a slow run can be followed with tail -f.
+    const log = openSync(logFile, 'w');
+    const jest = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', log, log] });
     children.add(jest);
-    const log = [];
-    jest.stdout.on('data', (chunk) => log.push(chunk));
-    jest.stderr.on('data', (chunk) => log.push(chunk));
     jest.on('close', (code, signal) => {
       children.delete(jest);
-      writeFileSync(logFile, Buffer.concat(log));
+      closeSync(log);
       let report = null;
       try {
         report = JSON.parse(readFileSync(outputFile, 'utf8'));
@@ -109,6 +108,8 @@ function runJest(options, outputFile, logFile) {
 const tallies = new Map();
 let runsDone = 0;
 let runsWithoutReport = 0;
+/** The machine's 1-minute load average after each run: how busy it was besides the hogs. */
+const loads = [];
 
 function record(report) {
   for (const suite of report.testResults) {
@@ -132,9 +133,13 @@ function printTable(options, started) {
   const rows = [...tallies.entries()].sort(([a], [b]) => a.localeCompare(b));
   const width = Math.max('suite'.length, ...rows.map(([file]) => file.length));
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
+  const load = loads.length
+    ? `, 1-min load after each run: mean ${(loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1)}` +
+      ` max ${Math.max(...loads).toFixed(1)}`
+    : '';
   console.log(
     `\ntest:flake: ${runsDone} of ${options.runs} runs, ${options.hogs} hogs, ` +
-      `${availableParallelism()} CPUs, ${minutes} min wall`,
+      `${availableParallelism()} CPUs${load}, ${minutes} min wall`,
   );
   console.log(`  ${'suite'.padEnd(width)}  passed  slowest`);
   for (const [file, tally] of rows) {
@@ -184,6 +189,7 @@ async function main() {
     const { code, report } = await runJest(options, outputFile, logFile);
     if (stopping) return;
     runsDone++;
+    loads.push(loadavg()[0]);
     const seconds = ((performance.now() - runStarted) / 1000).toFixed(0);
     if (!report) {
       runsWithoutReport++;
