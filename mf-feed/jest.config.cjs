@@ -5,5 +5,5 @@ const base = require('../jest.base.cjs');
 module.exports = {
   ...base,
   testEnvironment: 'jsdom',
-  setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
+  setupFilesAfterEnv: ['<rootDir>/../jest.testing-library.cjs', '<rootDir>/jest.setup.ts'],
 };

@@ -5,7 +5,7 @@ const base = require('../jest.base.cjs');
 module.exports = {
   ...base,
   testEnvironment: 'jsdom',
-  setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
+  setupFilesAfterEnv: ['<rootDir>/../jest.testing-library.cjs', '<rootDir>/jest.setup.ts'],
   moduleNameMapper: {
     '\\.(svg|png)$': '<rootDir>/src/assets/test-file-stub.ts',
     '^@module-federation/enhanced/runtime$': '<rootDir>/src/testing/module-federation-runtime.tsx',

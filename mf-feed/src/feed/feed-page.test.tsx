@@ -25,7 +25,10 @@ beforeEach(() => {
   window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
   act(() => dismissToast());
 });
-afterEach(() => clearStoredAuth());
+afterEach(() => {
+  clearStoredAuth();
+  jest.useRealTimers();
+});
 
 /** Answers GET /api/posts with `pages[offset / 20]` for the query's tab. */
 function feedApi(byFeed: Record<string, ReturnType<typeof posts>[]>) {
@@ -263,13 +266,15 @@ describe('FeedPage', () => {
   });
 
   it('says Failed to fetch posts and does not retry', async () => {
+    // A retry would be a timer (SWR's back-off starts at seconds): a fake clock runs them all.
+    jest.useFakeTimers();
     const fetchMock = mockApi(() => ({ status: 500, body: { message: 'down' } }));
     renderPage(<FeedPage />);
     expect(
       await screen.findByRole('heading', { name: 'Failed to fetch posts' }),
     ).toBeInTheDocument();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch posts');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await act(() => jest.advanceTimersByTimeAsync(10 * 60_000));
     expect(callsTo(fetchMock, '/api/posts')).toHaveLength(1);
   });
 

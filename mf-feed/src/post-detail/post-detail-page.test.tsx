@@ -269,7 +269,8 @@ describe('PostDetailPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Post deleted successfully!')).toBeInTheDocument();
     expect(deleted).toHaveBeenCalledWith({ postId: 10 });
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    // The navigation is a transition React may draw after the toast: wait for it.
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
     expect(callsTo(fetchMock, '/api/posts/10', 'DELETE')).toHaveLength(1);
     off();
   });

@@ -122,7 +122,10 @@ describe('EditProfilePage', () => {
     });
     expect(readStoredAuth()?.user.name).toBe('Ada O.');
     expect(changed).toHaveBeenCalledWith({ userId: 1 });
-    expect(screen.getByLabelText('location')).toHaveTextContent(/^\/profile\/1$/);
+    // The navigation is a transition React may draw after the toast: wait for it.
+    await waitFor(() =>
+      expect(screen.getByLabelText('location')).toHaveTextContent(/^\/profile\/1$/),
+    );
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/api/upload/avatar'))).toBe(
       false,
     );

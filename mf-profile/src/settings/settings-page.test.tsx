@@ -102,7 +102,8 @@ describe('SettingsPage', () => {
       const [call] = callsTo(fetchMock, `/api/users/${ADA.id}`, 'DELETE');
       expect(JSON.parse(String(call?.init.body))).toEqual({ password: 'my password' });
       expect(readStoredAuth()).toBeNull();
-      expect(screen.getByTestId('location')).toHaveTextContent('/');
+      // The navigation is a transition React may draw after the toast: wait for it.
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
     });
 
     it('when the password is wrong, then the dialog stays open with the API message', async () => {

@@ -75,6 +75,8 @@ test('when the server is killed with SIGKILL under a write load, then every ackn
   );
   const acknowledgedInserts = new Set<string>();
   const acknowledgedIncs = new Map<number, number>();
+  let enoughAcknowledged = () => {};
+  const enough = new Promise<void>((resolve) => (enoughAcknowledged = resolve));
   let running = true;
 
   const load = clients.map(async (client, w) => {
@@ -85,6 +87,7 @@ test('when the server is killed with SIGKILL under a write load, then every ackn
       try {
         await coll.insertOne({ _id: `${w}-${i}` as never, w, i, payload: 'x'.repeat(200) });
         acknowledgedInserts.add(`${w}-${i}`);
+        if (acknowledgedInserts.size >= 200) enoughAcknowledged();
         await counters.updateOne({ _id: w }, { $inc: { n: 1 } }, { upsert: true });
         acknowledgedIncs.set(w, (acknowledgedIncs.get(w) ?? 0) + 1);
       } catch {
@@ -94,11 +97,9 @@ test('when the server is killed with SIGKILL under a write load, then every ackn
   });
 
   // Kill once a fair number of writes are acknowledged, however busy the machine is (a fixed
-  // delay got fewer than 100 on a loaded 2-core machine), while the writers are still going.
-  let writersStopped = false;
-  void Promise.all(load).then(() => (writersStopped = true));
-  while (acknowledgedInserts.size < 200 && !writersStopped)
-    await new Promise((r) => setTimeout(r, 20));
+  // delay got fewer than 100 on a loaded 2-core machine), while the writers are still going; or
+  // once every writer has stopped on an error, which the count below then reports.
+  await Promise.race([enough, Promise.all(load)]);
   first.child.kill('SIGKILL');
   running = false;
   await waitForExit(first.child);

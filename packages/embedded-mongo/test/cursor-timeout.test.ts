@@ -1,7 +1,8 @@
 /**
  * Idle cursors time out as in mongod (cursorTimeoutMillis, 10 minutes by default; shortened here):
  * a getMore after the timeout gets CursorNotFound, a cursor read in time lives on, and
- * `noCursorTimeout` keeps a cursor until it is exhausted or killed.
+ * `noCursorTimeout` keeps a cursor until it is exhausted or killed. The server reads idleness
+ * from `Date`, which these tests fake and move by hand: a busy machine cannot stretch a gap.
  */
 import type { Long } from 'mongodb';
 import { MongoClient, MongoServerError, type Db } from 'mongodb';
@@ -25,7 +26,27 @@ afterAll(async () => {
   await server.stop();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Only Date is faked: the driver's and the server's timers and sockets run as usual.
+beforeEach(() => {
+  jest.useFakeTimers({
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+});
+afterEach(() => jest.useRealTimers());
+
+/** Moves the server's clock on; a cursor it reads nothing from is idle for that long. */
+const passes = (ms: number) => jest.setSystemTime(Date.now() + ms);
 
 async function open(extra: Record<string, unknown> = {}): Promise<Long> {
   const reply = await db.command({ find: 'c', batchSize: 2, ...extra });
@@ -38,7 +59,7 @@ const getMore = (id: Long) => db.command({ getMore: id, collection: 'c', batchSi
 
 test('a cursor left idle past the timeout is closed: getMore answers CursorNotFound (43)', async () => {
   const id = await open();
-  await sleep(TIMEOUT_MS * 1.5);
+  passes(TIMEOUT_MS * 1.5);
   const error = await getMore(id).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MongoServerError);
   expect((error as MongoServerError).code).toBe(43);
@@ -50,9 +71,9 @@ test('a cursor read more often than the timeout lives on past it', async () => {
   const started = Date.now();
   const id = await open();
   const seen: number[] = [];
-  // 9 reads span more than the timeout; no gap between two comes near it, even on a busy machine.
+  // 9 reads span more than the timeout; no gap between two comes near it.
   for (let i = 0; i < 9; i++) {
-    await sleep(TIMEOUT_MS / 8);
+    passes(TIMEOUT_MS / 8);
     const reply = await getMore(id);
     seen.push(
       ...(reply.cursor as { nextBatch: Array<{ _id: number }> }).nextBatch.map((d) => d._id),
@@ -64,7 +85,7 @@ test('a cursor read more often than the timeout lives on past it', async () => {
 
 test('noCursorTimeout keeps an idle cursor; killCursors then closes it', async () => {
   const id = await open({ noCursorTimeout: true });
-  await sleep(TIMEOUT_MS * 1.5);
+  passes(TIMEOUT_MS * 1.5);
   const reply = await getMore(id);
   expect((reply.cursor as { nextBatch: unknown[] }).nextBatch).toHaveLength(2);
   const killed = await db.command({ killCursors: 'c', cursors: [id] });
@@ -76,7 +97,7 @@ test('the driver sees the timeout as CursorNotFound while iterating', async () =
   const cursor = db.collection('c').find({}, { batchSize: 2 });
   expect(await cursor.next()).toEqual({ _id: 0 });
   expect(await cursor.next()).toEqual({ _id: 1 });
-  await sleep(TIMEOUT_MS * 1.5);
+  passes(TIMEOUT_MS * 1.5);
   await expect(cursor.next()).rejects.toMatchObject({ code: 43, codeName: 'CursorNotFound' });
   await cursor.close();
 });

@@ -53,7 +53,11 @@ test('when the server is killed during transfer transactions, then the total is 
 
   const workers = 8;
   const acknowledged = new Set<string>();
+  let enoughAcknowledged = () => {};
+  const enough = new Promise<void>((resolve) => (enoughAcknowledged = resolve));
   let running = true;
+  // Each worker resolves once it has left its loop, with the promise of its client seeing the
+  // server gone (in an object: an async function would wait for a returned promise itself).
   const load = Array.from({ length: workers }, async (_, w) => {
     const client = new MongoClient(`${first.uri}/?replicaSet=rs0`, {
       maxPoolSize: 1,
@@ -81,23 +85,24 @@ test('when the server is killed during transfer transactions, then the total is 
           { maxCommitTimeMS: 1000 },
         );
         acknowledged.add(id);
+        if (acknowledged.size >= 40) enoughAcknowledged();
       } catch {
         break; // the server died: this transfer was never acknowledged
       } finally {
         await session.endSession().catch(() => undefined);
       }
     }
-    await gone;
+    return { gone };
   });
 
   // Kill once enough transfers are acknowledged (a count, not a time: the machine may be busy),
-  // while all 8 clients are still mid-transaction.
-  for (let waited = 0; acknowledged.size < 40 && waited < 60_000; waited += 50)
-    await new Promise((r) => setTimeout(r, 50));
+  // while all 8 clients are still mid-transaction; or once every worker has stopped on an error,
+  // which the count below then reports.
+  await Promise.race([enough, Promise.all(load)]);
   first.child.kill('SIGKILL');
   running = false;
   await waitForExit(first.child);
-  await Promise.all(load);
+  await Promise.all(load.map(async (worker) => (await worker).gone));
   await Promise.all([...clients].map((c) => c.close(true).catch(() => undefined)));
   clients.clear();
   expect(acknowledged.size).toBeGreaterThanOrEqual(40);

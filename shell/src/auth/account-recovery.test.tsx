@@ -18,7 +18,9 @@ describe('Forgot password', () => {
     );
     renderApp('/');
     await userEvent.click(await screen.findByRole('link', { name: 'Forgot password?' }));
-    await userEvent.type(await screen.findByLabelText('Email'), ' Ada@Campus.edu ');
+    // The sign-in page has an Email field too, and stays up while the lazy page loads.
+    await screen.findByRole('heading', { name: 'Forgot your password?' });
+    await userEvent.type(screen.getByLabelText('Email'), ' Ada@Campus.edu ');
     await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
       'If an account exists, a link is on its way.',

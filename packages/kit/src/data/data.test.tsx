@@ -1,4 +1,4 @@
-import { renderHook, waitFor } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import useSWR from 'swr';
 import { configureApi } from '@campus/kit/api';
@@ -20,6 +20,7 @@ function respondWith(status: number, body: unknown) {
 const wrapper = ({ children }: { children: ReactNode }) => <DataProvider>{children}</DataProvider>;
 
 beforeEach(() => configureApi({ baseUrl: 'http://api.test' }));
+afterEach(() => jest.useRealTimers());
 
 describe('SWR defaults (spec §7)', () => {
   it('never refetches on its own and never retries', () => {
@@ -48,11 +49,13 @@ describe('SWR defaults (spec §7)', () => {
   });
 
   it('does not retry a failed read', async () => {
+    // A retry would be a timer (SWR's back-off starts at seconds): a fake clock runs them all.
+    jest.useFakeTimers();
     const fetchMock = respondWith(500, 'boom');
     const { result } = renderHook(() => useSWR(keys.post(1)), { wrapper });
     await waitFor(() => expect(result.current.error).toBeDefined());
     expect(result.current.error?.message).toBe('500: "boom"');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await act(() => jest.advanceTimersByTimeAsync(10 * 60_000));
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

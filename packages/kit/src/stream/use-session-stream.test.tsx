@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import type { Notification } from '@campus/contracts';
 import { configureApi, storeAuth } from '@campus/kit/api';
 import { DataProvider, unreadCount, useNotifications } from '@campus/kit/data';
@@ -87,8 +87,6 @@ function Probe() {
   );
 }
 
-const settle = () => act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
-
 beforeEach(() => {
   window.localStorage.clear();
   configureApi({ baseUrl: 'http://api.test' });
@@ -106,25 +104,24 @@ describe('the session stream', () => {
       </DataProvider>,
     );
     expect(await screen.findByText('listed: 1')).toBeInTheDocument();
-    await settle();
+    // The stream opens once the page's first data is in; events are written to that request.
+    await waitFor(() => expect(api.streamUrls).toHaveLength(1));
     expect(screen.getByText('badge: 0')).toBeInTheDocument();
 
     act(() => api.write('event: unread\ndata: {"count":4}\n\n'));
-    await settle();
     // the stream's count wins over the list's (which holds only the newest 100)
-    expect(screen.getByText('badge: 4')).toBeInTheDocument();
+    expect(await screen.findByText('badge: 4')).toBeInTheDocument();
 
     act(() => api.write(`id: 2\nevent: notification\ndata: ${JSON.stringify(like(2))}\n\n`));
-    await settle();
-    expect(screen.getByText('listed: 2,1')).toBeInTheDocument();
+    expect(await screen.findByText('listed: 2,1')).toBeInTheDocument();
     expect(document.title).toBe('live 2');
 
     act(() => reportNewestPost('for-you', 338));
-    await act(async () => new Promise((resolve) => setTimeout(resolve, 400)));
     // a new newest post opens a new stream that counts from it
-    expect(api.streamUrls.at(-1)).toBe(`/api/stream?tabs=${encodeURIComponent('for-you:338')}`);
+    await waitFor(() =>
+      expect(api.streamUrls.at(-1)).toBe(`/api/stream?tabs=${encodeURIComponent('for-you:338')}`),
+    );
     act(() => api.write('event: posts\ndata: {"tab":"for-you","count":3}\n\n'));
-    await settle();
-    expect(screen.getByText('new posts: 3')).toBeInTheDocument();
+    expect(await screen.findByText('new posts: 3')).toBeInTheDocument();
   });
 });
