@@ -74,6 +74,7 @@ export function createAppContext(deps: AppContextDeps) {
     storage: createUploadStorage(connection, config.publicUrl),
     tokens: createTokenService({
       secret: deps.jwtSecret,
+      previousSecrets: config.jwtPreviousSecrets,
       issuer: config.jwtIssuer,
       expiresIn: config.jwtExpiresIn,
       verified: caches.tokens,

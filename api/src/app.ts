@@ -22,12 +22,15 @@ import { createStreamHub } from './modules/stream/create';
 import type { StreamHub } from './modules/stream/hub';
 import { streamRoutes } from './modules/stream/routes';
 import { uploadRoutes } from './modules/uploads/routes';
+import { sessionEnded } from './modules/sessions/browser-sessions';
+import { sessionRoutes } from './modules/sessions/routes';
 import { createAuthenticator } from './modules/users/authenticate';
 import { requireAuth, type AppState } from './platform/auth';
 import { userRoutes } from './modules/users/routes';
 import { backfillSearchTerms } from './modules/users/search-terms';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
+import { csrfProtection } from './platform/csrf';
 import { errorMiddleware } from './platform/errors';
 import { requestLog, requireJsonBodies, routeTree, securityHeaders } from './platform/http';
 import type { InFlight } from './platform/in-flight';
@@ -98,6 +101,8 @@ export function createApp(deps: AppDeps): CampusApp {
     requireAuth: requireAuth({
       tokens: context.tokens,
       loadUser: createAuthenticator(context, caches.accounts),
+      sessionEnded: (sessionId, userId) =>
+        sessionEnded(context, caches.sessions, sessionId, userId),
     }),
     limits: rateLimits.members,
     rateLimits,
@@ -118,12 +123,15 @@ export function createApp(deps: AppDeps): CampusApp {
       origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
       credentials: true,
       // Last-Event-ID: a live stream reconnecting from another origin (the shell's) says where it was.
-      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
+      // X-Requested-With: the kit's proof that a cookie-authenticated write is ours (csrf.ts).
+      allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'X-Requested-With'],
       exposeHeaders: ['Retry-After'],
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       maxAge: 600,
     }),
   );
+  // Writes authenticated by the session cookie come from the allowed origins only.
+  app.use(csrfProtection(allowedOrigins));
   app.use(database.requireReachable);
   app.use(context.storage.serve());
   app.use(requireJsonBodies);
@@ -147,6 +155,7 @@ export function createApp(deps: AppDeps): CampusApp {
   app.use(
     routeTree([
       authRoutes(http),
+      sessionRoutes(http),
       accountLifecycleRoutes(http),
       userRoutes(http),
       profileRoutes(http),

@@ -58,6 +58,10 @@ export type DomainEvent =
   | { type: 'profile.updated'; userId: number }
   /** Every session issued before now ends: a password change or reset, "sign out everywhere". */
   | { type: 'session.revoked'; userId: number }
+  /** A device signed in (modules/sessions). */
+  | { type: 'session.started'; userId: number; sessionId: string }
+  /** One session ended: signed out (here or from the Sessions list), reused, revoked, key retired. */
+  | { type: 'session.ended'; userId: number; sessionId: string }
   /** Suspended by the administrator: sessions refused, posts and comments hidden. */
   | { type: 'account.suspended'; userId: number }
   | { type: 'account.reactivated'; userId: number }

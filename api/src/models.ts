@@ -18,6 +18,7 @@ import { liveStreamModel } from './modules/stream/model';
 import { notificationModel } from './modules/notifications/model';
 import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
+import { browserSessionModel } from './modules/sessions/model';
 import { appSettingModel } from './modules/settings/model';
 import { userModel } from './modules/users/model';
 import { eventPositionModel, outboxModel } from './platform/outbox-model';
@@ -28,6 +29,7 @@ export function createModels(connection: Connection) {
     AccountApplication: accountApplicationModel(connection),
     AppSetting: appSettingModel(connection),
     AuditEntry: auditEntryModel(connection),
+    BrowserSession: browserSessionModel(connection),
     Invitation: invitationModel(connection),
     Report: reportModel(connection),
     ReportCase: reportCaseModel(connection),

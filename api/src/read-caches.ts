@@ -16,6 +16,7 @@ import type { EventBus } from './platform/event-bus';
 import type { Clock } from './context';
 import type { DomainEvent } from './domain-events';
 import { FeedCache, type FeedSources } from './modules/posts/feed-cache';
+import { SessionCache } from './modules/sessions/session-cache';
 import { AccountCache } from './modules/users/account-cache';
 import { AuthorCache } from './modules/users/author-cache';
 import type { UserModel } from './modules/users/model';
@@ -27,6 +28,8 @@ export interface ReadCaches {
   readonly authors: AuthorCache;
   readonly accounts: AccountCache;
   readonly tokens: VerifiedTokens;
+  /** Whether each session seen recently is open (modules/sessions). */
+  readonly sessions: SessionCache;
   /** Members' notification pages (GET /api/notifications), as sent. */
   readonly notifications: NotificationPageCache;
   /** Pages of posts' comments and viewers' comment likes. */
@@ -48,14 +51,16 @@ export function createReadCaches(
   // Each caller no longer than until their activity is due to be recorded again (users/service.ts).
   const accounts = new AccountCache(config.authCacheMs, () => clock.now().getTime());
   const tokens = new VerifiedTokens();
+  const sessions = new SessionCache(config.authCacheMs, () => clock.now().getTime());
   const notifications = new NotificationPageCache(config.readCacheMs);
   const comments = new CommentPageCache(config.readCacheMs);
-  const subscribed = [feed, authors, accounts, notifications, comments];
+  const subscribed = [feed, authors, accounts, sessions, notifications, comments];
   return {
     feed,
     authors,
     accounts,
     tokens,
+    sessions,
     notifications,
     comments,
     clear() {

@@ -364,6 +364,45 @@ describe('API responses and their contracts', () => {
       'POST /api/auth/login',
       http().post('/api/auth/login').send({ email: leaver.email, password: 'a changed password' }),
     );
+    // A browser's session: its cookies, its sessions list, one ended, a refresh and a sign-out.
+    await http()
+      .post('/api/auth/login')
+      .set('User-Agent', 'SpareDevice/1.0')
+      .send({ email: leaver.email, password: 'a changed password' });
+    const browser = await http()
+      .post('/api/auth/login')
+      .send({ email: leaver.email, password: 'a changed password' });
+    const cookies = (browser.headers['set-cookie'] as unknown as string[]).map(
+      (c) => c.split(';')[0]!,
+    );
+    const fromApp = (req: ReturnType<ReturnType<typeof http>['post']>) =>
+      req
+        .set('Cookie', cookies.join('; '))
+        .set('Origin', t.config.allowedOrigins[0]!)
+        .set('X-Requested-With', 'campus');
+    const sessions = await answers(
+      'GET /api/auth/sessions',
+      http().get('/api/auth/sessions').set('Cookie', cookies.join('; ')),
+    );
+    expect(sessions.find((s) => s.current)).toBeDefined();
+    const spare = sessions.find((s) => s.device === 'SpareDevice')!;
+    await answers(
+      'DELETE /api/auth/sessions/:id',
+      fromApp(http().delete(`/api/auth/sessions/${spare.id}`)),
+    );
+    const refreshed = await fromApp(http().post('/api/auth/refresh'));
+    await answers('POST /api/auth/refresh', refreshed);
+    const renewed = (refreshed.headers['set-cookie'] as unknown as string[]).map(
+      (c) => c.split(';')[0]!,
+    );
+    await answers(
+      'POST /api/auth/logout',
+      http()
+        .post('/api/auth/logout')
+        .set('Cookie', renewed.join('; '))
+        .set('Origin', t.config.allowedOrigins[0]!)
+        .set('X-Requested-With', 'campus'),
+    );
     await answers(
       'DELETE /api/users/:id',
       http()

@@ -11,7 +11,13 @@ import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { start } from '@campus/embedded-mongo';
-import { STREAM_MAX_PER_MEMBER, streamEventSchemas, type Notification } from '@campus/contracts';
+import {
+  ACCESS_COOKIE,
+  SESSION_SIGNED_OUT_MESSAGE,
+  STREAM_MAX_PER_MEMBER,
+  streamEventSchemas,
+  type Notification,
+} from '@campus/contracts';
 import type { CampusApp } from '../src/app';
 import { createModels, type Models } from '../src/models';
 import { connectDatabase, type Database } from '../src/platform/db';
@@ -20,7 +26,7 @@ import { TestClock } from './clock';
 import { eventually } from './eventually';
 import { publish } from './content';
 import { openStream, type OpenedStream, type StreamEvent } from './stream-client';
-import { buildTestApp, createMember, TEST_JWT_SECRET } from './test-app';
+import { buildTestApp, createMember, TEST_JWT_SECRET, TEST_PASSWORD } from './test-app';
 
 interface Side {
   database: Database<Models>;
@@ -271,6 +277,52 @@ describe('GET /api/stream', () => {
     await s.ended;
     expect(other.isEnded()).toBe(false);
     expect((await connect(ada.auth)).status).toBe(401);
+  });
+
+  test('when a browser opens the stream with its session cookie only, then it streams; signing that session out through another process ends it and says why', async () => {
+    const ada = await createMember(a.app);
+    const login = await a
+      .http()
+      .post('/api/auth/login')
+      .send({ email: ada.email, password: TEST_PASSWORD })
+      .expect(200);
+    const cookies = (login.headers['set-cookie'] as unknown as string[]).map(
+      (c) => c.split(';')[0]!,
+    );
+    const access = cookies.find((c) => c.startsWith(`${ACCESS_COOKIE}=`))!;
+    const s = await connect(undefined, { headers: { Cookie: access } });
+    expect(s.status).toBe(200);
+    await s.next(named('unread'));
+    const [session] = (
+      await b.http().get('/api/auth/sessions').set('Authorization', ada.auth).expect(200)
+    ).body as Array<{ id: string }>;
+    await b
+      .http()
+      .delete(`/api/auth/sessions/${session!.id}`)
+      .set('Authorization', ada.auth)
+      .expect(204);
+    await s.ended;
+    const again = await a.http().get('/api/stream').set('Cookie', access);
+    expect(again.status).toBe(401);
+    expect(again.body.message).toBe(SESSION_SIGNED_OUT_MESSAGE);
+  });
+
+  test('when a new connection names the last event in the query (a new EventSource cannot send Last-Event-ID), then what it missed is replayed', async () => {
+    const ada = await createMember(a.app, { name: 'Ada' });
+    const bob = await createMember(a.app, { name: 'Bob' });
+    const carol = await createMember(a.app, { name: 'Carol' });
+    const post = await publish(a.http, ada, 'resume me by query');
+    const first = await connect(ada.auth);
+    await first.next(named('unread'));
+    await b.http().post(`/api/posts/${post.id}/like`).set('Authorization', bob.auth).expect(200);
+    const seen = await first.next(named('notification'));
+    first.close();
+    await first.ended;
+    await b.http().post(`/api/posts/${post.id}/like`).set('Authorization', carol.auth).expect(200);
+    const again = await connect(ada.auth, { query: `lastEventId=${seen.id}` });
+    await again.next(named('unread'));
+    const replayed = again.events.filter((e) => e.event === 'notification');
+    expect(replayed.map((e) => (e.data as { actor: { id: number } }).actor.id)).toEqual([carol.id]);
   });
 
   test('when the administrator suspends the member through another process, then the stream ends', async () => {

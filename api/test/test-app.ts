@@ -97,7 +97,8 @@ export function buildTestApp(
     config: cfg,
     logger,
     mailer: mailerFor(cfg, logger),
-    jwtSecret: TEST_JWT_SECRET,
+    // A test may restart with another key (a rotation): `another({ jwtSecret, jwtPreviousSecrets })`.
+    jwtSecret: cfg.jwtSecret ?? TEST_JWT_SECRET,
     database,
     clock,
   });

@@ -46,7 +46,14 @@ export interface Config {
   dataDir: string;
   /** Unset: generated once and kept in the database (platform/jwt-secret.ts). */
   jwtSecret: string | undefined;
+  /** Keys that still verify, none signs (JWT_PREVIOUS_SECRETS): rotation signs nobody out. */
+  jwtPreviousSecrets: string[];
+  /** Lifetime of the bearer token sign-in answers (spec: `{ user, token }`). */
   jwtExpiresIn: string;
+  /** Lifetime of a browser's access cookie (its session renews it with the refresh cookie). */
+  accessTokenExpiresIn: string;
+  /** A browser session not renewed for this many days ends. */
+  sessionIdleDays: number;
   jwtIssuer: string;
   bcryptRounds: number;
   institutionDomains: string[];
@@ -192,7 +199,10 @@ export function loadConfig(env: Env = process.env): Config {
     mongodbUri: str(env, 'MONGODB_URI'),
     dataDir,
     jwtSecret: str(env, 'JWT_SECRET'),
+    jwtPreviousSecrets: list(env, 'JWT_PREVIOUS_SECRETS', []),
     jwtExpiresIn: str(env, 'JWT_EXPIRES_IN') ?? '7d',
+    accessTokenExpiresIn: str(env, 'ACCESS_TOKEN_EXPIRES_IN') ?? '15m',
+    sessionIdleDays: Math.max(1, int(env, 'SESSION_IDLE_DAYS', 30)),
     jwtIssuer: str(env, 'JWT_ISSUER') ?? 'campus-api',
     bcryptRounds: int(env, 'BCRYPT_ROUNDS', 12),
     institutionDomains: list(env, 'INSTITUTION_DOMAINS', DEFAULT_INSTITUTION_DOMAINS).map((d) =>

@@ -58,6 +58,7 @@ import {
   tokenPathParamsSchema,
 } from './common';
 import { feedbackRequestSchema, feedbackResponseSchema } from './feedback';
+import { sessionIdPathParamsSchema, sessionListSchema } from './sessions';
 import {
   markAllReadResponseSchema,
   markNotificationsReadRequestSchema,
@@ -180,6 +181,10 @@ export const calls = defineCalls({
     response: changePasswordResponseSchema,
   },
   signOutEverywhere: { params: noParams, response: noContent },
+  refreshSession: { params: noParams, response: noContent },
+  signOut: { params: noParams, response: noContent },
+  sessions: { params: noParams, response: sessionListSchema },
+  endSession: { params: sessionIdPathParamsSchema, response: noContent },
   applyForAccount: {
     params: noParams,
     body: accountApplicationRequestSchema,

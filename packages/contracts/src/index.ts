@@ -2,6 +2,7 @@
 // response of spec §3/§7. Browser-safe: no Node-only imports.
 export * from './common';
 export * from './auth';
+export * from './sessions';
 export * from './users';
 export * from './profile';
 export * from './posts';

@@ -5,10 +5,11 @@ import { FEED_TABS, feedTabSchema } from './posts';
 
 /**
  * The live stream, `GET /api/stream` (api/README.md "Live stream"): `text/event-stream` with
- * these events. Read it with `fetch` and a streaming body (the bearer token stays in the
- * Authorization header, never in a URL).
+ * these events. A browser reads it with a plain `EventSource` (its session cookie authenticates
+ * it, `withCredentials` across origins); other clients send `Authorization: Bearer` as on every
+ * call (never a token in the URL).
  */
-export const STREAM_EVENTS = ['notification', 'unread', 'posts'] as const;
+export const STREAM_EVENTS = ['notification', 'unread', 'posts', 'heartbeat'] as const;
 export type StreamEventName = (typeof STREAM_EVENTS)[number];
 
 /**
@@ -37,11 +38,18 @@ export const streamPostsEventSchema = z.object({
 });
 export type StreamPostsEvent = z.infer<typeof streamPostsEventSchema>;
 
+/**
+ * `event: heartbeat` (data `{}`) every STREAM_HEARTBEAT_MS: an event rather than a comment, so an
+ * `EventSource`, which never shows comments, can tell a quiet stream from a dead connection.
+ */
+export const streamHeartbeatEventSchema = z.strictObject({});
+
 /** The data of each event, by name. */
 export const streamEventSchemas = {
   notification: streamNotificationEventSchema,
   unread: streamUnreadEventSchema,
   posts: streamPostsEventSchema,
+  heartbeat: streamHeartbeatEventSchema,
 } as const satisfies Record<StreamEventName, z.ZodType>;
 
 const TABS_MESSAGE = `tabs must be a comma-separated list of tab:newestPostId (tabs: ${FEED_TABS.join(', ')})`;
@@ -70,13 +78,19 @@ export const streamQuerySchema = z.object({
       }
       return tabs;
     }),
+  /**
+   * The id of the last `notification` event seen, for a client that cannot send the
+   * `Last-Event-ID` header (a new `EventSource`); the header wins when both come. A bad value is
+   * ignored, as a bad header is.
+   */
+  lastEventId: z.string().max(20).optional(),
 });
 export type StreamQuery = z.infer<typeof streamQuerySchema>;
 
 /** `Last-Event-ID` request header: the id of the last `notification` event the client saw. */
 export const streamLastEventIdSchema = idSchema;
 
-/** How often the stream sends a heartbeat comment (`: heartbeat`), in milliseconds. */
+/** How often the stream sends a `heartbeat` event, in milliseconds. */
 export const STREAM_HEARTBEAT_MS = 25_000;
 /** How many streams one member may hold open; opening one more closes their oldest. */
 export const STREAM_MAX_PER_MEMBER = 5;

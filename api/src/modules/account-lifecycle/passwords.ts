@@ -1,9 +1,5 @@
 import bcrypt from 'bcrypt';
-import type {
-  ChangePasswordRequest,
-  ChangePasswordResponse,
-  ResetPasswordRequest,
-} from '@campus/contracts';
+import type { ChangePasswordRequest, ResetPasswordRequest } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
@@ -72,16 +68,18 @@ export async function checkPassword(
   if (!(await bcrypt.compare(password, stored))) throw badRequest(wrong);
 }
 
-/** Changes the caller's password, revokes every older token and answers a fresh one. */
+/**
+ * Changes the caller's password and revokes every older token and session (the route starts a
+ * new session for the device that changed it: sessions/routes.ts `signInDevice`).
+ */
 export async function changePassword(
   ctx: AppContext,
   actor: AuthUser,
   input: ChangePasswordRequest,
-): Promise<ChangePasswordResponse> {
+): Promise<void> {
   await checkPassword(ctx, actor.id, input.currentPassword, WRONG_CURRENT_PASSWORD);
   const passwordHash = await bcrypt.hash(input.newPassword, ctx.config.bcryptRounds);
   await storeNewPassword(ctx, actor.id, passwordHash, ctx.clock.now());
-  return { token: ctx.tokens.sign(actor.id) };
 }
 
 /** Sign out of all devices: every token issued until now stops working. */

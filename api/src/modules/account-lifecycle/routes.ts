@@ -3,6 +3,8 @@ import { calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
 import { bindCall } from '../../platform/calls';
+import { clearSessionCookies } from '../sessions/cookies';
+import { signInDevice } from '../sessions/routes';
 import { USER_NOT_FOUND } from '../users/queries';
 import { deleteAccount } from './delete-account';
 import {
@@ -57,15 +59,21 @@ export function accountLifecycleRoutes(app: HttpContext) {
     if (await mayEmail(body.email)) await resendVerification(app, body.email);
     return { message: VERIFICATION_LINK_SENT };
   });
+  // Every session of the member ends; this device gets a new one (cookies, and the answer's token).
   bindCall(
     router,
     calls.changePassword,
     { ...checkingPassword, cacheControl: 'no-store' },
-    (ctx, { body }) => changePassword(app, currentUser(ctx.state), body),
+    async (ctx, { body }) => {
+      const user = currentUser(ctx.state);
+      await changePassword(app, user, body);
+      return { token: await signInDevice(app, ctx, user.id) };
+    },
   );
-  bindCall(router, calls.signOutEverywhere, member, (ctx) =>
-    signOutEverywhere(app, currentUser(ctx.state)),
-  );
+  bindCall(router, calls.signOutEverywhere, member, async (ctx) => {
+    await signOutEverywhere(app, currentUser(ctx.state));
+    clearSessionCookies(ctx, app.config);
+  });
   bindCall(router, calls.deleteAccount, checkingPassword, (ctx, { params, body }) =>
     deleteAccount(app, currentUser(ctx.state), params.id, body.password),
   );

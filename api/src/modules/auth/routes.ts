@@ -4,6 +4,7 @@ import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
 import { bindCall } from '../../platform/calls';
 import { HttpError } from '../../platform/errors';
+import { withDeviceSession } from '../sessions/routes';
 import { INVITED_ACCOUNT_READY, register, registerInvited } from './register';
 import { EMAIL_VERIFIED, INVALID_VERIFICATION_LINK, login, me, verifyEmail } from './sign-in';
 
@@ -69,7 +70,8 @@ export function authRoutes(app: HttpContext) {
       throw err;
     }
     await Promise.all([perIp.refund(), perAccount.refund()]);
-    return answer;
+    // The browser's session: HttpOnly cookies (modules/sessions); the answer stays `{ user, token }`.
+    return withDeviceSession(app, ctx, answer);
   });
 
   const perIpVerifications = [rateLimits.perIp('verify', rules.verify)];

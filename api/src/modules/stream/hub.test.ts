@@ -28,11 +28,11 @@ function received(sink: PassThrough, pattern: RegExp): Promise<string> {
   });
 }
 
-test('when a stream is quiet, then it gets a heartbeat comment on every beat', async () => {
+test('when a stream is quiet, then it gets a heartbeat event on every beat', async () => {
   const ada = await app.createMember();
   const streams = hub(50);
   const sink = new PassThrough();
-  const beats = received(sink, /event: unread[\s\S]*(: heartbeat\n\n[\s\S]*){2}/);
+  const beats = received(sink, /event: unread[\s\S]*(event: heartbeat\ndata: \{\}\n\n[\s\S]*){2}/);
   await streams.open({
     userId: ada.id,
     issuedAt: Date.now(),

@@ -60,6 +60,12 @@ export class StreamHub {
       events.on(['notification.read', 'notification.withdrawn'], (e) => this.markUnread(e.userId)),
       events.on('post.created', (e) => this.newPost(e)),
       events.on(['session.revoked', 'account.suspended'], (e) => this.checkSessions(e.userId)),
+      // One session signed out: its streams end (the device is told why when it reconnects).
+      events.on('session.ended', (e) => {
+        for (const stream of [...(this.byMember.get(e.userId) ?? [])]) {
+          if (stream.request.sessionId === e.sessionId) stream.close();
+        }
+      }),
       events.on('account.deleted', (e) => {
         this.checkSessions(e.userId);
         // Notifications the member caused went with the account: every count may have moved.
@@ -161,7 +167,7 @@ export class StreamHub {
     if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {
       for (const list of this.byMember.values())
-        for (const stream of list) stream.write(': heartbeat\n\n');
+        for (const stream of list) stream.write('event: heartbeat\ndata: {}\n\n');
       this.refreshRecords();
     }, this.deps.heartbeatMs ?? STREAM_HEARTBEAT_MS);
     this.heartbeat.unref();

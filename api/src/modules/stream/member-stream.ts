@@ -23,6 +23,8 @@ export interface StreamSink {
 export interface OpenStreamRequest {
   userId: number;
   issuedAt: number;
+  /** The session the stream's token belongs to: signing it out ends the stream. */
+  sessionId?: string;
   /** Epoch ms when the token expires; the stream ends then. */
   expiresAt: number | undefined;
   tabs: Array<{ tab: FeedTab; since: number }>;

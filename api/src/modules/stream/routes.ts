@@ -1,16 +1,10 @@
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
-import jwt from 'jsonwebtoken';
 import { streamLastEventIdSchema, streamQuerySchema } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
 import { parseInput } from '../../platform/validation';
 import type { StreamHub } from './hub';
-
-/** The caller's token: `requireAuth` has already checked it. */
-function bearer(header: string): string {
-  return header.replace(/^Bearer /, '');
-}
 
 /**
  * `GET /api/stream`: the member's live stream (`text/event-stream`, api/README.md "Live
@@ -22,11 +16,13 @@ export function streamRoutes(app: HttpContext, hub: StreamHub) {
 
   router.get('/', (ctx) => {
     const user = currentUser(ctx.state);
-    const { tabs } = parseInput(streamQuerySchema, ctx.query);
-    const token = bearer(ctx.get('Authorization'));
-    const { issuedAt } = app.tokens.verifyClaims(token);
-    const exp = (jwt.decode(token) as jwt.JwtPayload | null)?.exp;
-    const lastEventId = streamLastEventIdSchema.safeParse(Number(ctx.get('Last-Event-ID') || NaN));
+    const query = parseInput(streamQuerySchema, ctx.query);
+    // Checked by requireAuth: the bearer token's, or the browser's access cookie's.
+    const { issuedAt, expiresAt, sessionId } = ctx.state.credentials!.claims;
+    // The header (an EventSource's own reconnection) wins over the query (a new EventSource).
+    const lastEventId = streamLastEventIdSchema.safeParse(
+      Number(ctx.get('Last-Event-ID') || query.lastEventId || NaN),
+    );
 
     // No socket timeout, no buffering by proxies, nothing compressed or cached.
     ctx.req.socket.setTimeout(0);
@@ -42,8 +38,9 @@ export function streamRoutes(app: HttpContext, hub: StreamHub) {
     void hub.open({
       userId: user.id,
       issuedAt,
-      expiresAt: exp !== undefined ? exp * 1000 : undefined,
-      tabs,
+      sessionId,
+      expiresAt,
+      tabs: query.tabs,
       lastEventId: lastEventId.success ? lastEventId.data : undefined,
       sink,
     });
