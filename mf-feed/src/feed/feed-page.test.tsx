@@ -78,10 +78,12 @@ describe('FeedPage', () => {
     const early = posts(20);
     const second = posts(3);
     const fetchMock = feedApi({ 'for-you': [posts(20), second] });
-    const { token } = JSON.parse(window.localStorage.getItem('campus.auth')!) as { token: string };
+    const { user } = JSON.parse(window.localStorage.getItem('campus.auth')!) as {
+      user: { id: number };
+    };
     // As the shell's entry script leaves an early request whose answer has arrived.
     prefetchSlot().set('/api/posts?userId=1&limit=20&offset=0&_=5', {
-      token,
+      userId: user.id,
       startedAt: Date.now(),
       response: Promise.resolve(early),
       answer: { value: early },

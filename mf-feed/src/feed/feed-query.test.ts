@@ -8,9 +8,9 @@ const post = (id: number) => ({ id, content: `post ${id}` });
 
 /** The shell's early request for `path`, answered with `body`, as its entry script leaves it. */
 function leaveEarly(path: string, body: unknown) {
-  const token = JSON.parse(window.localStorage.getItem('campus.auth') ?? '{}').token as string;
+  const userId = JSON.parse(window.localStorage.getItem('campus.auth') ?? '{}').user.id as number;
   prefetchSlot().set(prefetchKey(path), {
-    token,
+    userId,
     startedAt: Date.now(),
     response: Promise.resolve(body),
   });

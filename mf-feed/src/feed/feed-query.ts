@@ -100,5 +100,5 @@ export function arrivedFirstPage(filter: FeedFilter): FeedPage | null {
 /** Takes the early first page the feed drew (it is not handed to anyone again). */
 export function takeFirstPage(filter: FeedFilter): void {
   const auth = readStoredAuth();
-  if (auth) void takePrefetched(feedPath(filter, auth.user.id, 0), auth.token)?.catch(() => null);
+  if (auth) void takePrefetched(feedPath(filter, auth.user.id, 0), auth.user.id)?.catch(() => null);
 }

@@ -5,7 +5,10 @@ import {
 } from '@campus/contracts';
 import { callApi } from '@campus/kit/api';
 
-/** `PUT /api/auth/password`: every other session is revoked; the answer is this one's new token. */
+/**
+ * `PUT /api/auth/password`: every session is revoked; this device gets a new one (its cookies
+ * come with the answer; the answer's `token` is for other clients).
+ */
 export function changePassword(body: ChangePasswordRequest): Promise<ChangePasswordResponse> {
   return callApi(callRoutes.changePassword, { body });
 }

@@ -4,7 +4,6 @@ import styled from 'styled-components';
 import { z } from 'zod';
 import { changePasswordRequestSchema, type ChangePasswordRequest } from '@campus/contracts';
 import { ApiError } from '@campus/kit/api';
-import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
 import { changePassword } from './account-requests';
@@ -28,9 +27,11 @@ const Form = styled.form`
   }
 `;
 
-/** Change password: the API revokes every other session and answers this one's fresh token. */
+/**
+ * Change password: the API revokes every session and gives this device a new one (its cookies
+ * come with the answer, so this browser stays signed in with nothing to store).
+ */
 export function ChangePasswordForm() {
-  const session = useSession();
   const {
     register,
     handleSubmit,
@@ -45,8 +46,7 @@ export function ChangePasswordForm() {
   const onValid = async ({ currentPassword, newPassword }: FormValues) => {
     const body: ChangePasswordRequest = { currentPassword, newPassword };
     try {
-      const { token } = await changePassword(body);
-      session.replaceToken(token);
+      await changePassword(body);
       reset();
       toast({
         title: 'Password changed',

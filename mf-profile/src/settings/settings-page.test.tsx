@@ -21,7 +21,7 @@ describe('SettingsPage', () => {
       return form;
     }
 
-    it('when the API accepts, then this session keeps going on the fresh token and the form clears', async () => {
+    it('when the API accepts, then this session keeps going on its new cookie session and the form clears', async () => {
       const fetchMock = mockApi(({ method, pathname }) =>
         method === 'PUT' && pathname === '/api/auth/password'
           ? { status: 200, body: { token: 'fresh-token' } }
@@ -35,7 +35,9 @@ describe('SettingsPage', () => {
         currentPassword: 'old password',
         newPassword: 'a new password',
       });
-      expect(readStoredAuth()?.token).toBe('fresh-token');
+      // This browser stays signed in: its new session came as cookies, nothing to store.
+      expect(readStoredAuth()?.user).toEqual(expect.objectContaining({ id: expect.any(Number) }));
+      expect(window.localStorage.getItem('campus.auth')).not.toContain('fresh-token');
       expect(within(form).getByLabelText('Current password')).toHaveValue('');
     });
 
@@ -74,6 +76,78 @@ describe('SettingsPage', () => {
     expect(await screen.findByText('Signed out of all devices')).toBeVisible();
     expect(callsTo(fetchMock, '/api/auth/logout-all', 'POST')).toHaveLength(1);
     expect(readStoredAuth()).toBeNull();
+  });
+
+  describe('where you are signed in', () => {
+    const sessions = [
+      {
+        id: 'this-device-session-1',
+        device: 'Firefox on Linux',
+        createdAt: new Date(Date.now() - 3_600_000).toISOString(),
+        lastSeenAt: new Date().toISOString(),
+        current: true,
+      },
+      {
+        id: 'the-old-phone-session',
+        device: 'Safari on iOS',
+        createdAt: new Date(Date.now() - 86_400_000 * 3).toISOString(),
+        lastSeenAt: new Date(Date.now() - 86_400_000).toISOString(),
+        current: false,
+      },
+    ];
+    const sessionsApi = () => {
+      let listed = sessions;
+      return mockApi(({ method, pathname }) => {
+        if (method === 'GET' && pathname === '/api/auth/sessions')
+          return { status: 200, body: listed };
+        if (method === 'DELETE' && pathname === '/api/auth/sessions/the-old-phone-session') {
+          listed = sessions.filter((s) => s.current);
+          return { status: 204 };
+        }
+        return undefined;
+      });
+    };
+
+    it('lists each device with when it was last active and marks this one', async () => {
+      sessionsApi();
+      renderSettings();
+      const list = await screen.findByRole('list', { name: "Where you're signed in" });
+      const rows = within(list).getAllByRole('listitem');
+      expect(rows.map((row) => within(row).getByRole('heading').textContent)).toEqual([
+        'Firefox on LinuxThis device',
+        'Safari on iOS',
+      ]);
+      expect(rows[1]).toHaveTextContent(/last active yesterday/i);
+      expect(
+        within(list).getByRole('button', { name: 'Sign out Firefox on Linux (this device)' }),
+      ).toBeVisible();
+    });
+
+    it('signs another device out after a confirmation, and focus lands on the list', async () => {
+      const fetchMock = sessionsApi();
+      renderSettings();
+      const list = await screen.findByRole('list', { name: "Where you're signed in" });
+      await userEvent.click(within(list).getByRole('button', { name: 'Sign out Safari on iOS' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Sign out this device?' });
+      expect(dialog).toHaveTextContent('Safari on iOS will need to sign in again.');
+      // Cancel first: nothing is sent.
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(callsTo(fetchMock, '/api/auth/sessions/the-old-phone-session', 'DELETE')).toHaveLength(
+        0,
+      );
+
+      await userEvent.click(within(list).getByRole('button', { name: 'Sign out Safari on iOS' }));
+      const again = await screen.findByRole('dialog', { name: 'Sign out this device?' });
+      await userEvent.click(within(again).getByRole('button', { name: 'Sign out' }));
+      expect(await screen.findByText('Device signed out')).toBeVisible();
+      expect(callsTo(fetchMock, '/api/auth/sessions/the-old-phone-session', 'DELETE')).toHaveLength(
+        1,
+      );
+      await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+      expect(screen.queryByRole('dialog')).toBeNull();
+      await waitFor(() => expect(list).toHaveFocus());
+      expect(readStoredAuth()).not.toBeNull();
+    });
   });
 
   describe('delete account', () => {

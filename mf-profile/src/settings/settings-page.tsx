@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import { Button } from '@campus/kit/ui';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccountDialog } from './delete-account-dialog';
+import { SessionsList } from './sessions-list';
 import { SignOutEverywhereButton } from './sign-out-everywhere';
 
 const Page = styled.div`
@@ -38,6 +39,9 @@ const Section = styled.section`
     width: 100%;
     max-width: 420px;
   }
+  li p {
+    margin-top: ${({ theme }) => theme.space(1)};
+  }
 `;
 
 /** /settings: the signed-in member's account: password, sessions, and leaving for good. */
@@ -50,6 +54,11 @@ export default function SettingsPage() {
         <h2 id="settings-password">Change password</h2>
         <p>Changing your password signs out your other devices.</p>
         <ChangePasswordForm />
+      </Section>
+      <Section aria-labelledby="settings-devices">
+        <h2 id="settings-devices">Where you&apos;re signed in</h2>
+        <p>Every device signed in to your account. Sign out one you no longer use or recognise.</p>
+        <SessionsList headingId="settings-devices" />
       </Section>
       <Section aria-labelledby="settings-sessions">
         <h2 id="settings-sessions">Sign out of all devices</h2>

@@ -82,7 +82,9 @@ describe('signing in from a deep link', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'correct horse');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByText('remote mf_feed/PostDetailPage')).toBeInTheDocument();
-    expect(readStoredAuth()?.token).toBe('deep');
+    // The user is stored; the answer's token is not (the session is the cookie).
+    expect(readStoredAuth()?.user.id).toBe(ada.id);
+    expect(window.localStorage.getItem('campus.auth')).not.toContain('deep');
     expect(api).toHaveBeenCalled();
   });
 });

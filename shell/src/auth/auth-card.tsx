@@ -47,6 +47,17 @@ export const LinkButton = styled.button`
   cursor: pointer;
 `;
 
+/** Why the API ended the session (the sign-in page shows it until the member signs in again). */
+export const SignedOutNotice = styled.p`
+  margin: 0;
+  padding: ${({ theme }) => theme.space(3)};
+  border: 1px solid ${({ theme }) => theme.colors.danger};
+  border-radius: ${({ theme }) => theme.radius.md};
+  color: ${({ theme }) => theme.colors.danger};
+  background: ${({ theme }) => theme.colors.surfaceMuted};
+  font-size: 0.875rem;
+`;
+
 /** The centred card of the signed-out screens. */
 export function AuthCard({
   title,

@@ -7,7 +7,7 @@ import { ApiError, callApi } from '@campus/kit/api';
 import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
-import { AuthCard, LinkButton, Muted } from './auth-card';
+import { AuthCard, LinkButton, Muted, SignedOutNotice } from './auth-card';
 
 /** Shown whatever the API found, so the sign-in screen tells nobody who has an account. */
 export const VERIFICATION_RESENT =
@@ -35,10 +35,11 @@ export function LoginPage() {
 
   const onValid = async (values: LoginRequest) => {
     try {
-      const { user, token } = await callApi(callRoutes.login, { body: values });
+      // The answer's `token` (spec) is for other clients: this browser's session is the
+      // HttpOnly cookie the answer set, and nothing of it is kept where a script could read it.
+      const { user } = await callApi(callRoutes.login, { body: values });
       session.login({
         user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
-        token,
       });
       navigate(destination, { replace: true });
       toast({ title: 'Welcome back!', description: 'You have successfully logged in.' });
@@ -88,6 +89,11 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Sign in to Campus" subtitle="The network of our students and alumni">
+      {session.signOutMessage && (
+        <SignedOutNotice role="status" aria-live="polite">
+          {session.signOutMessage}
+        </SignedOutNotice>
+      )}
       <form noValidate onSubmit={handleSubmit(onValid, onInvalid)}>
         <TextField
           label="Email"

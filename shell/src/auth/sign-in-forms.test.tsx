@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { dismissToast } from '@campus/kit/toast';
-import { mockApi } from '@campus/kit/testing';
+import { SESSION_KEY_RETIRED_MESSAGE } from '@campus/contracts';
+import { mockApi, signIn } from '@campus/kit/testing';
 import { renderApp } from '../testing/render-app';
 
 beforeEach(() => {
@@ -53,9 +54,30 @@ describe('LoginPage', () => {
     expect(await screen.findByRole('complementary', { name: 'Sidebar' })).toHaveTextContent(
       'Ada Okafor',
     );
-    expect(JSON.parse(window.localStorage.getItem('campus.auth') ?? '{}')).toMatchObject({
-      token: 'jwt',
+    // The user is stored, never the token: the session is the HttpOnly cookie the answer set.
+    const stored = JSON.parse(window.localStorage.getItem('campus.auth') ?? '{}');
+    expect(stored.user).toEqual({
+      id: 3,
+      name: 'Ada Okafor',
+      email: 'ada@campus.edu',
+      avatarUrl: null,
     });
+    expect(JSON.stringify(stored)).not.toContain('jwt');
+  });
+
+  it('says why the API ended the last session, until the member signs in again', async () => {
+    signIn({ id: 4, name: 'Ben', email: 'ben@campus.edu', avatarUrl: null });
+    mockApi(
+      ({ path }) =>
+        path === '/api/auth/me' || path === '/api/auth/refresh'
+          ? { status: 401, body: { message: SESSION_KEY_RETIRED_MESSAGE } }
+          : undefined,
+      { acceptStoredLogin: false },
+    );
+    renderApp('/');
+    const notice = await screen.findByText(SESSION_KEY_RETIRED_MESSAGE, { selector: 'p' });
+    expect(notice).toHaveAttribute('role', 'status');
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 });
 

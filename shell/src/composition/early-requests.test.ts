@@ -129,11 +129,9 @@ describe('storedLogin', () => {
   afterEach(() => clearStoredAuth());
 
   it('reads the login the kit stores, and nothing the kit would refuse', () => {
-    storeAuth({ token: 'token-a', user: ada });
-    expect(storedLogin(window.localStorage)).toEqual({ token: 'token-a', userId: 21 });
-    expect(
-      storedLogin(storage({ [AUTH_STORAGE_KEY]: '{"token":"t","user":{"id":1}}' })),
-    ).toBeNull();
+    storeAuth({ user: ada });
+    expect(storedLogin(window.localStorage)).toEqual({ userId: 21 });
+    expect(storedLogin(storage({ [AUTH_STORAGE_KEY]: '{"user":{"id":1}}' }))).toBeNull();
     expect(storedLogin(storage({ [AUTH_STORAGE_KEY]: 'not json' }))).toBeNull();
     expect(storedLogin(storage())).toBeNull();
   });
@@ -155,7 +153,7 @@ describe('startEarlyRequests', () => {
   afterEach(() => clearStoredAuth());
 
   it('starts the session check and the route data at once; the kit hands them out', async () => {
-    storeAuth({ token: 'token-a', user: ada });
+    storeAuth({ user: ada });
     startEarlyRequests({ pathname: '/profile/7', session: storage() });
     expect(hasPrefetched('/api/auth/me')).toBe(true);
     expect(hasPrefetched('/api/users/7')).toBe(true);
@@ -167,39 +165,35 @@ describe('startEarlyRequests', () => {
       answered: '/api/users/7',
     });
     expect(load).not.toHaveBeenCalled();
+    // The session cookie goes with them (credentials), no token: the page has none.
+    expect(fetchMock.mock.calls.slice(1).map(([, init]) => init?.credentials)).toEqual([
+      'include',
+      'include',
+    ]);
     const calls = fetchMock.mock.calls.map(([url, init]) => [url, init?.headers]);
     expect(calls).toEqual([
       ['/env.json', undefined],
-      [
-        'http://api.test/api/auth/me',
-        { Accept: 'application/json', Authorization: 'Bearer token-a' },
-      ],
-      [
-        'http://api.test/api/users/7',
-        { Accept: 'application/json', Authorization: 'Bearer token-a' },
-      ],
+      ['http://api.test/api/auth/me', { Accept: 'application/json', 'X-Requested-With': 'campus' }],
+      ['http://api.test/api/users/7', { Accept: 'application/json', 'X-Requested-With': 'campus' }],
     ]);
   });
 
   it('leaves the feed page the remote will ask for, whatever its timestamp', async () => {
-    storeAuth({ token: 'token-a', user: ada });
+    storeAuth({ user: ada });
     startEarlyRequests({ pathname: '/', session: storage({ 'campus.feed.tab': 'following' }) });
-    const page = takePrefetched(
-      '/api/posts?tab=following&userId=21&limit=20&offset=0&_=123',
-      'token-a',
-    );
+    const page = takePrefetched('/api/posts?tab=following&userId=21&limit=20&offset=0&_=123', 21);
     await expect(page).resolves.toEqual({ answered: '/api/posts' });
     takeEarlyRuntimeConfig();
   });
 
   it('keeps each answer as it arrives, for a page mounting after it', async () => {
-    storeAuth({ token: 'token-a', user: ada });
+    storeAuth({ user: ada });
     startEarlyRequests({ pathname: '/', session: storage() });
     const path = '/api/posts?userId=21&limit=20&offset=0&_=5';
-    expect(arrivedPrefetch(path, 'token-a')).toBeNull(); // not arrived yet
+    expect(arrivedPrefetch(path, 21)).toBeNull(); // not arrived yet
     await takeEarlyRuntimeConfig();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(arrivedPrefetch(path, 'token-a')).toEqual({ value: { answered: '/api/posts' } });
+    expect(arrivedPrefetch(path, 21)).toEqual({ value: { answered: '/api/posts' } });
     expect(hasPrefetched(path)).toBe(true);
   });
 
@@ -212,7 +206,7 @@ describe('startEarlyRequests', () => {
       if (pathname === '/api/auth/me') return reply(200, { user: ada, roles: ['member', 'admin'] });
       return reply(200, { answered: pathname });
     });
-    storeAuth({ token: 'token-a', user: ada });
+    storeAuth({ user: ada });
     startEarlyRequests({ pathname: '/analytics', session: storage() });
     const load = jest.fn(async () => 'own answer');
     await expect(withPrefetch('/api/analytics/overview', load)).resolves.toEqual({
@@ -233,7 +227,7 @@ describe('startEarlyRequests', () => {
       if (pathname === '/env.json') return reply(200, env);
       return reply(200, { user: ada, roles: ['member'] });
     });
-    storeAuth({ token: 'token-a', user: ada });
+    storeAuth({ user: ada });
     startEarlyRequests({ pathname: '/analytics', session: storage() });
     const load = jest.fn(async () => 'own answer');
     await expect(withPrefetch('/api/analytics/overview', load)).resolves.toBe('own answer');
@@ -264,7 +258,7 @@ describe('startEarlyRequests', () => {
     fetchMock.mockImplementation(async (url: string) =>
       url === '/env.json' ? reply(200, env) : reply(503, { message: 'down' }),
     );
-    storeAuth({ token: 'token-a', user: ada });
+    storeAuth({ user: ada });
     startEarlyRequests({ pathname: '/notifications', session: storage() });
     const load = jest.fn(async () => 'own answer');
     await expect(withPrefetch('/api/notifications?grouped=true', load)).resolves.toBe('own answer');

@@ -44,22 +44,20 @@ function target(path: string, query: Readonly<Record<string, string | number | u
   return `${path}?${search.toString()}`;
 }
 
-/** The stored login's token and user id, read as the kit reads it (null: signed out). */
-export function storedLogin(
-  storage: Pick<Storage, 'getItem'>,
-): { token: string; userId: number } | null {
+/**
+ * The stored login's user id, read as the kit reads it (null: signed out). The session itself is
+ * the HttpOnly cookie the requests carry: nothing here can read it.
+ */
+export function storedLogin(storage: Pick<Storage, 'getItem'>): { userId: number } | null {
   try {
     const parsed = JSON.parse(storage.getItem(AUTH_STORAGE_KEY) ?? 'null') as {
-      token?: unknown;
       user?: { id?: unknown; name?: unknown; email?: unknown } | null;
     } | null;
-    const { token, user } = parsed ?? {};
-    if (typeof token !== 'string' || token.length === 0 || typeof user !== 'object' || !user) {
-      return null;
-    }
+    const { user } = parsed ?? {};
+    if (typeof user !== 'object' || !user) return null;
     if (typeof user.id !== 'number' || typeof user.name !== 'string') return null;
     if (typeof user.email !== 'string') return null;
-    return { token, userId: user.id };
+    return { userId: user.id };
   } catch {
     return null;
   }
@@ -144,10 +142,14 @@ function answersAdmin(me: unknown): boolean {
   return Array.isArray(roles) && roles.includes('admin');
 }
 
-/** A GET as the kit's api client sends it; the parsed JSON of a 2xx answer, else a rejection. */
-async function getJson(apiUrl: string, path: string, token: string): Promise<unknown> {
+/**
+ * A GET as the kit's api client sends it (the session cookie, the kit's X-Requested-With); the
+ * parsed JSON of a 2xx answer, else a rejection. A 401 (an access cookie that ran out) is left to
+ * the kit, which renews the session and asks again itself.
+ */
+async function getJson(apiUrl: string, path: string): Promise<unknown> {
   const response = await fetch(`${apiUrl.replace(/\/+$/, '')}${path}`, {
-    headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+    headers: { Accept: 'application/json', 'X-Requested-With': 'campus' },
     credentials: 'include',
   });
   if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
@@ -178,7 +180,7 @@ export function takeEarlyRuntimeConfig(): Promise<unknown> | null {
  * request index.html preloads; bootstrap takes it) and, for a stored login, starts the landing
  * route's API calls at once and leaves their answers in the kit's prefetch slot, where the session
  * check and the route's remote take them (@campus/kit/prefetch). The API calls go to env.json's
- * apiUrl only, with the stored token; a signed-out visitor sends none.
+ * apiUrl only, with the session cookie; a signed-out visitor sends none.
  */
 export function startEarlyRequests({
   pathname = window.location.pathname,
@@ -198,7 +200,7 @@ export function startEarlyRequests({
     login = null; // storage blocked: signed out
   }
   if (!login) return;
-  const { token, userId } = login;
+  const { userId } = login;
   const holder = globalThis as { [PREFETCH_SLOT]?: PrefetchSlot };
   const slot = (holder[PREFETCH_SLOT] ??= new Map());
   const startedAt = Date.now();
@@ -214,7 +216,7 @@ export function startEarlyRequests({
     requests = [ME];
   }
   const keep = (path: string, response: Promise<unknown>) => {
-    const entry: PrefetchEntry = { token, startedAt, response };
+    const entry: PrefetchEntry = { userId, startedAt, response };
     // The answer is also kept as it arrives, for a page that mounts after it (takeArrivedPrefetch).
     // Nobody may ever take it: its failure is not an unhandled rejection.
     response.then(
@@ -227,7 +229,7 @@ export function startEarlyRequests({
   };
   let me: Promise<unknown> | undefined;
   for (const path of requests) {
-    const response = apiUrl.then((url) => getJson(url, path, token));
+    const response = apiUrl.then((url) => getJson(url, path));
     keep(path, response);
     if (path === ME) me = response;
   }
@@ -240,7 +242,7 @@ export function startEarlyRequests({
       path,
       sessionCheck.then(async (answer) => {
         if (!answersAdmin(answer)) throw new Error('not an admin');
-        return getJson(await apiUrl, path, token);
+        return getJson(await apiUrl, path);
       }),
     );
   }

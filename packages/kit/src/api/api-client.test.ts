@@ -9,7 +9,7 @@ import {
 } from '@campus/kit/api';
 import { SESSION_REVOKED_MESSAGE } from '@campus/contracts';
 import { onAppEvent } from '@campus/kit/events';
-import { mockApi } from '@campus/kit/testing';
+import { callsTo, mockApi } from '@campus/kit/testing';
 
 /** Every request answers `status` with the raw `body` text (the client's parsing is under test). */
 function mockFetch({ body, ...response }: { status: number; statusText?: string; body?: string }) {
@@ -18,7 +18,6 @@ function mockFetch({ body, ...response }: { status: number; statusText?: string;
 
 const signedIn = {
   user: { id: 3, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null },
-  token: 'tok-3',
 };
 
 beforeEach(() => {
@@ -27,7 +26,7 @@ beforeEach(() => {
 });
 
 describe('apiRequest', () => {
-  it('sends JSON with credentials and the stored bearer token to the configured API', async () => {
+  it('sends JSON with the session cookie (credentials) and the CSRF header, never a token, to the configured API', async () => {
     storeAuth(signedIn);
     const fetchMock = mockFetch({ status: 200, body: '{"ok":true}' });
     await expect(
@@ -40,8 +39,8 @@ describe('apiRequest', () => {
       body: '{"content":"hi"}',
       headers: {
         Accept: 'application/json',
-        Authorization: 'Bearer tok-3',
         'Content-Type': 'application/json',
+        'X-Requested-With': 'campus',
       },
     });
   });
@@ -99,13 +98,53 @@ describe('apiRequest', () => {
     off();
     expect(readStoredAuth()).toBeNull();
     expect(authChanged).toHaveBeenCalledTimes(1);
-    expect(authChanged).toHaveBeenCalledWith({ signedIn: false, reason: 'revoked' });
+    expect(authChanged).toHaveBeenCalledWith({
+      signedIn: false,
+      reason: 'revoked',
+      message: SESSION_REVOKED_MESSAGE,
+    });
   });
 
-  it('answers null for a 401 in returnNull mode without logging out', async () => {
+  it('answers null for a 401 in returnNull mode without logging out while the session renews', async () => {
     storeAuth(signedIn);
-    mockFetch({ status: 401 });
+    mockApi(
+      ({ pathname }) => (pathname === '/api/auth/refresh' ? { status: 204 } : { status: 401 }),
+      {
+        acceptStoredLogin: false,
+      },
+    );
     await expect(apiRequest('/api/users/3', { on401: 'returnNull' })).resolves.toBeNull();
+    expect(readStoredAuth()).toEqual(signedIn);
+  });
+
+  it('renews the session once for requests that fail together, then sends each again', async () => {
+    storeAuth(signedIn);
+    let renewed = false;
+    const fetchMock = mockApi(
+      ({ pathname }) => {
+        if (pathname === '/api/auth/refresh') {
+          renewed = true;
+          return { status: 204 };
+        }
+        return renewed ? { status: 200, body: { path: pathname } } : { status: 401 };
+      },
+      { acceptStoredLogin: false },
+    );
+    await expect(
+      Promise.all([apiRequest('/api/posts'), apiRequest('/api/notifications')]),
+    ).resolves.toEqual([{ path: '/api/posts' }, { path: '/api/notifications' }]);
+    expect(callsTo(fetchMock, '/api/auth/refresh', 'POST')).toHaveLength(1);
+  });
+
+  it('keeps the session when the API cannot renew it just now (a 5xx)', async () => {
+    storeAuth(signedIn);
+    mockApi(
+      ({ pathname }) => (pathname === '/api/auth/refresh' ? { status: 503 } : { status: 401 }),
+      {
+        acceptStoredLogin: false,
+      },
+    );
+    await expect(apiRequest('/api/posts')).rejects.toThrow('401:');
     expect(readStoredAuth()).toEqual(signedIn);
   });
 });

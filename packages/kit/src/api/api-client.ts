@@ -1,4 +1,14 @@
-import { SESSION_REVOKED_MESSAGE } from '@campus/contracts';
+import {
+  ACCOUNT_SUSPENDED_MESSAGE,
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+  SESSION_EXPIRED_MESSAGE,
+  SESSION_KEY_RETIRED_MESSAGE,
+  SESSION_REUSED_MESSAGE,
+  SESSION_REVOKED_MESSAGE,
+  SESSION_SIGNED_OUT_MESSAGE,
+  callRoutes,
+} from '@campus/contracts';
 import { emitAppEvent, type SignOutReason } from '@campus/kit/events';
 import { resolveApiUrl } from './api-config';
 import { clearStoredAuth, readStoredAuth } from './auth-storage';
@@ -51,58 +61,117 @@ export interface ApiRequestOptions {
 }
 
 /** Login and registration answer 401/403 for bad credentials; that is not a lost session. */
-const SIGN_IN_PATHS = ['/api/auth/login', '/api/auth/register'];
+const SIGN_IN_PATHS = [callRoutes.login.path, callRoutes.register.path];
+const REFRESH_PATH = callRoutes.refreshSession.path;
 
-function logOutEverywhere(reason?: SignOutReason): void {
+/**
+ * The 401 messages of a session the API ended (signed out elsewhere, revoked, reused, a retired
+ * key, suspended): the member is told exactly that. Any other 401 is a session that ran out.
+ */
+const SESSION_END_MESSAGES: readonly string[] = [
+  SESSION_REVOKED_MESSAGE,
+  SESSION_KEY_RETIRED_MESSAGE,
+  SESSION_REUSED_MESSAGE,
+  SESSION_SIGNED_OUT_MESSAGE,
+  SESSION_EXPIRED_MESSAGE,
+  ACCOUNT_SUSPENDED_MESSAGE,
+];
+
+function logOutEverywhere(reason?: SignOutReason, message?: string): void {
   if (!readStoredAuth()) return;
   clearStoredAuth();
-  emitAppEvent('authChanged', reason ? { signedIn: false, reason } : { signedIn: false });
+  emitAppEvent(
+    'authChanged',
+    reason ? { signedIn: false, reason, ...(message ? { message } : {}) } : { signedIn: false },
+  );
+}
+
+/** Signs out locally after a 401 that the session cannot recover from, saying why. */
+function endedBy(message: string | undefined): void {
+  if (message && SESSION_END_MESSAGES.includes(message)) logOutEverywhere('revoked', message);
+  else logOutEverywhere('expired');
 }
 
 /**
- * Ends the session after the API refused its token outside `apiRequest` (the live stream reads
- * its answer itself): a 401 says the session ended (or was revoked), a 403 signs out quietly.
+ * Every request carries the session cookie (`credentials: 'include'`: the API is another origin
+ * of the same site) and the header that, with the page's Origin, proves to the API that a
+ * cookie-authenticated write comes from our pages (CSRF, api/README.md "Sessions").
  */
-export function signOutAfterRefusal(status: number, body: string): void {
-  if (status === 403) logOutEverywhere();
-  if (status !== 401) return;
-  const refusal = new ApiError(status, '', body);
-  logOutEverywhere(refusal.serverMessage === SESSION_REVOKED_MESSAGE ? 'revoked' : 'expired');
+function send(path: string, init: RequestInit & { headers: Record<string, string> }) {
+  return fetch(resolveApiUrl(path), {
+    ...init,
+    headers: { ...init.headers, [CSRF_HEADER]: CSRF_HEADER_VALUE },
+    credentials: 'include',
+  });
+}
+
+export type RenewOutcome = { renewed: true } | { renewed: false; status: number; message?: string };
+
+let renewal: Promise<RenewOutcome> | null = null;
+
+/**
+ * Renews the session's short-lived access cookie with its refresh cookie (`POST
+ * /api/auth/refresh`), once for every caller that asks while it is under way (the API replaces
+ * the refresh token each time: two at once from one page would look like a stolen token).
+ */
+export function renewSession(): Promise<RenewOutcome> {
+  renewal ??= send(REFRESH_PATH, { method: 'POST', headers: { Accept: 'application/json' } })
+    .then(async (response): Promise<RenewOutcome> => {
+      if (response.ok) return { renewed: true };
+      const body = await response.text().catch(() => '');
+      return {
+        renewed: false,
+        status: response.status,
+        message: new ApiError(0, '', body).serverMessage,
+      };
+    })
+    .finally(() => {
+      renewal = null;
+    });
+  return renewal;
 }
 
 /**
- * Calls the API with the stored bearer token and credentials. Resolves with the parsed JSON
- * (null for an empty body); rejects with an ApiError for any non-OK status. A 401/403 outside
- * login and registration logs the user out first; a 401 for a revoked session (the API's
- * SESSION_REVOKED_MESSAGE) always does, with the reason `revoked` on authChanged.
+ * Calls the API with the session cookie. Resolves with the parsed JSON (null for an empty body);
+ * rejects with an ApiError for any non-OK status. A 401 outside login and registration first
+ * renews the session (its access cookie lives minutes) and tries once more; a session that
+ * cannot be renewed signs the member out, with the API's reason on authChanged (`revoked` and
+ * its `message` when the API ended it). A 403 outside login and registration signs out too
+ * (spec §8).
  */
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
   const { method = 'GET', body, on401 = 'logout', signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = readStoredAuth()?.token;
-  if (token) headers.Authorization = `Bearer ${token}`;
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
-
-  const response = await fetch(resolveApiUrl(path), {
+  const init = {
     method,
     headers,
-    credentials: 'include',
     signal,
     body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-  });
+  } satisfies RequestInit;
+  const isSignIn = SIGN_IN_PATHS.some((signInPath) => path.startsWith(signInPath));
+
+  let response = await send(path, init);
+  let ended: string | undefined;
+  // The API could not renew the session just now (a 5xx): not a refusal, nobody is signed out.
+  let unrenewable = false;
+  if (response.status === 401 && !isSignIn && !path.startsWith(REFRESH_PATH) && readStoredAuth()) {
+    const outcome = await renewSession();
+    if (outcome.renewed) response = await send(path, init);
+    else if (outcome.status === 401 || outcome.status === 403) ended = outcome.message ?? '';
+    else unrenewable = true;
+  }
 
   const text = await response.text();
   const error = response.ok ? null : new ApiError(response.status, response.statusText, text);
-  // A revoked session is over whatever the caller asked for: sign out and say why, even in
-  // returnNull mode (which is for "not signed in", not for "signed out elsewhere").
-  const revoked = error?.status === 401 && error.serverMessage === SESSION_REVOKED_MESSAGE;
-  if (revoked) logOutEverywhere('revoked');
-  if (response.status === 401 && on401 === 'returnNull') return null as T;
-  const isSignIn = SIGN_IN_PATHS.some((signInPath) => path.startsWith(signInPath));
-  // A 401 means the token no longer opens a session: say so (reason `expired`). A 403 is a
-  // refusal of this one call (spec §8 still signs out) and needs no explanation of its own.
-  if (response.status === 401 && !isSignIn) logOutEverywhere('expired');
+  if (response.status === 401 && !isSignIn && !unrenewable) {
+    // The session is over: say why (the refresh's reason, else this answer's), even in
+    // returnNull mode when a session was held (that mode is for "not signed in").
+    if (ended !== undefined || on401 === 'logout') endedBy(ended || error?.serverMessage);
+    if (on401 === 'returnNull') return null as T;
+  }
+  // A 403 is a refusal of this one call (spec §8 still signs out) and needs no explanation.
   if (response.status === 403 && !isSignIn) logOutEverywhere();
 
   if (error) throw error;

@@ -1,4 +1,10 @@
-/** The stored local auth state of spec §3: the user and the bearer token. */
+/**
+ * The stored local auth state: the signed-in user only. The spec (§3) stored "user and token";
+ * since issue 35 the session itself is an HttpOnly cookie no script can read, so nothing of the
+ * session is kept where a script could take it (docs/decisions.md, "Sessions in cookies"). The
+ * user record stays: the session logic needs it to know whether to check a session at start and
+ * to hear another tab sign in or out (storage events).
+ */
 export interface SessionUser {
   id: number;
   name: string;
@@ -8,17 +14,19 @@ export interface SessionUser {
 
 export interface StoredAuth {
   user: SessionUser;
-  token: string;
+  /**
+   * When this browser signed in (epoch ms): tells one login from the next of the same member, so
+   * a new sign-in is checked afresh. Not a secret: the session is the cookie.
+   */
+  signedInAt?: number;
 }
 
 export const AUTH_STORAGE_KEY = 'campus.auth';
 
-function isStoredAuth(value: unknown): value is StoredAuth {
+function isStoredUser(value: unknown): value is { user: SessionUser } {
   if (typeof value !== 'object' || value === null) return false;
-  const { user, token } = value as Partial<StoredAuth>;
+  const { user } = value as Partial<StoredAuth>;
   return (
-    typeof token === 'string' &&
-    token.length > 0 &&
     typeof user === 'object' &&
     user !== null &&
     typeof user.id === 'number' &&
@@ -32,9 +40,15 @@ export function readStoredAuth(): StoredAuth | null {
     const raw = window.localStorage.getItem(AUTH_STORAGE_KEY);
     if (!raw) return null;
     const parsed: unknown = JSON.parse(raw);
-    return isStoredAuth(parsed)
-      ? { ...parsed, user: { ...parsed.user, avatarUrl: parsed.user.avatarUrl ?? null } }
-      : null;
+    if (!isStoredUser(parsed)) return null;
+    // A login stored before issue 35 also kept its bearer token: it leaves the storage now.
+    if ('token' in parsed) storeAuth(parsed);
+    const { id, name, email, avatarUrl } = parsed.user;
+    const { signedInAt } = parsed as { signedInAt?: unknown };
+    return {
+      user: { id, name, email, avatarUrl: avatarUrl ?? null },
+      ...(typeof signedInAt === 'number' ? { signedInAt } : {}),
+    };
   } catch {
     return null;
   }
@@ -44,7 +58,10 @@ export function storeAuth(auth: StoredAuth): void {
   const { id, name, email, avatarUrl } = auth.user;
   window.localStorage.setItem(
     AUTH_STORAGE_KEY,
-    JSON.stringify({ user: { id, name, email, avatarUrl }, token: auth.token }),
+    JSON.stringify({
+      user: { id, name, email, avatarUrl: avatarUrl ?? null },
+      ...(auth.signedInAt !== undefined ? { signedInAt: auth.signedInAt } : {}),
+    }),
   );
 }
 

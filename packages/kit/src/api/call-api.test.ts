@@ -18,7 +18,6 @@ import { callsTo, mockApi, type ApiCall, type ApiReply } from '@campus/kit/testi
 
 const signedIn = {
   user: { id: 3, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null },
-  token: 'tok-3',
 };
 
 /** The fake API answers every request with `reply` and keeps what was sent. */
@@ -87,7 +86,7 @@ describe('callApi', () => {
     expect(fetchMock.mock.calls[0]![1]).toMatchObject({
       method: 'POST',
       credentials: 'include',
-      headers: { Authorization: 'Bearer tok-3' },
+      headers: { 'X-Requested-With': 'campus' },
     });
 
     const posted = answer({ status: 201, body: { id: 9 } });
@@ -128,9 +127,15 @@ describe('callApi', () => {
     expect((error as ApiError).serverMessage).toBe('Post not found');
   });
 
-  it('signs out on a 401, unless asked to answer null', async () => {
+  it('signs out on a 401 that a renewed session still gets, unless asked to answer null', async () => {
     storeAuth(signedIn);
-    answer({ status: 401, body: { message: 'Invalid token' } });
+    const fetchMock = mockApi(
+      ({ pathname }) =>
+        pathname === '/api/auth/refresh'
+          ? { status: 204 }
+          : { status: 401, body: { message: 'Invalid token' } },
+      { acceptStoredLogin: false },
+    );
     const lookup: UndoRepostResponse | null = await callApi(callRoutes.undoRepost, {
       params: { id: 8 },
       on401: 'returnNull',
@@ -139,6 +144,9 @@ describe('callApi', () => {
     expect(readStoredAuth()).toEqual(signedIn);
     await expect(callApi(callRoutes.undoRepost, { params: { id: 8 } })).rejects.toThrow('401:');
     expect(readStoredAuth()).toBeNull();
+    // Each 401 was first answered by renewing the session, then asked once more.
+    expect(callsTo(fetchMock, '/api/auth/refresh', 'POST')).toHaveLength(2);
+    expect(callsTo(fetchMock, '/api/posts/8/repost', 'DELETE')).toHaveLength(4);
   });
 
   it('rejects, sending nothing, when a path parameter is missing', async () => {

@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
 
-/** `revoked`: the API refused the token because the member changed or reset their password or
- * signed out of all devices elsewhere. `expired`: the API answered 401 for the token (it expired
- * or no longer opens a session). */
+/** `revoked`: the API ended the session and said why (the member changed or reset their
+ * password, signed out of all devices or of this session elsewhere, the session's sign-in was
+ * reused, its signing key was retired, the account was suspended): `message` says it. `expired`:
+ * the API answered 401 and the session could not be renewed. */
 export type SignOutReason = 'revoked' | 'expired';
 
 /**
@@ -14,7 +15,7 @@ export interface AppEventMap {
   postDeleted: { postId: number };
   profileChanged: { userId: number };
   /** `reason` says why a member was signed out when it was not their own doing. */
-  authChanged: { signedIn: boolean; reason?: SignOutReason };
+  authChanged: { signedIn: boolean; reason?: SignOutReason; message?: string };
 }
 
 export type AppEventName = keyof AppEventMap;

@@ -34,7 +34,7 @@ function ProfileReader() {
 
 beforeEach(() => {
   configureApi({ baseUrl: 'http://api.test' });
-  storeAuth({ token: 't', user: { id: 1, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null } });
+  storeAuth({ user: { id: 1, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null } });
   act(() => dismissToast());
 });
 

@@ -69,7 +69,7 @@ async function renderSignedIn(props: PostCardProps) {
 
 beforeEach(() => {
   configureApi({ baseUrl: 'http://api.test' });
-  storeAuth({ token: 't', user: ben });
+  storeAuth({ user: ben });
   act(() => dismissToast());
 });
 afterEach(() => clearStoredAuth());

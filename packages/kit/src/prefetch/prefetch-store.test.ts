@@ -17,7 +17,7 @@ const ada = { id: 21, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
 
 /** Leaves an early request in the slot, as the shell's entry script does. */
 function leave(path: string, entry: Partial<PrefetchEntry> & Pick<PrefetchEntry, 'response'>) {
-  const full: PrefetchEntry = { token: 'token-a', startedAt: Date.now(), ...entry };
+  const full: PrefetchEntry = { userId: 21, startedAt: Date.now(), ...entry };
   full.response.catch(() => undefined);
   prefetchSlot().set(prefetchKey(path), full);
   return full;
@@ -36,7 +36,7 @@ function deferred<T>() {
 
 beforeEach(() => {
   forgetPrefetched();
-  storeAuth({ token: 'token-a', user: ada });
+  storeAuth({ user: ada });
 });
 
 afterAll(() => clearStoredAuth());
@@ -65,57 +65,55 @@ describe('prefetchKey', () => {
 });
 
 describe('takePrefetched', () => {
-  it('hands an answer out once, for the token it was asked with', async () => {
+  it('hands an answer out once, for the member it was asked for', async () => {
     leave('/api/users/7', { response: Promise.resolve({ id: 7 }) });
     expect(hasPrefetched('/api/users/7')).toBe(true);
-    expect(takePrefetched('/api/users/7', 'token-b')).toBeNull(); // another login's: never
+    expect(takePrefetched('/api/users/7', 22)).toBeNull(); // another login's: never
     // and a refused take is final: the entry is not handed out later either
-    expect(takePrefetched('/api/users/7', 'token-a')).toBeNull();
+    expect(takePrefetched('/api/users/7', 21)).toBeNull();
 
     leave('/api/users/8', { response: Promise.resolve({ id: 8 }) });
-    await expect(takePrefetched('/api/users/8', 'token-a')).resolves.toEqual({ id: 8 });
+    await expect(takePrefetched('/api/users/8', 21)).resolves.toEqual({ id: 8 });
     expect(hasPrefetched('/api/users/8')).toBe(false);
-    expect(takePrefetched('/api/users/8', 'token-a')).toBeNull();
+    expect(takePrefetched('/api/users/8', 21)).toBeNull();
   });
 
   it('does not hand out an answer whose request started too long ago', () => {
     const startedAt = 1_000_000;
     leave('/api/users/7', { startedAt, response: Promise.resolve({ id: 7 }) });
-    expect(takePrefetched('/api/users/7', 'token-a', startedAt + PREFETCH_MAX_AGE_MS)).toBeNull();
+    expect(takePrefetched('/api/users/7', 21, startedAt + PREFETCH_MAX_AGE_MS)).toBeNull();
     leave('/api/users/7', { startedAt, response: Promise.resolve({ id: 7 }) });
-    expect(
-      takePrefetched('/api/users/7', 'token-a', startedAt + PREFETCH_MAX_AGE_MS - 1),
-    ).not.toBeNull();
+    expect(takePrefetched('/api/users/7', 21, startedAt + PREFETCH_MAX_AGE_MS - 1)).not.toBeNull();
   });
 
   it('matches a path asked with its own timestamp', async () => {
     leave('/api/posts?userId=21&limit=20&offset=0&_=1', { response: Promise.resolve([]) });
-    await expect(
-      takePrefetched('/api/posts?userId=21&limit=20&offset=0&_=2', 'token-a'),
-    ).resolves.toEqual([]);
+    await expect(takePrefetched('/api/posts?userId=21&limit=20&offset=0&_=2', 21)).resolves.toEqual(
+      [],
+    );
   });
 
   it('finds nothing when nothing was left (a remote running alone)', () => {
     delete (globalThis as Record<symbol, unknown>)[PREFETCH_SLOT];
-    expect(takePrefetched('/api/users/7', 'token-a')).toBeNull();
+    expect(takePrefetched('/api/users/7', 21)).toBeNull();
     expect(hasPrefetched('/api/users/7')).toBe(false);
     forgetPrefetched(); // no slot: nothing to do
   });
 });
 
 describe('arrivedPrefetch', () => {
-  it('reads an answer that has arrived, for its token, without taking it', async () => {
+  it('reads an answer that has arrived, for its member, without taking it', async () => {
     const early = deferred<string[]>();
     const entry = leave('/api/posts?userId=21', { response: early.promise });
     // not arrived yet: nothing, and the entry stays for the fetcher
     expect(arrivedPrefetch('/api/posts?userId=21')).toBeNull();
     early.resolve(['first']);
     entry.answer = { value: ['first'] };
-    expect(arrivedPrefetch('/api/posts?userId=21&_=5', 'token-b')).toBeNull();
+    expect(arrivedPrefetch('/api/posts?userId=21&_=5', 22)).toBeNull();
     // read again (a render done again) until it is taken
     expect(arrivedPrefetch('/api/posts?userId=21&_=5')).toEqual({ value: ['first'] });
     expect(arrivedPrefetch('/api/posts?userId=21')).toEqual({ value: ['first'] });
-    await expect(takePrefetched('/api/posts?userId=21', 'token-a')).resolves.toEqual(['first']);
+    await expect(takePrefetched('/api/posts?userId=21', 21)).resolves.toEqual(['first']);
     expect(arrivedPrefetch('/api/posts?userId=21')).toBeNull();
   });
 
@@ -153,12 +151,12 @@ describe('withPrefetch', () => {
   });
 
   it('asks itself after a sign-out or a sign-in as someone else', async () => {
-    leave('/api/users/7', { response: Promise.resolve({ id: 7, name: 'for token-a' }) });
-    storeAuth({ token: 'token-c', user: { ...ada, id: 22 } });
-    const load = jest.fn(async () => ({ id: 7, name: 'for token-c' }));
+    leave('/api/users/7', { response: Promise.resolve({ id: 7, name: 'for member 21' }) });
+    storeAuth({ user: { ...ada, id: 22 } });
+    const load = jest.fn(async () => ({ id: 7, name: 'for member 22' }));
     await expect(withPrefetch('/api/users/7', load)).resolves.toEqual({
       id: 7,
-      name: 'for token-c',
+      name: 'for member 22',
     });
     clearStoredAuth();
     leave('/api/users/8', { response: Promise.resolve({ id: 8 }) });
@@ -180,7 +178,7 @@ describe('whenPrefetchSettled', () => {
     const second = deferred<unknown>();
     leave('/api/auth/me', { response: first.promise });
     leave('/api/users/7', { response: second.promise });
-    expect(takePrefetched('/api/auth/me', 'token-a')).not.toBeNull();
+    expect(takePrefetched('/api/auth/me', 21)).not.toBeNull();
     let settled = false;
     const waiting = whenPrefetchSettled().then(() => (settled = true));
     first.resolve({});

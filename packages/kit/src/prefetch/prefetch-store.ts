@@ -3,11 +3,11 @@ import { readStoredAuth } from '@campus/kit/api';
 /**
  * Early answers to a page's first API calls (issue 22: no waterfall). The shell's entry script
  * starts the landing route's first requests (the feed's first page, a profile, the first
- * notifications) as soon as it has read env.json and the stored token, long before the session
+ * notifications) as soon as it has read env.json and the stored login, long before the session
  * check has answered and the route's remote has arrived, and leaves each pending answer here.
  * The remote's fetcher then takes the answer instead of asking again. It is a head start, never a
- * second source of truth: an answer is handed out once, only for the token it was asked with,
- * only while it is young, and only when it succeeded; anything else (no entry, another token, a
+ * second source of truth: an answer is handed out once, only for the member it was asked for,
+ * only while it is young, and only when it succeeded; anything else (no entry, another member, a
  * failed or stale request) leaves the fetcher to make its own request, as it does when a remote
  * runs alone.
  *
@@ -19,8 +19,11 @@ export const PREFETCH_SLOT: unique symbol = Symbol.for('campus.prefetch') as nev
 
 /** One early request, as the shell's entry script leaves it. */
 export interface PrefetchEntry {
-  /** The bearer token the request was sent with. */
-  token: string;
+  /**
+   * The member whose stored login the request was sent for (with the session cookie: the page
+   * holds no token).
+   */
+  userId: number;
   /** When the request was started (`Date.now()`). */
   startedAt: number;
   /** The parsed JSON of a 2xx answer; rejects for any other answer or a network failure. */
@@ -82,46 +85,50 @@ function entryFor(path: string): PrefetchEntry | undefined {
 }
 
 /**
- * Takes the early request for `path` (it is handed out once): its answer when it was asked with
- * `token` and started less than PREFETCH_MAX_AGE_MS ago, else null (a stale or foreign entry is
+ * Takes the early request for `path` (it is handed out once): its answer when it was asked for
+ * `userId` and started less than PREFETCH_MAX_AGE_MS ago, else null (a stale or foreign entry is
  * not handed out later either).
  */
 export function takePrefetched<T>(
   path: string,
-  token: string | null | undefined,
+  userId: number | null | undefined,
   now = Date.now(),
 ): Promise<T> | null {
   const entry = entryFor(path);
   if (!entry || entry.taken) return null;
   entry.taken = true;
-  if (!token || entry.token !== token || now - entry.startedAt >= PREFETCH_MAX_AGE_MS) return null;
+  if (!userId || entry.userId !== userId || now - entry.startedAt >= PREFETCH_MAX_AGE_MS) {
+    return null;
+  }
   return entry.response as Promise<T>;
 }
 
 /**
  * The early answer for `path` when it has already arrived (the writer recorded it in `answer`),
- * under the same rules as takePrefetched (not taken yet, the same token, young), WITHOUT taking
+ * under the same rules as takePrefetched (not taken yet, the same member, young), WITHOUT taking
  * it: a page reads it while rendering (a render React may throw away and do again), then takes
  * the entry (takePrefetched) once that render is committed. Null when there is none usable or it
  * has not arrived yet (an entry still on its way is for the fetcher: withPrefetch waits for it).
  */
 export function arrivedPrefetch<T>(
   path: string,
-  token: string | null | undefined = readStoredAuth()?.token,
+  userId: number | null | undefined = readStoredAuth()?.user.id,
   now = Date.now(),
 ): { value: T } | null {
   const entry = entryFor(path);
   if (!entry || entry.taken || !entry.answer) return null;
-  if (!token || entry.token !== token || now - entry.startedAt >= PREFETCH_MAX_AGE_MS) return null;
+  if (!userId || entry.userId !== userId || now - entry.startedAt >= PREFETCH_MAX_AGE_MS) {
+    return null;
+  }
   return entry.answer as { value: T };
 }
 
 /**
- * Reads `path` from its early request when there is a usable one (see takePrefetched; the token is
+ * Reads `path` from its early request when there is a usable one (see takePrefetched; the member is
  * the stored login's), else, or when that request failed, with `load`: the fetcher's own request.
  */
 export async function withPrefetch<T>(path: string, load: () => Promise<T>): Promise<T> {
-  const early = takePrefetched<T>(path, readStoredAuth()?.token);
+  const early = takePrefetched<T>(path, readStoredAuth()?.user.id);
   if (early) {
     try {
       return await early;

@@ -1,12 +1,12 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import useSWR from 'swr';
-import { SESSION_REVOKED_MESSAGE } from '@campus/contracts';
+import { SESSION_REVOKED_MESSAGE, SESSION_SIGNED_OUT_MESSAGE } from '@campus/contracts';
 import { configureApi, readStoredAuth, storeAuth } from '@campus/kit/api';
 import { DataProvider } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { SessionProvider, useSession } from '@campus/kit/session';
 import { retryDelay } from './session-provider';
-import { callsTo, mockApi, renderWithTheme } from '@campus/kit/testing';
+import { callsTo, FakeEventSource, mockApi, renderWithTheme } from '@campus/kit/testing';
 import { Toaster, dismissToast } from '@campus/kit/toast';
 
 const ada = { id: 3, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
@@ -29,10 +29,9 @@ function Probe() {
       <p>user: {session.user?.name ?? 'none'}</p>
       <p>admin: {session.isAdmin ? 'yes' : 'no'}</p>
       <p>cache: {cached.data ?? 'empty'}</p>
-      <button onClick={() => session.login({ user: ada, token: 'new-token' })}>log in</button>
+      <button onClick={() => session.login({ user: ada })}>log in</button>
       <button onClick={session.logout}>log out</button>
-      <button onClick={() => session.replaceToken('fresh-token')}>replace token</button>
-      <p>token: {session.token ?? 'none'}</p>
+      <p>why: {session.signOutMessage ?? 'none'}</p>
       <p>unreachable: {session.unreachable ? 'yes' : 'no'}</p>
       <button onClick={session.retry}>retry</button>
     </div>
@@ -62,24 +61,24 @@ describe('SessionProvider', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('checks a stored login with GET /api/auth/me and the stored token', async () => {
-    storeAuth({ user: ada, token: 'stored-token' });
+  it('checks a stored login with GET /api/auth/me and the session cookie, no token', async () => {
+    storeAuth({ user: ada, signedInAt: 101 });
     const fetchMock = respondWith(200, me({ ...ada, name: 'Ada L.' }));
     renderSession();
     expect(screen.getByText('status: checking')).toBeInTheDocument();
     expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
     expect(screen.getByText('user: Ada L.')).toBeInTheDocument();
     expect(screen.getByText('admin: no')).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledWith(
-      '/api/auth/me',
-      expect.objectContaining({
-        headers: expect.objectContaining({ Authorization: 'Bearer stored-token' }),
-      }),
-    );
+    const [check] = callsTo(fetchMock, '/api/auth/me');
+    expect(check?.init).toMatchObject({
+      credentials: 'include',
+      headers: { Accept: 'application/json', 'X-Requested-With': 'campus' },
+    });
+    expect(check?.init.headers).not.toHaveProperty('Authorization');
   });
 
   it('signs out and says why when the API answers that the session was revoked', async () => {
-    storeAuth({ user: { ...ada, id: 5 }, token: 'revoked-token' });
+    storeAuth({ user: { ...ada, id: 5 }, signedInAt: 104 });
     respondWith(401, { message: SESSION_REVOKED_MESSAGE });
     renderWithTheme(
       <DataProvider>
@@ -94,11 +93,45 @@ describe('SessionProvider', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       `Signed out${SESSION_REVOKED_MESSAGE}`,
     );
+    // The sign-in page keeps saying it (session.signOutMessage).
+    expect(screen.getByText(`why: ${SESSION_REVOKED_MESSAGE}`)).toBeInTheDocument();
     act(() => dismissToast());
   });
 
+  it('renews an access cookie that ran out and asks again, once, without signing out', async () => {
+    storeAuth({ user: { ...ada, id: 12 }, signedInAt: 1 });
+    let renewed = false;
+    const fetchMock = mockApi(
+      ({ method, pathname }) => {
+        if (method === 'POST' && pathname === '/api/auth/refresh') {
+          renewed = true;
+          return { status: 204 };
+        }
+        if (pathname === '/api/auth/me') {
+          return renewed
+            ? { status: 200, body: me({ ...ada, id: 12 }) }
+            : { status: 401, body: { message: 'Authentication required' } };
+        }
+        return undefined;
+      },
+      { acceptStoredLogin: false },
+    );
+    renderSession();
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    expect(callsTo(fetchMock, '/api/auth/refresh', 'POST')).toHaveLength(1);
+    expect(callsTo(fetchMock, '/api/auth/me')).toHaveLength(2);
+  });
+
+  it('when the session cannot be renewed because it was signed out elsewhere, then says so', async () => {
+    storeAuth({ user: { ...ada, id: 13 }, signedInAt: 1 });
+    respondWith(401, { message: SESSION_SIGNED_OUT_MESSAGE });
+    renderSession();
+    expect(await screen.findByText(`why: ${SESSION_SIGNED_OUT_MESSAGE}`)).toBeInTheDocument();
+    expect(screen.getByText('status: unauthenticated')).toBeInTheDocument();
+  });
+
   it('logs out when the check fails', async () => {
-    storeAuth({ user: { ...ada, id: 4 }, token: 'expired' });
+    storeAuth({ user: { ...ada, id: 4 }, signedInAt: 105 });
     respondWith(401, { message: 'Unauthorized' });
     renderSession();
     expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
@@ -106,7 +139,7 @@ describe('SessionProvider', () => {
   });
 
   it('says the session ended when the check answers 401', async () => {
-    storeAuth({ user: { ...ada, id: 8 }, token: 'ended' });
+    storeAuth({ user: { ...ada, id: 8 }, signedInAt: 106 });
     respondWith(401, { message: 'Unauthorized' });
     renderWithTheme(
       <DataProvider>
@@ -132,8 +165,7 @@ describe('SessionProvider', () => {
       },
     ],
   ])('keeps the login and offers a retry after %s at start-up', async (what, answer) => {
-    const token = `kept-through-${what}`;
-    storeAuth({ user: { ...ada, id: 9 }, token });
+    storeAuth({ user: { ...ada, id: 9 }, signedInAt: what.length });
     let down = true;
     const fetchMock = mockApi(
       () => (down ? answer() : { status: 200, body: me({ ...ada, id: 9 }) }),
@@ -144,7 +176,7 @@ describe('SessionProvider', () => {
     renderSession();
     expect(await screen.findByText('unreachable: yes')).toBeInTheDocument();
     expect(screen.getByText('status: checking')).toBeInTheDocument();
-    expect(readStoredAuth()?.token).toBe(token);
+    expect(readStoredAuth()?.user.id).toBe(9);
 
     down = false;
     act(() => screen.getByText('retry').click());
@@ -156,7 +188,7 @@ describe('SessionProvider', () => {
   it('checks an unreachable login again by itself, with back-off', async () => {
     jest.useFakeTimers();
     try {
-      storeAuth({ user: { ...ada, id: 10 }, token: 'retried-by-itself' });
+      storeAuth({ user: { ...ada, id: 10 }, signedInAt: 107 });
       let calls = 0;
       mockApi(
         ({ pathname }) => {
@@ -184,39 +216,55 @@ describe('SessionProvider', () => {
     }
   });
 
-  it('opens the live stream with the confirmed token, and its 401 ends the session', async () => {
-    storeAuth({ user: { ...ada, id: 11 }, token: 'stream-token' });
-    const fetchMock = mockApi(({ pathname }) =>
-      pathname === '/api/stream' ? { status: 401, body: { message: 'Unauthorized' } } : undefined,
-    );
-    renderWithTheme(
-      <DataProvider>
-        <SessionProvider>
-          <Probe />
-        </SessionProvider>
-        <Toaster />
-      </DataProvider>,
-    );
-    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
-    const [stream] = callsTo(fetchMock, '/api/stream');
-    expect(stream?.init.headers).toMatchObject({
-      Accept: 'text/event-stream',
-      Authorization: 'Bearer stream-token',
-    });
-    expect(readStoredAuth()).toBeNull();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Session ended');
-    act(() => dismissToast());
+  it('opens the live stream with the session cookie, and a refusal that no renewal cures ends the session', async () => {
+    const restore = FakeEventSource.install();
+    try {
+      storeAuth({ user: { ...ada, id: 11 }, signedInAt: 1 });
+      let ended = false;
+      mockApi(
+        ({ pathname }) =>
+          ended && (pathname === '/api/auth/me' || pathname === '/api/auth/refresh')
+            ? { status: 401, body: { message: 'Authentication required' } }
+            : pathname === '/api/auth/me'
+              ? { status: 200, body: me({ ...ada, id: 11 }) }
+              : undefined,
+        { acceptStoredLogin: false },
+      );
+      renderWithTheme(
+        <DataProvider>
+          <SessionProvider>
+            <Probe />
+          </SessionProvider>
+          <Toaster />
+        </DataProvider>,
+      );
+      expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+      await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+      const stream = FakeEventSource.latest();
+      expect(stream.url).toBe('/api/stream');
+      expect(stream.init.withCredentials).toBe(true);
+      ended = true;
+      act(() => stream.fail(true));
+      expect(
+        await screen.findByText('status: unauthenticated', {}, { timeout: 20_000 }),
+      ).toBeInTheDocument();
+      expect(readStoredAuth()).toBeNull();
+      expect(await screen.findByRole('alert')).toHaveTextContent('Session ended');
+      act(() => dismissToast());
+    } finally {
+      restore();
+    }
   });
 
   it('is admin only when the API gives the admin role, whatever the user id', async () => {
-    storeAuth({ user: { ...ada, id: 107 }, token: 'member-107' });
+    storeAuth({ user: { ...ada, id: 107 }, signedInAt: 109 });
     respondWith(200, me({ ...ada, id: 107 }));
     const { unmount } = renderSession();
     expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
     expect(screen.getByText('admin: no')).toBeInTheDocument();
     unmount();
 
-    storeAuth({ user: ada, token: 'admin-3' });
+    storeAuth({ user: ada, signedInAt: 102 });
     respondWith(200, me(ada, ['member', 'admin']));
     renderSession();
     expect(await screen.findByText('admin: yes')).toBeInTheDocument();
@@ -235,23 +283,22 @@ describe('SessionProvider', () => {
     await waitFor(() => expect(screen.getByText('cache: empty')).toBeInTheDocument());
   });
 
-  it('replaces the token after a password change without checking the session again', async () => {
-    storeAuth({ user: { ...ada, id: 6 }, token: 'before-change' });
+  it('logs out at the API too: POST /api/auth/logout ends the session and drops its cookies', async () => {
+    storeAuth({ user: { ...ada, id: 6 }, signedInAt: 1 });
     const fetchMock = respondWith(200, me({ ...ada, id: 6 }));
     renderSession();
     expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
-    act(() => screen.getByText('replace token').click());
-    expect(screen.getByText('token: fresh-token')).toBeInTheDocument();
-    expect(screen.getByText('status: authenticated')).toBeInTheDocument();
-    expect(readStoredAuth()?.token).toBe('fresh-token');
-    expect(callsTo(fetchMock, '/api/auth/me')).toHaveLength(1);
+    act(() => screen.getByText('log out').click());
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    expect(screen.getByText('why: none')).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(fetchMock, '/api/auth/logout', 'POST')).toHaveLength(1));
   });
 
   it('re-checks on storage events from other tabs and on authChanged', async () => {
-    respondWith(200, me());
+    respondWith(200, me({ ...ada, id: 5 }));
     renderSession();
     await screen.findByText('status: unauthenticated');
-    storeAuth({ user: { ...ada, id: 5 }, token: 'other-tab' });
+    storeAuth({ user: { ...ada, id: 5 }, signedInAt: 111 });
     act(() => {
       window.dispatchEvent(new StorageEvent('storage', { key: 'campus.auth' }));
     });
@@ -264,7 +311,7 @@ describe('SessionProvider', () => {
 
 describe('leaving the page', () => {
   it('does not log out when the check is cut short by navigation', async () => {
-    storeAuth({ user: ada, token: 'kept' });
+    storeAuth({ user: ada, signedInAt: 103 });
     mockApi(
       () => {
         window.dispatchEvent(new Event('pagehide'));
@@ -275,7 +322,7 @@ describe('leaving the page', () => {
     renderSession();
     await waitFor(() => expect(global.fetch).toHaveBeenCalled());
     await act(async () => undefined);
-    expect(readStoredAuth()?.token).toBe('kept');
+    expect(readStoredAuth()?.user).toEqual(ada);
     window.dispatchEvent(new Event('pageshow'));
   });
 });

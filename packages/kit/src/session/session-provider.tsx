@@ -9,7 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useSWRConfig } from 'swr';
-import { SESSION_REVOKED_MESSAGE, callRoutes, type Role } from '@campus/contracts';
+import { callRoutes, type Role } from '@campus/contracts';
 import {
   AUTH_STORAGE_KEY,
   ApiError,
@@ -31,7 +31,6 @@ export type SessionStatus = 'checking' | 'authenticated' | 'unauthenticated';
 export interface Session {
   status: SessionStatus;
   user: SessionUser | null;
-  token: string | null;
   /** What the API says the signed-in user may do (`GET /api/auth/me`); empty when signed out. */
   roles: readonly Role[];
   /** Whether the API gave the signed-in user the admin role. */
@@ -43,25 +42,29 @@ export interface Session {
   unreachable: boolean;
   /** Checks the stored login again now (the retry state's button). */
   retry: () => void;
-  /** Stores the user and token and tells every app (authChanged). */
+  /**
+   * Why the API last ended this browser's session (its 401's message: signed out from another
+   * device, password changed, keys renewed...), for the sign-in page to say; null when the
+   * member signed out themselves or has signed in since.
+   */
+  signOutMessage: string | null;
+  /**
+   * Stores the user and tells every app (authChanged). The session itself is the HttpOnly cookie
+   * the sign-in answer set: nothing of it is stored where a script could read it.
+   */
   login: (auth: StoredAuth) => void;
-  /** Clears the stored state and every cached response. */
+  /** Ends this session at the API (its cookies go), clears the stored state and every cached response. */
   logout: () => void;
   /** Replaces the stored user (after a profile edit). */
   updateUser: (user: SessionUser) => void;
-  /**
-   * Replaces the token of this session with the fresh one the API gave after a password change
-   * (every older token is revoked), without checking the session again.
-   */
-  replaceToken: (token: string) => void;
 }
 
 const SessionContext = createContext<Session | null>(null);
 
 /** Spec §7/§9: the current-user check is cached fresh for 5 minutes. */
 const CHECK_FRESH_MS = 5 * 60_000;
-const lastCheck: { token: string; at: number; confirmed: Confirmed | null } = {
-  token: '',
+const lastCheck: { login: string; at: number; confirmed: Confirmed | null } = {
+  login: '',
   at: 0,
   confirmed: null,
 };
@@ -71,17 +74,19 @@ interface Confirmed {
   roles: readonly Role[];
 }
 
-/** Asks the API who the stored token belongs to and what they may do. */
-async function confirmSession({ token }: StoredAuth): Promise<Confirmed> {
-  const fresh = lastCheck.token === token && Date.now() - lastCheck.at < CHECK_FRESH_MS;
+/** Asks the API who the session cookie belongs to and what they may do. */
+async function confirmSession(auth: StoredAuth): Promise<Confirmed> {
+  const stored = auth.user;
+  const fresh = lastCheck.login === loginKey(auth) && Date.now() - lastCheck.at < CHECK_FRESH_MS;
   if (fresh && lastCheck.confirmed) return lastCheck.confirmed;
   // The shell's entry script may have asked already (@campus/kit/prefetch): take that answer.
   const me = await withPrefetch(callTarget(callRoutes.me), () => callApi(callRoutes.me));
-  // An answer without a body (a proxy's, say) confirms nobody.
+  // An answer without a body (a proxy's, say), or another member's session, confirms nobody.
   if (!me) throw new Error('Session rejected');
+  if (me.user.id !== stored.id) throw new ApiError(401, 'Unauthorized', '');
   const { id, name, email, avatarUrl } = me.user;
   const confirmed = { user: { id, name, email, avatarUrl: avatarUrl ?? null }, roles: me.roles };
-  Object.assign(lastCheck, { token, at: Date.now(), confirmed });
+  Object.assign(lastCheck, { login: loginKey(auth), at: Date.now(), confirmed });
   return confirmed;
 }
 
@@ -101,9 +106,17 @@ type State = {
   auth: StoredAuth | null;
   roles: readonly Role[];
   unreachable?: boolean;
+  signOutMessage?: string | null;
 };
 
+/** Whether two stored logins are the same one (a newer login or a logout changes it). */
+const sameLogin = (a: StoredAuth | null | undefined, b: StoredAuth | null | undefined) =>
+  !!a && !!b && loginKey(a) === loginKey(b);
+
 const NO_ROLES: readonly Role[] = [];
+
+/** One login: the member and when this browser signed in. */
+const loginKey = (auth: StoredAuth) => `${auth.user.id}:${auth.signedInAt ?? 0}`;
 
 /** Said when the API ends a session (a 401) that the member did not end themselves. */
 export const SESSION_ENDED_TITLE = 'Session ended';
@@ -138,7 +151,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       heldSession.current = false;
       await mutate(() => true, undefined, { revalidate: false });
     }
-    setState({ status: 'unauthenticated', auth: null, roles: NO_ROLES });
+    setState((current) => ({
+      status: 'unauthenticated',
+      auth: null,
+      roles: NO_ROLES,
+      signOutMessage: current.signOutMessage ?? null,
+    }));
   }, [mutate]);
 
   /** Confirms a stored login with the API; state changes only once the answer is in. */
@@ -147,19 +165,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       clearTimeout(retryTimer.current);
       return confirmSession(stored).then(
         ({ user, roles }) => {
-          if (readStoredAuth()?.token !== stored.token) return; // a newer login or logout won
+          if (!sameLogin(readStoredAuth(), stored)) return; // a newer login or logout won
           failedChecks.current = 0;
-          setState({ status: 'authenticated', auth: { token: stored.token, user }, roles });
+          setState({ status: 'authenticated', auth: { ...stored, user }, roles });
         },
         (error: unknown) => {
-          if (pageUnloading || readStoredAuth()?.token !== stored.token) return;
+          if (pageUnloading || !sameLogin(readStoredAuth(), stored)) return;
           if (refusesToken(error)) {
             clearStoredAuth();
             return signOutLocally();
           }
           // The API is down or failing: keep the login, show the retry state, try again later.
           setState((current) =>
-            current.status === 'checking' && current.auth?.token === stored.token
+            current.status === 'checking' && sameLogin(current.auth, stored)
               ? { ...current, unreachable: true }
               : current,
           );
@@ -167,7 +185,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           failedChecks.current += 1;
           retryTimer.current = setTimeout(() => {
             const latest = readStoredAuth();
-            if (latest?.token === stored.token) void check(latest);
+            if (latest && sameLogin(latest, stored)) void check(latest);
           }, delay);
         },
       );
@@ -191,7 +209,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     heldSession.current = true;
     setState((current) =>
-      current.auth?.token === stored.token
+      sameLogin(current.auth, stored)
         ? current
         : { status: 'checking', auth: stored, roles: NO_ROLES },
     );
@@ -205,13 +223,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const offAuth = onAppEvent('authChanged', (detail) => {
-      // Signed out by the API, not by the member: say why, or it looks like a bug.
+      // Signed out by the API, not by the member: say why, or it looks like a bug (a toast, and
+      // the sign-in page keeps saying it: `signOutMessage`).
+      const message =
+        detail.reason === 'revoked'
+          ? (detail.message ?? SESSION_ENDED_MESSAGE)
+          : detail.reason === 'expired'
+            ? SESSION_ENDED_MESSAGE
+            : null;
+      setState((current) => ({ ...current, signOutMessage: detail.signedIn ? null : message }));
       if (detail.reason === 'revoked') {
-        toast({
-          title: 'Signed out',
-          description: SESSION_REVOKED_MESSAGE,
-          variant: 'destructive',
-        });
+        toast({ title: 'Signed out', description: message!, variant: 'destructive' });
       } else if (detail.reason === 'expired') {
         toast({
           title: SESSION_ENDED_TITLE,
@@ -233,11 +255,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   /** The roles are not in the login answer: the check that authChanged starts fetches them. */
   const login = useCallback((auth: StoredAuth) => {
-    storeAuth(auth);
+    storeAuth({ ...auth, signedInAt: auth.signedInAt ?? Date.now() });
     emitAppEvent('authChanged', { signedIn: true });
   }, []);
 
   const logout = useCallback(() => {
+    // The API ends the session and drops its cookies; the member is signed out here at once.
+    void callApi(callRoutes.signOut, { on401: 'returnNull' }).catch(() => undefined);
     clearStoredAuth();
     emitAppEvent('authChanged', { signedIn: false });
   }, []);
@@ -245,35 +269,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const updateUser = useCallback((user: SessionUser) => {
     const stored = readStoredAuth();
     if (!stored) return;
-    storeAuth({ token: stored.token, user });
-    if (lastCheck.confirmed && lastCheck.token === stored.token) {
+    storeAuth({ ...stored, user });
+    if (lastCheck.confirmed && lastCheck.login === loginKey(stored)) {
       lastCheck.confirmed = { ...lastCheck.confirmed, user };
     }
     setState((current) => ({
       status: 'authenticated',
-      auth: { token: stored.token, user },
+      auth: { ...stored, user },
       roles: current.roles,
     }));
   }, []);
 
-  const replaceToken = useCallback((token: string) => {
-    const stored = readStoredAuth();
-    if (!stored) return;
-    storeAuth({ token, user: stored.user });
-    if (lastCheck.token === stored.token) lastCheck.token = token;
-    setState((current) =>
-      current.auth ? { ...current, auth: { ...current.auth, token } } : current,
-    );
-  }, []);
-
   // The page's one live stream, open while the session is confirmed.
-  useSessionStream(state.status === 'authenticated' ? (state.auth?.token ?? null) : null);
+  useSessionStream(state.status === 'authenticated' ? (state.auth?.user.id ?? null) : null);
 
   const session = useMemo<Session>(
     () => ({
       status: state.status,
       user: state.status === 'authenticated' ? (state.auth?.user ?? null) : null,
-      token: state.status === 'authenticated' ? (state.auth?.token ?? null) : null,
+      signOutMessage: state.status === 'unauthenticated' ? (state.signOutMessage ?? null) : null,
       roles: state.status === 'authenticated' ? state.roles : NO_ROLES,
       isAdmin: state.status === 'authenticated' && state.roles.includes('admin'),
       unreachable: state.status === 'checking' && state.unreachable === true,
@@ -281,9 +295,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       login,
       logout,
       updateUser,
-      replaceToken,
     }),
-    [state, retry, login, logout, updateUser, replaceToken],
+    [state, retry, login, logout, updateUser],
   );
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;

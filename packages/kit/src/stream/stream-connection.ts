@@ -1,9 +1,18 @@
-import { createSseParser, type SseEvent } from './sse-parser';
+import { STREAM_EVENTS } from '@campus/contracts';
 
 /** `off`: no stream (signed out). `connecting`: first attempt. `open`: events flow. `down`: waiting to retry. */
 export type StreamStatus = 'off' | 'connecting' | 'open' | 'down';
 
-/** The server sends a heartbeat every 25 s; silence for this long means the connection is dead. */
+/** One event of the stream, as the EventSource gave it. */
+export interface StreamMessage {
+  /** Its name (`notification`, `unread`, `posts`, `heartbeat`). */
+  event: string;
+  data: string;
+  /** Its `id:` (notifications only), or the last one seen. */
+  id: string;
+}
+
+/** The server sends a heartbeat event every 25 s; silence for this long means the connection is dead. */
 export const STREAM_SILENCE_MS = 60_000;
 
 /**
@@ -18,51 +27,66 @@ export function streamRetryDelay(attempt: number, random: () => number = Math.ra
 /** A connection that stayed open this long was healthy: the next failure starts the back-off afresh. */
 const HEALTHY_CONNECTION_MS = 30_000;
 
+type EventSourceClass = {
+  new (url: string, init?: EventSourceInit): EventSource;
+  readonly CLOSED: number;
+};
+
 export interface StreamConnectionOptions {
-  /** The stream's URL, asked again for every attempt (the followed tabs may have changed). */
-  url: () => string;
-  /** The bearer token, asked for every attempt; null ends the connection. */
-  token: () => string | null;
-  onEvent: (event: SseEvent) => void;
+  /**
+   * The stream's URL for a new connection, given the id of the last event seen (a new
+   * EventSource cannot send `Last-Event-ID`; the API reads `?lastEventId=` instead). Asked again
+   * for every new connection: the followed tabs may have changed.
+   */
+  url: (lastEventId: string) => string;
+  onEvent: (event: StreamMessage) => void;
   onStatus: (status: StreamStatus) => void;
-  /** The API refused the token (401/403): no reconnection; the session decides what follows. */
-  onRefused: (status: number, body: string) => void;
-  fetch?: typeof fetch;
+  /**
+   * The API refused the stream (an EventSource gives no status: a 401 of an access cookie that
+   * ran out, or of a session that ended, looks like any refusal): whether the session still
+   * holds, renewing it if need be. True: connect again; false: the session is over, stop.
+   */
+  checkSession: () => Promise<boolean>;
+  /** Send the session cookie to the API's origin (it is another origin of the same site). */
+  withCredentials?: boolean;
+  EventSource?: EventSourceClass;
   retryDelay?: (attempt: number) => number;
   silenceMs?: number;
 }
 
 export interface StreamConnection {
-  /** Drops the current connection (if any) and connects again now, with the same Last-Event-ID. */
+  /** Drops the current connection (if any) and connects again now, from the last event seen. */
   reconnect: () => void;
   /** Ends the connection for good. */
   close: () => void;
 }
 
 /**
- * Opens `GET /api/stream` with `fetch` and reads its body as it arrives (the token goes in the
- * Authorization header: EventSource could only put it in the URL). When the connection fails,
- * ends or falls silent, it reconnects with back-off, sending `Last-Event-ID` so the server replays
- * what was missed. A 401/403 stops it.
+ * Opens `GET /api/stream` with a plain `EventSource`, authenticated by the session cookie (no
+ * token in a header or the URL). The browser reconnects by itself after a dropped connection,
+ * sending `Last-Event-ID` so the server replays what was missed. When the API refuses the stream
+ * (the EventSource closes for good) the session is checked, and renewed, before a new connection
+ * with back-off; when it falls silent past the heartbeats it is replaced.
  */
 export function connectStream(options: StreamConnectionOptions): StreamConnection {
   const {
     url,
-    token,
     onEvent,
     onStatus,
-    onRefused,
-    fetch: fetchImpl = (...args) => fetch(...args),
+    checkSession,
+    withCredentials = true,
+    EventSource: Source = globalThis.EventSource,
     retryDelay = streamRetryDelay,
     silenceMs = STREAM_SILENCE_MS,
   } = options;
   let closed = false;
   let attempt = 0;
   let lastEventId = '';
-  let current: AbortController | null = null;
+  let current: EventSource | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let silenceTimer: ReturnType<typeof setTimeout> | undefined;
   let status: StreamStatus | null = null;
+  let openedAt = 0;
 
   const setStatus = (next: StreamStatus) => {
     if (status === next) return;
@@ -70,100 +94,86 @@ export function connectStream(options: StreamConnectionOptions): StreamConnectio
     onStatus(next);
   };
 
-  const stopTimers = () => {
+  const drop = () => {
     clearTimeout(retryTimer);
     clearTimeout(silenceTimer);
+    current?.close();
+    current = null;
   };
 
   const close = () => {
     closed = true;
-    stopTimers();
-    current?.abort();
-    current = null;
+    drop();
     setStatus('off');
+  };
+
+  /** A new connection after the back-off (the session checked first when `check`). */
+  const retry = (check: boolean) => {
+    drop();
+    if (openedAt && Date.now() - openedAt >= HEALTHY_CONNECTION_MS) attempt = 0;
+    openedAt = 0;
+    setStatus('down');
+    const delay = retryDelay(attempt);
+    attempt += 1;
+    retryTimer = setTimeout(() => {
+      if (closed) return;
+      if (!check) return open();
+      void checkSession().then(
+        (holds) => {
+          if (closed) return;
+          if (holds) open();
+          else close();
+        },
+        () => !closed && retry(true),
+      );
+    }, delay);
   };
 
   function open() {
     if (closed) return;
-    const bearer = token();
-    if (!bearer) {
-      close();
-      return;
-    }
-    const controller = new AbortController();
-    current = controller;
-    const isCurrent = () => !closed && current === controller;
+    // No EventSource (no browser today lacks it; jsdom does): no stream, the counts are polled.
+    if (!Source) return setStatus('down');
+    const source = new Source(url(lastEventId), { withCredentials });
+    current = source;
+    const isCurrent = () => !closed && current === source;
     const watchSilence = () => {
       clearTimeout(silenceTimer);
-      silenceTimer = setTimeout(() => controller.abort(), silenceMs);
+      silenceTimer = setTimeout(() => isCurrent() && retry(false), silenceMs);
     };
-    let openedAt = 0;
     if (status !== 'down') setStatus('connecting');
-
-    const headers: Record<string, string> = {
-      Accept: 'text/event-stream',
-      Authorization: `Bearer ${bearer}`,
-    };
-    if (lastEventId) headers['Last-Event-ID'] = lastEventId;
-
-    const read = async () => {
-      const response = await fetchImpl(url(), {
-        headers,
-        signal: controller.signal,
-        credentials: 'include',
-        cache: 'no-store',
-      });
-      if (response.status === 401 || response.status === 403) {
-        const body = await response.text().catch(() => '');
-        if (!isCurrent()) return;
-        close();
-        onRefused(response.status, body);
-        return;
-      }
-      if (!response.ok || !response.body) throw new Error(`The stream answered ${response.status}`);
-      const parser = createSseParser({
-        onEvent: (event) => {
-          if (event.id) lastEventId = event.id;
-          if (isCurrent()) onEvent(event);
-        },
-      });
+    source.onopen = () => {
+      if (!isCurrent()) return;
       openedAt = Date.now();
       setStatus('open');
       watchSilence();
-      const reader = response.body.getReader();
-      const decoder = new TextDecoder();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done || !isCurrent()) break;
-          watchSilence();
-          parser.push(decoder.decode(value, { stream: true }));
-        }
-      } finally {
-        reader.cancel().catch(() => undefined);
-      }
-      throw new Error('The stream ended');
     };
-
-    read().catch(() => {
-      if (!isCurrent()) return; // closed, or replaced by a newer connection
-      clearTimeout(silenceTimer);
-      current = null;
-      if (openedAt && Date.now() - openedAt >= HEALTHY_CONNECTION_MS) attempt = 0;
-      setStatus('down');
-      retryTimer = setTimeout(open, retryDelay(attempt));
-      attempt += 1;
-    });
+    source.onerror = () => {
+      if (!isCurrent()) return;
+      // CONNECTING: the browser is reconnecting by itself (with Last-Event-ID). CLOSED: the API
+      // refused the stream (a 401 or 403 among others): the session decides what follows.
+      if (source.readyState === Source.CLOSED) retry(true);
+      else setStatus('down');
+    };
+    for (const name of STREAM_EVENTS) {
+      source.addEventListener(name, (message) => {
+        if (!isCurrent()) return;
+        const { data, lastEventId: id } = message as MessageEvent<string>;
+        if (id) lastEventId = id;
+        watchSilence();
+        if (status !== 'open') {
+          openedAt ||= Date.now();
+          setStatus('open');
+        }
+        onEvent({ event: name, data, id });
+      });
+    }
   }
 
   open();
   return {
     reconnect() {
       if (closed) return;
-      stopTimers();
-      const previous = current;
-      current = null;
-      previous?.abort();
+      drop();
       open();
     },
     close,

@@ -9,53 +9,28 @@ import {
   useNewPostsCount,
   useUnreadCount,
 } from '@campus/kit/stream';
+import { FakeEventSource } from '@campus/kit/testing';
 
 const ada = { id: 21, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null };
 
-/** A fetch whose /api/stream answers a body the test writes to; other calls answer JSON. */
+/** The API's JSON calls; the stream is an EventSource (FakeEventSource) the test drives. */
 function fakeApi(list: Notification[]) {
-  const writers: Array<(text: string) => void> = [];
-  const streamUrls: string[] = [];
-  global.fetch = jest.fn(async (input: string, init: RequestInit = {}) => {
+  global.fetch = jest.fn(async (input: string) => {
     const url = new URL(input, 'http://api.test');
-    if (url.pathname === '/api/stream') {
-      streamUrls.push(`${url.pathname}${url.search}`);
-      const queue: Uint8Array[] = [];
-      let wake: (() => void) | null = null;
-      writers.push((text) => {
-        queue.push(new TextEncoder().encode(text));
-        wake?.();
-      });
-      const signal = init.signal as AbortSignal;
-      return {
-        ok: true,
-        status: 200,
-        body: {
-          getReader: () => ({
-            read: () =>
-              new Promise((resolve, reject) => {
-                const next = () => {
-                  const chunk = queue.shift();
-                  if (chunk) resolve({ done: false, value: chunk });
-                  else wake = next;
-                };
-                signal.addEventListener('abort', () => reject(new Error('aborted')));
-                next();
-              }),
-            cancel: async () => undefined,
-          }),
-        },
-      } as unknown as Response;
-    }
     const body =
       url.pathname === '/api/auth/me'
         ? { user: { ...ada, bio: '', createdAt: new Date(0).toISOString() }, roles: ['member'] }
         : list;
     return { ok: true, status: 200, text: async () => JSON.stringify(body) } as Response;
   }) as unknown as typeof fetch;
+  const stream = () => FakeEventSource.latest();
   return {
-    write: (text: string) => writers.at(-1)?.(text),
-    streamUrls,
+    stream,
+    streamUrls: () =>
+      FakeEventSource.instances.map((source) => {
+        const url = new URL(source.url);
+        return `${url.pathname}${url.search}`;
+      }),
   };
 }
 
@@ -87,14 +62,17 @@ function Probe() {
   );
 }
 
+let restoreEventSource: () => void;
 beforeEach(() => {
   window.localStorage.clear();
   configureApi({ baseUrl: 'http://api.test' });
+  restoreEventSource = FakeEventSource.install();
 });
+afterEach(() => restoreEventSource());
 
 describe('the session stream', () => {
   it('drives the badge, the shared list, the new-posts count and live listeners', async () => {
-    storeAuth({ user: ada, token: 'live-token' });
+    storeAuth({ user: ada });
     const api = fakeApi([like(1, true)]);
     render(
       <DataProvider>
@@ -104,24 +82,30 @@ describe('the session stream', () => {
       </DataProvider>,
     );
     expect(await screen.findByText('listed: 1')).toBeInTheDocument();
-    // The stream opens once the page's first data is in; events are written to that request.
-    await waitFor(() => expect(api.streamUrls).toHaveLength(1));
+    // The stream opens once the page's first data is in, with the session cookie.
+    await waitFor(() => expect(api.streamUrls()).toHaveLength(1));
+    expect(api.stream().init.withCredentials).toBe(true);
+    expect(api.streamUrls()[0]).toBe('/api/stream');
+    act(() => api.stream().open());
     expect(screen.getByText('badge: 0')).toBeInTheDocument();
 
-    act(() => api.write('event: unread\ndata: {"count":4}\n\n'));
+    act(() => api.stream().emit('unread', { count: 4 }));
     // the stream's count wins over the list's (which holds only the newest 100)
     expect(await screen.findByText('badge: 4')).toBeInTheDocument();
 
-    act(() => api.write(`id: 2\nevent: notification\ndata: ${JSON.stringify(like(2))}\n\n`));
+    act(() => api.stream().emit('notification', like(2), '2'));
     expect(await screen.findByText('listed: 2,1')).toBeInTheDocument();
     expect(document.title).toBe('live 2');
 
     act(() => reportNewestPost('for-you', 338));
-    // a new newest post opens a new stream that counts from it
+    // a new newest post opens a new stream that counts from it, and resumes after the last event
     await waitFor(() =>
-      expect(api.streamUrls.at(-1)).toBe(`/api/stream?tabs=${encodeURIComponent('for-you:338')}`),
+      expect(api.streamUrls().at(-1)).toBe(
+        `/api/stream?${new URLSearchParams({ tabs: 'for-you:338', lastEventId: '2' })}`,
+      ),
     );
-    act(() => api.write('event: posts\ndata: {"tab":"for-you","count":3}\n\n'));
+    expect(FakeEventSource.instances[0]!.closed).toBe(true);
+    act(() => api.stream().emit('posts', { tab: 'for-you', count: 3 }));
     expect(await screen.findByText('new posts: 3')).toBeInTheDocument();
   });
 });

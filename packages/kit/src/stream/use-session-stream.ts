@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useSWRConfig } from 'swr';
-import type { FeedTab, Notification } from '@campus/contracts';
-import { readStoredAuth, resolveApiUrl, signOutAfterRefusal } from '@campus/kit/api';
+import { callRoutes, type FeedTab, type Notification } from '@campus/contracts';
+import { ApiError, callApi, resolveApiUrl } from '@campus/kit/api';
 import { keys, type KeyData } from '@campus/kit/data';
 import { whenPrefetchSettled } from '@campus/kit/prefetch';
 import {
@@ -13,8 +13,12 @@ import {
   setLiveState,
   streamTabsParam,
 } from './live-state';
-import type { SseEvent } from './sse-parser';
-import { connectStream, type StreamConnection, type StreamStatus } from './stream-connection';
+import {
+  connectStream,
+  type StreamConnection,
+  type StreamMessage,
+  type StreamStatus,
+} from './stream-connection';
 
 /** The plain notification list holds the newest 100 (api/README.md). */
 const LIST_LENGTH = 100;
@@ -56,7 +60,21 @@ function afterFirstData(start: () => void): () => void {
   };
 }
 
-function parseData(event: SseEvent): unknown {
+/**
+ * After the API refused the stream: whether the session still holds. The session check renews
+ * an access cookie that ran out (the api client does); a session the API ended signs out there,
+ * with its reason, and the stream stops. A network failure is no answer: try again later.
+ */
+async function sessionHolds(): Promise<boolean> {
+  try {
+    return (await callApi(callRoutes.me, { on401: 'returnNull' })) !== null;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return false;
+    throw error;
+  }
+}
+
+function parseData(event: StreamMessage): unknown {
   try {
     return JSON.parse(event.data) as unknown;
   } catch {
@@ -71,15 +89,15 @@ const isCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /**
- * The session's live stream (one per tab): open while `token` is a confirmed session. It keeps
+ * The session's live stream (one per tab): open while `userId`'s session is confirmed. It keeps
  * the live state (unread count, new posts per tab), puts new notifications into the shared
  * notifications cache, and polls that list with back-off while the stream is down.
  */
-export function useSessionStream(token: string | null): void {
+export function useSessionStream(userId: number | null): void {
   const { mutate } = useSWRConfig();
 
   useEffect(() => {
-    if (!token) return;
+    if (!userId) return;
     let pollTimer: ReturnType<typeof setTimeout> | undefined;
     let tabsTimer: ReturnType<typeof setTimeout> | undefined;
     let polls = 0;
@@ -105,7 +123,7 @@ export function useSessionStream(token: string | null): void {
       }
     };
 
-    const onEvent = (event: SseEvent) => {
+    const onEvent = (event: StreamMessage) => {
       const data = parseData(event);
       if (!isObject(data)) return;
       if (event.event === 'unread' && isCount(data.count)) {
@@ -134,17 +152,17 @@ export function useSessionStream(token: string | null): void {
     let connection: StreamConnection | null = null;
     const cancelStart = afterFirstData(() => {
       connection = connectStream({
-        url: () => {
+        url: (lastEventId) => {
+          const query = new URLSearchParams();
           const tabs = streamTabsParam();
-          return resolveApiUrl(
-            tabs ? `/api/stream?tabs=${encodeURIComponent(tabs)}` : '/api/stream',
-          );
+          if (tabs) query.set('tabs', tabs);
+          if (lastEventId) query.set('lastEventId', lastEventId);
+          const search = query.toString();
+          return resolveApiUrl(search ? `/api/stream?${search}` : '/api/stream');
         },
-        // A newer login or a logout in another tab ends this stream.
-        token: () => (readStoredAuth()?.token === token ? token : null),
         onStatus,
         onEvent,
-        onRefused: signOutAfterRefusal,
+        checkSession: sessionHolds,
       });
     });
 
@@ -168,9 +186,9 @@ export function useSessionStream(token: string | null): void {
       connection?.close();
       resetLiveState();
     };
-  }, [token, mutate]);
+  }, [userId, mutate]);
 
   useEffect(() => {
-    if (!token) forgetNewestPosts();
-  }, [token]);
+    if (!userId) forgetNewestPosts();
+  }, [userId]);
 }

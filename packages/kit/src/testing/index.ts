@@ -2,6 +2,7 @@
 // through Module Federation (rspack.shared.js skips this entry point).
 export { callsTo, mockApi, signIn, TEST_API_URL } from './mock-api';
 export type { ApiCall, ApiHandler, ApiReply, FetchMock, MockApiOptions } from './mock-api';
+export { FakeEventSource } from './fake-event-source';
 export { renderPage } from './render-page';
 export type { RenderPageOptions } from './render-page';
 export { renderWithTheme } from './render-with-theme';

@@ -46,13 +46,13 @@ export type FetchMock = jest.Mock<Promise<Response>, [string, RequestInit?]>;
 let signIns = 0;
 
 /**
- * Stores a login as the shell does after signing in (the fake API accepts its token). Each call
- * gets a new token, so the session's 5-minute check cache never carries one test's roles into
+ * Stores a login as the shell does after signing in (the fake API accepts its session). Each
+ * call is a new login, so the session's 5-minute check cache never carries one test's roles into
  * the next.
  */
 export function signIn(user: SessionUser): void {
   signIns += 1;
-  storeAuth({ token: `token-${signIns}`, user });
+  storeAuth({ user, signedInAt: signIns });
 }
 
 function parseBody(init: RequestInit): unknown {
@@ -64,7 +64,7 @@ function parseBody(init: RequestInit): unknown {
   }
 }
 
-/** A valid token: the session check (`GET /api/auth/me`) answers with the stored user. */
+/** A valid session: the session check (`GET /api/auth/me`) answers with the stored user. */
 function sessionCheck({ method, pathname }: ApiCall, roles: Role[]): ApiReply | undefined {
   const stored = readStoredAuth();
   if (!stored || method !== 'GET' || pathname !== '/api/auth/me') return undefined;

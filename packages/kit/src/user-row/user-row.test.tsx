@@ -33,7 +33,7 @@ function renderRows() {
 
 beforeEach(() => {
   configureApi({ baseUrl: 'http://api.test' });
-  storeAuth({ token: 't', user: { id: 1, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null } });
+  storeAuth({ user: { id: 1, name: 'Ada', email: 'ada@campus.edu', avatarUrl: null } });
   mockApi();
 });
 
