@@ -30,7 +30,7 @@ import { userRoutes } from './modules/users/routes';
 import { backfillSearchTerms } from './modules/users/search-terms';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
-import { csrfProtection } from './platform/csrf';
+import { assertFromOurPages } from './platform/csrf';
 import { errorMiddleware } from './platform/errors';
 import { requestLog, requireJsonBodies, routeTree, securityHeaders } from './platform/http';
 import type { InFlight } from './platform/in-flight';
@@ -96,6 +96,7 @@ export function createApp(deps: AppDeps): CampusApp {
   const rateLimits = createRateLimits(models.RateLimitWindow, config.memberLimits, () =>
     context.clock.now().getTime(),
   );
+  const allowedOrigins = new Set(config.allowedOrigins);
   const http: HttpContext = {
     ...context,
     requireAuth: requireAuth({
@@ -103,13 +104,14 @@ export function createApp(deps: AppDeps): CampusApp {
       loadUser: createAuthenticator(context, caches.accounts),
       sessionEnded: (sessionId, userId) =>
         sessionEnded(context, caches.sessions, sessionId, userId),
+      // Writes authenticated by the session cookie come from the allowed origins only.
+      checkCookieWrite: (ctx) => assertFromOurPages(ctx, allowedOrigins),
     }),
     limits: rateLimits.members,
     rateLimits,
   };
   // Live streams: the app's events fanned out to its open streams (modules/stream).
   const streams = createStreamHub(context, { ready: eventStream.ready });
-  const allowedOrigins = new Set(config.allowedOrigins);
   // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
   app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
 
@@ -130,8 +132,6 @@ export function createApp(deps: AppDeps): CampusApp {
       maxAge: 600,
     }),
   );
-  // Writes authenticated by the session cookie come from the allowed origins only.
-  app.use(csrfProtection(allowedOrigins));
   app.use(database.requireReachable);
   app.use(context.storage.serve());
   app.use(requireJsonBodies);

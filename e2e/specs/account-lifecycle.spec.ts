@@ -64,7 +64,7 @@ test('a member who forgot their password resets it from the e-mailed link; a ses
   await expect(toast(page)).toContainText('Password reset');
   await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
 
-  // The other device's token was issued before the reset: its next request is refused.
+  // The other device's session began before the reset: its next request is refused.
   await otherPage.reload();
   await expect(otherPage.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
   await expect(toast(otherPage)).toContainText('your password was changed');
@@ -108,7 +108,7 @@ test('a member changes their password in settings and stays signed in on this de
   await form.getByRole('button', { name: 'Change password' }).click();
   await expect(toast(page)).toContainText('Password changed');
 
-  // This device carries on with the fresh token, across a reload.
+  // This device carries on with the new session the change gave it, across a reload.
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   const oldLogin = await request.post(`${env.apiUrl}/api/auth/login`, {

@@ -3,7 +3,15 @@ import path from 'node:path';
 import type { APIRequestContext, Browser, Page, TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { originOf, type E2eEnvironment } from '../support/environment';
-import { ADMIN_EMAIL, DEMO_PASSWORD, expect, mailLinkFor, test, toast } from '../support/fixtures';
+import {
+  ADMIN_EMAIL,
+  DEMO_PASSWORD,
+  expect,
+  mailLinkFor,
+  signInContext,
+  test,
+  toast,
+} from '../support/fixtures';
 
 // Issue 18: the administrator acts on applications, feedback, reports and members from the
 // mf-admin pages; members report from the post card, and see what the admin did.
@@ -78,22 +86,22 @@ async function newMember(request: APIRequestContext, env: E2eEnvironment, label:
   return { id: user.id, name, email, token: bearer };
 }
 
-/** A browser context signed in as the administrator (the stored session the app keeps). */
-async function adminContext(browser: Browser, request: APIRequestContext, env: E2eEnvironment) {
-  const login = await request.post(`${env.apiUrl}/api/auth/login`, {
-    data: { email: ADMIN_EMAIL, password: DEMO_PASSWORD },
-  });
-  expect(login.ok(), await login.text()).toBe(true);
-  const { user, token } = (await login.json()) as {
-    user: { id: number; name: string; email: string; avatarUrl: string | null };
-    token: string;
-  };
+/**
+ * A browser context signed in as the administrator: its session cookies and the stored user, as
+ * the app leaves them.
+ */
+async function adminContext(browser: Browser, env: E2eEnvironment) {
   const context = await browser.newContext({ baseURL: env.shellUrl });
+  const page = await context.newPage();
+  const login = await signInContext(page, env, ADMIN_EMAIL, DEMO_PASSWORD);
+  const { user } = (await login.json()) as {
+    user: { id: number; name: string; email: string; avatarUrl: string | null };
+  };
   await context.addInitScript(
     (stored) => window.localStorage.setItem('campus.auth', stored),
-    JSON.stringify({ user, token }),
+    JSON.stringify({ user }),
   );
-  return { context, page: await context.newPage() };
+  return { context, page };
 }
 
 async function signIn(page: Page, email: string, password: string) {
@@ -107,7 +115,6 @@ async function signIn(page: Page, email: string, password: string) {
 test('an alum applies, the admin approves, and the invitation registers a personal address that signs in with the Alumni badge', async ({
   page,
   browser,
-  request,
   env,
 }, testInfo) => {
   const stamp = Date.now();
@@ -124,7 +131,7 @@ test('an alum applies, the admin approves, and the invitation registers a person
   await expect(toast(page)).toContainText('Application submitted!');
 
   // The admin sees it waiting in the Admin section and approves it.
-  const { context: adminBrowser, page: admin } = await adminContext(browser, request, env);
+  const { context: adminBrowser, page: admin } = await adminContext(browser, env);
   await admin.goto('/admin/applications');
   const adminSection = admin.getByRole('navigation', { name: 'Admin', exact: true });
   await expect(adminSection.getByRole('link', { name: /^Applications/ })).toContainText(/\d/);
@@ -184,7 +191,7 @@ test('the admin replies to feedback and the member sees the reply in their notif
   });
   expect(sent.ok(), await sent.text()).toBe(true);
 
-  const { context: adminBrowser, page: admin } = await adminContext(browser, request, env);
+  const { context: adminBrowser, page: admin } = await adminContext(browser, env);
   await admin.goto('/admin/feedback');
   const row = admin.getByRole('article', { name: `Feedback from ${member.name}` });
   await expect(row).toContainText(text);
@@ -245,7 +252,7 @@ test('a reported post is removed by the admin and disappears from feeds and prof
   await expect(toast(page)).toContainText('already reported');
 
   // The admin removes it from the reports queue.
-  const { context: adminBrowser, page: admin } = await adminContext(browser, request, env);
+  const { context: adminBrowser, page: admin } = await adminContext(browser, env);
   await admin.goto('/admin/reports');
   const row = admin.getByRole('article', { name: `Reported post by ${author.name}` });
   await expect(row).toContainText(content);
@@ -287,7 +294,7 @@ test("a suspended member's session ends at once and they cannot sign in until re
     page.getByRole('complementary', { name: 'Sidebar' }).getByText(member.name),
   ).toBeVisible();
 
-  const { context: adminBrowser, page: admin } = await adminContext(browser, request, env);
+  const { context: adminBrowser, page: admin } = await adminContext(browser, env);
   await admin.goto('/admin/members');
   await admin.getByLabel('Search members').fill(member.email);
   await admin.getByRole('button', { name: 'Search' }).click();
@@ -333,11 +340,11 @@ test('a member never downloads mf_admin and gets the not-found page on an admin 
   requestedUrls,
 }) => {
   const member = await newMember(request, env, 'member');
+  await signInContext(page, env, member.email, PASSWORD);
   await page.addInitScript(
     (stored) => window.localStorage.setItem('campus.auth', stored),
     JSON.stringify({
       user: { id: member.id, name: member.name, email: member.email, avatarUrl: null },
-      token: member.token,
     }),
   );
   await page.goto('/admin/reports');

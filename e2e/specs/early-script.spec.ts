@@ -36,7 +36,9 @@ test('a signed-in landing asks for the session and its first data before the mai
   // Both are sent while the main script is still held: only the first script can have sent them.
   const [me, posts] = await Promise.all([sessionCheck, firstPage]);
   expect(main.held, 'the main script was asked for and is held').toHaveLength(1);
-  expect(me.headers()['authorization']).toMatch(/^Bearer /);
+  // With the session cookie (the page holds no token).
+  expect(me.headers()['authorization']).toBeUndefined();
+  expect((await me.allHeaders()).cookie).toMatch(/campus_access=/);
   expect(new URL(posts.url()).searchParams.get('offset')).toBe('0');
   main.release();
   await landing;

@@ -24,10 +24,12 @@ test('a like in one browser shows in the other at once: live badge, tab title, g
   const streamOpened = page.waitForRequest((request) => request.url().includes('/api/stream'));
   await signInAs(MEMBER_EMAIL, '/');
   const stream = await streamOpened;
-  // the token travels in the header, never in the URL
+  // a plain EventSource on the session cookie: no token in the URL or in a header
   expect(stream.url()).not.toMatch(/token|Bearer/i);
-  expect(stream.headers().authorization).toMatch(/^Bearer \S+/);
-  expect(stream.headers().accept).toBe('text/event-stream');
+  const streamHeaders = await stream.allHeaders();
+  expect(streamHeaders.authorization).toBeUndefined();
+  expect(streamHeaders.cookie).toMatch(/campus_access=/);
+  expect(streamHeaders.accept).toBe('text/event-stream');
 
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
   const badge = sidebar.getByTestId('unread-badge');

@@ -52,6 +52,10 @@ test('a feed preview from an allowed origin replaces the feed in this browser on
     try {
       const otherPage = await other.newPage();
       const auth = await page.evaluate(() => window.localStorage.getItem('campus.auth'));
+      // The same member: the session cookies and the stored user, nothing else of this browser.
+      await other.addCookies(
+        (await page.context().cookies()).filter((cookie) => cookie.name.startsWith('campus_')),
+      );
       await otherPage.addInitScript((stored) => {
         window.localStorage.setItem('campus.auth', stored ?? '');
       }, auth);

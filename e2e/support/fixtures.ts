@@ -16,7 +16,11 @@ interface WorkerFixtures {
 
 interface Fixtures {
   env: E2eEnvironment;
-  /** Signs in through the API and stores the session the way the app does, then opens `path`. */
+  /**
+   * Signs in through the API in the page's browser context (its HttpOnly session cookies land in
+   * the context's jar, as a sign-in in the page would leave them) and stores the user the way the
+   * app does, then opens `path`.
+   */
   signInAs: (email: string, path?: string) => Promise<{ id: number; name: string; email: string }>;
   /** Every URL the page requested during the test. */
   requestedUrls: string[];
@@ -126,19 +130,14 @@ export const test = cspCheckedContext.extend<Fixtures, WorkerFixtures>({
       };
     });
   },
-  signInAs: async ({ page, env, request }, use) => {
+  signInAs: async ({ page, env }, use) => {
     await use(async (email, path = '/') => {
-      const response = await request.post(`${env.apiUrl}/api/auth/login`, {
-        data: { email, password: DEMO_PASSWORD },
-      });
-      expect(response.ok(), await response.text()).toBe(true);
-      const { user, token } = (await response.json()) as {
+      const response = await signInContext(page, env, email);
+      const { user } = (await response.json()) as {
         user: { id: number; name: string; email: string; avatarUrl: string | null };
-        token: string;
       };
       const auth = JSON.stringify({
         user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
-        token,
       });
       await page.addInitScript((stored) => {
         if (!window.sessionStorage.getItem('e2e.signed-in')) {
@@ -153,6 +152,25 @@ export const test = cspCheckedContext.extend<Fixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+/**
+ * Signs `email` in through the API in `page`'s browser context, as the shell's sign-in form
+ * does (from the shell's origin, with the kit's X-Requested-With): the session's HttpOnly
+ * cookies go into the context's jar. Answers the sign-in response.
+ */
+export async function signInContext(
+  page: Page,
+  env: E2eEnvironment,
+  email: string,
+  password = DEMO_PASSWORD,
+) {
+  const response = await page.request.post(`${env.apiUrl}/api/auth/login`, {
+    data: { email, password },
+    headers: { Origin: env.shellUrl, 'X-Requested-With': 'campus' },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  return response;
+}
 
 /** The verification link of the last e-mail sent to `email`, read from the API's outbox. */
 export function verificationLinkFor(env: E2eEnvironment, email: string): Promise<string> {

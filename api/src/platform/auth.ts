@@ -1,6 +1,6 @@
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import {
   ACCESS_COOKIE,
   ACCOUNT_SUSPENDED_MESSAGE,
@@ -224,6 +224,11 @@ export interface AuthDeps {
    * undefined while it is open (modules/sessions).
    */
   sessionEnded?(sessionId: string, userId: number): Promise<string | undefined>;
+  /**
+   * Refuses (403) a write authenticated by the session cookie that does not come from our pages
+   * (platform/csrf.ts); never asked for a bearer-authenticated request.
+   */
+  checkCookieWrite?(ctx: Pick<ParameterizedContext, 'method' | 'get'>): void;
 }
 
 function bearerToken(header: string | undefined): string | undefined {
@@ -252,10 +257,17 @@ export function requestToken(ctx: {
  * Requires a valid token of an existing account, from `Authorization: Bearer <jwt>` or the
  * browser's access cookie; sets `ctx.state.user` and `ctx.state.credentials`.
  */
-export function requireAuth({ tokens, loadUser, sessionEnded }: AuthDeps): Middleware<AppState> {
+export function requireAuth({
+  tokens,
+  loadUser,
+  sessionEnded,
+  checkCookieWrite,
+}: AuthDeps): Middleware<AppState> {
   return async (ctx, next) => {
     const found = requestToken(ctx);
     if (!found) throw unauthorized();
+    // CSRF: only a cookie is sent by the browser on its own, so only a cookie's writes are checked.
+    if (found.via === 'cookie') checkCookieWrite?.(ctx);
     const claims = tokens.verifyClaims(found.token);
     const { userId, issuedAt, sessionId } = claims;
     const user = await loadUser(userId);

@@ -3,6 +3,7 @@ import { calls, REFRESH_COOKIE, type LoginResponse } from '@campus/contracts';
 import type { AppContext, HttpContext } from '../../context';
 import { currentUser, requestToken, type AppState } from '../../platform/auth';
 import { bindCall, type RouteContext } from '../../platform/calls';
+import { assertFromOurPages } from '../../platform/csrf';
 import { HttpError } from '../../platform/errors';
 import {
   endOwnSession,
@@ -46,8 +47,11 @@ export async function withDeviceSession(
 export function sessionRoutes(app: HttpContext) {
   const router = new Router<AppState>();
   const member = { before: [app.requireAuth], cacheControl: 'no-store' };
+  const allowedOrigins = new Set(app.config.allowedOrigins);
 
   bindCall(router, calls.refreshSession, { cacheControl: 'no-store' }, async (ctx) => {
+    // The refresh cookie authenticates this write: it must come from our pages (CSRF).
+    assertFromOurPages(ctx, allowedOrigins);
     try {
       setSessionCookies(
         ctx,
@@ -67,6 +71,9 @@ export function sessionRoutes(app: HttpContext) {
     let sessionId: string | undefined;
     let userId: number | undefined;
     const found = requestToken(ctx);
+    // Signed out by its cookies (not a bearer token): from our pages only (CSRF).
+    const byCookie = found ? found.via === 'cookie' : ctx.cookies.get(REFRESH_COOKIE) !== undefined;
+    if (byCookie) assertFromOurPages(ctx, allowedOrigins);
     if (found) {
       try {
         ({ sessionId, userId } = app.tokens.verifyClaims(found.token));

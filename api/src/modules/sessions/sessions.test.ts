@@ -257,6 +257,18 @@ describe('CSRF', () => {
     expect((await browser.get('/api/auth/me')).status).toBe(200);
   });
 
+  test('when a client that keeps cookies signs in again, then sign-in is not a cookie-authenticated write and goes through', async () => {
+    const ada = await t.createMember();
+    const browser = new Browser(t.http);
+    await browser.login(ada.email);
+    const again = await t
+      .http()
+      .post('/api/auth/login')
+      .set('Cookie', browser.cookieHeader('/api/auth/login'))
+      .send({ email: ada.email, password: TEST_PASSWORD });
+    expect(again.status).toBe(200);
+  });
+
   test('when the write comes from an allowed origin with the header, or with a bearer token, then it goes through', async () => {
     const ada = await t.createMember();
     const browser = new Browser(t.http);
