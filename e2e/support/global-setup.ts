@@ -160,21 +160,39 @@ export async function startComposition({ distDir }: ComposeOptions = {}) {
   };
   delete env.MONGODB_URI;
   let output = '';
-  const api = spawn(process.execPath, [API_BUILD], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  api.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  api.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const spawnApi = (extra: NodeJS.ProcessEnv = {}) => {
+    const child = spawn(process.execPath, [API_BUILD], {
+      cwd: repoRoot,
+      env: { ...env, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return child;
+  };
+  let api = spawnApi();
+  const stopApi = async () => {
+    if (api.exitCode !== null) return;
+    const exited = new Promise((resolve) => api.once('exit', resolve));
+    api.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (api.exitCode === null) {
+      const killed = new Promise((resolve) => api.once('exit', resolve));
+      api.kill('SIGKILL');
+      await killed;
+    }
+  };
+  // The same API on the same data and port, started again with other variables (a key rotation).
+  restartApi = async (extra) => {
+    await stopApi();
+    output = '';
+    api = spawnApi(extra);
+    await waitForApi(apiUrl, api, () => output);
+  };
 
   const stop = async () => {
-    if (api.exitCode === null) {
-      const exited = new Promise((resolve) => api.once('exit', resolve));
-      api.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (api.exitCode === null) api.kill('SIGKILL');
-    }
+    restartApi = undefined;
+    await stopApi();
     await apps.close();
     await preview.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -198,6 +216,18 @@ export async function startComposition({ distDir }: ComposeOptions = {}) {
   };
   process.env[E2E_ENV_KEY] = JSON.stringify(environment);
   return stop;
+}
+
+let restartApi: ((extra: NodeJS.ProcessEnv) => Promise<void>) | undefined;
+
+/**
+ * Restarts this worker's API (the composition `startComposition` started in this process) on
+ * the same database and port with `extra` added to its environment, as an operator restarts it
+ * with new settings; `{}` restores the original settings. Undefined against services someone
+ * else started (`E2E_BASE_URL`): a spec skips then.
+ */
+export function apiRestarter(): ((extra: NodeJS.ProcessEnv) => Promise<void>) | undefined {
+  return restartApi;
 }
 
 /**
