@@ -105,6 +105,17 @@ export async function findPasswordHash(ctx: AppContext, id: number): Promise<str
   return user?.password ?? null;
 }
 
+/** A new password's fields: older sessions end and any reset link stops working. */
+function newPassword(passwordHash: string, now: Date) {
+  return {
+    password: passwordHash,
+    lastPasswordChange: now,
+    tokensValidAfter: now,
+    passwordResetToken: null,
+    passwordResetExpires: null,
+  };
+}
+
 /** Stores the hash of a new reset token; it replaces any older one. */
 export async function setPasswordResetToken(
   ctx: AppContext,
@@ -134,15 +145,7 @@ export async function resetPasswordByToken(
       .findOneAndUpdate(
         { passwordResetToken: tokenHash, passwordResetExpires: trusted({ $gt: now }) },
         {
-          $set: {
-            password: passwordHash,
-            lastPasswordChange: now,
-            tokensValidAfter: now,
-            passwordResetToken: null,
-            passwordResetExpires: null,
-            isVerified: true,
-            verificationToken: null,
-          },
+          $set: { ...newPassword(passwordHash, now), isVerified: true, verificationToken: null },
           $unset: { unverifiedExpiresAt: 1 },
         },
         { projection: { isVerified: 1 } },
@@ -163,18 +166,7 @@ export async function storeNewPassword(
   now: Date,
 ): Promise<void> {
   await telling(ctx, { type: 'session.revoked', userId: id }, async () => {
-    await usersOf(ctx).updateOne(
-      { _id: id },
-      {
-        $set: {
-          password: passwordHash,
-          lastPasswordChange: now,
-          tokensValidAfter: now,
-          passwordResetToken: null,
-          passwordResetExpires: null,
-        },
-      },
-    );
+    await usersOf(ctx).updateOne({ _id: id }, { $set: newPassword(passwordHash, now) });
     return true;
   });
 }
