@@ -202,7 +202,7 @@ test('when a count filter is not provably covered by an index, then documents ar
 
 test('when filtering a sparse index field by a value, then the sparse index is read; by null, the collection is', async () => {
   // Every 100th post has a key: the sparse index holds only those 200 documents.
-  const keyed = client.db('bench').collection<{ _id: number; key?: string }>('keyed');
+  const keyed = client.db('bench').collection<{ _id: number; key?: string | null }>('keyed');
   const engine = server.engine;
   const coll = engine.getOrCreate('bench', 'keyed');
   for (let i = 1; i <= N; i++)
