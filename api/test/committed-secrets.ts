@@ -25,8 +25,11 @@ export function secretCandidates(file: string, text: string): string[] {
     if (CODE_FILE.test(file)) return;
     for (const match of line.matchAll(ASSIGNED)) found.add(match[1]!);
   });
-  // A URL beside the word (an SMTP_URL example in a table about secrets) is not a signing secret.
-  return [...found].filter((value) => !/^[a-z][a-z\d+.-]*:\/\//i.test(value));
+  // A URL (an SMTP_URL example in a table about secrets) or a file's path is not a signing secret.
+  return [...found].filter(
+    (value) =>
+      !/^[a-z][a-z\d+.-]*:\/\//i.test(value) && !/^[\w@.-]+(\/[\w@.-]+)+\.\w{1,5}$/.test(value),
+  );
 }
 
 /** Every file git tracks in this checkout (the working tree's contents are read, not the index's). */
