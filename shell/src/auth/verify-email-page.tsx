@@ -119,7 +119,7 @@ function ChoosePasswordForm({
         longer counts.
       </Muted>
       {failure && <p role="alert">{failure}</p>}
-      <form noValidate onSubmit={handleSubmit(onValid)} aria-label="Choose a password">
+      <form noValidate onSubmit={handleSubmit(onValid)}>
         <TextField
           label="Password"
           type="password"
