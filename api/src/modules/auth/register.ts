@@ -80,23 +80,33 @@ export async function registerInvited(
   return { user: toPublicUser(user, ctx.config.publicUrl), verified };
 }
 
-export async function register(ctx: AppContext, input: RegisterRequest): Promise<PublicUser> {
+/**
+ * `renewLink: false` (the address's verification e-mails are used up for now: auth/account-
+ * emails.ts): a pending sign-up is replaced but keeps its link, which the latest e-mail holds,
+ * and nothing is sent; a new sign-up still gets its first link.
+ */
+export async function register(
+  ctx: AppContext,
+  input: RegisterRequest,
+  { renewLink }: { renewLink: boolean } = { renewLink: true },
+): Promise<PublicUser> {
   if (!isInstitutionalEmail(input.email, ctx.config.institutionDomains)) {
     throw new HttpError(400, institutionalOnlyMessage(ctx.config.institutionDomains));
   }
   if (await emailTaken(ctx, input.email)) throw conflict(EMAIL_TAKEN);
 
   const token = randomBytes(32).toString('base64url');
-  const pending = {
+  const account = {
     name: input.name,
     email: input.email,
     password: await bcrypt.hash(input.password, ctx.config.bcryptRounds),
-    verificationToken: hashVerificationToken(token),
   };
+  const pending = { ...account, verificationToken: hashVerificationToken(token) };
   // An unverified sign-up does not hold the address: registering it again replaces it (new
   // password, new link; the old link stops working), so nobody can squat a student's e-mail.
-  let user = await replacePendingSignUp(ctx, pending);
+  let user = await replacePendingSignUp(ctx, renewLink ? pending : account);
   const created = user === null;
+  const mailed = renewLink || created;
   if (!user) {
     try {
       user = await createSignUp(ctx, {
@@ -110,6 +120,7 @@ export async function register(ctx: AppContext, input: RegisterRequest): Promise
       if (!user) throw conflict(EMAIL_TAKEN);
     }
   }
+  if (!mailed) return toPublicUser(user, ctx.config.publicUrl);
 
   try {
     await ctx.mailer.send(

@@ -46,12 +46,13 @@ export async function createSignUp(
 
 /**
  * Registering an address whose sign-up is still unverified replaces that sign-up: new name,
- * password and link (the old link stops working), a new 48 hours. Null when the address has
- * no unverified account (none, or verified meanwhile).
+ * password and link (the old link stops working; without `verificationToken` it keeps its link),
+ * a new 48 hours. Null when the address has no unverified account (none, or verified meanwhile).
  */
 export async function replacePendingSignUp(
   ctx: AppContext,
-  fields: Pick<UserDoc, 'name' | 'email' | 'password' | 'verificationToken'>,
+  fields: Pick<UserDoc, 'name' | 'email' | 'password'> &
+    Partial<Pick<UserDoc, 'verificationToken'>>,
 ): Promise<UserDoc | null> {
   const { email, ...changes } = fields;
   return ctx.transaction(async () => {
