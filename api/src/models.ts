@@ -7,7 +7,7 @@
 import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
 import { auditEntryModel } from './modules/audit/model';
-import { knownDeviceModel, signInDelayModel } from './modules/auth/sign-in-model';
+import { knownDeviceModel, signInDelayModel } from './modules/auth/model';
 import { invitationModel } from './modules/invitations/model';
 import { reportCaseModel, reportModel } from './modules/reports/model';
 import { commentModel } from './modules/comments/model';

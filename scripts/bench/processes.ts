@@ -198,8 +198,7 @@ export async function startApi(options: {
         ...(READ_CACHE_MS === undefined ? {} : { READ_CACHE_MS }),
         PUBLIC_URL: `http://${LOOPBACK}:${port}`,
         RATE_LIMIT_LOGIN_MAX: '0',
-        RATE_LIMIT_LOGIN_FAILURES_MAX: '0',
-        RATE_LIMIT_REGISTER_EMAIL_MAX: '0',
+        RATE_LIMIT_LOGIN_MAX_DELAY_MS: '0',
         RATE_LIMIT_VERIFY_TOKEN_MAX: '0',
         RATE_LIMIT_APPLICATION_CONTACT_MAX: '0',
         RATE_LIMIT_FEEDBACK_IP_MAX: '0',
@@ -209,10 +208,12 @@ export async function startApi(options: {
         RATE_LIMIT_FEEDBACK_MAX: '0',
         // The load is a few members acting far faster than any person: no per-member limits.
         ...Object.fromEntries(
-          ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS'].flatMap((action) => [
-            [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
-            [`RATE_LIMIT_${action}_PER_DAY`, '0'],
-          ]),
+          ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS', 'SEARCHES'].flatMap(
+            (action) => [
+              [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
+              [`RATE_LIMIT_${action}_PER_DAY`, '0'],
+            ],
+          ),
         ),
       },
     },

@@ -3,7 +3,7 @@ import { trusted } from 'mongoose';
 import type { AppContext } from '../../context';
 import type { RouteContext } from '../../platform/calls';
 import { isProduction } from '../../platform/production';
-import { knownDevicesOf } from './sign-in-model';
+import { knownDevicesOf } from './model';
 
 /**
  * Devices that signed in to an account before. A successful sign-in sets the device cookie (a

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import type { SignInDelays } from '../../platform/config';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { signInDelaysOf } from './sign-in-model';
+import { signInDelaysOf } from './model';
 
 /**
  * Progressive delays of failed sign-ins, in the style of OWASP's guidance on brute force: the
