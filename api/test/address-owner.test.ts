@@ -73,7 +73,8 @@ test('when 1,000 different addresses register from one address within an hour, t
 }, 300_000);
 
 test("when an attacker registers victim2's address 5 times, then victim2's own registration succeeds and the newest link in her inbox works", async () => {
-  const client = t.another({ rateLimits: accountEmails }, stoppedClock(TEN_MINUTES));
+  // Every limit at its default (a verification link works 48 hours: an hour's window will do).
+  const client = t.another({ rateLimits: defaults.rateLimits }, stoppedClock(60 * 60_000));
   const victim2 = uniqueEmail('victim2');
   const register = (password: string) =>
     client.http().post('/api/auth/register').send({ name: 'Victim Two', email: victim2, password });

@@ -33,12 +33,11 @@ function appUnderAttack(login = defaults.rateLimits.login) {
   return { clock, signIn };
 }
 
-/** The device cookie a successful sign-in set (`campus_device=<value>`), with its attributes. */
+/** The device cookie a successful sign-in set (`campus_device=<value>`), and its attributes. */
 function deviceCookieOf(res: { headers: Record<string, unknown> }) {
   const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
   const set = cookies.find((c) => c.startsWith('campus_device='));
-  if (!set) throw new Error('no device cookie was set');
-  return { cookie: set.split(';')[0]!, attributes: set.toLowerCase() };
+  return { cookie: set?.split(';')[0], attributes: set?.toLowerCase() ?? '' };
 }
 
 test('when an attacker makes 1,000 wrong guesses at ada, then her known device signs in at once and a new device within a minute', async () => {
@@ -49,9 +48,6 @@ test('when an attacker makes 1,000 wrong guesses at ada, then her known device s
   // Ada signed in from her laptop last week: it is a known device of her account.
   const before = await signIn(ada.email, TEST_PASSWORD).expect(200);
   const laptop = deviceCookieOf(before);
-  expect(laptop.attributes).toContain('httponly');
-  expect(laptop.attributes).toContain('samesite=lax');
-  expect(laptop.attributes).toContain('path=/');
   // Mallory's own device cookie, known to her account only.
   const mallorysCookie = deviceCookieOf(await signIn(mallory.email, TEST_PASSWORD).expect(200));
 
@@ -66,9 +62,10 @@ test('when an attacker makes 1,000 wrong guesses at ada, then her known device s
     if (res.status === 429) {
       toldToWait += 1;
       const retryAfter = Number(res.headers['retry-after']);
-      expect(res.body).toEqual({ message: signInTooEarly(retryAfter) });
+      // A wait of seconds, never a lockout.
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(30);
+      expect(res.body).toEqual({ message: signInTooEarly(retryAfter) });
       clock.advance(retryAfter * 1000);
       continue;
     }
@@ -97,6 +94,11 @@ test('when an attacker makes 1,000 wrong guesses at ada, then her known device s
   expect(fromPhone.status).toBe(200);
   expect(fromPhone.body.user.id).toBe(ada.id);
   expect(clock.now().getTime() - start).toBeLessThanOrEqual(60_000);
+
+  expect(laptop.cookie).toMatch(/^campus_device=[A-Za-z0-9_-]{43}$/);
+  expect(laptop.attributes).toContain('httponly');
+  expect(laptop.attributes).toContain('samesite=lax');
+  expect(laptop.attributes).toContain('path=/');
 }, 300_000);
 
 test('when 500 members behind one address sign in during 300 failures from it, then none of them is refused', async () => {
