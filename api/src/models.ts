@@ -7,6 +7,7 @@
 import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
 import { auditEntryModel } from './modules/audit/model';
+import { knownDeviceModel, signInDelayModel } from './modules/auth/model';
 import { invitationModel } from './modules/invitations/model';
 import { reportCaseModel, reportModel } from './modules/reports/model';
 import { commentModel } from './modules/comments/model';
@@ -29,6 +30,7 @@ export function createModels(connection: Connection) {
     AppSetting: appSettingModel(connection),
     AuditEntry: auditEntryModel(connection),
     Invitation: invitationModel(connection),
+    KnownDevice: knownDeviceModel(connection),
     Report: reportModel(connection),
     ReportCase: reportCaseModel(connection),
     Comment: commentModel(connection),
@@ -43,6 +45,7 @@ export function createModels(connection: Connection) {
     Post: postModel(connection),
     RateLimitWindow: rateLimitWindowModel(connection),
     Repost: repostModel(connection),
+    SignInDelay: signInDelayModel(connection),
     User: userModel(connection),
   };
 }

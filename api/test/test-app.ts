@@ -71,6 +71,8 @@ export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
     memberLimits: Object.fromEntries(
       MEMBER_ACTIONS.map((action) => [action, { perMinute: 0, perDay: 0 }]),
     ) as Config['memberLimits'],
+    // No sign-in delays either, unless the test file sets them (sign-in-delays.test.ts).
+    signInDelays: { ...base.signInDelays, maxDelayMs: 0 },
     ...overrides,
     // Every limit off unless the test file sets it (each is tested with its own app).
     rateLimits: {

@@ -208,8 +208,7 @@ export async function startApi(options: {
         EMBEDDED_DATABASE: '',
         DEMO_MODE: '',
         RATE_LIMIT_LOGIN_MAX: '0',
-        RATE_LIMIT_LOGIN_FAILURES_MAX: '0',
-        RATE_LIMIT_REGISTER_EMAIL_MAX: '0',
+        RATE_LIMIT_LOGIN_MAX_DELAY_MS: '0',
         RATE_LIMIT_VERIFY_TOKEN_MAX: '0',
         RATE_LIMIT_APPLICATION_CONTACT_MAX: '0',
         RATE_LIMIT_FEEDBACK_IP_MAX: '0',
@@ -219,10 +218,12 @@ export async function startApi(options: {
         RATE_LIMIT_FEEDBACK_MAX: '0',
         // The load is a few members acting far faster than any person: no per-member limits.
         ...Object.fromEntries(
-          ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS'].flatMap((action) => [
-            [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
-            [`RATE_LIMIT_${action}_PER_DAY`, '0'],
-          ]),
+          ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS', 'SEARCHES'].flatMap(
+            (action) => [
+              [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
+              [`RATE_LIMIT_${action}_PER_DAY`, '0'],
+            ],
+          ),
         ),
       },
     },

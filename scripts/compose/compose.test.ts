@@ -438,6 +438,16 @@ describe('docker-compose.yml', () => {
       });
       expect({ rule, on: limit.max > 0 && limit.windowMs > 0 }).toEqual({ rule, on: true });
     }
+    // The sign-in delays too (RATE_LIMIT_LOGIN_FREE_FAILURES, ...), on.
+    for (const variable of [
+      'RATE_LIMIT_LOGIN_FREE_FAILURES',
+      'RATE_LIMIT_LOGIN_FIRST_DELAY_MS',
+      'RATE_LIMIT_LOGIN_MAX_DELAY_MS',
+      'RATE_LIMIT_LOGIN_FAILURES_FORGOTTEN_MS',
+    ]) {
+      expect({ variable, set: fromFile[variable] !== undefined }).toEqual({ variable, set: true });
+    }
+    expect(config.signInDelays.maxDelayMs).toBeGreaterThan(0);
   });
 
   test('Mailpit and every other published port listen on 127.0.0.1 only', () => {

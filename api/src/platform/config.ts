@@ -19,6 +19,7 @@ export const MEMBER_ACTIONS = [
   'likes',
   'follows',
   'avatars',
+  'searches',
 ] as const;
 export type MemberAction = (typeof MEMBER_ACTIONS)[number];
 
@@ -27,6 +28,20 @@ export interface MemberLimit {
   perMinute: number;
   /** Actions allowed per member per day; 0 turns this limit off. */
   perDay: number;
+}
+
+/**
+ * How failed sign-ins slow down the guessing of one account (modules/auth/sign-in-delays.ts):
+ * after `freeFailures` failures, the next attempt is evaluated only `firstDelayMs` after the last
+ * one, and each further failure doubles the wait up to `maxDelayMs`. An attempt made too early
+ * is answered 429 with `Retry-After` without looking at the password. Failures are forgotten
+ * `forgetAfterMs` after the last one. `maxDelayMs: 0` turns the delays off.
+ */
+export interface SignInDelays {
+  freeFailures: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+  forgetAfterMs: number;
 }
 
 export interface Config {
@@ -83,14 +98,13 @@ export interface Config {
    * one NAT address) or per account, e-mail address, token or signed-in member.
    */
   rateLimits: {
-    /** Per client IP: sign-in attempts; a successful sign-in does not count. */
+    /**
+     * Per client IP: wrong passwords. Over it a wrong password is answered 429 instead of 401;
+     * a right one (any account's) still signs in.
+     */
     login: RateLimitRule;
-    /** Per e-mail address: failed sign-ins (then 429 for that account only). */
-    loginFailures: RateLimitRule;
-    /** Per client IP: registrations. */
+    /** Per client IP: registrations (only floods far beyond a campus's enrolment week). */
     register: RateLimitRule;
-    /** Per e-mail address: registrations. */
-    registerEmail: RateLimitRule;
     /** Per client IP: verification links opened. */
     verify: RateLimitRule;
     /** Per verification token: attempts to use it. */
@@ -108,10 +122,16 @@ export interface Config {
     /** Per client IP: resend-verification requests. */
     verificationResend: RateLimitRule;
     /**
-     * Per e-mail address: reset and verification e-mails sent to it. Over the limit the request
-     * is still answered 202 (the answer must not depend on the account), but nothing is sent.
+     * Per e-mail address and kind (reset; verification, from registration and resend): the
+     * e-mails sent at once. Past it, `accountEmailsCooldown` decides; a request that sends nothing
+     * changes nothing (the link of the latest e-mail keeps working) and is answered as usual.
      */
     accountEmails: RateLimitRule;
+    /**
+     * Per e-mail address and kind, once `accountEmails` is used up: at most `max` more per
+     * `windowMs`, so the owner can always get a fresh link and the address cannot be mail-bombed.
+     */
+    accountEmailsCooldown: RateLimitRule;
     /** Per signed-in member: calls that check the password (change it, delete the account). */
     passwordCheck: RateLimitRule;
     /** Per signed-in member: reports of posts, comments and members. */
@@ -119,7 +139,9 @@ export interface Config {
     /** Per client IP: invitation look-ups (`GET /api/invitations/:token`). */
     invitation: RateLimitRule;
   };
-  /** Per member: posts, comments, reposts, likes, follows and avatar uploads. */
+  /** How one account's failed sign-ins slow down its guessing (not the right password). */
+  signInDelays: SignInDelays;
+  /** Per member: posts, comments, reposts, likes, follows, avatar uploads and people searches. */
   memberLimits: Record<MemberAction, MemberLimit>;
   /**
    * Demo mode (`DEMO_MODE=1`, or `--demo`): the demo data is seeded into an empty database.
@@ -231,9 +253,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: {
       // Per address: only floods; a campus behind one NAT address stays well below.
       login: rule(env, 'LOGIN', 300, FIFTEEN_MINUTES),
-      loginFailures: rule(env, 'LOGIN_FAILURES', 10, FIFTEEN_MINUTES),
-      register: rule(env, 'REGISTER', 50, ONE_HOUR),
-      registerEmail: rule(env, 'REGISTER_EMAIL', 5, ONE_HOUR),
+      // An enrolment week's freshmen behind one NAT address are far fewer in an hour.
+      register: rule(env, 'REGISTER', 5000, ONE_HOUR),
       verify: rule(env, 'VERIFY', 300, FIFTEEN_MINUTES),
       verifyToken: rule(env, 'VERIFY_TOKEN', 10, FIFTEEN_MINUTES),
       application: rule(env, 'APPLICATION', 30, ONE_HOUR),
@@ -243,9 +264,18 @@ export function loadConfig(env: Env = process.env): Config {
       passwordReset: rule(env, 'PASSWORD_RESET', 100, ONE_HOUR),
       verificationResend: rule(env, 'VERIFICATION_RESEND', 100, ONE_HOUR),
       accountEmails: rule(env, 'ACCOUNT_EMAILS', 3, ONE_HOUR),
+      accountEmailsCooldown: rule(env, 'ACCOUNT_EMAILS_COOLDOWN', 1, FIFTEEN_MINUTES),
       passwordCheck: rule(env, 'PASSWORD_CHECK', 10, FIFTEEN_MINUTES),
       report: rule(env, 'REPORT', 20, ONE_HOUR),
       invitation: rule(env, 'INVITATION', 100, FIFTEEN_MINUTES),
+    },
+    // However many guesses came before, a new device's attempt is evaluated at most 30 s after
+    // the last one; a device that signed in to the account before is never delayed by them.
+    signInDelays: {
+      freeFailures: int(env, 'RATE_LIMIT_LOGIN_FREE_FAILURES', 5),
+      firstDelayMs: int(env, 'RATE_LIMIT_LOGIN_FIRST_DELAY_MS', 1000),
+      maxDelayMs: int(env, 'RATE_LIMIT_LOGIN_MAX_DELAY_MS', 30_000),
+      forgetAfterMs: int(env, 'RATE_LIMIT_LOGIN_FAILURES_FORGOTTEN_MS', 24 * ONE_HOUR),
     },
     // Well above what a person does by hand, far below what a script floods with.
     memberLimits: {
@@ -255,6 +285,8 @@ export function loadConfig(env: Env = process.env): Config {
       likes: memberLimit(env, 'likes', 60, 1000),
       follows: memberLimit(env, 'follows', 30, 200),
       avatars: memberLimit(env, 'avatars', 5, 20),
+      // Typing in the search box; not a way to list every member (36 one-letter searches).
+      searches: memberLimit(env, 'searches', 30, 300),
     },
     demoMode: bool(env, 'DEMO_MODE', false),
     logLevel: str(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),

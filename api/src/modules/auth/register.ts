@@ -88,11 +88,15 @@ export async function registerInvited(
  * Registration (spec): an unverified sign-up and its verification link by mail.
  * `signUpSecretHash` is the hash of the secret the route puts in the registering browser's
  * sign-up cookie: only with it does the link keep this password (verify-email.ts).
+ * `renewLink: false` (the address's verification e-mails are used up for now: auth/account-
+ * emails.ts): a pending sign-up is replaced but keeps its link, which the latest e-mail holds,
+ * and nothing is sent; a new sign-up still gets its first link.
  */
 export async function register(
   ctx: AppContext,
   input: RegisterRequest,
   signUpSecretHash: string,
+  { renewLink }: { renewLink: boolean } = { renewLink: true },
 ): Promise<PublicUser> {
   if (!isInstitutionalEmail(input.email, ctx.config.institutionDomains)) {
     throw new HttpError(400, institutionalOnlyMessage(ctx.config.institutionDomains));
@@ -100,18 +104,19 @@ export async function register(
   if (await emailTaken(ctx, input.email)) throw conflict(EMAIL_TAKEN);
 
   const token = randomBytes(32).toString('base64url');
-  const pending = {
+  const account = {
     name: input.name,
     email: input.email,
     password: await bcrypt.hash(input.password, ctx.config.bcryptRounds),
-    verificationToken: hashVerificationToken(token),
     signUpSecretHash,
   };
+  const pending = { ...account, verificationToken: hashVerificationToken(token) };
   // An unverified sign-up does not hold the address: registering it again replaces it (new
   // password, new link and cookie; the old ones stop working), so nobody can squat a student's
   // e-mail. The replacing password signs in only if its own browser opens the mailed link.
-  let user = await replacePendingSignUp(ctx, pending);
+  let user = await replacePendingSignUp(ctx, renewLink ? pending : account);
   const created = user === null;
+  const mailed = renewLink || created;
   if (!user) {
     try {
       user = await createSignUp(ctx, {
@@ -125,6 +130,7 @@ export async function register(
       if (!user) throw conflict(EMAIL_TAKEN);
     }
   }
+  if (!mailed) return toPublicUser(user, ctx.config.publicUrl);
 
   try {
     await ctx.mailer.send(

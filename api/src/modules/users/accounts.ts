@@ -49,13 +49,15 @@ export async function createSignUp(
 
 /**
  * Registering an address whose sign-up is still unverified replaces that sign-up: new name,
- * password, link and registering browser (the old link and cookie stop working), a new 48 hours.
- * Null when the address has no unverified account (none, or verified meanwhile). The replaced
- * password can never sign in unless its browser verifies (verifyWithSignUpPassword).
+ * password, link and registering browser (the old link and cookie stop working; without
+ * `verificationToken` it keeps its link), a new 48 hours. Null when the address has no
+ * unverified account (none, or verified meanwhile). The replaced password can never sign in
+ * unless its browser verifies (verifyWithSignUpPassword).
  */
 export async function replacePendingSignUp(
   ctx: AppContext,
-  fields: Pick<UserDoc, 'name' | 'email' | 'password' | 'verificationToken' | 'signUpSecretHash'>,
+  fields: Pick<UserDoc, 'name' | 'email' | 'password' | 'signUpSecretHash'> &
+    Partial<Pick<UserDoc, 'verificationToken'>>,
 ): Promise<UserDoc | null> {
   const { email, ...changes } = fields;
   return ctx.transaction(async () => {
