@@ -36,6 +36,7 @@ async function answers<C extends ApiCall>(
 }
 
 async function verificationToken(email: string): Promise<string> {
+  await t.mailSent();
   const dir = path.join(t.dataDir, 'outbox');
   for (const file of (await fs.readdir(dir)).filter((f) => f.endsWith('.json'))) {
     const mail = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8'));
@@ -45,6 +46,7 @@ async function verificationToken(email: string): Promise<string> {
 }
 
 async function resetToken(email: string): Promise<string> {
+  await t.mailSent();
   const dir = path.join(t.dataDir, 'outbox');
   for (const file of (await fs.readdir(dir))
     .filter((f) => f.endsWith('.json'))

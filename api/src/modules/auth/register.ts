@@ -61,21 +61,10 @@ export async function registerInvited(
   }
   const { user, verified } = created;
   if (!verified) {
-    try {
-      await ctx.mailer.send(
-        verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
-      );
-    } catch (err) {
-      // Without the e-mail the account could never be verified: undo it, invitation included.
-      await removeInvitedAccount(ctx, user._id);
-      await releaseInvitation(ctx, created.invitationId);
-      throw new HttpError(
-        503,
-        'We could not send the verification email. Please try again later.',
-        {},
-        err,
-      );
-    }
+    // Queued: the mail queue sends it, trying again while SMTP is down.
+    await ctx.mailer.send(
+      verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
+    );
   }
   return { user: toPublicUser(user, ctx.config.publicUrl), verified };
 }
@@ -111,19 +100,9 @@ export async function register(ctx: AppContext, input: RegisterRequest): Promise
     }
   }
 
-  try {
-    await ctx.mailer.send(
-      verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
-    );
-  } catch (err) {
-    // Without the e-mail the account could never be verified: undo it so the address stays free.
-    if (created) await removeSignUp(ctx, user._id);
-    throw new HttpError(
-      503,
-      'We could not send the verification email. Please try again later.',
-      {},
-      err,
-    );
-  }
+  // Queued: the mail queue sends it, trying again while SMTP is down.
+  await ctx.mailer.send(
+    verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
+  );
   return toPublicUser(user, ctx.config.publicUrl);
 }
