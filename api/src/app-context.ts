@@ -67,7 +67,7 @@ export function createAppContext(deps: AppContextDeps) {
     owner: `${config.instanceName}/${origin}`,
     logger,
   });
-  events.on('mail.queued', () => mailQueue.wake());
+  events.on('mail.queued', () => void mailQueue.wake());
   const caches = createReadCaches(
     config,
     {

@@ -71,8 +71,8 @@ export interface MailQueue {
   readonly mailer: Mailer;
   /** Starts the worker (an app serving requests; a script only queues). */
   start(): void;
-  /** Sends what is due now (soon after: the round under way ends first). */
-  wake(): void;
+  /** Sends what is due now; resolves once the round that does it has ended. */
+  wake(): Promise<void>;
   /**
    * Resolves once nothing is due: every mail due now has been attempted by this worker, and no
    * other worker is still sending one (tests read the outbox after it).
@@ -270,38 +270,47 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
     }
     if (closed) return;
     clearTimeout(timer);
-    timer = setTimeout(wake, wait);
+    timer = setTimeout(() => void wake(), wait);
     timer.unref();
   };
 
+  /** Claims and sends until nothing is due, again while wakes arrive, then sleeps. */
   const runRound = async () => {
-    let failed = false;
-    try {
-      do {
-        again = false;
+    for (;;) {
+      again = false;
+      let failed = false;
+      try {
         for (let doc = await claim(); doc && !closed; doc = await claim()) await attempt(doc);
-      } while (again && !closed);
-    } catch (err) {
-      failed = true;
-      logger.warn({ err }, 'mail queue: the database failed the worker; trying again soon');
+      } catch (err) {
+        failed = true;
+        logger.warn({ err }, 'mail queue: the database failed the worker; trying again soon');
+      }
+      if (closed) return;
+      if (again && !failed) continue;
+      if (started) {
+        await schedule(failed).catch((err: unknown) => {
+          logger.warn({ err }, 'mail queue: next round not scheduled; trying again soon');
+          timer = setTimeout(() => void wake(), AFTER_DATABASE_ERROR_MS);
+          timer.unref();
+        });
+      }
+      // A wake that came while this round slept on its schedule still gets its claims.
+      if (!again || failed || closed) return;
     }
-    if (!started || closed) return;
-    await schedule(failed).catch((err: unknown) => {
-      logger.warn({ err }, 'mail queue: next round not scheduled; trying again soon');
-      timer = setTimeout(wake, AFTER_DATABASE_ERROR_MS);
-      timer.unref();
-    });
   };
 
-  function wake() {
-    if (closed) return;
+  function wake(): Promise<void> {
+    if (closed) return Promise.resolve();
     if (round) {
+      // The round under way claims again before it ends.
       again = true;
-      return;
+      return round;
     }
-    round = runRound().finally(() => {
+    const current = runRound().finally(() => {
       round = undefined;
     });
+    round = current;
+    return current;
   }
 
   return {
@@ -311,14 +320,10 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
       started = true;
       wake();
     },
-    wake() {
-      if (started) wake();
-    },
+    wake: () => (started ? wake() : Promise.resolve()),
     async drain() {
       for (;;) {
-        wake();
-        // A round asked for while one runs is run by it: waiting for `round` covers both.
-        while (round) await round;
+        await wake();
         const sendingElsewhere = await QueuedMail.exists({
           state: 'sending',
           leaseOwner: trusted({ $ne: owner }),
