@@ -118,10 +118,10 @@ describe('when SMTP is down', () => {
     const waiting = await stored();
     for (const mail of waiting) {
       expect(mail).toMatchObject({ state: 'queued', attempts: 1, leaseOwner: null });
-      expect(mail.lastError).toMatch(/ECONNREFUSED/);
-      expect(mail.nextAttemptAt).toEqual(new Date(clock.now().getTime() + 30_000));
+      expect(mail!.lastError).toMatch(/ECONNREFUSED/);
+      expect(mail!.nextAttemptAt).toEqual(new Date(clock.now().getTime() + 30_000));
       // Written afresh at each attempt: no link (token) is kept in the queue.
-      expect(mail.links ?? null).toBeNull();
+      expect(mail!.links ?? null).toBeNull();
     }
 
     const received: Received[] = [];

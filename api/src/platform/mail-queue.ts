@@ -19,7 +19,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from './config';
 import type { Logger } from './logger';
-import { trusted, type QueryFilter } from 'mongoose';
+import { trusted, type mongo, type QueryFilter } from 'mongoose';
 import type { MailState, QueuedMailDoc, QueuedMailModel } from './mail-queue-model';
 import type { Mail, Mailer, MailTransport } from './mailer';
 
@@ -125,6 +125,10 @@ function errorText(err: unknown): string {
 export function createMailQueue(options: MailQueueOptions): MailQueue {
   const { model: QueuedMail, transport, settings, composers, owner, logger } = options;
   const now = () => options.now();
+  // The worker's own bookkeeping goes to the driver's collection behind mongoose's back (no
+  // debug line, no hooks), as the event stream's does: it is no request's work.
+  const queued = () =>
+    QueuedMail.db.db!.collection<QueuedMailDoc>(QueuedMail.collection.collectionName);
   let started = false;
   let closed = false;
   /** The round under way, and whether another was asked for while it ran. */
@@ -171,8 +175,8 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
   /** Takes the mail due first, if any, with a lease; counts the attempt. */
   const claim = () => {
     const at = now();
-    return QueuedMail.findOneAndUpdate(
-      { state: trusted({ $in: DUE_STATES }), nextAttemptAt: trusted({ $lte: at }) },
+    return queued().findOneAndUpdate(
+      { state: { $in: DUE_STATES }, nextAttemptAt: { $lte: at } },
       {
         $set: {
           state: 'sending',
@@ -182,12 +186,12 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
         $inc: { attempts: 1 },
       },
       { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
-    ).lean<QueuedMailDoc>();
+    );
   };
 
   /** Updates the mail only while this worker still holds its lease. */
-  const settle = (id: number, update: Record<string, unknown>) =>
-    QueuedMail.updateOne({ _id: id, state: 'sending', leaseOwner: owner }, update);
+  const settle = (id: number, update: mongo.UpdateFilter<QueuedMailDoc>) =>
+    queued().updateOne({ _id: id, state: 'sending', leaseOwner: owner }, update);
 
   const attempt = async (doc: QueuedMailDoc) => {
     let mail: Mail | null = null;
@@ -212,7 +216,7 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
         mail = await compose(doc.to);
         if (!mail) {
           // Nothing to send (no such account): the request leaves no trace.
-          await QueuedMail.deleteOne({ _id: doc._id, leaseOwner: owner });
+          await queued().deleteOne({ _id: doc._id, leaseOwner: owner });
           return;
         }
       }
@@ -258,12 +262,10 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
     let wait = settings.idleCheckMs;
     if (afterError) wait = Math.min(wait, AFTER_DATABASE_ERROR_MS);
     else {
-      const next = await QueuedMail.findOne(
-        { state: trusted({ $in: DUE_STATES }) },
-        { nextAttemptAt: 1 },
-      )
-        .sort({ nextAttemptAt: 1 })
-        .lean();
+      const next = await queued().findOne(
+        { state: { $in: DUE_STATES } },
+        { projection: { nextAttemptAt: 1 }, sort: { nextAttemptAt: 1 } },
+      );
       if (next?.nextAttemptAt) {
         wait = Math.min(wait, Math.max(0, next.nextAttemptAt.getTime() - now().getTime()));
       }
@@ -324,11 +326,10 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
     async drain() {
       for (;;) {
         await wake();
-        const sendingElsewhere = await QueuedMail.exists({
-          state: 'sending',
-          leaseOwner: trusted({ $ne: owner }),
-          nextAttemptAt: trusted({ $gt: now() }),
-        });
+        const sendingElsewhere = await queued().findOne(
+          { state: 'sending', leaseOwner: { $ne: owner }, nextAttemptAt: { $gt: now() } },
+          { projection: { _id: 1 } },
+        );
         if (!sendingElsewhere || closed) return;
         await sleep(25);
       }
