@@ -24,7 +24,10 @@ export async function outbox(t: Pick<TestApp, 'dataDir' | 'mailSent'>): Promise<
 }
 
 /** The e-mails sent to one address. */
-export async function mailsTo(t: Pick<TestApp, 'dataDir' | 'mailSent'>, to: string): Promise<OutboxMail[]> {
+export async function mailsTo(
+  t: Pick<TestApp, 'dataDir' | 'mailSent'>,
+  to: string,
+): Promise<OutboxMail[]> {
   return (await outbox(t)).filter((mail) => mail.to === to);
 }
 

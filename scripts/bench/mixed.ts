@@ -169,7 +169,10 @@ async function countCommands(
       const app = createApp({
         config,
         logger,
-        mailTransport: mailTransportFor({ ...config, smtpUrl: undefined, dataDir: BENCH_DIR }, logger),
+        mailTransport: mailTransportFor(
+          { ...config, smtpUrl: undefined, dataDir: BENCH_DIR },
+          logger,
+        ),
         jwtSecret: BENCH_JWT_SECRET,
         database,
       });

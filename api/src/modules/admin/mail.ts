@@ -23,7 +23,10 @@ function toAdminMail(mail: TroubledMail): AdminMail {
 }
 
 /** E-mails that failed for good, or failed and wait to be tried again: newest first. */
-export async function listTroubledMail(ctx: AppContext, query: Page): Promise<AdminPage<AdminMail>> {
+export async function listTroubledMail(
+  ctx: AppContext,
+  query: Page,
+): Promise<AdminPage<AdminMail>> {
   const { items, total } = await ctx.mailQueue.troubled(query.page, query.pageSize);
   return { items: items.map(toAdminMail), total, page: query.page, pageSize: query.pageSize };
 }

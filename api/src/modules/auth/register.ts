@@ -4,9 +4,9 @@ import { isInstitutionalEmail, type PublicUser, type RegisterRequest } from '@ca
 import type { AppContext } from '../../context';
 import { conflict, HttpError } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { claimInvitation, recordUse, releaseInvitation } from '../invitations/invitations';
-import { createSignUp, emailTaken, removeSignUp, replacePendingSignUp } from '../users/accounts';
-import { createInvitedAccount, removeInvitedAccount } from '../users/admin-accounts';
+import { claimInvitation, recordUse } from '../invitations/invitations';
+import { createSignUp, emailTaken, replacePendingSignUp } from '../users/accounts';
+import { createInvitedAccount } from '../users/admin-accounts';
 import { userPolicy } from '../users/policy';
 import { toPublicUser } from '../users/presenters';
 import { verificationEmail } from './emails';
@@ -85,7 +85,6 @@ export async function register(ctx: AppContext, input: RegisterRequest): Promise
   // An unverified sign-up does not hold the address: registering it again replaces it (new
   // password, new link; the old link stops working), so nobody can squat a student's e-mail.
   let user = await replacePendingSignUp(ctx, pending);
-  const created = user === null;
   if (!user) {
     try {
       user = await createSignUp(ctx, {
