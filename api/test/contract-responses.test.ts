@@ -66,12 +66,29 @@ describe('API responses and their contracts', () => {
     // Accounts.
     const email = uniqueEmail('new');
     const password = 'a long enough password';
+    const browser = t.browser();
     await answers(
       'POST /api/auth/register',
-      http().post('/api/auth/register').send({ name: 'Newcomer', email, password }),
+      browser.post('/api/auth/register').send({ name: 'Newcomer', email, password }),
     );
     const token = await verificationToken(email);
-    await answers('GET /api/auth/verify/:token', http().get(`/api/auth/verify/${token}`));
+    await answers('GET /api/auth/verify/:token', browser.get(`/api/auth/verify/${token}`));
+    // A link opened elsewhere than in the registering browser: a password is chosen first.
+    const elsewhere = uniqueEmail('elsewhere');
+    await http()
+      .post('/api/auth/register')
+      .send({ name: 'Elsewhere', email: elsewhere, password })
+      .expect(201);
+    const elsewhereToken = await verificationToken(elsewhere);
+    const asked = await answers(
+      'GET /api/auth/verify/:token',
+      http().get(`/api/auth/verify/${elsewhereToken}`),
+    );
+    expect(asked.passwordRequired).toBe(true);
+    await answers(
+      'POST /api/auth/verify/:token',
+      http().post(`/api/auth/verify/${elsewhereToken}`).send({ password }),
+    );
     const login = await answers(
       'POST /api/auth/login',
       http().post('/api/auth/login').send({ email, password }),

@@ -24,6 +24,8 @@ export interface TestApp {
   config: Config;
   /** A supertest client on the app's callback (no port is opened for the app). */
   http(): ReturnType<typeof request>;
+  /** A client that keeps the cookies the app sets, as one browser does (its own jar each call). */
+  browser(): ReturnType<typeof request.agent>;
   /** The app's read caches (e.g. to forget what a write behind the app's back changed). */
   caches: CampusApp['caches'];
   /** The app's domain events (to wait for one, or to see what a write told). */
@@ -212,6 +214,9 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     lastActiveAt: (id) => lastActiveAt(used().app, id),
     http() {
       return request(used().callback);
+    },
+    browser() {
+      return request.agent(used().callback);
     },
     another(extra, clock) {
       const built = build(extra, clock);

@@ -155,7 +155,8 @@ export async function startComposition({ distDir }: ComposeOptions = {}) {
         [`RATE_LIMIT_${action}_PER_DAY`, '0'],
       ]),
     ),
-    // The specs sign in with the demo accounts: demo mode seeds them into the empty database.
+    // The specs sign in with the demo accounts: demo mode seeds them into the empty database
+    // (under NODE_ENV=test above: production refuses demo mode).
     DEMO_MODE: '1',
   };
   delete env.MONGODB_URI;

@@ -185,6 +185,10 @@ async function inProcessApi(database: Database<Models>): Promise<{
     LOG_LEVEL: 'silent',
     DATA_DIR: BENCH_DIR,
     JWT_SECRET: BENCH_JWT_SECRET,
+    // Production has no default for its addresses: the benchmark's own, explicitly.
+    PUBLIC_URL: `http://${LOOPBACK}`,
+    WEB_URL: `http://${LOOPBACK}:3000`,
+    ALLOWED_ORIGINS: `http://${LOOPBACK}:3000`,
     ...(READ_CACHE_MS === undefined ? {} : { READ_CACHE_MS }),
   });
   const logger = createLogger('silent');

@@ -157,10 +157,10 @@ async function measure(
   const samples = { known: [] as Sample[], unknown: [] as Sample[] };
   try {
     for (let i = 0; i < WARMUP + REQUESTS; i++) {
-      const pair = [
+      const pair: Array<['known' | 'unknown', string]> = [
         ['known', known[i]!],
         ['unknown', `${prefix}.nobody${i}@campus.edu`],
-      ] as const;
+      ];
       if (Math.random() < 0.5) pair.reverse();
       for (const [kind, email] of pair) {
         const sample = await ask(url, email);

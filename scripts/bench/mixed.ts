@@ -149,6 +149,8 @@ async function countCommands(
     SMTP_URL: 'smtp://127.0.0.1:1',
     LOG_LEVEL: 'warn',
     PUBLIC_URL: 'http://127.0.0.1',
+    WEB_URL: 'http://127.0.0.1:3000',
+    ALLOWED_ORIGINS: 'http://127.0.0.1:3000',
   };
   const base = loadConfig(env);
   const config = {

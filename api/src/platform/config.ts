@@ -30,6 +30,7 @@ export interface MemberLimit {
 }
 
 export interface Config {
+  /** NODE_ENV, trimmed and lower-cased (`Production` is production); unset: `development`. */
   env: string;
   port: number;
   /** How many API processes serve `port` (node's cluster; 1: this process alone). */
@@ -40,8 +41,13 @@ export interface Config {
    * host name and the process's slot among API_PROCESSES.
    */
   instanceName: string;
-  /** Unset: the embedded database is started with data under `<dataDir>/db`. */
+  /**
+   * Unset: the embedded database is started with data under `<dataDir>/db` (in production only
+   * with `embeddedDatabase`).
+   */
   mongodbUri: string | undefined;
+  /** EMBEDDED_DATABASE=1: production may use the embedded database (MONGODB_URI unset). */
+  embeddedDatabase: boolean;
   /** Only used with `mongodbUri`: database name when the URI has none. */
   dataDir: string;
   /** Unset: generated once and kept in the database (platform/jwt-secret.ts). */
@@ -52,10 +58,11 @@ export interface Config {
   institutionDomains: string[];
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** CORS allow-list. Outside production the local apps' origins by default; in production none. */
   allowedOrigins: string[];
-  /** Base of the absolute URLs the API hands out (avatars). */
+  /** Base of the absolute URLs the API hands out (avatars). No default in production (''). */
   publicUrl: string;
-  /** The web app, for links in e-mails. */
+  /** The web app, for links in e-mails. No default in production (''). */
   webUrl: string;
   adminUserId: number;
   /** IANA time zone of the campus: "today" for Top Posts and the analytics days. */
@@ -127,8 +134,8 @@ export interface Config {
   /** Per member: posts, comments, reposts, likes, follows and avatar uploads. */
   memberLimits: Record<MemberAction, MemberLimit>;
   /**
-   * Demo mode (`DEMO_MODE=1`, or `--demo`): the demo data is seeded into an empty database, and
-   * the production refusals (platform/production.ts) do not apply.
+   * Demo mode (`DEMO_MODE=1`, or `--demo`): the demo data is seeded into an empty database.
+   * Production refuses it (platform/production.ts).
    */
   demoMode: boolean;
   logLevel: string;
@@ -195,13 +202,18 @@ const ONE_HOUR = 60 * 60 * 1000;
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 4000);
   const dataDir = path.resolve(REPO_ROOT, str(env, 'DATA_DIR') ?? '.data');
+  const nodeEnv = (str(env, 'NODE_ENV') ?? 'development').toLowerCase();
+  // A local run's addresses are defaults outside production only: production refuses to start
+  // without WEB_URL, PUBLIC_URL and ALLOWED_ORIGINS (platform/production.ts).
+  const local = nodeEnv !== 'production';
   const appOrigins = [3000, 3001, 3002, 3003, 3004].map((p) => `http://localhost:${p}`);
   return {
-    env: str(env, 'NODE_ENV') ?? 'development',
+    env: nodeEnv,
     port,
     apiProcesses: Math.max(1, int(env, 'API_PROCESSES', 1)),
     instanceName: str(env, 'API_INSTANCE') ?? `${os.hostname()}-${str(env, 'API_SLOT') ?? '1'}`,
     mongodbUri: str(env, 'MONGODB_URI'),
+    embeddedDatabase: bool(env, 'EMBEDDED_DATABASE', false),
     dataDir,
     jwtSecret: str(env, 'JWT_SECRET'),
     jwtExpiresIn: str(env, 'JWT_EXPIRES_IN') ?? '7d',
@@ -212,9 +224,12 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     smtpUrl: str(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Campus <no-reply@campus.edu>',
-    allowedOrigins: list(env, 'ALLOWED_ORIGINS', appOrigins),
-    publicUrl: (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    webUrl: (str(env, 'WEB_URL') ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    allowedOrigins: list(env, 'ALLOWED_ORIGINS', local ? appOrigins : []),
+    publicUrl: (str(env, 'PUBLIC_URL') ?? (local ? `http://localhost:${port}` : '')).replace(
+      /\/+$/,
+      '',
+    ),
+    webUrl: (str(env, 'WEB_URL') ?? (local ? 'http://localhost:3000' : '')).replace(/\/+$/, ''),
     adminUserId: int(env, 'ADMIN_USER_ID', 107),
     timezone: assertTimeZone(str(env, 'APP_TIMEZONE') ?? 'UTC'),
     jsonBodyLimit: str(env, 'JSON_BODY_LIMIT') ?? '100kb',
@@ -261,7 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
       avatars: memberLimit(env, 'avatars', 5, 20),
     },
     demoMode: bool(env, 'DEMO_MODE', false),
-    logLevel: str(env, 'LOG_LEVEL') ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    logLevel: str(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0),
   };
 }

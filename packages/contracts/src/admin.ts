@@ -92,8 +92,11 @@ export const INVITATION_TTL_DAYS = 14;
 
 /**
  * `POST /api/admin/applications/:id/approve` response. `invitationUrl` is
- * `${WEB_URL}/register?invitation=<token>` (single use, 14 days); `emailed` says whether it was
- * also e-mailed (the contact information held an address).
+ * `${WEB_URL}/register?invitation=<token>`, the link for hand delivery (single use, 14 days): an
+ * account registered through it always verifies its e-mail by mail. `emailed` says whether an
+ * invitation was e-mailed to the address found in the contact information; that mail carries
+ * another link of the same invitation, the only one that makes that very address verified at
+ * once (holding it proves the mailbox). Either link uses the invitation up.
  */
 export const approveApplicationResponseSchema = z.object({
   invitationUrl: z.string(),

@@ -44,6 +44,7 @@ import {
   registerResponseSchema,
   resetPasswordRequestSchema,
   verifyResponseSchema,
+  verifyWithPasswordRequestSchema,
 } from './auth';
 import {
   callRoutes,
@@ -160,6 +161,11 @@ export const calls = defineCalls({
   register: { params: noParams, body: registerRequestSchema, response: registerResponseSchema },
   login: { params: noParams, body: loginRequestSchema, response: loginResponseSchema },
   verifyEmail: { params: token, response: verifyResponseSchema },
+  verifyEmailWithPassword: {
+    params: token,
+    body: verifyWithPasswordRequestSchema,
+    response: verifyResponseSchema,
+  },
   me: { params: noParams, response: authMeResponseSchema },
   forgotPassword: {
     params: noParams,

@@ -149,19 +149,19 @@ describe('POST /api/auth/register', () => {
 describe('GET /api/auth/verify/:token', () => {
   test('when the link is followed, then the account is verified, and the same link then fails with an error field', async () => {
     const email = uniqueEmail('ver');
-    await t
-      .http()
+    const browser = t.browser(); // the browser that registered (account-takeover.test.ts: others)
+    await browser
       .post('/api/auth/register')
       .send({ name: 'V', email, password: 'long enough' })
       .expect(201);
     const token = tokenFromLink(await verificationLinkFor(email));
 
-    const first = await t.http().get(`/api/auth/verify/${token}`);
+    const first = await browser.get(`/api/auth/verify/${token}`);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ message: 'Email verified successfully! You can now log in.' });
     expect((await t.models.User.findOne({ email }).lean())?.isVerified).toBe(true);
 
-    const second = await t.http().get(`/api/auth/verify/${token}`);
+    const second = await browser.get(`/api/auth/verify/${token}`);
     expect(second.status).toBe(400);
     expect(second.body.error).toMatch(/invalid or has already been used/);
     expect(second.body.message).toBe(second.body.error);
@@ -230,14 +230,13 @@ describe('POST /api/auth/login', () => {
 
   test('when the registered, verified account signs in, then the whole journey works', async () => {
     const email = uniqueEmail('journey');
-    await t
-      .http()
+    const browser = t.browser();
+    await browser
       .post('/api/auth/register')
       .send({ name: 'J', email, password: 'my password' })
       .expect(201);
     await t.http().post('/api/auth/login').send({ email, password: 'my password' }).expect(403);
-    await t
-      .http()
+    await browser
       .get(`/api/auth/verify/${tokenFromLink(await verificationLinkFor(email))}`)
       .expect(200);
     const res = await t.http().post('/api/auth/login').send({ email, password: 'my password' });

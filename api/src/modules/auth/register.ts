@@ -24,13 +24,16 @@ export function hashVerificationToken(token: string): string {
 
 /**
  * Registration with an invitation: any e-mail domain, the account marked `affiliation:
- * 'alumni'`, verified at once when the address is the one the invitation was mailed to (else a
- * verification link as usual). The invitation is used up in the transaction that creates the
- * account, so of concurrent registrations with one token exactly one succeeds (the others 410).
+ * 'alumni'`. Verified at once only when the address is the one the invitation's mailed link
+ * proves (that link, mailed there, was used: invitations.ts); any other address, or the link the
+ * administrator handed over, gets a verification link as usual. The invitation is used up in the
+ * transaction that creates the account, so of concurrent registrations with one invitation
+ * exactly one succeeds (the others 410). `signUpSecretHash`: as for `register`.
  */
 export async function registerInvited(
   ctx: AppContext,
   input: RegisterRequest & { invitationToken: string },
+  signUpSecretHash: string,
 ): Promise<{ user: PublicUser; verified: boolean }> {
   if (await emailTaken(ctx, input.email)) throw conflict(EMAIL_TAKEN);
   const password = await bcrypt.hash(input.password, ctx.config.bcryptRounds);
@@ -43,7 +46,7 @@ export async function registerInvited(
   try {
     created = await ctx.transaction(async () => {
       const invitation = await claimInvitation(ctx, input.invitationToken);
-      const verified = invitation.email !== null && invitation.email === input.email;
+      const verified = invitation.provenEmail !== null && invitation.provenEmail === input.email;
       const user = await createInvitedAccount(ctx, {
         id: () => ctx.ids.nextIdExcept('users', userPolicy.administratorId(ctx)),
         name: input.name,
@@ -51,9 +54,10 @@ export async function registerInvited(
         password,
         verified,
         verificationToken: hashVerificationToken(token),
+        signUpSecretHash,
       });
-      await recordUse(ctx, invitation._id, user._id);
-      return { user, invitationId: invitation._id, verified };
+      await recordUse(ctx, invitation.id, user._id);
+      return { user, invitationId: invitation.id, verified };
     });
   } catch (err) {
     if (isDuplicateKey(err)) throw conflict(EMAIL_TAKEN); // verified meanwhile
@@ -69,7 +73,16 @@ export async function registerInvited(
   return { user: toPublicUser(user, ctx.config.publicUrl), verified };
 }
 
-export async function register(ctx: AppContext, input: RegisterRequest): Promise<PublicUser> {
+/**
+ * Registration (spec): an unverified sign-up and its verification link by mail.
+ * `signUpSecretHash` is the hash of the secret the route puts in the registering browser's
+ * sign-up cookie: only with it does the link keep this password (verify-email.ts).
+ */
+export async function register(
+  ctx: AppContext,
+  input: RegisterRequest,
+  signUpSecretHash: string,
+): Promise<PublicUser> {
   if (!isInstitutionalEmail(input.email, ctx.config.institutionDomains)) {
     throw new HttpError(400, institutionalOnlyMessage(ctx.config.institutionDomains));
   }
@@ -81,9 +94,11 @@ export async function register(ctx: AppContext, input: RegisterRequest): Promise
     email: input.email,
     password: await bcrypt.hash(input.password, ctx.config.bcryptRounds),
     verificationToken: hashVerificationToken(token),
+    signUpSecretHash,
   };
   // An unverified sign-up does not hold the address: registering it again replaces it (new
-  // password, new link; the old link stops working), so nobody can squat a student's e-mail.
+  // password, new link and cookie; the old ones stop working), so nobody can squat a student's
+  // e-mail. The replacing password signs in only if its own browser opens the mailed link.
   let user = await replacePendingSignUp(ctx, pending);
   if (!user) {
     try {

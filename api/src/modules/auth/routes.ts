@@ -5,7 +5,20 @@ import { currentUser, type AppState } from '../../platform/auth';
 import { bindCall } from '../../platform/calls';
 import { HttpError } from '../../platform/errors';
 import { INVITED_ACCOUNT_READY, register, registerInvited } from './register';
-import { EMAIL_VERIFIED, INVALID_VERIFICATION_LINK, login, me, verifyEmail } from './sign-in';
+import { login, me } from './sign-in';
+import {
+  clearSignUpCookie,
+  newSignUpSecret,
+  setSignUpCookie,
+  signUpSecretHashOf,
+} from './sign-up-cookie';
+import {
+  CHOOSE_PASSWORD_TO_VERIFY,
+  EMAIL_VERIFIED,
+  INVALID_VERIFICATION_LINK,
+  openVerificationLink,
+  verifyWithPassword,
+} from './verify-email';
 
 /** The 429 of a sign-in over the per-account limit: the same for an account that does not exist. */
 export const TOO_MANY_SIGN_IN_ATTEMPTS =
@@ -19,22 +32,27 @@ export function authRoutes(app: HttpContext) {
   const registered =
     'Account created successfully! Check your inbox and click the verification link to activate your account.';
   const perIpRegistrations = [rateLimits.perIp('register', rules.register)];
-  bindCall(router, calls.register, { before: perIpRegistrations }, async (_ctx, { body }) => {
+  bindCall(router, calls.register, { before: perIpRegistrations }, async (ctx, { body }) => {
     const perEmail = await rateLimits.take(
       'register-email',
       body.email.trim().toLowerCase(),
       rules.registerEmail,
     );
     if (!perEmail.allowed) throw rateLimits.refusal(perEmail);
+    // This browser's proof that it typed the password (verify-email.ts): set once registered.
+    const signUp = newSignUpSecret();
     const { invitationToken } = body;
     if (invitationToken !== undefined) {
-      const invited = await registerInvited(app, { ...body, invitationToken });
+      const invited = await registerInvited(app, { ...body, invitationToken }, signUp.hash);
+      if (!invited.verified) setSignUpCookie(ctx, app.config, signUp.secret);
       return {
         message: invited.verified ? INVITED_ACCOUNT_READY : registered,
         user: invited.user,
       };
     }
-    return { message: registered, user: await register(app, body) };
+    const user = await register(app, body, signUp.hash);
+    setSignUpCookie(ctx, app.config, signUp.secret);
+    return { message: registered, user };
   });
 
   /**
@@ -72,14 +90,36 @@ export function authRoutes(app: HttpContext) {
     return answer;
   });
 
-  const perIpVerifications = [rateLimits.perIp('verify', rules.verify)];
-  bindCall(router, calls.verifyEmail, { before: perIpVerifications }, async (_ctx, { params }) => {
-    const perToken = await rateLimits.take('verify-token', params.token, rules.verifyToken);
+  /**
+   * A verification link proves the mailbox, not the registration password: it verifies at once
+   * only in the browser that registered (its sign-up cookie); elsewhere it answers
+   * `passwordRequired` and stays valid until its holder chooses the password with a POST.
+   */
+  const verification = {
+    before: [rateLimits.perIp('verify', rules.verify)],
+    cacheControl: 'no-store',
+  };
+  const takeTokenAttempt = async (token: string) => {
+    const perToken = await rateLimits.take('verify-token', token, rules.verifyToken);
     if (!perToken.allowed) throw rateLimits.refusal(perToken);
-    if (!(await verifyEmail(app, params.token))) {
-      const message = INVALID_VERIFICATION_LINK;
-      throw new HttpError(400, message, {}, undefined, { error: message });
+  };
+  const invalidLink = () =>
+    new HttpError(400, INVALID_VERIFICATION_LINK, {}, undefined, {
+      error: INVALID_VERIFICATION_LINK,
+    });
+  bindCall(router, calls.verifyEmail, verification, async (ctx, { params }) => {
+    await takeTokenAttempt(params.token);
+    const opened = await openVerificationLink(app, params.token, signUpSecretHashOf(ctx));
+    if (opened === 'invalid') throw invalidLink();
+    if (opened === 'password-required') {
+      return { message: CHOOSE_PASSWORD_TO_VERIFY, passwordRequired: true as const };
     }
+    clearSignUpCookie(ctx, app.config);
+    return { message: EMAIL_VERIFIED };
+  });
+  bindCall(router, calls.verifyEmailWithPassword, verification, async (_ctx, { params, body }) => {
+    await takeTokenAttempt(params.token);
+    if (!(await verifyWithPassword(app, params.token, body.password))) throw invalidLink();
     return { message: EMAIL_VERIFIED };
   });
 
