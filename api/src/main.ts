@@ -8,7 +8,6 @@ import { openDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './pl
 import { resolveJwtSecret } from './platform/jwt-secret';
 import { createLogger, type Logger } from './platform/logger';
 import { createModels } from './models';
-import { mailerFor } from './platform/mailer';
 import {
   configRefusals,
   demoAccountRefusal,
@@ -109,7 +108,6 @@ async function runApi(config: Config, logger: Logger) {
     inFlight,
     config,
     logger,
-    mailer: mailerFor(config, logger),
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
   });

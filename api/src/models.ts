@@ -21,6 +21,7 @@ import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
 import { appSettingModel } from './modules/settings/model';
 import { userModel } from './modules/users/model';
+import { queuedMailModel } from './platform/mail-queue-model';
 import { eventPositionModel, outboxModel } from './platform/outbox-model';
 import { rateLimitWindowModel } from './platform/rate-limit-model';
 
@@ -43,6 +44,7 @@ export function createModels(connection: Connection) {
     Notification: notificationModel(connection),
     Outbox: outboxModel(connection),
     Post: postModel(connection),
+    QueuedMail: queuedMailModel(connection),
     RateLimitWindow: rateLimitWindowModel(connection),
     Repost: repostModel(connection),
     SignInDelay: signInDelayModel(connection),

@@ -10,7 +10,6 @@ import { createTokenService } from '../src/platform/auth';
 import { loadConfig, MEMBER_ACTIONS, type Config } from '../src/platform/config';
 import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
-import { mailerFor } from '../src/platform/mailer';
 import { createModels, type Models } from '../src/models';
 import type { AppContext, Clock } from '../src/context';
 
@@ -35,6 +34,11 @@ export interface TestApp {
   context: AppContext;
   /** Resolves once every commit made so far, through any app, has reached this app's caches. */
   caughtUp(): Promise<void>;
+  /**
+   * Resolves once the mail queue has nothing due: every mail queued so far (and due by the apps'
+   * clocks) has been delivered to the outbox directory, or its attempt failed.
+   */
+  mailSent(): Promise<void>;
   /** The database the app works on. */
   database: Database<Models>;
   /** The app's models, bound to its own database connection. */
@@ -100,7 +104,6 @@ export function buildTestApp(
   const app = createApp({
     config: cfg,
     logger,
-    mailer: mailerFor(cfg, logger),
     jwtSecret: TEST_JWT_SECRET,
     database,
     clock,
@@ -198,6 +201,9 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
       return used().app.appContext;
     },
     caughtUp: () => used().app.caughtUp(),
+    async mailSent() {
+      for (const app of apps) await app.appContext.mailQueue.drain();
+    },
     get database() {
       if (!database) throw new Error('useTestApp: used before beforeAll');
       return database;

@@ -28,7 +28,7 @@ import { loadConfig } from '../../api/src/platform/config';
 import type { Models } from '../../api/src/models';
 import type { Database } from '../../api/src/platform/db';
 import { createLogger } from '../../api/src/platform/logger';
-import { mailerFor } from '../../api/src/platform/mailer';
+import { mailTransportFor } from '../../api/src/platform/mailer';
 import { BENCH_DIR, openBenchDatabase } from './database';
 import { cpuMeter, perRequestUs } from './cpu';
 import { CONNECTIONS, countRoundTrips, median, runLoad, signToken, type LoadResult } from './load';
@@ -195,7 +195,7 @@ async function inProcessApi(database: Database<Models>): Promise<{
   const app = createApp({
     config,
     logger,
-    mailer: mailerFor({ ...config, smtpUrl: undefined, dataDir: BENCH_DIR }, logger),
+    mailTransport: mailTransportFor({ ...config, smtpUrl: undefined, dataDir: BENCH_DIR }, logger),
     jwtSecret: BENCH_JWT_SECRET,
     database,
   });

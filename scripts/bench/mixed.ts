@@ -32,7 +32,7 @@ import { createModels } from '../../api/src/models';
 import { loadConfig } from '../../api/src/platform/config';
 import { connectDatabase } from '../../api/src/platform/db';
 import { createLogger } from '../../api/src/platform/logger';
-import { mailerFor } from '../../api/src/platform/mailer';
+import { mailTransportFor } from '../../api/src/platform/mailer';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
 import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
 import { cpuMeter, cpuMs, perRequestUs } from './cpu';
@@ -171,7 +171,10 @@ async function countCommands(
       const app = createApp({
         config,
         logger,
-        mailer: mailerFor({ ...config, smtpUrl: undefined, dataDir: BENCH_DIR }, logger),
+        mailTransport: mailTransportFor(
+          { ...config, smtpUrl: undefined, dataDir: BENCH_DIR },
+          logger,
+        ),
         jwtSecret: BENCH_JWT_SECRET,
         database,
       });

@@ -86,6 +86,18 @@ export interface Config {
   avatarMaxBytes: number;
   avatarMaxPixels: number;
   avatarSize: number;
+  /** The mail queue (platform/mail-queue.ts). */
+  mail: {
+    /** Attempts of one mail before it is marked failed (the admin sees it). */
+    maxAttempts: number;
+    /** The wait after the first failed attempt; it doubles after each one, up to `retryMaxMs`. */
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** How long a worker holds a mail it is sending before another process may take it over. */
+    leaseMs: number;
+    /** With nothing due, how often a worker looks anyway (mail queued by a process that stopped). */
+    idleCheckMs: number;
+  };
   activityThrottleMs: number;
   /** How long an authenticated caller's account lookup is reused (0: look it up every time). */
   authCacheMs: number;
@@ -246,6 +258,13 @@ export function loadConfig(env: Env = process.env): Config {
     avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 5 * 1024 * 1024),
     avatarMaxPixels: int(env, 'AVATAR_MAX_PIXELS', 40_000_000),
     avatarSize: int(env, 'AVATAR_SIZE', 512),
+    mail: {
+      maxAttempts: Math.max(1, int(env, 'MAIL_MAX_ATTEMPTS', 8)),
+      retryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000),
+      retryMaxMs: int(env, 'MAIL_RETRY_MAX_MS', ONE_HOUR),
+      leaseMs: int(env, 'MAIL_LEASE_MS', 2 * 60_000),
+      idleCheckMs: int(env, 'MAIL_IDLE_CHECK_MS', 60_000),
+    },
     activityThrottleMs: int(env, 'ACTIVITY_THROTTLE_MS', 5 * 60 * 1000),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 60_000),
     authorCacheMs: int(env, 'AUTHOR_CACHE_MS', 60_000),

@@ -115,6 +115,8 @@ export const callRoutes = defineRoutes({
   adminReports: { method: 'GET', path: '/api/admin/reports', status: 200 },
   resolveReport: { method: 'POST', path: '/api/admin/reports/:id/resolve', status: 200 },
   auditLog: { method: 'GET', path: '/api/admin/audit', status: 200 },
+  adminMail: { method: 'GET', path: '/api/admin/mail', status: 200 },
+  retryMail: { method: 'POST', path: '/api/admin/mail/:id/retry', status: 200 },
 });
 
 export type CallRoutes = typeof callRoutes;

@@ -10,6 +10,8 @@ import {
   adminFeedbackQuerySchema,
   adminFeedbackSchema,
   adminFeedbackUpdateSchema,
+  adminMailListSchema,
+  adminMailSchema,
   adminPageQuerySchema,
   adminSummarySchema,
   adminUserListSchema,
@@ -271,6 +273,8 @@ export const calls = defineCalls({
   },
   resolveReport: { params: id, body: resolveReportRequestSchema, response: adminReportSchema },
   auditLog: { params: noParams, query: adminPageQuerySchema, response: auditListSchema },
+  adminMail: { params: noParams, query: adminPageQuerySchema, response: adminMailListSchema },
+  retryMail: { params: id, body: emptyRequestSchema, response: adminMailSchema },
 });
 
 export type CallTable = typeof calls;

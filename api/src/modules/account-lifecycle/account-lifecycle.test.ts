@@ -26,7 +26,9 @@ interface OutboxMail {
   links: { verification?: string; reset?: string };
 }
 
+/** What the mail queue has delivered to the outbox directory, once it has nothing due. */
 async function outbox(): Promise<OutboxMail[]> {
+  await t.mailSent();
   const dir = path.join(t.dataDir, 'outbox');
   const files = (await fs.readdir(dir).catch(() => [])).filter((f) => f.endsWith('.json')).sort();
   return Promise.all(
@@ -175,6 +177,7 @@ describe('POST /api/auth/reset-password', () => {
   test('when the input is hostile or malformed, then 400 and nothing changes', async () => {
     const ada = await t.createMember();
     await forgot(ada.email);
+    await t.mailSent(); // the reset link is made when the mail is written
     const before = await t.storedUser(ada.id);
     for (const body of [
       { token: { $ne: null }, password: 'a brand new password' },

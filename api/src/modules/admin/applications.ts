@@ -102,7 +102,10 @@ export async function rejectApplication(
   return { emailed, application: toAdminApplication(application) };
 }
 
-/** Whether the e-mail went out; the decision stands either way (answered as `emailed`). */
+/**
+ * Whether the e-mail was queued (the mail queue sends it, and shows the admin a mail that keeps
+ * failing); the decision stands either way (answered as `emailed`).
+ */
 async function send(ctx: AppContext, mail: Parameters<Mailer['send']>[0]) {
   try {
     await ctx.mailer.send(mail);

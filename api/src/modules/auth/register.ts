@@ -4,9 +4,9 @@ import { isInstitutionalEmail, type PublicUser, type RegisterRequest } from '@ca
 import type { AppContext } from '../../context';
 import { conflict, HttpError } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { claimInvitation, recordUse, releaseInvitation } from '../invitations/invitations';
-import { createSignUp, emailTaken, removeSignUp, replacePendingSignUp } from '../users/accounts';
-import { createInvitedAccount, removeInvitedAccount } from '../users/admin-accounts';
+import { claimInvitation, recordUse } from '../invitations/invitations';
+import { createSignUp, emailTaken, replacePendingSignUp } from '../users/accounts';
+import { createInvitedAccount } from '../users/admin-accounts';
 import { userPolicy } from '../users/policy';
 import { toPublicUser } from '../users/presenters';
 import { verificationEmail } from './emails';
@@ -65,21 +65,10 @@ export async function registerInvited(
   }
   const { user, verified } = created;
   if (!verified) {
-    try {
-      await ctx.mailer.send(
-        verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
-      );
-    } catch (err) {
-      // Without the e-mail the account could never be verified: undo it, invitation included.
-      await removeInvitedAccount(ctx, user._id);
-      await releaseInvitation(ctx, created.invitationId);
-      throw new HttpError(
-        503,
-        'We could not send the verification email. Please try again later.',
-        {},
-        err,
-      );
-    }
+    // Queued: the mail queue sends it, trying again while SMTP is down.
+    await ctx.mailer.send(
+      verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
+    );
   }
   return { user: toPublicUser(user, ctx.config.publicUrl), verified };
 }
@@ -115,8 +104,7 @@ export async function register(
   // password, new link and cookie; the old ones stop working), so nobody can squat a student's
   // e-mail. The replacing password signs in only if its own browser opens the mailed link.
   let user = await replacePendingSignUp(ctx, renewLink ? pending : account);
-  const created = user === null;
-  const mailed = renewLink || created;
+  const mailed = renewLink || user === null;
   if (!user) {
     try {
       user = await createSignUp(ctx, {
@@ -132,19 +120,9 @@ export async function register(
   }
   if (!mailed) return toPublicUser(user, ctx.config.publicUrl);
 
-  try {
-    await ctx.mailer.send(
-      verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
-    );
-  } catch (err) {
-    // Without the e-mail the account could never be verified: undo it so the address stays free.
-    if (created) await removeSignUp(ctx, user._id);
-    throw new HttpError(
-      503,
-      'We could not send the verification email. Please try again later.',
-      {},
-      err,
-    );
-  }
+  // Queued: the mail queue sends it, trying again while SMTP is down.
+  await ctx.mailer.send(
+    verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
+  );
   return toPublicUser(user, ctx.config.publicUrl);
 }

@@ -143,8 +143,3 @@ export async function recordUse(ctx: AppContext, id: number, userId: number): Pr
   await invitationsOf(ctx).updateOne({ _id: id }, { $set: { usedBy: userId } });
   ctx.publish({ type: 'invitation.used', invitationId: id, userId });
 }
-
-/** Makes a claimed invitation usable again (its account could not be completed). */
-export async function releaseInvitation(ctx: AppContext, id: number): Promise<void> {
-  await invitationsOf(ctx).updateOne({ _id: id }, { $set: { usedAt: null, usedBy: null } });
-}

@@ -78,15 +78,6 @@ export async function replacePendingSignUp(
   });
 }
 
-/** Takes back a sign-up whose verification e-mail could not be sent. */
-export async function removeSignUp(ctx: AppContext, id: number): Promise<void> {
-  await telling(
-    ctx,
-    { type: 'account.deleted', userId: id },
-    async () => (await usersOf(ctx).deleteOne({ _id: id })).deletedCount > 0,
-  );
-}
-
 /** What a verification makes of an unverified account: verified, its link and cookie used up. */
 const VERIFIED = {
   $set: { isVerified: true, verificationToken: null, signUpSecretHash: null },

@@ -204,11 +204,3 @@ export async function createInvitedAccount(
   if (fields.verified) ctx.publish({ type: 'account.verified', userId: user._id });
   return user;
 }
-
-/** Undoes an invited account whose verification e-mail could not be sent. */
-export async function removeInvitedAccount(ctx: AppContext, id: number): Promise<void> {
-  await ctx.transaction(async () => {
-    const removed = await usersOf(ctx).deleteOne({ _id: id, isVerified: false });
-    if (removed.deletedCount > 0) ctx.publish({ type: 'account.deleted', userId: id });
-  });
-}
