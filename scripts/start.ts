@@ -1,6 +1,7 @@
 /**
  * `npm start`: builds every app and the API for production, starts the API from its compiled
- * JavaScript (embedded database and demo data unless MONGODB_URI is set) and serves each app on
+ * JavaScript as the demo (NODE_ENV=development, DEMO_MODE=1: embedded database unless
+ * MONGODB_URI is set, demo data seeded into an empty database) and serves each app on
  * its own port with the security headers of a deployment (scripts/serve/security-headers.ts):
  *   shell http://localhost:3000, mf-feed 3001, mf-profile 3002, mf-notifications 3003,
  *   mf-admin 3004, api 4000 (API_PROCESSES=<n>: n API processes on that port).
@@ -80,9 +81,13 @@ async function main(): Promise<void> {
   const apiCommand = values.dev
     ? [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'api/src/main.ts']
     : [apiBuild];
-  // A local run is a demo: the demo accounts are seeded into an empty database (DEMO_MODE).
+  // A local run is a demo: the demo accounts are seeded into an empty database (DEMO_MODE), and
+  // the API runs as development (the apps are still production builds, served with a
+  // deployment's security headers). Production is not the demo: NODE_ENV=production with demo
+  // mode is refused by the API (api/src/platform/production.ts), with a line saying so.
   const api = run(process.execPath, apiCommand, {
     ...process.env,
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
     PORT: String(API_PORT),
     API_PROCESSES: apiProcesses,
     DEMO_MODE: process.env.DEMO_MODE ?? '1',

@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { systemClock, type AppContext, type Clock } from './context';
 import type { DomainEvent } from './domain-events';
 import type { Models } from './models';
+import { accountMailComposers } from './modules/account-lifecycle/mail-composers';
 import { IdSequences } from './modules/counters/ids';
 import { likedPosts } from './modules/likes/queries';
 import { repostedPosts } from './modules/reposts/repost-records';
@@ -16,7 +17,8 @@ import type { Database } from './platform/db';
 import { EventBus } from './platform/event-bus';
 import { followEventStream } from './platform/event-stream';
 import type { Logger } from './platform/logger';
-import { mailerFor, type Mailer } from './platform/mailer';
+import { createMailQueue } from './platform/mail-queue';
+import { mailTransportFor, type MailTransport } from './platform/mailer';
 import { createUploadStorage } from './platform/storage';
 import { createTransactions } from './platform/transactions';
 import { createReadCaches } from './read-caches';
@@ -24,7 +26,8 @@ import { createReadCaches } from './read-caches';
 export interface AppContextDeps {
   config: Config;
   logger: Logger;
-  mailer: Mailer;
+  /** How mail leaves (default: the configuration's, SMTP_URL or the outbox directory). */
+  mailTransport?: MailTransport;
   jwtSecret: string;
   database: Pick<Database<Models>, 'models'>;
   clock?: Clock;
@@ -32,7 +35,7 @@ export interface AppContextDeps {
 
 /** The context of an app: its models, caches, events and transactions, on its own database. */
 export function createAppContext(deps: AppContextDeps) {
-  const { config, logger, mailer, database } = deps;
+  const { config, logger, database } = deps;
   const { models } = database;
   const connection = models.User.db;
   // Domain events (src/domain-events.ts): published by the app's transactions, delivered to its
@@ -48,8 +51,23 @@ export function createAppContext(deps: AppContextDeps) {
     deliver: (published) => events.deliver(published, { local: true }),
   });
   const clock = deps.clock ?? systemClock;
-  // The caches read through the context they belong to (assigned just below).
+  // The caches and the mail composers read through the context they belong to (assigned below).
   const context = {} as { -readonly [K in keyof AppContext]: AppContext[K] };
+  // Mail goes through the queue (platform/mail-queue.ts); an app's worker is woken by the
+  // `mail.queued` events of its own commits and, through the outbox, of the other processes'.
+  const mailQueue = createMailQueue({
+    model: models.QueuedMail,
+    transport: deps.mailTransport ?? mailTransportFor(config, logger),
+    settings: config.mail,
+    composers: accountMailComposers(context),
+    now: () => clock.now(),
+    nextId: () => context.ids.nextIdOfBlock('mails'),
+    transaction: (work) => transaction(work),
+    announce: () => publish({ type: 'mail.queued' }),
+    owner: `${config.instanceName}/${origin}`,
+    logger,
+  });
+  events.on('mail.queued', () => void mailQueue.wake());
   const caches = createReadCaches(
     config,
     {
@@ -70,7 +88,8 @@ export function createAppContext(deps: AppContextDeps) {
     transaction,
     publish,
     ids: new IdSequences(models.Counter),
-    mailer,
+    mailer: mailQueue.mailer,
+    mailQueue,
     storage: createUploadStorage(connection, config.publicUrl),
     tokens: createTokenService({
       secret: deps.jwtSecret,
@@ -101,7 +120,6 @@ export function createScriptContext(models: Models, config: Config, logger: Logg
   return createAppContext({
     config,
     logger,
-    mailer: mailerFor(config, logger),
     jwtSecret: randomBytes(32).toString('hex'),
     database: { models },
   }).context;

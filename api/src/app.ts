@@ -35,13 +35,14 @@ import { errorMiddleware } from './platform/errors';
 import { requestLog, requireJsonBodies, routeTree, securityHeaders } from './platform/http';
 import type { InFlight } from './platform/in-flight';
 import type { Logger } from './platform/logger';
-import type { Mailer } from './platform/mailer';
+import type { MailTransport } from './platform/mailer';
 import { createRateLimits } from './platform/rate-limit';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  mailer: Mailer;
+  /** How mail leaves (default: SMTP_URL, else the outbox directory under DATA_DIR). */
+  mailTransport?: MailTransport;
   jwtSecret: string;
   /**
    * The database the app works on: its models (bound to its own connection, see models.ts) and
@@ -87,6 +88,8 @@ export function createApp(deps: AppDeps): CampusApp {
   const unsubscribe = caches.subscribe(context.events);
   // Following starts now; requests need not wait for it (a failure is retried and logged).
   eventStream.ready().catch(() => undefined);
+  // This process sends queued mail too (any process may: each mail is claimed by one).
+  context.mailQueue.start();
   // People search reads each user's search terms; accounts stored before them get theirs now.
   backfillSearchTerms(models.User).catch((err: unknown) =>
     logger.warn({ err }, 'search terms could not be filled in for older accounts'),
@@ -178,6 +181,7 @@ export function createApp(deps: AppDeps): CampusApp {
   const close = async () => {
     streams.close();
     unsubscribe();
+    await context.mailQueue.close();
     await eventStream.close();
   };
   return Object.assign(app, {

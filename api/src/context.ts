@@ -14,6 +14,7 @@ import type { AppState, TokenService } from './platform/auth';
 import type { Config } from './platform/config';
 import type { EventBus } from './platform/event-bus';
 import type { Logger } from './platform/logger';
+import type { MailQueue } from './platform/mail-queue';
 import type { Mailer } from './platform/mailer';
 import type { MemberLimiters, RateLimits } from './platform/rate-limit';
 import type { UploadStorage } from './platform/storage';
@@ -43,7 +44,10 @@ export interface AppContext {
   readonly publish: (...events: DomainEvent[]) => void;
   /** Numeric ids of every collection. */
   readonly ids: IdSequences;
+  /** Queues e-mail (never waits for SMTP): the mail queue's worker sends it. */
   readonly mailer: Mailer;
+  /** The mail queue: its worker, and the mails that keep failing (the admin's list). */
+  readonly mailQueue: MailQueue;
   /** Uploaded files (GridFS), with the API's public URL of each. */
   readonly storage: UploadStorage;
   /** Signs and checks the API's tokens. */

@@ -81,6 +81,8 @@ export type DomainEvent =
     }
   | { type: 'report.resolved'; caseId: number; action: 'remove' | 'dismiss' }
   | { type: 'setting.changed'; key: string }
+  /** An e-mail was queued (platform/mail-queue.ts): the workers look for mail due. */
+  | { type: 'mail.queued' }
   // Live streams: another process opened one stream too many for the member; these keys end.
   | { type: 'stream.superseded'; keys: string[] };
 

@@ -6,9 +6,9 @@ import { trackInFlight } from './platform/in-flight';
 import { loadConfig } from './platform/config';
 import { openDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './platform/db';
 import { resolveJwtSecret } from './platform/jwt-secret';
+import { previousSecretRefusals } from './platform/key-ring';
 import { createLogger, type Logger } from './platform/logger';
 import { createModels } from './models';
-import { mailerFor } from './platform/mailer';
 import {
   configRefusals,
   demoAccountRefusal,
@@ -26,7 +26,7 @@ async function main() {
   const demoFlag = process.argv.includes('--demo');
   const config = loadConfig(demoFlag ? { ...process.env, DEMO_MODE: '1' } : process.env);
   const logger = createLogger(config.logLevel);
-  const refusals = configRefusals(config);
+  const refusals = [...configRefusals(config), ...previousSecretRefusals(config)];
   if (refusals.length > 0) throw new ProductionRefusal(refusals);
   if (cluster.isPrimary && config.apiProcesses > 1) return runProcesses(config, logger);
   return runApi(config, logger);
@@ -109,7 +109,6 @@ async function runApi(config: Config, logger: Logger) {
     inFlight,
     config,
     logger,
-    mailer: mailerFor(config, logger),
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
   });

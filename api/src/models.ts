@@ -7,6 +7,7 @@
 import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
 import { auditEntryModel } from './modules/audit/model';
+import { knownDeviceModel, signInDelayModel } from './modules/auth/model';
 import { invitationModel } from './modules/invitations/model';
 import { reportCaseModel, reportModel } from './modules/reports/model';
 import { commentModel } from './modules/comments/model';
@@ -21,6 +22,7 @@ import { repostModel } from './modules/reposts/model';
 import { browserSessionModel } from './modules/sessions/model';
 import { appSettingModel } from './modules/settings/model';
 import { userModel } from './modules/users/model';
+import { queuedMailModel } from './platform/mail-queue-model';
 import { eventPositionModel, outboxModel } from './platform/outbox-model';
 import { rateLimitWindowModel } from './platform/rate-limit-model';
 
@@ -31,6 +33,7 @@ export function createModels(connection: Connection) {
     AuditEntry: auditEntryModel(connection),
     BrowserSession: browserSessionModel(connection),
     Invitation: invitationModel(connection),
+    KnownDevice: knownDeviceModel(connection),
     Report: reportModel(connection),
     ReportCase: reportCaseModel(connection),
     Comment: commentModel(connection),
@@ -43,8 +46,10 @@ export function createModels(connection: Connection) {
     Notification: notificationModel(connection),
     Outbox: outboxModel(connection),
     Post: postModel(connection),
+    QueuedMail: queuedMailModel(connection),
     RateLimitWindow: rateLimitWindowModel(connection),
     Repost: repostModel(connection),
+    SignInDelay: signInDelayModel(connection),
     User: userModel(connection),
   };
 }

@@ -69,8 +69,10 @@ describe('account applications and invitations', () => {
     const days = (Date.parse(res.body.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(13.9);
     expect(days).toBeLessThanOrEqual(14);
+    // The mail carries its own link of the invitation; the answer's is for hand delivery.
     const [mail] = await mailsTo(t, email);
-    expect(mail?.links.invitation).toBe(res.body.invitationUrl);
+    expect(mail?.links.invitation).toMatch(/^http:\/\/web\.test\/register\?invitation=[\w-]{43}$/);
+    expect(mail?.links.invitation).not.toBe(res.body.invitationUrl);
 
     const again = await asAdmin().post(`/api/admin/applications/${id}/approve`);
     expect(again.status).toBe(409);
@@ -79,6 +81,13 @@ describe('account applications and invitations', () => {
     expect(reject.status).toBe(409);
     expect(await t.models.Invitation.countDocuments({ applicationId: id })).toBe(1);
     expect((await auditActions())[0]).toBe('application.approve');
+  });
+
+  test("when the admin's link is looked up, then it names the applicant but not the address found in the contact text", async () => {
+    const email = uniqueEmail('shown', 'example.org');
+    const token = await invitationFor('Shown Alum', email);
+    const invitation = await t.http().get(`/api/invitations/${token}`).expect(200);
+    expect(invitation.body).toEqual({ name: 'Shown Alum' });
   });
 
   test('when the contact information has no address, then the link is answered but not mailed', async () => {
@@ -112,15 +121,23 @@ describe('account applications and invitations', () => {
     expect(long.body).toEqual({ message: 'Reason must be at most 1000 characters' });
   });
 
+  /** The token of the link the admin's answer carries (for hand delivery). */
   async function invitationFor(name: string, email: string | null): Promise<string> {
     const id = await apply(t, { name, contactInfo: email ?? 'by phone' });
     const res = await asAdmin().post(`/api/admin/applications/${id}/approve`).expect(200);
     return new URL(res.body.invitationUrl).searchParams.get('invitation')!;
   }
 
-  test('when an alum registers with the address invited, then any domain works, verified and alumni, once', async () => {
+  /** The token of the link mailed to `email` (the invitee's mailbox). */
+  async function mailedInvitationFor(name: string, email: string): Promise<string> {
+    await invitationFor(name, email);
+    const link = (await mailsTo(t, email)).at(-1)?.links.invitation;
+    return new URL(link!).searchParams.get('invitation')!;
+  }
+
+  test('when an alum registers with the address invited through the mailed link, then any domain works, verified and alumni, once', async () => {
     const email = uniqueEmail('alum', 'gmail.com');
-    const token = await invitationFor('Ada Alum', email);
+    const token = await mailedInvitationFor('Ada Alum', email);
     expect((await t.http().get(`/api/invitations/${token}`).expect(200)).body).toEqual({
       name: 'Ada Alum',
       email,
@@ -158,9 +175,10 @@ describe('account applications and invitations', () => {
   });
 
   test('when an alum registers another address, then it needs the verification link', async () => {
-    const token = await invitationFor('Bo Alum', uniqueEmail('bo', 'example.org'));
+    const token = await mailedInvitationFor('Bo Alum', uniqueEmail('bo', 'example.org'));
     const personal = uniqueEmail('bo.personal', 'yahoo.com');
-    const res = await t.http().post('/api/auth/register').send({
+    const browser = t.browser(); // the registering browser: its link verifies in one click
+    const res = await browser.post('/api/auth/register').send({
       name: 'Bo Alum',
       email: personal,
       password: TEST_PASSWORD,
@@ -175,8 +193,7 @@ describe('account applications and invitations', () => {
       .post('/api/auth/login')
       .send({ email: personal, password: TEST_PASSWORD });
     expect(login.status).toBe(403);
-    await t
-      .http()
+    await browser
       .get(`/api/auth/verify/${verification!.links.verification!.split('/').at(-1)}`)
       .expect(200);
     await t

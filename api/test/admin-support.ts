@@ -11,8 +11,9 @@ export interface OutboxMail {
   links: Record<string, string>;
 }
 
-/** Every e-mail written to the test app's outbox, oldest first. */
-export async function outbox(t: Pick<TestApp, 'dataDir'>): Promise<OutboxMail[]> {
+/** Every e-mail written to the test app's outbox once the mail queue is done, oldest first. */
+export async function outbox(t: Pick<TestApp, 'dataDir' | 'mailSent'>): Promise<OutboxMail[]> {
+  await t.mailSent();
   const dir = path.join(t.dataDir, 'outbox');
   const files = await fs.readdir(dir).catch(() => [] as string[]);
   const mails: OutboxMail[] = [];
@@ -23,7 +24,10 @@ export async function outbox(t: Pick<TestApp, 'dataDir'>): Promise<OutboxMail[]>
 }
 
 /** The e-mails sent to one address. */
-export async function mailsTo(t: Pick<TestApp, 'dataDir'>, to: string): Promise<OutboxMail[]> {
+export async function mailsTo(
+  t: Pick<TestApp, 'dataDir' | 'mailSent'>,
+  to: string,
+): Promise<OutboxMail[]> {
   return (await outbox(t)).filter((mail) => mail.to === to);
 }
 

@@ -36,6 +36,7 @@ async function answers<C extends ApiCall>(
 }
 
 async function verificationToken(email: string): Promise<string> {
+  await t.mailSent();
   const dir = path.join(t.dataDir, 'outbox');
   for (const file of (await fs.readdir(dir)).filter((f) => f.endsWith('.json'))) {
     const mail = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8'));
@@ -45,6 +46,7 @@ async function verificationToken(email: string): Promise<string> {
 }
 
 async function resetToken(email: string): Promise<string> {
+  await t.mailSent();
   const dir = path.join(t.dataDir, 'outbox');
   for (const file of (await fs.readdir(dir))
     .filter((f) => f.endsWith('.json'))
@@ -64,12 +66,29 @@ describe('API responses and their contracts', () => {
     // Accounts.
     const email = uniqueEmail('new');
     const password = 'a long enough password';
+    const browser = t.browser();
     await answers(
       'POST /api/auth/register',
-      http().post('/api/auth/register').send({ name: 'Newcomer', email, password }),
+      browser.post('/api/auth/register').send({ name: 'Newcomer', email, password }),
     );
     const token = await verificationToken(email);
-    await answers('GET /api/auth/verify/:token', http().get(`/api/auth/verify/${token}`));
+    await answers('GET /api/auth/verify/:token', browser.get(`/api/auth/verify/${token}`));
+    // A link opened elsewhere than in the registering browser: a password is chosen first.
+    const elsewhere = uniqueEmail('elsewhere');
+    await http()
+      .post('/api/auth/register')
+      .send({ name: 'Elsewhere', email: elsewhere, password })
+      .expect(201);
+    const elsewhereToken = await verificationToken(elsewhere);
+    const asked = await answers(
+      'GET /api/auth/verify/:token',
+      http().get(`/api/auth/verify/${elsewhereToken}`),
+    );
+    expect(asked.passwordRequired).toBe(true);
+    await answers(
+      'POST /api/auth/verify/:token',
+      http().post(`/api/auth/verify/${elsewhereToken}`).send({ password }),
+    );
     const login = await answers(
       'POST /api/auth/login',
       http().post('/api/auth/login').send({ email, password }),
@@ -326,6 +345,25 @@ describe('API responses and their contracts', () => {
       asAdmin(http().post(`/api/admin/users/${ada.id}/reactivate`)),
     );
     await answers('GET /api/admin/audit', asAdmin(http().get('/api/admin/audit')));
+    // A mail that failed for good, as the mail queue leaves it (mail-queue.test.ts makes one fail).
+    await t.models.QueuedMail.create({
+      _id: await t.context.ids.nextIdOfBlock('mails'),
+      state: 'failed',
+      to: 'gone@campus.edu',
+      subject: 'Verify your Campus account',
+      text: 'Hello',
+      html: '<p>Hello</p>',
+      links: {},
+      attempts: 8,
+      lastError: 'connect ECONNREFUSED 127.0.0.1:25',
+      nextAttemptAt: null,
+      createdAt: new Date(),
+    });
+    const failing = await answers('GET /api/admin/mail', asAdmin(http().get('/api/admin/mail')));
+    await answers(
+      'POST /api/admin/mail/:id/retry',
+      asAdmin(http().post(`/api/admin/mail/${failing.items[0]!.id}/retry`)),
+    );
 
     // The account lifecycle, on a member of its own: it ends with the account deleted.
     const leaver = await t.createMember({ name: 'Leaver' });
@@ -369,10 +407,10 @@ describe('API responses and their contracts', () => {
       .post('/api/auth/login')
       .set('User-Agent', 'SpareDevice/1.0')
       .send({ email: leaver.email, password: 'a changed password' });
-    const browser = await http()
+    const signedIn = await http()
       .post('/api/auth/login')
       .send({ email: leaver.email, password: 'a changed password' });
-    const cookies = (browser.headers['set-cookie'] as unknown as string[]).map(
+    const cookies = (signedIn.headers['set-cookie'] as unknown as string[]).map(
       (c) => c.split(';')[0]!,
     );
     const fromApp = (req: ReturnType<ReturnType<typeof http>['post']>) =>

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MEMBER_ACTIONS, type Config, type MemberAction } from '../src/platform/config';
+import { loadConfig, MEMBER_ACTIONS, type Config, type MemberAction } from '../src/platform/config';
 import { TestClock } from './clock';
 import { useTestApp } from './test-app';
 
@@ -166,5 +166,42 @@ describe('per-member limits on the real routes', () => {
     expect(limited.body.message).toBe(
       `Too many profile picture uploads: you can make at most 2 profile picture uploads per day. Please try again in ${wait}.`,
     );
+  });
+});
+
+describe('people search', () => {
+  test('when a member searches more often than allowed, then 429 with Retry-After says so, and another member may still search', async () => {
+    const client = limitedTo('searches', 3);
+    const [member, other] = [await t.createMember(), await t.createMember()];
+    const search = (who: typeof member, q: string) =>
+      client.http().get(`/api/users?q=${q}`).set('Authorization', who.auth);
+    for (const letter of ['a', 'b', 'c']) await search(member, letter).expect(200);
+    const limited = await search(member, 'd');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({
+      message: expect.stringMatching(
+        /^Too many searches: you can make at most 3 searches per minute\. Please try again in \d+ seconds?\.$/,
+      ),
+    });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    await search(other, 'd').expect(200);
+  });
+
+  test('when nobody is signed in, then search is a 401 that counts against nobody', async () => {
+    const client = limitedTo('searches', 1);
+    for (let i = 0; i < 3; i += 1) await client.http().get('/api/users?q=a').expect(401);
+    const member = await t.createMember();
+    await client.http().get('/api/users?q=a').set('Authorization', member.auth).expect(200);
+  });
+
+  test('when nothing is configured, then search is limited per minute and per day', () => {
+    const { searches } = loadConfig({}).memberLimits;
+    expect(searches.perMinute).toBeGreaterThan(0);
+    expect(searches.perDay).toBeGreaterThan(0);
+    const set = loadConfig({
+      RATE_LIMIT_SEARCHES_PER_MINUTE: '7',
+      RATE_LIMIT_SEARCHES_PER_DAY: '70',
+    }).memberLimits.searches;
+    expect(set).toEqual({ perMinute: 7, perDay: 70 });
   });
 });

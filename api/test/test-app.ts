@@ -10,7 +10,6 @@ import { createTokenService } from '../src/platform/auth';
 import { loadConfig, MEMBER_ACTIONS, type Config } from '../src/platform/config';
 import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger } from '../src/platform/logger';
-import { mailerFor } from '../src/platform/mailer';
 import { createModels, type Models } from '../src/models';
 import type { AppContext, Clock } from '../src/context';
 
@@ -25,6 +24,8 @@ export interface TestApp {
   config: Config;
   /** A supertest client on the app's callback (no port is opened for the app). */
   http(): ReturnType<typeof request>;
+  /** A client that keeps the cookies the app sets, as one browser does (its own jar each call). */
+  browser(): ReturnType<typeof request.agent>;
   /** The app's read caches (e.g. to forget what a write behind the app's back changed). */
   caches: CampusApp['caches'];
   /** The app's domain events (to wait for one, or to see what a write told). */
@@ -33,6 +34,11 @@ export interface TestApp {
   context: AppContext;
   /** Resolves once every commit made so far, through any app, has reached this app's caches. */
   caughtUp(): Promise<void>;
+  /**
+   * Resolves once the mail queue has nothing due: every mail queued so far (and due by the apps'
+   * clocks) has been delivered to the outbox directory, or its attempt failed.
+   */
+  mailSent(): Promise<void>;
   /** The database the app works on. */
   database: Database<Models>;
   /** The app's models, bound to its own database connection. */
@@ -69,6 +75,8 @@ export function testConfig(dataDir: string, overrides: Overrides = {}): Config {
     memberLimits: Object.fromEntries(
       MEMBER_ACTIONS.map((action) => [action, { perMinute: 0, perDay: 0 }]),
     ) as Config['memberLimits'],
+    // No sign-in delays either, unless the test file sets them (sign-in-delays.test.ts).
+    signInDelays: { ...base.signInDelays, maxDelayMs: 0 },
     ...overrides,
     // Every limit off unless the test file sets it (each is tested with its own app).
     rateLimits: {
@@ -96,7 +104,6 @@ export function buildTestApp(
   const app = createApp({
     config: cfg,
     logger,
-    mailer: mailerFor(cfg, logger),
     // A test may restart with another key (a rotation): `another({ jwtSecret, jwtPreviousSecrets })`.
     jwtSecret: cfg.jwtSecret ?? TEST_JWT_SECRET,
     database,
@@ -195,6 +202,9 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
       return used().app.appContext;
     },
     caughtUp: () => used().app.caughtUp(),
+    async mailSent() {
+      for (const app of apps) await app.appContext.mailQueue.drain();
+    },
     get database() {
       if (!database) throw new Error('useTestApp: used before beforeAll');
       return database;
@@ -207,6 +217,9 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     lastActiveAt: (id) => lastActiveAt(used().app, id),
     http() {
       return request(used().callback);
+    },
+    browser() {
+      return request.agent(used().callback);
     },
     another(extra, clock) {
       const built = build(extra, clock);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { apiRestarter } from '../support/global-setup';
 import { DEMO_PASSWORD, MEMBER_EMAIL, expect, test } from '../support/fixtures';
 import type { Page } from '@playwright/test';
@@ -5,8 +6,9 @@ import type { Page } from '@playwright/test';
 // Issue 35: rotating the signing key signs nobody out; removing the old key ends, with the reason,
 // only the sessions that never moved to the new one (docs/deploy.md, "Rotating the signing key").
 
-const KEY_1 = 'e2e-rotation-key-one-0123456789abcdef0123456789abcdef';
-const KEY_2 = 'e2e-rotation-key-two-0123456789abcdef0123456789abcdef';
+// Made at run time: a committed key would be refused in production (platform/committed-secrets.ts).
+const KEY_1 = randomBytes(32).toString('hex');
+const KEY_2 = randomBytes(32).toString('hex');
 /** The API's message (@campus/contracts `SESSION_KEY_RETIRED_MESSAGE`). */
 const KEYS_RENEWED = 'Your session has ended because Campus renewed its security keys.';
 

@@ -28,7 +28,7 @@ import { loadConfig } from '../../api/src/platform/config';
 import type { Models } from '../../api/src/models';
 import type { Database } from '../../api/src/platform/db';
 import { createLogger } from '../../api/src/platform/logger';
-import { mailerFor } from '../../api/src/platform/mailer';
+import { mailTransportFor } from '../../api/src/platform/mailer';
 import { BENCH_DIR, openBenchDatabase } from './database';
 import { cpuMeter, perRequestUs } from './cpu';
 import { CONNECTIONS, countRoundTrips, median, runLoad, signToken, type LoadResult } from './load';
@@ -185,13 +185,17 @@ async function inProcessApi(database: Database<Models>): Promise<{
     LOG_LEVEL: 'silent',
     DATA_DIR: BENCH_DIR,
     JWT_SECRET: BENCH_JWT_SECRET,
+    // Production has no default for its addresses: the benchmark's own, explicitly.
+    PUBLIC_URL: `http://${LOOPBACK}`,
+    WEB_URL: `http://${LOOPBACK}:3000`,
+    ALLOWED_ORIGINS: `http://${LOOPBACK}:3000`,
     ...(READ_CACHE_MS === undefined ? {} : { READ_CACHE_MS }),
   });
   const logger = createLogger('silent');
   const app = createApp({
     config,
     logger,
-    mailer: mailerFor({ ...config, smtpUrl: undefined, dataDir: BENCH_DIR }, logger),
+    mailTransport: mailTransportFor({ ...config, smtpUrl: undefined, dataDir: BENCH_DIR }, logger),
     jwtSecret: BENCH_JWT_SECRET,
     database,
   });

@@ -32,7 +32,7 @@ import { createModels } from '../../api/src/models';
 import { loadConfig } from '../../api/src/platform/config';
 import { connectDatabase } from '../../api/src/platform/db';
 import { createLogger } from '../../api/src/platform/logger';
-import { mailerFor } from '../../api/src/platform/mailer';
+import { mailTransportFor } from '../../api/src/platform/mailer';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
 import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
 import { cpuMeter, cpuMs, perRequestUs } from './cpu';
@@ -149,6 +149,8 @@ async function countCommands(
     SMTP_URL: 'smtp://127.0.0.1:1',
     LOG_LEVEL: 'warn',
     PUBLIC_URL: 'http://127.0.0.1',
+    WEB_URL: 'http://127.0.0.1:3000',
+    ALLOWED_ORIGINS: 'http://127.0.0.1:3000',
   };
   const base = loadConfig(env);
   const config = {
@@ -169,7 +171,10 @@ async function countCommands(
       const app = createApp({
         config,
         logger,
-        mailer: mailerFor({ ...config, smtpUrl: undefined, dataDir: BENCH_DIR }, logger),
+        mailTransport: mailTransportFor(
+          { ...config, smtpUrl: undefined, dataDir: BENCH_DIR },
+          logger,
+        ),
         jwtSecret: BENCH_JWT_SECRET,
         database,
       });

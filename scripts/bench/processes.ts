@@ -4,6 +4,7 @@
  * only. Every child is stopped when the benchmark ends, however it ends.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -146,7 +147,11 @@ async function waitForHttp(url: string, child: ChildProcess, what: string): Prom
 /** READ_CACHE_MS of the API processes the benchmarks start (BENCH_READ_CACHE_MS), if set. */
 export const READ_CACHE_MS = process.env.BENCH_READ_CACHE_MS;
 
-export const BENCH_JWT_SECRET = 'benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
+/**
+ * The API's JWT_SECRET in a benchmark run, and what the benchmarks sign their tokens with: random
+ * for each run, as production requires (a committed value is refused, platform/production.ts).
+ */
+export const BENCH_JWT_SECRET = randomBytes(48).toString('base64');
 
 /**
  * Extra Node.js options for the API process, from BENCH_API_NODE_ARGS (space-separated), e.g.
@@ -196,10 +201,14 @@ export async function startApi(options: {
         LOG_LEVEL: 'warn',
         // BENCH_READ_CACHE_MS=0: the API without its read caches (uncached feed pages).
         ...(READ_CACHE_MS === undefined ? {} : { READ_CACHE_MS }),
+        // Production has no default for its addresses: the benchmark's own, explicitly.
         PUBLIC_URL: `http://${LOOPBACK}:${port}`,
+        WEB_URL: `http://${LOOPBACK}:3000`,
+        ALLOWED_ORIGINS: `http://${LOOPBACK}:3000`,
+        EMBEDDED_DATABASE: '',
+        DEMO_MODE: '',
         RATE_LIMIT_LOGIN_MAX: '0',
-        RATE_LIMIT_LOGIN_FAILURES_MAX: '0',
-        RATE_LIMIT_REGISTER_EMAIL_MAX: '0',
+        RATE_LIMIT_LOGIN_MAX_DELAY_MS: '0',
         RATE_LIMIT_VERIFY_TOKEN_MAX: '0',
         RATE_LIMIT_APPLICATION_CONTACT_MAX: '0',
         RATE_LIMIT_FEEDBACK_IP_MAX: '0',
@@ -209,10 +218,12 @@ export async function startApi(options: {
         RATE_LIMIT_FEEDBACK_MAX: '0',
         // The load is a few members acting far faster than any person: no per-member limits.
         ...Object.fromEntries(
-          ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS'].flatMap((action) => [
-            [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
-            [`RATE_LIMIT_${action}_PER_DAY`, '0'],
-          ]),
+          ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS', 'SEARCHES'].flatMap(
+            (action) => [
+              [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
+              [`RATE_LIMIT_${action}_PER_DAY`, '0'],
+            ],
+          ),
         ),
       },
     },

@@ -24,6 +24,8 @@ const HEADINGS = {
   'bench:stream': '## `npm run bench:stream`: the live stream',
   'bench:bundle': '## `npm run bench:bundle`: bytes of a first visit',
   'bench:web': '## `npm run bench:web`: the pages in Chromium',
+  'bench:enumeration':
+    '## `npm run bench:enumeration`: answers for addresses with and without an account',
 } as const;
 export type SectionName = keyof typeof HEADINGS;
 

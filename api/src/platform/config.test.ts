@@ -50,6 +50,21 @@ describe('loadConfig', () => {
     expect(config.memberLimits.avatars).toEqual({ perMinute: 5, perDay: 3 });
   });
 
+  test('when NODE_ENV is production in any case, then it reads as production, with no local address and no embedded database by default', () => {
+    const config = loadConfig({ NODE_ENV: ' Production ' });
+    expect(config).toMatchObject({
+      env: 'production',
+      webUrl: '',
+      publicUrl: '',
+      allowedOrigins: [],
+      embeddedDatabase: false,
+    });
+    expect(loadConfig({ NODE_ENV: 'PRODUCTION', EMBEDDED_DATABASE: '1' }).embeddedDatabase).toBe(
+      true,
+    );
+    expect(loadConfig({ NODE_ENV: 'Test' }).logLevel).toBe('silent');
+  });
+
   test('when a number is malformed, then loading fails loudly', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow('PORT must be a non-negative integer');
   });

@@ -19,6 +19,7 @@ export const MEMBER_ACTIONS = [
   'likes',
   'follows',
   'avatars',
+  'searches',
 ] as const;
 export type MemberAction = (typeof MEMBER_ACTIONS)[number];
 
@@ -29,7 +30,22 @@ export interface MemberLimit {
   perDay: number;
 }
 
+/**
+ * How failed sign-ins slow down the guessing of one account (modules/auth/sign-in-delays.ts):
+ * after `freeFailures` failures, the next attempt is evaluated only `firstDelayMs` after the last
+ * one, and each further failure doubles the wait up to `maxDelayMs`. An attempt made too early
+ * is answered 429 with `Retry-After` without looking at the password. Failures are forgotten
+ * `forgetAfterMs` after the last one. `maxDelayMs: 0` turns the delays off.
+ */
+export interface SignInDelays {
+  freeFailures: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+  forgetAfterMs: number;
+}
+
 export interface Config {
+  /** NODE_ENV, trimmed and lower-cased (`Production` is production); unset: `development`. */
   env: string;
   port: number;
   /** How many API processes serve `port` (node's cluster; 1: this process alone). */
@@ -40,8 +56,13 @@ export interface Config {
    * host name and the process's slot among API_PROCESSES.
    */
   instanceName: string;
-  /** Unset: the embedded database is started with data under `<dataDir>/db`. */
+  /**
+   * Unset: the embedded database is started with data under `<dataDir>/db` (in production only
+   * with `embeddedDatabase`).
+   */
   mongodbUri: string | undefined;
+  /** EMBEDDED_DATABASE=1: production may use the embedded database (MONGODB_URI unset). */
+  embeddedDatabase: boolean;
   /** Only used with `mongodbUri`: database name when the URI has none. */
   dataDir: string;
   /** Unset: generated once and kept in the database (platform/jwt-secret.ts). */
@@ -59,10 +80,11 @@ export interface Config {
   institutionDomains: string[];
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** CORS allow-list. Outside production the local apps' origins by default; in production none. */
   allowedOrigins: string[];
-  /** Base of the absolute URLs the API hands out (avatars). */
+  /** Base of the absolute URLs the API hands out (avatars). No default in production (''). */
   publicUrl: string;
-  /** The web app, for links in e-mails. */
+  /** The web app, for links in e-mails. No default in production (''). */
   webUrl: string;
   adminUserId: number;
   /** IANA time zone of the campus: "today" for Top Posts and the analytics days. */
@@ -71,6 +93,18 @@ export interface Config {
   avatarMaxBytes: number;
   avatarMaxPixels: number;
   avatarSize: number;
+  /** The mail queue (platform/mail-queue.ts). */
+  mail: {
+    /** Attempts of one mail before it is marked failed (the admin sees it). */
+    maxAttempts: number;
+    /** The wait after the first failed attempt; it doubles after each one, up to `retryMaxMs`. */
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** How long a worker holds a mail it is sending before another process may take it over. */
+    leaseMs: number;
+    /** With nothing due, how often a worker looks anyway (mail queued by a process that stopped). */
+    idleCheckMs: number;
+  };
   activityThrottleMs: number;
   /** How long an authenticated caller's account lookup is reused (0: look it up every time). */
   authCacheMs: number;
@@ -83,14 +117,13 @@ export interface Config {
    * one NAT address) or per account, e-mail address, token or signed-in member.
    */
   rateLimits: {
-    /** Per client IP: sign-in attempts; a successful sign-in does not count. */
+    /**
+     * Per client IP: wrong passwords. Over it a wrong password is answered 429 instead of 401;
+     * a right one (any account's) still signs in.
+     */
     login: RateLimitRule;
-    /** Per e-mail address: failed sign-ins (then 429 for that account only). */
-    loginFailures: RateLimitRule;
-    /** Per client IP: registrations. */
+    /** Per client IP: registrations (only floods far beyond a campus's enrolment week). */
     register: RateLimitRule;
-    /** Per e-mail address: registrations. */
-    registerEmail: RateLimitRule;
     /** Per client IP: verification links opened. */
     verify: RateLimitRule;
     /** Per verification token: attempts to use it. */
@@ -108,10 +141,16 @@ export interface Config {
     /** Per client IP: resend-verification requests. */
     verificationResend: RateLimitRule;
     /**
-     * Per e-mail address: reset and verification e-mails sent to it. Over the limit the request
-     * is still answered 202 (the answer must not depend on the account), but nothing is sent.
+     * Per e-mail address and kind (reset; verification, from registration and resend): the
+     * e-mails sent at once. Past it, `accountEmailsCooldown` decides; a request that sends nothing
+     * changes nothing (the link of the latest e-mail keeps working) and is answered as usual.
      */
     accountEmails: RateLimitRule;
+    /**
+     * Per e-mail address and kind, once `accountEmails` is used up: at most `max` more per
+     * `windowMs`, so the owner can always get a fresh link and the address cannot be mail-bombed.
+     */
+    accountEmailsCooldown: RateLimitRule;
     /** Per signed-in member: calls that check the password (change it, delete the account). */
     passwordCheck: RateLimitRule;
     /** Per signed-in member: reports of posts, comments and members. */
@@ -119,11 +158,13 @@ export interface Config {
     /** Per client IP: invitation look-ups (`GET /api/invitations/:token`). */
     invitation: RateLimitRule;
   };
-  /** Per member: posts, comments, reposts, likes, follows and avatar uploads. */
+  /** How one account's failed sign-ins slow down its guessing (not the right password). */
+  signInDelays: SignInDelays;
+  /** Per member: posts, comments, reposts, likes, follows, avatar uploads and people searches. */
   memberLimits: Record<MemberAction, MemberLimit>;
   /**
-   * Demo mode (`DEMO_MODE=1`, or `--demo`): the demo data is seeded into an empty database, and
-   * the production refusals (platform/production.ts) do not apply.
+   * Demo mode (`DEMO_MODE=1`, or `--demo`): the demo data is seeded into an empty database.
+   * Production refuses it (platform/production.ts).
    */
   demoMode: boolean;
   logLevel: string;
@@ -190,13 +231,18 @@ const ONE_HOUR = 60 * 60 * 1000;
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 4000);
   const dataDir = path.resolve(REPO_ROOT, str(env, 'DATA_DIR') ?? '.data');
+  const nodeEnv = (str(env, 'NODE_ENV') ?? 'development').toLowerCase();
+  // A local run's addresses are defaults outside production only: production refuses to start
+  // without WEB_URL, PUBLIC_URL and ALLOWED_ORIGINS (platform/production.ts).
+  const local = nodeEnv !== 'production';
   const appOrigins = [3000, 3001, 3002, 3003, 3004].map((p) => `http://localhost:${p}`);
   return {
-    env: str(env, 'NODE_ENV') ?? 'development',
+    env: nodeEnv,
     port,
     apiProcesses: Math.max(1, int(env, 'API_PROCESSES', 1)),
     instanceName: str(env, 'API_INSTANCE') ?? `${os.hostname()}-${str(env, 'API_SLOT') ?? '1'}`,
     mongodbUri: str(env, 'MONGODB_URI'),
+    embeddedDatabase: bool(env, 'EMBEDDED_DATABASE', false),
     dataDir,
     jwtSecret: str(env, 'JWT_SECRET'),
     jwtPreviousSecrets: list(env, 'JWT_PREVIOUS_SECRETS', []),
@@ -210,15 +256,25 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     smtpUrl: str(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Campus <no-reply@campus.edu>',
-    allowedOrigins: list(env, 'ALLOWED_ORIGINS', appOrigins),
-    publicUrl: (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    webUrl: (str(env, 'WEB_URL') ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    allowedOrigins: list(env, 'ALLOWED_ORIGINS', local ? appOrigins : []),
+    publicUrl: (str(env, 'PUBLIC_URL') ?? (local ? `http://localhost:${port}` : '')).replace(
+      /\/+$/,
+      '',
+    ),
+    webUrl: (str(env, 'WEB_URL') ?? (local ? 'http://localhost:3000' : '')).replace(/\/+$/, ''),
     adminUserId: int(env, 'ADMIN_USER_ID', 107),
     timezone: assertTimeZone(str(env, 'APP_TIMEZONE') ?? 'UTC'),
     jsonBodyLimit: str(env, 'JSON_BODY_LIMIT') ?? '100kb',
     avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 5 * 1024 * 1024),
     avatarMaxPixels: int(env, 'AVATAR_MAX_PIXELS', 40_000_000),
     avatarSize: int(env, 'AVATAR_SIZE', 512),
+    mail: {
+      maxAttempts: Math.max(1, int(env, 'MAIL_MAX_ATTEMPTS', 8)),
+      retryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000),
+      retryMaxMs: int(env, 'MAIL_RETRY_MAX_MS', ONE_HOUR),
+      leaseMs: int(env, 'MAIL_LEASE_MS', 2 * 60_000),
+      idleCheckMs: int(env, 'MAIL_IDLE_CHECK_MS', 60_000),
+    },
     activityThrottleMs: int(env, 'ACTIVITY_THROTTLE_MS', 5 * 60 * 1000),
     authCacheMs: int(env, 'AUTH_CACHE_MS', 60_000),
     authorCacheMs: int(env, 'AUTHOR_CACHE_MS', 60_000),
@@ -226,9 +282,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: {
       // Per address: only floods; a campus behind one NAT address stays well below.
       login: rule(env, 'LOGIN', 300, FIFTEEN_MINUTES),
-      loginFailures: rule(env, 'LOGIN_FAILURES', 10, FIFTEEN_MINUTES),
-      register: rule(env, 'REGISTER', 50, ONE_HOUR),
-      registerEmail: rule(env, 'REGISTER_EMAIL', 5, ONE_HOUR),
+      // An enrolment week's freshmen behind one NAT address are far fewer in an hour.
+      register: rule(env, 'REGISTER', 5000, ONE_HOUR),
       verify: rule(env, 'VERIFY', 300, FIFTEEN_MINUTES),
       verifyToken: rule(env, 'VERIFY_TOKEN', 10, FIFTEEN_MINUTES),
       application: rule(env, 'APPLICATION', 30, ONE_HOUR),
@@ -238,9 +293,18 @@ export function loadConfig(env: Env = process.env): Config {
       passwordReset: rule(env, 'PASSWORD_RESET', 100, ONE_HOUR),
       verificationResend: rule(env, 'VERIFICATION_RESEND', 100, ONE_HOUR),
       accountEmails: rule(env, 'ACCOUNT_EMAILS', 3, ONE_HOUR),
+      accountEmailsCooldown: rule(env, 'ACCOUNT_EMAILS_COOLDOWN', 1, FIFTEEN_MINUTES),
       passwordCheck: rule(env, 'PASSWORD_CHECK', 10, FIFTEEN_MINUTES),
       report: rule(env, 'REPORT', 20, ONE_HOUR),
       invitation: rule(env, 'INVITATION', 100, FIFTEEN_MINUTES),
+    },
+    // However many guesses came before, a new device's attempt is evaluated at most 30 s after
+    // the last one; a device that signed in to the account before is never delayed by them.
+    signInDelays: {
+      freeFailures: int(env, 'RATE_LIMIT_LOGIN_FREE_FAILURES', 5),
+      firstDelayMs: int(env, 'RATE_LIMIT_LOGIN_FIRST_DELAY_MS', 1000),
+      maxDelayMs: int(env, 'RATE_LIMIT_LOGIN_MAX_DELAY_MS', 30_000),
+      forgetAfterMs: int(env, 'RATE_LIMIT_LOGIN_FAILURES_FORGOTTEN_MS', 24 * ONE_HOUR),
     },
     // Well above what a person does by hand, far below what a script floods with.
     memberLimits: {
@@ -250,9 +314,11 @@ export function loadConfig(env: Env = process.env): Config {
       likes: memberLimit(env, 'likes', 60, 1000),
       follows: memberLimit(env, 'follows', 30, 200),
       avatars: memberLimit(env, 'avatars', 5, 20),
+      // Typing in the search box; not a way to list every member (36 one-letter searches).
+      searches: memberLimit(env, 'searches', 30, 300),
     },
     demoMode: bool(env, 'DEMO_MODE', false),
-    logLevel: str(env, 'LOG_LEVEL') ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    logLevel: str(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxyHops: int(env, 'TRUST_PROXY_HOPS', 0),
   };
 }

@@ -14,11 +14,28 @@ export interface Mail {
   links: Record<string, string>;
 }
 
+/**
+ * How use cases send e-mail: through the mail queue (mail-queue.ts). Both methods only queue, in
+ * the transaction under way if there is one, so a request never waits for SMTP nor fails with it.
+ */
 export interface Mailer {
+  /** Queues `mail`; a worker sends it, trying again with back-off when the transport fails. */
   send(mail: Mail): Promise<void>;
+  /**
+   * Queues a mail of `kind` to `to`, written when it is sent by the composer registered for that
+   * kind, which may find nothing to send (no account has that address). The request costs the
+   * same whatever the address, so neither its answer nor its time tells who has an account. A
+   * request of the same kind for the same address still waiting is not queued again.
+   */
+  request(kind: string, to: string): Promise<void>;
 }
 
-export interface MailerOptions {
+/** Delivers one mail now (SMTP, or the outbox directory); throws when it could not. */
+export interface MailTransport {
+  deliver(mail: Mail): Promise<void>;
+}
+
+export interface MailTransportOptions {
   smtpUrl: string | undefined;
   from: string;
   outboxDir: string;
@@ -26,15 +43,26 @@ export interface MailerOptions {
 }
 
 /**
+ * Bounds on one SMTP conversation, well inside the queue's lease (MAIL_LEASE_MS), so a server
+ * that stops answering fails the attempt instead of holding the mail past its lease.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/**
  * SMTP when `smtpUrl` is set. Otherwise every message is written to the outbox directory as
  * `<time>-<random>.eml` (the raw message) and `<time>-<random>.json` ({ to, subject, text, links,
  * createdAt }), and its links are logged so a developer can follow them.
  */
-export function createMailer({ smtpUrl, from, outboxDir, logger }: MailerOptions): Mailer {
+export function createMailTransport({
+  smtpUrl,
+  from,
+  outboxDir,
+  logger,
+}: MailTransportOptions): MailTransport {
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
     return {
-      async send(mail) {
+      async deliver(mail) {
         await transport.sendMail({
           from,
           to: mail.to,
@@ -52,7 +80,7 @@ export function createMailer({ smtpUrl, from, outboxDir, logger }: MailerOptions
     newline: 'unix',
   });
   return {
-    async send(mail) {
+    async deliver(mail) {
       const info = await transport.sendMail({
         from,
         to: mail.to,
@@ -71,19 +99,22 @@ export function createMailer({ smtpUrl, from, outboxDir, logger }: MailerOptions
         links: mail.links,
         createdAt,
       };
-      await fs.writeFile(path.join(outboxDir, `${base}.json`), JSON.stringify(record, null, 2));
+      // Written under another name, then renamed: whoever reads the outbox never sees half a file.
+      const file = path.join(outboxDir, `${base}.json`);
+      await fs.writeFile(`${file}.part`, JSON.stringify(record, null, 2));
+      await fs.rename(`${file}.part`, file);
       // Development affordance (no SMTP configured): the link is the only way to verify locally.
       logger.info({ outboxFile: `${base}.json`, links: mail.links }, 'e-mail written to outbox');
     },
   };
 }
 
-/** The mailer a configuration asks for: SMTP_URL, else the e-mail outbox under DATA_DIR. */
-export function mailerFor(
+/** The transport a configuration asks for: SMTP_URL, else the e-mail outbox under DATA_DIR. */
+export function mailTransportFor(
   config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>,
   logger: Logger,
-): Mailer {
-  return createMailer({
+): MailTransport {
+  return createMailTransport({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     outboxDir: path.join(config.dataDir, 'outbox'),

@@ -76,6 +76,7 @@ const ACTION_NOUNS: Record<MemberAction, [one: string, many: string]> = {
   likes: ['like', 'likes'],
   follows: ['follow', 'follows'],
   avatars: ['profile picture upload', 'profile picture uploads'],
+  searches: ['search', 'searches'],
 };
 
 function inWords(seconds: number): string {
@@ -109,7 +110,8 @@ type Named = { name: string; rule: RateLimitRule };
  *   so a request that is not signed in counts against nobody;
  * - `take(name, key, rule)`: one attempt for any key (an e-mail address, a token), for limits a
  *   route applies itself, with `refund()` to take back what must not count (a success);
- * - `members`: one limiter per member action (posts, comments, ...), per minute and per day.
+ * - `members`: one limiter per member action (posts, comments, searches, ...), per minute and
+ *   per day.
  *
  * `max: 0` turns a limit off. Over a limit: 429 with `Retry-After` in whole seconds.
  */
@@ -188,6 +190,7 @@ export function createRateLimits(
       likes: memberLimiter('likes'),
       follows: memberLimiter('follows'),
       avatars: memberLimiter('avatars'),
+      searches: memberLimiter('searches'),
     } satisfies MemberLimiters,
   };
 }

@@ -3,6 +3,7 @@
 import { loadConfig } from '../platform/config';
 import { openDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
+import { isProduction } from '../platform/production';
 import { createUploadStorage } from '../platform/storage';
 import { createModels } from '../models';
 import { createScriptContext } from '../app-context';
@@ -15,6 +16,9 @@ async function run() {
   );
   if (!config.demoMode) {
     throw new Error('The demo data is seeded only in demo mode: DEMO_MODE=1 or --demo');
+  }
+  if (isProduction(config)) {
+    throw new Error('The demo data is never seeded in production: NODE_ENV must not be production');
   }
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ ...config, logger, models: createModels });

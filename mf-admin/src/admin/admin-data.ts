@@ -9,7 +9,8 @@ export type AdminListRoute =
   | typeof callRoutes.adminFeedback
   | typeof callRoutes.adminMembers
   | typeof callRoutes.adminReports
-  | typeof callRoutes.auditLog;
+  | typeof callRoutes.auditLog
+  | typeof callRoutes.adminMail;
 
 type AdminListKey<R extends AdminListRoute> = CallKey<R, readonly [string]>;
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import styled from 'styled-components';
 import { Badge } from '@campus/kit/ui';
+import { FailingMailPanel } from '../mail/failing-mail-panel';
 
 const Page = styled.section`
   display: grid;
@@ -55,7 +56,10 @@ export const ADMIN_PAGES = [
   { path: '/admin/audit', label: 'Audit log' },
 ] as const;
 
-/** An admin page: its heading, the links between the admin pages, then its content. */
+/**
+ * An admin page: its heading, the links between the admin pages, the e-mails not delivered (when
+ * there are some), then its content.
+ */
 export function AdminFrame({
   title,
   children,
@@ -82,6 +86,7 @@ export function AdminFrame({
           ))}
         </ul>
       </Nav>
+      <FailingMailPanel />
       {toolbar}
       {children}
     </Page>

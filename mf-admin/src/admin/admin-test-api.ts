@@ -1,5 +1,5 @@
 // Test helper for the admin pages' tests: an admin session whose API answers `handler`, else
-// the summary counts, else 404.
+// the summary counts, else no failing e-mail, else 404.
 import { mockApi, type ApiHandler } from '@campus/kit/testing';
 
 export const SUMMARY = { pendingApplications: 0, openReports: 0, pendingFeedback: 0 };
@@ -8,7 +8,11 @@ export function adminApi(handler: ApiHandler) {
   return mockApi(
     async (call) =>
       (await handler(call)) ??
-      (call.pathname === '/api/admin/summary' ? { status: 200, body: SUMMARY } : undefined),
+      (call.pathname === '/api/admin/summary'
+        ? { status: 200, body: SUMMARY }
+        : call.pathname === '/api/admin/mail'
+          ? { status: 200, body: pageOf([]) }
+          : undefined),
     { roles: ['member', 'admin'] },
   );
 }

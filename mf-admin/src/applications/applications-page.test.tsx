@@ -95,13 +95,12 @@ describe('ApplicationsPage', () => {
     renderApplications();
     await userEvent.click(await screen.findByRole('button', { name: 'Approve Alan Turing' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invitation created' });
-    expect(within(dialog).getByLabelText('Invitation link')).toHaveValue(invitationUrl);
-    expect(
-      within(dialog).getByText(
-        'The contact information has no e-mail address: send the link another way.',
-      ),
-    ).toBeInTheDocument();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy link' }));
+    const link = within(dialog).getByLabelText('Invitation link for hand delivery');
+    expect(link).toHaveValue(invitationUrl);
+    expect(link).toHaveAccessibleDescription(
+      'The contact information has no e-mail address: send the link another way. Whoever registers with this link verifies their e-mail address by mail.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy invitation link' }));
     expect(writeText).toHaveBeenCalledWith(invitationUrl);
     expect(await screen.findByText('Link copied')).toBeInTheDocument();
     await waitFor(() => expect(callsTo(fetchMock, '/api/admin/applications')).toHaveLength(2));

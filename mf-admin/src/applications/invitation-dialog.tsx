@@ -40,7 +40,11 @@ const Done = styled.div`
   margin-top: ${({ theme }) => theme.space(4)};
 `;
 
-/** After an approval: the invitation link, to copy and send another way if it was not e-mailed. */
+/**
+ * After an approval: the link for hand delivery, to copy and send another way. An account made
+ * with it verifies its e-mail by mail (issue 35): the address in the contact text may be anyone's.
+ * Only the mailed link, in the invitee's mailbox, registers that address verified at once.
+ */
 export function InvitationDialog({
   approval,
   onClose,
@@ -76,23 +80,27 @@ export function InvitationDialog({
       {approval && (
         <>
           <Field>
-            <label htmlFor={id}>Invitation link</label>
+            <label htmlFor={id}>Invitation link for hand delivery</label>
             <div>
               <input
                 id={id}
+                aria-describedby={`${id}-note`}
                 readOnly
                 value={approval.invitationUrl}
                 onFocus={(event) => event.currentTarget.select()}
               />
               <Button size="sm" onClick={() => void copy()}>
-                Copy link
+                Copy invitation link
               </Button>
             </div>
           </Field>
-          <Note>
+          <Note id={`${id}-note`}>
             {approval.emailed && approval.application.email
-              ? `It was also e-mailed to ${approval.application.email}.`
-              : 'The contact information has no e-mail address: send the link another way.'}
+              ? `An invitation with its own link was also e-mailed to ${approval.application.email}; whichever link is used first counts.`
+              : approval.application.email
+                ? `The invitation could not be e-mailed to ${approval.application.email}: send this link another way.`
+                : 'The contact information has no e-mail address: send the link another way.'}{' '}
+            Whoever registers with this link verifies their e-mail address by mail.
           </Note>
           <Done>
             <Button variant="secondary" size="sm" onClick={onClose}>

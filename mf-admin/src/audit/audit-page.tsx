@@ -15,6 +15,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.reactivate': 'Reactivated member',
   'report.remove': 'Removed reported content',
   'report.dismiss': 'Dismissed report',
+  'mail.retry': 'Retried e-mail',
 };
 
 const Scroll = styled.div`

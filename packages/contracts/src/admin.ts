@@ -92,8 +92,11 @@ export const INVITATION_TTL_DAYS = 14;
 
 /**
  * `POST /api/admin/applications/:id/approve` response. `invitationUrl` is
- * `${WEB_URL}/register?invitation=<token>` (single use, 14 days); `emailed` says whether it was
- * also e-mailed (the contact information held an address).
+ * `${WEB_URL}/register?invitation=<token>`, the link for hand delivery (single use, 14 days): an
+ * account registered through it always verifies its e-mail by mail. `emailed` says whether an
+ * invitation was e-mailed to the address found in the contact information; that mail carries
+ * another link of the same invitation, the only one that makes that very address verified at
+ * once (holding it proves the mailbox). Either link uses the invitation up.
  */
 export const approveApplicationResponseSchema = z.object({
   invitationUrl: z.string(),
@@ -238,11 +241,12 @@ export const AUDIT_ACTIONS = [
   'user.reactivate',
   'report.remove',
   'report.dismiss',
+  'mail.retry',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
-export const AUDIT_TARGET_TYPES = ['application', 'feedback', 'user', 'report'] as const;
+export const AUDIT_TARGET_TYPES = ['application', 'feedback', 'user', 'report', 'mail'] as const;
 export const auditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;
 
@@ -260,6 +264,32 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 /** `GET /api/admin/audit` (newest first). */
 export const auditListSchema = adminPageSchema(auditEntrySchema);
 export type AuditList = z.infer<typeof auditListSchema>;
+
+// ---------------------------------------------------------------- mail delivery
+
+/** retrying: failed at least once, tried again at `nextAttemptAt`; failed: given up. */
+export const adminMailStatusSchema = z.enum(['retrying', 'sending', 'failed']);
+export type AdminMailStatus = z.infer<typeof adminMailStatusSchema>;
+
+/**
+ * An account e-mail that keeps failing. Never its body or links: they carry sign-in tokens.
+ */
+export const adminMailSchema = z.object({
+  id: idSchema,
+  to: z.string(),
+  /** Null for a mail written when sent (a reset link) whose writing failed before it had one. */
+  subject: z.string().nullable(),
+  status: adminMailStatusSchema,
+  attempts: z.number().int().nonnegative(),
+  lastError: z.string(),
+  /** When it is tried again (null once failed for good). */
+  nextAttemptAt: isoDateSchema.nullable(),
+  createdAt: isoDateSchema,
+});
+export type AdminMail = z.infer<typeof adminMailSchema>;
+/** `GET /api/admin/mail`: mails failed or failing, newest first. */
+export const adminMailListSchema = adminPageSchema(adminMailSchema);
+export type AdminMailList = z.infer<typeof adminMailListSchema>;
 
 // ---------------------------------------------------------------- summary
 

@@ -112,12 +112,24 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const registerResponseSchema = z.object({ message: z.string(), user: publicUserSchema });
 export type RegisterResponse = z.infer<typeof registerResponseSchema>;
 
-/** `GET /api/auth/verify/:token`: success carries `message`; failure also carries `error`. */
+/**
+ * `GET /api/auth/verify/:token` and `POST /api/auth/verify/:token`: success carries `message`;
+ * failure (400) also carries `error`. A verification link proves the mailbox, not the password
+ * typed at registration: only the browser that registered (its sign-up cookie) verifies with one
+ * click. Opened anywhere else, the link stays valid and the answer is 200 with `passwordRequired:
+ * true`: whoever holds the link chooses the password (`POST` with `{ password }`), and the one
+ * typed at registration is discarded (docs/security.md).
+ */
 export const verifyResponseSchema = z.object({
   message: z.string(),
   error: z.string().optional(),
+  passwordRequired: z.literal(true).optional(),
 });
 export type VerifyResponse = z.infer<typeof verifyResponseSchema>;
+
+/** `POST /api/auth/verify/:token` payload: the password of the verified account. */
+export const verifyWithPasswordRequestSchema = z.strictObject({ password: newPasswordSchema });
+export type VerifyWithPasswordRequest = z.infer<typeof verifyWithPasswordRequestSchema>;
 
 /**
  * What a signed-in member may do beyond reading and posting. Every member has `member`; the API

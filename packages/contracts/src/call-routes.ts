@@ -46,6 +46,7 @@ export const callRoutes = defineRoutes({
   register: { method: 'POST', path: '/api/auth/register', status: 201 },
   login: { method: 'POST', path: '/api/auth/login', status: 200 },
   verifyEmail: { method: 'GET', path: '/api/auth/verify/:token', status: 200 },
+  verifyEmailWithPassword: { method: 'POST', path: '/api/auth/verify/:token', status: 200 },
   me: { method: 'GET', path: '/api/auth/me', status: 200 },
   forgotPassword: { method: 'POST', path: '/api/auth/forgot-password', status: 202 },
   resetPassword: { method: 'POST', path: '/api/auth/reset-password', status: 200 },
@@ -118,6 +119,8 @@ export const callRoutes = defineRoutes({
   adminReports: { method: 'GET', path: '/api/admin/reports', status: 200 },
   resolveReport: { method: 'POST', path: '/api/admin/reports/:id/resolve', status: 200 },
   auditLog: { method: 'GET', path: '/api/admin/audit', status: 200 },
+  adminMail: { method: 'GET', path: '/api/admin/mail', status: 200 },
+  retryMail: { method: 'POST', path: '/api/admin/mail/:id/retry', status: 200 },
 });
 
 export type CallRoutes = typeof callRoutes;

@@ -10,6 +10,8 @@ import {
   adminFeedbackQuerySchema,
   adminFeedbackSchema,
   adminFeedbackUpdateSchema,
+  adminMailListSchema,
+  adminMailSchema,
   adminPageQuerySchema,
   adminSummarySchema,
   adminUserListSchema,
@@ -42,6 +44,7 @@ import {
   registerResponseSchema,
   resetPasswordRequestSchema,
   verifyResponseSchema,
+  verifyWithPasswordRequestSchema,
 } from './auth';
 import {
   callRoutes,
@@ -159,6 +162,11 @@ export const calls = defineCalls({
   register: { params: noParams, body: registerRequestSchema, response: registerResponseSchema },
   login: { params: noParams, body: loginRequestSchema, response: loginResponseSchema },
   verifyEmail: { params: token, response: verifyResponseSchema },
+  verifyEmailWithPassword: {
+    params: token,
+    body: verifyWithPasswordRequestSchema,
+    response: verifyResponseSchema,
+  },
   me: { params: noParams, response: authMeResponseSchema },
   forgotPassword: {
     params: noParams,
@@ -270,6 +278,8 @@ export const calls = defineCalls({
   },
   resolveReport: { params: id, body: resolveReportRequestSchema, response: adminReportSchema },
   auditLog: { params: noParams, query: adminPageQuerySchema, response: auditListSchema },
+  adminMail: { params: noParams, query: adminPageQuerySchema, response: adminMailListSchema },
+  retryMail: { params: id, body: emptyRequestSchema, response: adminMailSchema },
 });
 
 export type CallTable = typeof calls;

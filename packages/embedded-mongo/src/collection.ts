@@ -222,6 +222,11 @@ export class Index {
     return this.scanKeys(lo, hi, false);
   }
 
+  /** Whether the index has a partial filter (it holds only the documents that pass it). */
+  get hasPartialFilter(): boolean {
+    return this.partial !== undefined;
+  }
+
   /** Whether the index holds every document (usable by the planner for any query). */
   get complete(): boolean {
     return !this.spec.sparse && !this.partial && !this.spec.collation;

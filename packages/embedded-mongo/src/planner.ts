@@ -131,6 +131,22 @@ function chooseIndex(
   return best;
 }
 
+/**
+ * Whether `index` holds every document the filter can match: a complete index always does; a
+ * sparse one (no partial filter, no collation) does when the filter asks one of its fields to
+ * equal values that are neither null nor missing, since a document without that field cannot
+ * match (what mongod does too: `{ dedupeKey: 'x' }` reads the sparse unique index, not the
+ * collection).
+ */
+function holdsEveryMatch(index: Index, bounds: Map<string, FieldBounds>): boolean {
+  if (index.complete) return true;
+  if (!index.spec.sparse || index.hasPartialFilter || index.spec.collation) return false;
+  return index.fields.some((f) => {
+    const eq = bounds.get(f.name)?.eq;
+    return eq !== undefined && eq.length > 0 && eq.every((v) => v !== null && v !== undefined);
+  });
+}
+
 export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]>): Plan {
   const bounds = extractBounds(filter);
   const idBounds = bounds.get('_id');
@@ -140,7 +156,7 @@ export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]
   }
 
   const best = chooseIndex(
-    coll.indexes.filter((ix) => ix.complete),
+    coll.indexes.filter((ix) => holdsEveryMatch(ix, bounds)),
     bounds,
     sort,
   );

@@ -199,3 +199,28 @@ test('when a count filter is not provably covered by an index, then documents ar
     expect([filter, await countFromKeys(filter)]).toEqual([filter, { n: expected, read: true }]);
   }
 });
+
+test('when filtering a sparse index field by a value, then the sparse index is read; by null, the collection is', async () => {
+  // Every 100th post has a key: the sparse index holds only those 200 documents.
+  const keyed = client.db('bench').collection<{ _id: number; key?: string | null }>('keyed');
+  const engine = server.engine;
+  const coll = engine.getOrCreate('bench', 'keyed');
+  for (let i = 1; i <= N; i++)
+    engine.insert(coll, i % 100 === 0 ? { _id: i, key: `k${i}` } : { _id: i });
+  engine.createIndex(coll, { name: 'key_1', key: { key: 1 }, unique: true, sparse: true });
+  const explain = async (filter: Doc) =>
+    (await keyed.find(filter).explain('executionStats')) as Document;
+
+  const one = await explain({ key: 'k500' });
+  expect(one.queryPlanner.winningPlan.summary).toBe('IXSCAN key_1');
+  expect(one.executionStats.totalDocsExamined).toBe(1);
+  expect(await keyed.find({ key: { $in: ['k100', 'k200', 'nope'] } }).toArray()).toEqual([
+    { _id: 100, key: 'k100' },
+    { _id: 200, key: 'k200' },
+  ]);
+  // Documents without the field match null: only a scan finds them.
+  const missing = await explain({ key: null });
+  expect(missing.queryPlanner.winningPlan.summary).toBe('COLLSCAN');
+  expect(await keyed.countDocuments({ key: null })).toBe(N - N / 100);
+  expect(await keyed.countDocuments({ key: { $in: [null, 'k100'] } })).toBe(N - N / 100 + 1);
+});

@@ -1,5 +1,6 @@
 import { act, screen } from '@testing-library/react';
-import { mockApi } from '@campus/kit/testing';
+import userEvent from '@testing-library/user-event';
+import { callsTo, mockApi } from '@campus/kit/testing';
 import { renderApp } from '../testing/render-app';
 
 beforeEach(() => window.localStorage.clear());
@@ -58,5 +59,95 @@ describe('VerifyEmailPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Failed to verify email. Please try again.',
     );
+  });
+
+  describe('when the link was opened elsewhere than in the browser that registered', () => {
+    const asked = {
+      status: 200,
+      body: {
+        message: 'Choose a password to finish verifying your email.',
+        passwordRequired: true,
+      },
+    };
+
+    it('asks for a password with the registration rules, verifies with it, then shows the success state', async () => {
+      const fetchMock = mockApi(({ method, pathname }) => {
+        if (pathname !== '/api/auth/verify/held-token') return undefined;
+        if (method === 'GET') return asked;
+        return {
+          status: 200,
+          body: { message: 'Email verified successfully! You can now log in.' },
+        };
+      });
+      renderApp('/verify/held-token');
+      const password = await screen.findByLabelText('Password');
+      expect(
+        screen.getByText('Choose a password to finish verifying your email.'),
+      ).toBeInTheDocument();
+      expect(password).toHaveFocus();
+
+      await userEvent.type(password, 'short');
+      await userEvent.click(screen.getByRole('button', { name: 'Verify and set password' }));
+      expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
+      expect(password).toHaveAttribute('aria-invalid', 'true');
+      expect(password).toHaveAccessibleDescription('Password must be at least 8 characters');
+      expect(callsTo(fetchMock, '/api/auth/verify/held-token', 'POST')).toHaveLength(0);
+
+      await userEvent.clear(password);
+      await userEvent.type(password, 'my own password{Enter}');
+      expect(
+        await screen.findByText('Email verified successfully! You can now log in.'),
+      ).toBeInTheDocument();
+      const posts = callsTo(fetchMock, '/api/auth/verify/held-token', 'POST');
+      expect(posts).toHaveLength(1);
+      expect(JSON.parse(String(posts[0]!.init.body))).toEqual({ password: 'my own password' });
+      // Then the spec's success state, whose redirect the first test follows on a fake clock.
+    });
+
+    it('when the link was used meanwhile, then the spec error state with its ways on', async () => {
+      const message = 'This verification link is invalid or has already been used.';
+      mockApi(({ method, pathname }) => {
+        if (pathname !== '/api/auth/verify/raced-token') return undefined;
+        if (method === 'GET') return asked;
+        return { status: 400, body: { message, error: message } };
+      });
+      renderApp('/verify/raced-token');
+      await userEvent.type(await screen.findByLabelText('Password'), 'my own password{Enter}');
+      expect(await screen.findByRole('alert')).toHaveTextContent(message);
+      expect(screen.getByRole('link', { name: 'Register Again' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Go to Login' })).toBeInTheDocument();
+    });
+
+    it('when the network fails or the server refuses, then it is announced and the password can be sent again', async () => {
+      let answer: 'network' | 'limited' | 'ok' = 'network';
+      mockApi(({ method, pathname }) => {
+        if (pathname !== '/api/auth/verify/flaky-token') return undefined;
+        if (method === 'GET') return asked;
+        if (answer === 'network') throw new TypeError('Failed to fetch');
+        if (answer === 'limited') {
+          return { status: 429, body: { message: 'Too many requests. Try again in 5 minutes.' } };
+        }
+        return {
+          status: 200,
+          body: { message: 'Email verified successfully! You can now log in.' },
+        };
+      });
+      renderApp('/verify/flaky-token');
+      const password = await screen.findByLabelText('Password');
+      await userEvent.type(password, 'my own password{Enter}');
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Failed to verify email. Please try again.',
+      );
+      answer = 'limited';
+      await userEvent.click(screen.getByRole('button', { name: 'Verify and set password' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Too many requests. Try again in 5 minutes.',
+      );
+      answer = 'ok';
+      await userEvent.click(screen.getByRole('button', { name: 'Verify and set password' }));
+      expect(
+        await screen.findByText('Email verified successfully! You can now log in.'),
+      ).toBeInTheDocument();
+    });
   });
 });

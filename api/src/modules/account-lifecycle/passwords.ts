@@ -2,6 +2,7 @@ import bcrypt from 'bcrypt';
 import type { ChangePasswordRequest, ResetPasswordRequest } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
+import type { Mail } from '../../platform/mailer';
 import { badRequest, notFound } from '../../platform/errors';
 import {
   findByEmail,
@@ -30,18 +31,29 @@ export const WRONG_PASSWORD = 'Password is incorrect';
 /** A reset link works for an hour. */
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 
+/** The mail queue's kind of the reset mail (mail-composers.ts). */
+export const PASSWORD_RESET_MAIL = 'password-reset';
+
 /**
- * Mails a reset link to an existing account; a newer request replaces the older token. Answers
- * nothing either way (the route says the same thing whether or not the account exists).
+ * Queues a reset mail for the address, whether or not an account has it: the mail queue's worker
+ * finds the account (composePasswordReset), so the request does the same work, in the same time,
+ * for any address, and the route says the same thing either way.
  */
 export async function requestPasswordReset(ctx: AppContext, email: string) {
+  await ctx.mailer.request(PASSWORD_RESET_MAIL, email);
+}
+
+/**
+ * The reset mail for the account with this address, with a new link (a newer one replaces the
+ * older token); null when no account has it. Called by the mail queue's worker when it sends.
+ */
+export async function composePasswordReset(ctx: AppContext, email: string): Promise<Mail | null> {
   const user = await findByEmail(ctx, email);
-  if (!user) return;
+  if (!user) return null;
   const { token, hash } = newLinkToken();
-  await setPasswordResetToken(ctx, user._id, hash, new Date(Date.now() + RESET_TOKEN_TTL_MS));
-  await ctx.mailer.send(
-    passwordResetEmail(user.name, user.email, `${ctx.config.webUrl}/reset-password/${token}`),
-  );
+  const expires = new Date(ctx.clock.now().getTime() + RESET_TOKEN_TTL_MS);
+  await setPasswordResetToken(ctx, user._id, hash, expires);
+  return passwordResetEmail(user.name, user.email, `${ctx.config.webUrl}/reset-password/${token}`);
 }
 
 /** Sets the password of the account holding this unexpired token; the token works once. */

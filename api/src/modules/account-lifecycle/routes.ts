@@ -3,6 +3,7 @@ import { calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
 import { bindCall } from '../../platform/calls';
+import { mayMailAccountEmail } from '../auth/account-emails';
 import { clearSessionCookies } from '../sessions/cookies';
 import { signInDevice } from '../sessions/routes';
 import { USER_NOT_FOUND } from '../users/queries';
@@ -24,10 +25,8 @@ import { resendVerification, VERIFICATION_LINK_SENT } from './resend-verificatio
 export function accountLifecycleRoutes(app: HttpContext) {
   const { rateLimits, requireAuth } = app;
   const rules = app.config.rateLimits;
-  // Per address, across both kinds of e-mail: nobody can make us flood someone's inbox.
-  const mayEmail = async (email: string) =>
-    (await rateLimits.take('account-emails', email.trim().toLowerCase(), rules.accountEmails))
-      .allowed;
+  // Per address and kind: nobody can make us flood someone's inbox, and past the allowance a
+  // request changes nothing, so the latest e-mail's link keeps working for its owner.
   const perIp = (name: 'passwordReset' | 'verificationResend') =>
     rateLimits.perIp(name, rules[name]);
   // After requireAuth: the member's own attempts count, never an anonymous caller's.
@@ -41,7 +40,9 @@ export function accountLifecycleRoutes(app: HttpContext) {
     calls.forgotPassword,
     { before: [perIp('passwordReset')] },
     async (_c, { body }) => {
-      if (await mayEmail(body.email)) await requestPasswordReset(app, body.email);
+      if (await mayMailAccountEmail(app, 'reset', body.email)) {
+        await requestPasswordReset(app, body.email);
+      }
       return { message: RESET_LINK_SENT };
     },
   );
@@ -56,7 +57,9 @@ export function accountLifecycleRoutes(app: HttpContext) {
   );
   const resendLimit = { before: [perIp('verificationResend')] };
   bindCall(router, calls.resendVerification, resendLimit, async (_ctx, { body }) => {
-    if (await mayEmail(body.email)) await resendVerification(app, body.email);
+    if (await mayMailAccountEmail(app, 'verification', body.email)) {
+      await resendVerification(app, body.email);
+    }
     return { message: VERIFICATION_LINK_SENT };
   });
   // Every session of the member ends; this device gets a new one (cookies, and the answer's token).

@@ -12,7 +12,7 @@ import type { Mailer } from '../../platform/mailer';
 import { decideApplication, emailInContactInfo } from '../account-applications/applications';
 import { listApplications as applicationsOfStatus } from '../account-applications/queries';
 import { recordAudit } from '../audit/audit-log';
-import { createInvitation } from '../invitations/invitations';
+import { createInvitation, recordEmailed } from '../invitations/invitations';
 import { invitationEmail, rejectionEmail } from './emails';
 import { toAdminApplication, window, type Page } from './present';
 
@@ -30,16 +30,18 @@ export async function listApplications(
 }
 
 /**
- * Approves a pending application: an invitation (random token, 14 days, single use) made in the
- * same transaction, then e-mailed when the contact information holds an address. The link is
- * answered either way, so the administrator can also send it another way.
+ * Approves a pending application: an invitation (14 days, single use) made in the same
+ * transaction. Its mailed link goes to the address found in the contact information, if any: the
+ * only link that registers that address verified at once, and only once the mail went out. The
+ * answer carries the other link, for the administrator to hand over another way; an account
+ * made with it verifies its e-mail by mail (issue 35: the address in free text may be anyone's).
  */
 export async function approveApplication(
   ctx: AppContext,
   admin: AuthUser,
   id: number,
 ): Promise<ApproveApplicationResponse> {
-  const { application, token, expiresAt } = await ctx.transaction(async () => {
+  const { application, email, invitation } = await ctx.transaction(async () => {
     const decided = await decideApplication(ctx, id, {
       status: 'approved',
       adminId: admin.id,
@@ -56,16 +58,19 @@ export async function approveApplication(
       target: { type: 'application', id },
       details: { name: decided.name, email },
     });
-    return { application: decided, ...invitation };
+    return { application: decided, email, invitation };
   });
-  const invitationUrl = `${ctx.config.webUrl}/register?invitation=${token}`;
-  const email = emailInContactInfo(application.contactInfo);
+  const linkOf = (token: string) => `${ctx.config.webUrl}/register?invitation=${token}`;
   const emailed = email
-    ? await send(ctx, invitationEmail(application.name, email, invitationUrl, INVITATION_TTL_DAYS))
+    ? await send(
+        ctx,
+        invitationEmail(application.name, email, linkOf(invitation.mailToken), INVITATION_TTL_DAYS),
+      )
     : false;
+  if (emailed) await recordEmailed(ctx, invitation.id, ctx.clock.now());
   return {
-    invitationUrl,
-    expiresAt: expiresAt.toISOString(),
+    invitationUrl: linkOf(invitation.handToken),
+    expiresAt: invitation.expiresAt.toISOString(),
     emailed,
     application: toAdminApplication(application),
   };
@@ -97,7 +102,10 @@ export async function rejectApplication(
   return { emailed, application: toAdminApplication(application) };
 }
 
-/** Whether the e-mail went out; the decision stands either way (answered as `emailed`). */
+/**
+ * Whether the e-mail was queued (the mail queue sends it, and shows the admin a mail that keeps
+ * failing); the decision stands either way (answered as `emailed`).
+ */
 async function send(ctx: AppContext, mail: Parameters<Mailer['send']>[0]) {
   try {
     await ctx.mailer.send(mail);

@@ -10,6 +10,7 @@ import { REPORT_NOT_FOUND } from '../reports/reports';
 import { USER_NOT_FOUND } from '../users/queries';
 import { approveApplication, listApplications, rejectApplication } from './applications';
 import { listFeedback, updateFeedback } from './feedback';
+import { listTroubledMail, MAIL_NOT_FOUND, retryMail } from './mail';
 import { listMembers, reactivateMember, suspendMember } from './members';
 import { listReports, resolveReport } from './reports';
 import { listAudit, summary } from './summary';
@@ -50,5 +51,9 @@ export function adminRoutes(app: HttpContext) {
     resolveReport(app, caller(ctx), params.id, body.action),
   );
   bindCall(router, calls.auditLog, admin(), (_ctx, { query }) => listAudit(app, query));
+  bindCall(router, calls.adminMail, admin(), (_ctx, { query }) => listTroubledMail(app, query));
+  bindCall(router, calls.retryMail, admin(MAIL_NOT_FOUND), (ctx, { params }) =>
+    retryMail(app, caller(ctx), params.id),
+  );
   return router;
 }

@@ -18,35 +18,27 @@ export function percent(part: number, whole: number): number {
 export async function overview(ctx: AppContext): Promise<AnalyticsOverview> {
   const { timezone } = ctx.config;
   const now = ctx.clock.now();
-  const [
-    totalUsers,
-    verifiedUsers,
-    newUsersWeek,
-    totalPosts,
-    postsMonth,
-    totalLikes,
-    totalComments,
-    totalFollows,
-  ] = await Promise.all([
-    userCounts(ctx).all(),
-    userCounts(ctx).verified(),
-    userCounts(ctx).createdSince(new Date(now.getTime() - 7 * DAY)),
-    postCounts(ctx).visible(),
-    postCounts(ctx).visibleSince(startOfMonthIn(timezone, now)),
-    countAllLikes(ctx),
-    countAllComments(ctx),
-    countAllFollows(ctx),
-  ]);
-  return {
-    totalUsers,
-    verifiedUsers,
-    verificationRate: percent(verifiedUsers, totalUsers),
-    newUsersWeek,
-    totalPosts,
-    postsMonth,
-    totalLikes,
-    totalComments,
-    totalFollows,
+  const counts = await allOf({
+    totalUsers: userCounts(ctx).all(),
+    verifiedUsers: userCounts(ctx).verified(),
+    newUsersWeek: userCounts(ctx).createdSince(new Date(now.getTime() - 7 * DAY)),
+    totalPosts: postCounts(ctx).visible(),
+    postsMonth: postCounts(ctx).visibleSince(startOfMonthIn(timezone, now)),
+    totalLikes: countAllLikes(ctx),
+    totalComments: countAllComments(ctx),
+    totalFollows: countAllFollows(ctx),
+  });
+  return { ...counts, verificationRate: percent(counts.verifiedUsers, counts.totalUsers) };
+}
+
+/** Awaits every promise of `pending` together: the same keys, each with its value. */
+async function allOf<T extends Record<string, Promise<unknown>>>(
+  pending: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const keys = Object.keys(pending);
+  const values = await Promise.all(Object.values(pending));
+  return Object.fromEntries(keys.map((key, i) => [key, values[i]])) as {
+    [K in keyof T]: Awaited<T[K]>;
   };
 }
 

@@ -4,9 +4,9 @@ import { isInstitutionalEmail, type PublicUser, type RegisterRequest } from '@ca
 import type { AppContext } from '../../context';
 import { conflict, HttpError } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
-import { claimInvitation, recordUse, releaseInvitation } from '../invitations/invitations';
-import { createSignUp, emailTaken, removeSignUp, replacePendingSignUp } from '../users/accounts';
-import { createInvitedAccount, removeInvitedAccount } from '../users/admin-accounts';
+import { claimInvitation, recordUse } from '../invitations/invitations';
+import { createSignUp, emailTaken, replacePendingSignUp } from '../users/accounts';
+import { createInvitedAccount } from '../users/admin-accounts';
 import { userPolicy } from '../users/policy';
 import { toPublicUser } from '../users/presenters';
 import { verificationEmail } from './emails';
@@ -24,13 +24,16 @@ export function hashVerificationToken(token: string): string {
 
 /**
  * Registration with an invitation: any e-mail domain, the account marked `affiliation:
- * 'alumni'`, verified at once when the address is the one the invitation was mailed to (else a
- * verification link as usual). The invitation is used up in the transaction that creates the
- * account, so of concurrent registrations with one token exactly one succeeds (the others 410).
+ * 'alumni'`. Verified at once only when the address is the one the invitation's mailed link
+ * proves (that link, mailed there, was used: invitations.ts); any other address, or the link the
+ * administrator handed over, gets a verification link as usual. The invitation is used up in the
+ * transaction that creates the account, so of concurrent registrations with one invitation
+ * exactly one succeeds (the others 410). `signUpSecretHash`: as for `register`.
  */
 export async function registerInvited(
   ctx: AppContext,
   input: RegisterRequest & { invitationToken: string },
+  signUpSecretHash: string,
 ): Promise<{ user: PublicUser; verified: boolean }> {
   if (await emailTaken(ctx, input.email)) throw conflict(EMAIL_TAKEN);
   const password = await bcrypt.hash(input.password, ctx.config.bcryptRounds);
@@ -43,7 +46,7 @@ export async function registerInvited(
   try {
     created = await ctx.transaction(async () => {
       const invitation = await claimInvitation(ctx, input.invitationToken);
-      const verified = invitation.email !== null && invitation.email === input.email;
+      const verified = invitation.provenEmail !== null && invitation.provenEmail === input.email;
       const user = await createInvitedAccount(ctx, {
         id: () => ctx.ids.nextIdExcept('users', userPolicy.administratorId(ctx)),
         name: input.name,
@@ -51,9 +54,10 @@ export async function registerInvited(
         password,
         verified,
         verificationToken: hashVerificationToken(token),
+        signUpSecretHash,
       });
-      await recordUse(ctx, invitation._id, user._id);
-      return { user, invitationId: invitation._id, verified };
+      await recordUse(ctx, invitation.id, user._id);
+      return { user, invitationId: invitation.id, verified };
     });
   } catch (err) {
     if (isDuplicateKey(err)) throw conflict(EMAIL_TAKEN); // verified meanwhile
@@ -61,42 +65,46 @@ export async function registerInvited(
   }
   const { user, verified } = created;
   if (!verified) {
-    try {
-      await ctx.mailer.send(
-        verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
-      );
-    } catch (err) {
-      // Without the e-mail the account could never be verified: undo it, invitation included.
-      await removeInvitedAccount(ctx, user._id);
-      await releaseInvitation(ctx, created.invitationId);
-      throw new HttpError(
-        503,
-        'We could not send the verification email. Please try again later.',
-        {},
-        err,
-      );
-    }
+    // Queued: the mail queue sends it, trying again while SMTP is down.
+    await ctx.mailer.send(
+      verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
+    );
   }
   return { user: toPublicUser(user, ctx.config.publicUrl), verified };
 }
 
-export async function register(ctx: AppContext, input: RegisterRequest): Promise<PublicUser> {
+/**
+ * Registration (spec): an unverified sign-up and its verification link by mail.
+ * `signUpSecretHash` is the hash of the secret the route puts in the registering browser's
+ * sign-up cookie: only with it does the link keep this password (verify-email.ts).
+ * `renewLink: false` (the address's verification e-mails are used up for now: auth/account-
+ * emails.ts): a pending sign-up is replaced but keeps its link, which the latest e-mail holds,
+ * and nothing is sent; a new sign-up still gets its first link.
+ */
+export async function register(
+  ctx: AppContext,
+  input: RegisterRequest,
+  signUpSecretHash: string,
+  { renewLink }: { renewLink: boolean } = { renewLink: true },
+): Promise<PublicUser> {
   if (!isInstitutionalEmail(input.email, ctx.config.institutionDomains)) {
     throw new HttpError(400, institutionalOnlyMessage(ctx.config.institutionDomains));
   }
   if (await emailTaken(ctx, input.email)) throw conflict(EMAIL_TAKEN);
 
   const token = randomBytes(32).toString('base64url');
-  const pending = {
+  const account = {
     name: input.name,
     email: input.email,
     password: await bcrypt.hash(input.password, ctx.config.bcryptRounds),
-    verificationToken: hashVerificationToken(token),
+    signUpSecretHash,
   };
+  const pending = { ...account, verificationToken: hashVerificationToken(token) };
   // An unverified sign-up does not hold the address: registering it again replaces it (new
-  // password, new link; the old link stops working), so nobody can squat a student's e-mail.
-  let user = await replacePendingSignUp(ctx, pending);
-  const created = user === null;
+  // password, new link and cookie; the old ones stop working), so nobody can squat a student's
+  // e-mail. The replacing password signs in only if its own browser opens the mailed link.
+  let user = await replacePendingSignUp(ctx, renewLink ? pending : account);
+  const mailed = renewLink || user === null;
   if (!user) {
     try {
       user = await createSignUp(ctx, {
@@ -110,20 +118,11 @@ export async function register(ctx: AppContext, input: RegisterRequest): Promise
       if (!user) throw conflict(EMAIL_TAKEN);
     }
   }
+  if (!mailed) return toPublicUser(user, ctx.config.publicUrl);
 
-  try {
-    await ctx.mailer.send(
-      verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
-    );
-  } catch (err) {
-    // Without the e-mail the account could never be verified: undo it so the address stays free.
-    if (created) await removeSignUp(ctx, user._id);
-    throw new HttpError(
-      503,
-      'We could not send the verification email. Please try again later.',
-      {},
-      err,
-    );
-  }
+  // Queued: the mail queue sends it, trying again while SMTP is down.
+  await ctx.mailer.send(
+    verificationEmail(user.name, user.email, `${ctx.config.webUrl}/verify/${token}`),
+  );
   return toPublicUser(user, ctx.config.publicUrl);
 }

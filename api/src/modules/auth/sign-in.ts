@@ -9,23 +9,13 @@ import {
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, unauthorized } from '../../platform/errors';
-import { findByEmail, verifyByToken } from '../users/accounts';
+import { findByEmail } from '../users/accounts';
 import { toPublicUser } from '../users/presenters';
 import { findPublicUser } from '../users/queries';
-import { hashVerificationToken } from './register';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const EMAIL_NOT_VERIFIED =
   'Please verify your email before logging in. Check your inbox for the verification link.';
-export const INVALID_VERIFICATION_LINK =
-  'This verification link is invalid or has already been used.';
-export const EMAIL_VERIFIED = 'Email verified successfully! You can now log in.';
-
-/** Consumes a verification token: it works once. */
-export async function verifyEmail(ctx: AppContext, token: string): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
-  return verifyByToken(ctx, hashVerificationToken(token));
-}
 
 // Compared against when the e-mail is unknown, so both failures take the same time: the dummy
 // hash has the same cost as real ones.

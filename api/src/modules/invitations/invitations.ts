@@ -1,4 +1,8 @@
-/** Invitations of approved applicants: a random token (only its hash kept), single use. */
+/**
+ * Invitations of approved applicants: two random links per invitation (only their hashes kept),
+ * single use. The mailed link proves the address it was mailed to; the administrator's link, for
+ * hand delivery, proves no address (issue 35).
+ */
 import { createHash, randomBytes } from 'node:crypto';
 import { trusted } from 'mongoose';
 import { INVITATION_TTL_DAYS, type InvitationResponse } from '@campus/contracts';
@@ -18,7 +22,20 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** A new invitation for an approved application: answers the token (only its hash is kept). */
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The invitation whose mailed or hand-delivery link carries the token hashed `hash`. */
+function byEitherLink(hash: string) {
+  return { $or: [{ tokenHash: hash }, { handTokenHash: hash }] };
+}
+
+/**
+ * A new invitation for an approved application: answers the token of the link to mail to
+ * `email` (`mailToken`, only for that mail) and the token of the link for the administrator
+ * (`handToken`). Only their hashes are kept.
+ */
 export async function createInvitation(
   ctx: AppContext,
   input: {
@@ -27,18 +44,29 @@ export async function createInvitation(
     email: string | null;
     now?: Date;
   },
-): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomBytes(32).toString('base64url');
+): Promise<{ id: number; mailToken: string; handToken: string; expiresAt: Date }> {
+  const mailToken = newToken();
+  const handToken = newToken();
   const expiresAt = new Date((input.now ?? new Date()).getTime() + INVITATION_TTL_DAYS * DAY_MS);
+  const id = await ctx.ids.nextId('invitations');
   await invitationsOf(ctx).create({
-    _id: await ctx.ids.nextId('invitations'),
-    tokenHash: hashToken(token),
+    _id: id,
+    tokenHash: hashToken(mailToken),
+    handTokenHash: hashToken(handToken),
     applicationId: input.applicationId,
     name: input.name,
     email: input.email,
     expiresAt,
   });
-  return { token, expiresAt };
+  return { id, mailToken, handToken, expiresAt };
+}
+
+/**
+ * Records that the mailed link went to the invitation's address: only then does registering that
+ * address with it count as verified.
+ */
+export async function recordEmailed(ctx: AppContext, id: number, at: Date): Promise<void> {
+  await invitationsOf(ctx).updateOne({ _id: id }, { $set: { emailedAt: at } });
 }
 
 /** The invitation of a token that still works; 404 unknown, 410 used or expired. */
@@ -49,7 +77,7 @@ export async function findUsable(
 ): Promise<InvitationDoc> {
   const invitation = TOKEN_PATTERN.test(token)
     ? await invitationsOf(ctx)
-        .findOne({ tokenHash: hashToken(token) })
+        .findOne(byEitherLink(hashToken(token)))
         .lean<InvitationDoc>()
     : null;
   if (!invitation) throw notFound(INVITATION_NOT_FOUND);
@@ -58,38 +86,54 @@ export async function findUsable(
   return invitation;
 }
 
-/** `GET /api/invitations/:token`: who was invited. */
+/**
+ * `GET /api/invitations/:token`: who was invited. The address only with the mailed link (whoever
+ * holds the administrator's link may be someone else than its owner).
+ */
 export async function describeInvitation(
   ctx: AppContext,
   token: string,
 ): Promise<InvitationResponse> {
   const invitation = await findUsable(ctx, token);
+  const mailed = invitation.tokenHash === hashToken(token);
   return {
     name: invitation.name,
-    ...(invitation.email ? { email: invitation.email } : {}),
+    ...(mailed && invitation.email ? { email: invitation.email } : {}),
   };
 }
 
+/** A claimed invitation, and the address its link proves the registrant reads (or null). */
+export interface ClaimedInvitation {
+  id: number;
+  provenEmail: string | null;
+}
+
 /**
- * Uses the invitation up: one conditional update, so of concurrent registrations with one token
- * exactly one gets it (the others: 410). Run it in the transaction that creates the account, so
- * an account that cannot be created leaves the invitation unused.
+ * Uses the invitation up: one conditional update, so of concurrent registrations with one
+ * invitation (through either link) exactly one gets it (the others: 410). Run it in the
+ * transaction that creates the account, so an account that cannot be created leaves the
+ * invitation unused. `provenEmail` is the invitation's address when the token is the mailed
+ * link's and the mail went out: holding that link proves the mailbox.
  */
 export async function claimInvitation(
   ctx: AppContext,
   token: string,
   now = new Date(),
-): Promise<InvitationDoc> {
+): Promise<ClaimedInvitation> {
+  const hash = hashToken(token);
   const claimed = TOKEN_PATTERN.test(token)
     ? await invitationsOf(ctx)
         .findOneAndUpdate(
-          { tokenHash: hashToken(token), usedAt: null, expiresAt: trusted({ $gt: now }) },
+          { ...byEitherLink(hash), usedAt: null, expiresAt: trusted({ $gt: now }) },
           { $set: { usedAt: now } },
           { returnDocument: 'after' },
         )
         .lean<InvitationDoc>()
     : null;
-  if (claimed) return claimed;
+  if (claimed) {
+    const proves = claimed.tokenHash === hash && Boolean(claimed.emailedAt);
+    return { id: claimed._id, provenEmail: proves ? claimed.email : null };
+  }
   await findUsable(ctx, token, now); // throws the precise 404 or 410
   throw new HttpError(410, INVITATION_USED); // used in between
 }
@@ -98,9 +142,4 @@ export async function claimInvitation(
 export async function recordUse(ctx: AppContext, id: number, userId: number): Promise<void> {
   await invitationsOf(ctx).updateOne({ _id: id }, { $set: { usedBy: userId } });
   ctx.publish({ type: 'invitation.used', invitationId: id, userId });
-}
-
-/** Makes a claimed invitation usable again (its account could not be completed). */
-export async function releaseInvitation(ctx: AppContext, id: number): Promise<void> {
-  await invitationsOf(ctx).updateOne({ _id: id }, { $set: { usedAt: null, usedBy: null } });
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   ACCESS_COOKIE,
   ACCOUNT_SUSPENDED_MESSAGE,
@@ -19,7 +20,8 @@ const t = useTestApp();
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-const NEW_SECRET = 'the-next-signing-secret-that-is-long-enough-0123456789';
+/** The key a rotation brings in (made at run time: a committed one would be refused in production). */
+const NEW_SECRET = randomBytes(32).toString('hex');
 
 type Http = ReturnType<typeof t.http>;
 

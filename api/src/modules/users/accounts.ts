@@ -32,7 +32,10 @@ export async function emailTaken(ctx: AppContext, email: string): Promise<boolea
  */
 export async function createSignUp(
   ctx: AppContext,
-  fields: Pick<UserDoc, '_id' | 'name' | 'email' | 'password' | 'verificationToken'>,
+  fields: Pick<
+    UserDoc,
+    '_id' | 'name' | 'email' | 'password' | 'verificationToken' | 'signUpSecretHash'
+  >,
 ) {
   const unverifiedExpiresAt = new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS);
   return ctx.transaction(async () => {
@@ -46,12 +49,15 @@ export async function createSignUp(
 
 /**
  * Registering an address whose sign-up is still unverified replaces that sign-up: new name,
- * password and link (the old link stops working), a new 48 hours. Null when the address has
- * no unverified account (none, or verified meanwhile).
+ * password, link and registering browser (the old link and cookie stop working; without
+ * `verificationToken` it keeps its link), a new 48 hours. Null when the address has no
+ * unverified account (none, or verified meanwhile). The replaced password can never sign in
+ * unless its browser verifies (verifyWithSignUpPassword).
  */
 export async function replacePendingSignUp(
   ctx: AppContext,
-  fields: Pick<UserDoc, 'name' | 'email' | 'password' | 'verificationToken'>,
+  fields: Pick<UserDoc, 'name' | 'email' | 'password' | 'signUpSecretHash'> &
+    Partial<Pick<UserDoc, 'verificationToken'>>,
 ): Promise<UserDoc | null> {
   const { email, ...changes } = fields;
   return ctx.transaction(async () => {
@@ -72,25 +78,48 @@ export async function replacePendingSignUp(
   });
 }
 
-/** Takes back a sign-up whose verification e-mail could not be sent. */
-export async function removeSignUp(ctx: AppContext, id: number): Promise<void> {
-  await telling(
-    ctx,
-    { type: 'account.deleted', userId: id },
-    async () => (await usersOf(ctx).deleteOne({ _id: id })).deletedCount > 0,
-  );
+/** What a verification makes of an unverified account: verified, its link and cookie used up. */
+const VERIFIED = {
+  $set: { isVerified: true, verificationToken: null, signUpSecretHash: null },
+  $unset: { unverifiedExpiresAt: 1 },
+};
+
+/**
+ * Verifies the account holding this (hashed) verification token and keeps the password typed at
+ * registration, only if `signUpSecretHash` is the hash of the registering browser's cookie: the
+ * one who opened the link also typed that password. False when no account matches both.
+ */
+export async function verifyWithSignUpPassword(
+  ctx: AppContext,
+  tokenHash: string,
+  signUpSecretHash: string,
+): Promise<boolean> {
+  return ctx.transaction(async () => {
+    const user = await usersOf(ctx)
+      .findOneAndUpdate({ verificationToken: tokenHash, signUpSecretHash }, VERIFIED, {
+        projection: { _id: 1 },
+      })
+      .lean();
+    if (user) ctx.publish({ type: 'account.verified', userId: user._id });
+    return user !== null;
+  });
 }
 
-/** Marks the account holding this (hashed) verification token verified; false if none does. */
-export async function verifyByToken(ctx: AppContext, tokenHash: string): Promise<boolean> {
+/**
+ * Verifies the account holding this (hashed) verification token with the password its opener
+ * chose now (bcrypt hash): the link proves the mailbox, so the registration password is
+ * discarded. False when no account holds the token (unknown, used or replaced).
+ */
+export async function verifyWithChosenPassword(
+  ctx: AppContext,
+  tokenHash: string,
+  passwordHash: string,
+): Promise<boolean> {
   return ctx.transaction(async () => {
     const user = await usersOf(ctx)
       .findOneAndUpdate(
         { verificationToken: tokenHash },
-        {
-          $set: { isVerified: true, verificationToken: null },
-          $unset: { unverifiedExpiresAt: 1 },
-        },
+        { ...VERIFIED, $set: { ...VERIFIED.$set, password: passwordHash } },
         { projection: { _id: 1 } },
       )
       .lean();
@@ -99,10 +128,26 @@ export async function verifyByToken(ctx: AppContext, tokenHash: string): Promise
   });
 }
 
+/** Whether an unverified account holds this (hashed) verification token. */
+export async function verificationPending(ctx: AppContext, tokenHash: string): Promise<boolean> {
+  return (await usersOf(ctx).exists({ verificationToken: tokenHash, isVerified: false })) !== null;
+}
+
 /** The stored password hash of an account, or null when there is none. */
 export async function findPasswordHash(ctx: AppContext, id: number): Promise<string | null> {
   const user = await usersOf(ctx).findById(id, { password: 1 }).lean();
   return user?.password ?? null;
+}
+
+/** A new password's fields: older sessions end and any reset link stops working. */
+function newPassword(passwordHash: string, now: Date) {
+  return {
+    password: passwordHash,
+    lastPasswordChange: now,
+    tokensValidAfter: now,
+    passwordResetToken: null,
+    passwordResetExpires: null,
+  };
 }
 
 /** Stores the hash of a new reset token; it replaces any older one. */
@@ -135,13 +180,10 @@ export async function resetPasswordByToken(
         { passwordResetToken: tokenHash, passwordResetExpires: trusted({ $gt: now }) },
         {
           $set: {
-            password: passwordHash,
-            lastPasswordChange: now,
-            tokensValidAfter: now,
-            passwordResetToken: null,
-            passwordResetExpires: null,
+            ...newPassword(passwordHash, now),
             isVerified: true,
             verificationToken: null,
+            signUpSecretHash: null,
           },
           $unset: { unverifiedExpiresAt: 1 },
         },
@@ -163,18 +205,7 @@ export async function storeNewPassword(
   now: Date,
 ): Promise<void> {
   await telling(ctx, { type: 'session.revoked', userId: id }, async () => {
-    await usersOf(ctx).updateOne(
-      { _id: id },
-      {
-        $set: {
-          password: passwordHash,
-          lastPasswordChange: now,
-          tokensValidAfter: now,
-          passwordResetToken: null,
-          passwordResetExpires: null,
-        },
-      },
-    );
+    await usersOf(ctx).updateOne({ _id: id }, { $set: newPassword(passwordHash, now) });
     return true;
   });
 }

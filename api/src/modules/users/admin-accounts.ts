@@ -153,7 +153,8 @@ export async function accountRefs(
 
 /**
  * The account an invitation registers, marked `affiliation: 'alumni'`. `verified`: the address
- * is the one the invitation was mailed to, so it needs no verification link. An unverified
+ * is the one the invitation's mailed link went to, and that link was used, so it needs no
+ * verification link. An unverified
  * sign-up of the same address is replaced (as registration does); a verified one: 409-worthy
  * duplicate-key error from the unique index.
  */
@@ -166,6 +167,8 @@ export async function createInvitedAccount(
     password: string;
     verified: boolean;
     verificationToken: string | null;
+    /** The hash of the registering browser's sign-up cookie (auth/sign-up-cookie.ts). */
+    signUpSecretHash: string | null;
   },
 ): Promise<UserDoc> {
   const base = {
@@ -174,6 +177,7 @@ export async function createInvitedAccount(
     affiliation: 'alumni' as const,
     isVerified: fields.verified,
     verificationToken: fields.verified ? null : fields.verificationToken,
+    signUpSecretHash: fields.verified ? null : fields.signUpSecretHash,
   };
   // Unverified: removed by the TTL index unless verified in time (as any sign-up).
   const expiresAt = fields.verified ? undefined : new Date(Date.now() + UNVERIFIED_ACCOUNT_TTL_MS);
@@ -199,12 +203,4 @@ export async function createInvitedAccount(
   ctx.publish({ type: 'account.registered', userId: user._id });
   if (fields.verified) ctx.publish({ type: 'account.verified', userId: user._id });
   return user;
-}
-
-/** Undoes an invited account whose verification e-mail could not be sent. */
-export async function removeInvitedAccount(ctx: AppContext, id: number): Promise<void> {
-  await ctx.transaction(async () => {
-    const removed = await usersOf(ctx).deleteOne({ _id: id, isVerified: false });
-    if (removed.deletedCount > 0) ctx.publish({ type: 'account.deleted', userId: id });
-  });
 }

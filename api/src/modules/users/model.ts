@@ -14,6 +14,12 @@ export interface UserDoc {
   isVerified: boolean;
   /** SHA-256 of the e-mail verification token; null once used. */
   verificationToken: string | null;
+  /**
+   * SHA-256 of the secret in the sign-up cookie of the browser that registered (auth/sign-up-
+   * cookie.ts): the verification link keeps the registration password only when opened with it.
+   * Null (or absent: sign-ups older than it) once verified, and for accounts that never had one.
+   */
+  signUpSecretHash?: string | null;
   passwordResetToken: string | null;
   passwordResetExpires: Date | null;
   lastPasswordChange: Date | null;
@@ -52,6 +58,7 @@ const userSchema = new Schema<UserDoc>(
     bio: { type: String, default: '', maxlength: BIO_MAX_LENGTH },
     isVerified: { type: Boolean, default: false },
     verificationToken: { type: String, default: null, index: true },
+    signUpSecretHash: { type: String, default: null },
     passwordResetToken: { type: String, default: null },
     passwordResetExpires: { type: Date, default: null },
     lastPasswordChange: { type: Date, default: null },

@@ -12,7 +12,10 @@ export function userRoutes(app: HttpContext) {
   const router = new Router<AppState>();
   const member = { before: [app.requireAuth], notFound: USER_NOT_FOUND };
   const fresh = { ...member, cacheControl: 'no-store' };
-  bindCall(router, calls.searchUsers, fresh, (ctx, { query }) =>
+  // Limited per member (after requireAuth: a caller who is not signed in counts against nobody),
+  // so nobody lists every member with a search per letter.
+  const searching = { ...fresh, before: [app.requireAuth, app.limits.searches] };
+  bindCall(router, calls.searchUsers, searching, (ctx, { query }) =>
     searchUsers(app, query.q, currentUser(ctx.state).id),
   );
   bindCall(router, calls.userSuggestions, fresh, (ctx) =>
