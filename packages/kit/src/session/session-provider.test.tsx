@@ -50,6 +50,7 @@ function renderSession() {
 
 beforeEach(() => {
   window.localStorage.clear();
+  window.sessionStorage.clear();
   configureApi({ baseUrl: '' });
 });
 
@@ -93,8 +94,9 @@ describe('SessionProvider', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       `Signed out${SESSION_REVOKED_MESSAGE}`,
     );
-    // The sign-in page keeps saying it (session.signOutMessage).
+    // The sign-in page keeps saying it (session.signOutMessage), after a reload too.
     expect(screen.getByText(`why: ${SESSION_REVOKED_MESSAGE}`)).toBeInTheDocument();
+    expect(window.sessionStorage.getItem('campus.sign-out-message')).toBe(SESSION_REVOKED_MESSAGE);
     act(() => dismissToast());
   });
 

@@ -115,6 +115,29 @@ const sameLogin = (a: StoredAuth | null | undefined, b: StoredAuth | null | unde
 
 const NO_ROLES: readonly Role[] = [];
 
+/**
+ * Where the reason the API gave for ending this tab's session is kept, so the sign-in page still
+ * says it after a reload (the tab's sessionStorage: a message, nothing of the session).
+ */
+const SIGN_OUT_MESSAGE_KEY = 'campus.sign-out-message';
+
+function keptSignOutMessage(): string | null {
+  try {
+    return window.sessionStorage.getItem(SIGN_OUT_MESSAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function keepSignOutMessage(message: string | null): void {
+  try {
+    if (message) window.sessionStorage.setItem(SIGN_OUT_MESSAGE_KEY, message);
+    else window.sessionStorage.removeItem(SIGN_OUT_MESSAGE_KEY);
+  } catch {
+    // storage blocked: the message lasts as long as the page
+  }
+}
+
 /** One login: the member and when this browser signed in. */
 const loginKey = (auth: StoredAuth) => `${auth.user.id}:${auth.signedInAt ?? 0}`;
 
@@ -138,6 +161,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     status: readStoredAuth() ? 'checking' : 'unauthenticated',
     auth: readStoredAuth(),
     roles: NO_ROLES,
+    signOutMessage: keptSignOutMessage(),
   }));
 
   // Whether this page has held a session since the cache was last cleared.
@@ -231,6 +255,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           : detail.reason === 'expired'
             ? SESSION_ENDED_MESSAGE
             : null;
+      keepSignOutMessage(detail.signedIn ? null : message);
       setState((current) => ({ ...current, signOutMessage: detail.signedIn ? null : message }));
       if (detail.reason === 'revoked') {
         toast({ title: 'Signed out', description: message!, variant: 'destructive' });
