@@ -74,7 +74,8 @@ interface Target {
   url: string;
   /** The first content that counts as shown (the feed's first post, ...). */
   ready: string;
-  auth?: string;
+  /** Signs each browser context in as this member (its session cookies, its stored user). */
+  auth?: Login;
   floor?: boolean;
 }
 
@@ -223,8 +224,12 @@ const LIKE_PROBE_SCRIPT = `window.__armLikeProbe = () => {
 async function newContext(browser: Browser, target: Target): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   if (target.auth) {
+    // A session of its own per context, as a browser that signed in has: HttpOnly cookies (one
+    // shared session's refresh token, rotated by one context, would be a reuse in another).
+    const { user, cookies } = await signIn(target.auth);
+    await context.addCookies(cookies);
     await context.addInitScript(
-      `window.localStorage.setItem('campus.auth', ${JSON.stringify(target.auth)});`,
+      `window.localStorage.setItem('campus.auth', ${JSON.stringify(JSON.stringify({ user }))});`,
     );
   }
   await context.addInitScript(observerScript(target.ready));
@@ -346,18 +351,43 @@ function table(headers: string[], rows: string[][]): string {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-async function login(apiUrl: string, email: string) {
+interface Login {
+  apiUrl: string;
+  email: string;
+}
+
+/** Signs `email` in: the stored user and the session cookies the API set, for a browser context. */
+async function signIn({ apiUrl, email }: Login) {
   const response = await fetch(`${apiUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password: DEMO_PASSWORD }),
   });
   if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
-  const { token, user } = (await response.json()) as {
-    token: string;
+  const { user } = (await response.json()) as {
     user: { id: number; name: string; email: string; avatarUrl: string | null };
   };
-  return { id: user.id, auth: JSON.stringify({ token, user }) };
+  const domain = new URL(apiUrl).hostname;
+  const cookies = response.headers.getSetCookie().map((line) => {
+    const [pair, ...attributes] = line.split(';').map((part) => part.trim());
+    const eq = pair!.indexOf('=');
+    const path = attributes.find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
+    return {
+      name: pair!.slice(0, eq),
+      value: pair!.slice(eq + 1),
+      domain,
+      path,
+      httpOnly: true,
+      sameSite: 'Lax' as const,
+    };
+  });
+  const { id, name, avatarUrl } = user;
+  return { user: { id, name, email: user.email, avatarUrl }, cookies };
+}
+
+async function login(apiUrl: string, email: string) {
+  const { user } = await signIn({ apiUrl, email });
+  return { id: user.id, auth: { apiUrl, email } };
 }
 
 const yesNo = (met: boolean) => (met ? 'met' : 'NOT met');
