@@ -11,6 +11,7 @@
  * deployed), the SMTP server too; the rate limits are off (they count per address and per client,
  * the same for both kinds of address, and would stop the run).
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -28,7 +29,7 @@ import { fmt, table, writeSection } from './report';
 /** Addresses of each kind per row (each asked once), after WARMUP pairs not counted. */
 const REQUESTS = Number(process.env.BENCH_ENUMERATION_REQUESTS ?? 150);
 const WARMUP = 20;
-const JWT_SECRET = 'bench-enumeration-secret-that-is-long-enough-0123456789';
+const JWT_SECRET = randomBytes(48).toString('base64url');
 const CALLS = {
   'forgot-password': { path: '/api/auth/forgot-password', verified: true },
   'resend-verification': { path: '/api/auth/resend-verification', verified: false },
