@@ -4,6 +4,7 @@ import { exactTime, relativeTime } from '@campus/kit/format';
 import { useSearchParams } from 'react-router-dom';
 import { useAdminList } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
+import { DataTable, Scroll } from '../admin/data-table';
 import { ListState } from '../admin/list-state';
 import { Pager } from '../admin/pager';
 
@@ -18,33 +19,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'mail.retry': 'Retried e-mail',
 };
 
-const Scroll = styled.div`
-  overflow-x: auto;
-`;
-
-const Table = styled.table`
-  width: 100%;
-  border-collapse: collapse;
-  font-size: 0.875rem;
-
-  caption {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-  }
-  th,
-  td {
-    padding: ${({ theme }) => theme.space(2)};
-    border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-    text-align: left;
-    vertical-align: top;
-  }
-  th {
-    font-size: 0.8125rem;
-    color: ${({ theme }) => theme.colors.textMuted};
-  }
+const Table = styled(DataTable)`
   td:last-child {
     overflow-wrap: anywhere;
   }

@@ -6,6 +6,7 @@ import { exactTime, relativeTime } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
 import { Badge, Button } from '@campus/kit/ui';
 import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
+import { DataTable, Scroll } from '../admin/data-table';
 
 const Panel = styled.section`
   display: grid;
@@ -39,26 +40,9 @@ const Hidden = styled.span`
   white-space: nowrap;
 `;
 
-const Scroll = styled.div`
-  overflow-x: auto;
-`;
-
-const Table = styled.table`
-  width: 100%;
-  border-collapse: collapse;
-  font-size: 0.875rem;
-
-  th,
+const Table = styled(DataTable)`
   td {
-    padding: ${({ theme }) => theme.space(2)};
-    border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-    text-align: left;
-    vertical-align: top;
     overflow-wrap: anywhere;
-  }
-  th {
-    font-size: 0.8125rem;
-    color: ${({ theme }) => theme.colors.textMuted};
   }
 `;
 
