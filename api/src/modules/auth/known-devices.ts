@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { trusted } from 'mongoose';
 import type { AppContext } from '../../context';
 import type { RouteContext } from '../../platform/calls';
-import { isProduction } from '../../platform/production';
+import { browserCookie } from '../../platform/cookies';
 import { knownDevicesOf } from './model';
 
 /**
@@ -66,17 +66,9 @@ export async function rememberDevice(
     { $set: { lastSignInAt: now, expiresAt } },
     { upsert: true },
   );
-  const secure = isProduction(ctx.config);
-  // TLS ends at the gateway (docs/deploy.md): the browser's connection is HTTPS even when the
-  // one Koa sees is not, and Koa refuses a Secure cookie on a connection it thinks is plain.
-  if (secure) route.cookies.secure = true;
-  route.cookies.set(DEVICE_COOKIE, value, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: KNOWN_DEVICE_TTL_MS,
-    overwrite: true,
-    signed: false,
-  });
+  route.cookies.set(
+    DEVICE_COOKIE,
+    value,
+    browserCookie(route, ctx.config, '/', KNOWN_DEVICE_TTL_MS),
+  );
 }

@@ -8,9 +8,8 @@
  * sign-up it belongs to.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Context } from 'koa';
 import type { Config } from '../../platform/config';
-import { isProduction } from '../../platform/production';
+import { browserCookie, type CookieContext } from '../../platform/cookies';
 import { UNVERIFIED_ACCOUNT_TTL_MS } from '../users/accounts';
 
 export const SIGN_UP_COOKIE = 'campus_signup';
@@ -18,8 +17,6 @@ export const SIGN_UP_COOKIE = 'campus_signup';
 const COOKIE_PATH = '/api/auth/verify';
 /** 32 random bytes in base64url. */
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-type CookieContext = Pick<Context, 'cookies'>;
 
 function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
@@ -32,20 +29,11 @@ export function newSignUpSecret(): { secret: string; hash: string } {
 }
 
 function write(ctx: CookieContext, config: Config, value: string | null): void {
-  const secure = isProduction(config);
-  // TLS ends at the gateway in a deployment (docs/deploy.md): the API itself may hear plain HTTP,
-  // and the cookies module refuses a Secure cookie then unless told the connection is secure.
-  if (secure) ctx.cookies.secure = true;
-  ctx.cookies.set(SIGN_UP_COOKIE, value, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: COOKIE_PATH,
-    maxAge: UNVERIFIED_ACCOUNT_TTL_MS,
-    overwrite: true,
-    // The sign-up keeps the secret's hash: a signature would add nothing.
-    signed: false,
-  });
+  ctx.cookies.set(
+    SIGN_UP_COOKIE,
+    value,
+    browserCookie(ctx, config, COOKIE_PATH, UNVERIFIED_ACCOUNT_TTL_MS),
+  );
 }
 
 /** Sets the cookie of the sign-up just registered (it replaces the browser's previous one). */

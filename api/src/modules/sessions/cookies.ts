@@ -1,32 +1,12 @@
-import type { ParameterizedContext } from 'koa';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '@campus/contracts';
 import type { Config } from '../../platform/config';
+import { browserCookie as options, type CookieContext } from '../../platform/cookies';
 import type { IssuedSession } from './browser-sessions';
 
 /** The access cookie goes to every API route; the refresh cookie only to /api/auth (refresh, sign-out). */
 const ACCESS_PATH = '/api';
 const REFRESH_PATH = '/api/auth';
 const DAY_MS = 24 * 60 * 60_000;
-
-type CookieContext = Pick<ParameterizedContext, 'cookies'>;
-
-/**
- * `Secure` in production. The API sits behind a gateway that terminates TLS (docs/deploy.md), so
- * the connection Koa sees may be plain HTTP: the cookies are marked secure regardless (Koa
- * would otherwise refuse to send a secure cookie over what it thinks is an unencrypted request).
- */
-function options(ctx: CookieContext, config: Pick<Config, 'env'>, path: string, maxAge: number) {
-  const secure = config.env.toLowerCase() === 'production';
-  if (secure) ctx.cookies.secure = true;
-  return {
-    httpOnly: true,
-    secure,
-    sameSite: 'lax' as const,
-    path,
-    maxAge,
-    overwrite: true,
-  };
-}
 
 /**
  * Sets the session's cookies: both `HttpOnly` (no script reads them), `SameSite=Lax`, `Secure` in
