@@ -20,7 +20,7 @@ export interface ApiCluster {
   url: string;
   /** The main process (the one that holds the port and reloads on SIGHUP). */
   pid: number;
-  /** The API processes serving now, as the main process last announced them. */
+  /** The API processes serving now, as the main process last announced them (alone: itself). */
   workerPids(): number[];
   /** Every line it printed so far, parsed (non-JSON lines as `{ msg: line }`). */
   lines: LogLine[];
@@ -42,22 +42,36 @@ const ANNOUNCES_PIDS = new Set([
 ]);
 
 /**
- * The API itself (src/main.ts through tsx) with API_PROCESSES processes (default 2) on a port of
- * its own, with `env` on top of the test's environment; resolves once every process is ready.
+ * The API itself (src/main.ts through tsx, or with `compiled` dist/main.js as production runs it)
+ * with API_PROCESSES processes (default 2) on a port of its own, with `env` on top of the test's
+ * environment; resolves once every process is ready.
  */
-export function startApiCluster(env: NodeJS.ProcessEnv): Promise<ApiCluster> {
+export function startApiCluster(
+  env: NodeJS.ProcessEnv,
+  {
+    compiled = false,
+    processes,
+  }: {
+    compiled?: boolean;
+    /** How many API processes it runs, when a settings file rather than `env` says so. */
+    processes?: number;
+  } = {},
+): Promise<ApiCluster> {
   // tsx as a loader of this very process (cluster.fork passes it on to every API process).
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const args = compiled ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const fullEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DEMO_MODE: '',
+    API_PROCESSES: '2',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+  const alone = (processes ?? Number(fullEnv.API_PROCESSES)) === 1;
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: API_ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      DEMO_MODE: '',
-      API_PROCESSES: '2',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
+    env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: LogLine[] = [];
@@ -110,7 +124,7 @@ export function startApiCluster(env: NodeJS.ProcessEnv): Promise<ApiCluster> {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
-  return waitForLine((line) => line.msg === 'API processes ready').then(
+  return waitForLine((line) => line.msg === (alone ? 'api listening' : 'API processes ready')).then(
     () => {
       const port = lines.find((line) => line.msg === 'api listening')!.port;
       return {
@@ -118,7 +132,9 @@ export function startApiCluster(env: NodeJS.ProcessEnv): Promise<ApiCluster> {
         pid: child.pid!,
         lines,
         workerPids: () =>
-          [...lines].reverse().find((line) => ANNOUNCES_PIDS.has(line.msg ?? ''))!.pids!,
+          alone
+            ? [child.pid!]
+            : [...lines].reverse().find((line) => ANNOUNCES_PIDS.has(line.msg ?? ''))!.pids!,
         waitForLine: (matches, from) => waitForLine(matches, from),
         signal: (signal) => child.kill(signal),
         stop,

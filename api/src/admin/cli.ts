@@ -8,6 +8,7 @@ import { createModels } from '../models';
 import { createScriptContext } from '../app-context';
 import { loadConfig } from '../platform/config';
 import { openDatabase } from '../platform/db';
+import { withEnvFile } from '../platform/env-file';
 import { createLogger } from '../platform/logger';
 import { readAdminPassword } from './password-input';
 import { provisionAdmin } from './provision-admin';
@@ -36,7 +37,8 @@ async function run(): Promise<void> {
   if (!name.success) throw new Error(name.error.issues[0]?.message ?? 'Invalid --name');
   const password = await readAdminPassword(process.env, process.stdin, process.stdout);
 
-  const config = loadConfig();
+  // The API's own settings: its environment, with API_ENV_FILE's variables on top.
+  const config = loadConfig(withEnvFile(process.env));
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ ...config, logger, models: createModels });
   try {
