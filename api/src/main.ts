@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app';
 import { trackInFlight } from './platform/in-flight';
@@ -126,12 +126,17 @@ async function runApi(config: Config, logger: Logger) {
     // Live streams never finish by themselves: end them first, so their connections can close.
     app.streams.close();
     // Let requests in progress finish their writes (a comment and its post's count move in two
-    // steps) before the database goes, even those whose client has hung up; connections that
-    // are merely idle close at once.
+    // steps) before the database goes, even those whose client has hung up. No new connection
+    // is taken; one kept alive stays open until its next response, which closes it, or until it
+    // has been idle for the keep-alive timeout, as always: closing idle ones at once (what
+    // http.Server's own close() does) resets any whose client is sending its next request at
+    // that moment, and that request fails.
     const drained = new Promise<void>((resolve) => {
-      const closed = new Promise<void>((done) => server.close(() => done()));
-      void Promise.all([closed, inFlight.idle()]).then(() => resolve());
-      server.closeIdleConnections();
+      const closed = new Promise<void>((done) =>
+        net.Server.prototype.close.call(server, () => done()),
+      );
+      // Then the requests of connections that closed meanwhile (a client that hung up).
+      void closed.then(() => inFlight.idle()).then(() => resolve());
       setTimeout(() => {
         server.closeAllConnections();
         resolve();
