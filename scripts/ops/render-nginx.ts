@@ -117,7 +117,7 @@ function runImageScript(script: string, env: NodeJS.ProcessEnv): void {
     execFileSync('sh', [path.join(REPO_ROOT, script)], { env, stdio: 'pipe' });
   } catch (err) {
     const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new Error(stderr || `${script} failed`);
+    throw new Error(stderr || `${script} failed`, { cause: err });
   }
 }
 
