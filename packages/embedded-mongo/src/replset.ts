@@ -61,7 +61,7 @@ export class ReplicaSet {
     this.name = options.replSetName ?? 'rs0';
     this.me = options.me;
     this.oplog = new Oplog(engine, this.clock, options.oplogEntries);
-    this.transactions = new Transactions(engine, options.transactionLifetimeMs);
+    this.transactions = new Transactions(engine, options.transactionLifetimeMs, this.clock);
     this.streams = new ChangeStreams(engine, this.oplog);
     this.ttl = new TtlMonitor(engine, options.ttlMonitorIntervalMs);
   }
@@ -80,6 +80,8 @@ export class ReplicaSet {
         reply = this.transactions.inTransaction(body, name, exec);
       else if (body.txnNumber !== undefined && RETRYABLE.has(name) && isPlainObject(body.lsid))
         reply = this.transactions.retryable(body, exec);
+      else if (isPlainObject(body.readConcern) && body.readConcern.level === 'snapshot')
+        reply = this.transactions.snapshotRead(body, name, exec);
       else reply = this.dispatch(body, name, defaultDb, ctx);
     } catch (e) {
       reply = errorReply(e);
