@@ -12,7 +12,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dump } from './dump';
+import type { Timestamp } from 'mongodb';
+import { describeTime, dump } from './dump';
 import { compareFingerprints, fingerprint } from './fingerprint';
 import { restore } from './restore';
 
@@ -94,12 +95,12 @@ async function dumpCommand(args: string[]): Promise<void> {
 
 function summarise(
   collections: number,
-  at: { t: number; i: number } | undefined,
+  at: Timestamp | undefined,
   out?: (line: string) => void,
 ): void {
   out?.(
     `dumped ${collections} collection(s)` +
-      (at ? ` as they were at cluster time Timestamp(${at.t}, ${at.i})` : ''),
+      (at ? ` as they were at cluster time ${describeTime(at)}` : ''),
   );
 }
 

@@ -27,6 +27,8 @@ export interface DumpOptions extends NamespaceRules {
   gzip?: boolean;
   /** Progress lines (mongodump's own wording), e.g. to stderr. */
   log?: (line: string) => void;
+  /** Told the cluster time the dump reads at, once it is fixed (before any document is read). */
+  onSnapshot?: (clusterTime: Timestamp) => void;
 }
 
 export interface DumpedCollection {
@@ -141,6 +143,10 @@ export async function snapshotTime(
         "this package's server or MongoDB 5.0 or later",
     );
   return at;
+}
+
+export function describeTime(at: Timestamp): string {
+  return `Timestamp(${at.t}, ${at.i})`;
 }
 
 interface Namespace {
