@@ -71,6 +71,10 @@ export async function dump(options: DumpOptions): Promise<DumpResult> {
     const clusterTime = first
       ? await snapshotTime(client, session, first.db, first.info.name)
       : undefined;
+    if (clusterTime) {
+      log(`reading every collection as it was at cluster time ${describeTime(clusterTime)}`);
+      options.onSnapshot?.(clusterTime);
+    }
     const namespaces = await listNamespaces(client, filter);
 
     const prelude: ArchiveCollection[] = [];
