@@ -15,9 +15,9 @@
  * stream may be gzipped (`--gzip`). The oplog of `mongodump --oplog` is the namespace with db ""
  * and collection "oplog".
  */
-import type { Readable, Writable } from 'node:stream';
+import { pipeline, Readable, type Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { deserialize, Long, serialize } from 'bson';
+import { deserialize, Int32, Long, serialize } from 'bson';
 import { Crc64 } from './crc64';
 
 export const ARCHIVE_MAGIC = 0x8199e26d;
@@ -54,10 +54,12 @@ export class ArchiveFormatError extends Error {
   }
 }
 
-function int32(n: number): { _bsontype: 'Int32'; value: number } {
-  // bson serializes integral JS numbers as int32 when they fit; this says so explicitly for
-  // fields mongo-tools declares as int32 (a size above 2 GiB is written as an int64, as Go does).
-  return n as never;
+/**
+ * A field mongo-tools declares as int32 (bson would write a whole JS number that fits as int32
+ * anyway; beyond 2^31 Go writes an int64, and so do we).
+ */
+function int32(n: number): Int32 | Long {
+  return n >= -0x80000000 && n <= 0x7fffffff ? new Int32(n) : Long.fromNumber(n);
 }
 
 /**
@@ -463,16 +465,8 @@ async function sniffGzip(input: Readable): Promise<AsyncIterable<Buffer>> {
   }
   if (!isGzip(Buffer.concat(head))) return all();
   const gunzip = createGunzip();
-  // Feed the gunzip from `all()`, respecting its back-pressure; its errors surface on reading.
-  void (async () => {
-    try {
-      for await (const chunk of all()) {
-        if (!gunzip.write(chunk)) await new Promise((r) => gunzip.once('drain', r));
-      }
-      gunzip.end();
-    } catch (e) {
-      gunzip.destroy(e as Error);
-    }
-  })();
+  // pipeline: back-pressure both ways, and an error on either side ends the other (a reader
+  // that stops early destroys the gunzip, which stops the source).
+  pipeline(Readable.from(all()), gunzip, () => undefined);
   return gunzip;
 }

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { MongoClient, type ClientSession, type Document, type Timestamp } from 'mongodb';
 import { ARCHIVE_FORMAT_VERSION, ArchiveWriter, type ArchiveCollection } from './archive';
@@ -197,13 +197,16 @@ async function listIndexes(client: MongoClient, db: string, name: string): Promi
   }
 }
 
+/**
+ * A writable that gzips into `out` and ends it once everything is compressed (piping would not
+ * end stdout, which Node never ends on a pipe's behalf).
+ */
 function gzipInto(out: Writable): Writable {
   const gzip = createGzip();
-  const tee = new PassThrough();
-  tee.pipe(gzip).pipe(out);
-  gzip.on('error', (e) => tee.destroy(e));
-  out.on('error', (e) => tee.destroy(e));
-  return tee;
+  gzip.pipe(out, { end: false });
+  gzip.on('end', () => out.end());
+  out.on('error', (e) => gzip.destroy(e));
+  return gzip;
 }
 
 /** Resolves once a stream someone else ends has flushed everything (and closed, for a file). */

@@ -120,9 +120,12 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
       if (!plan) continue;
       if (block.kind === 'end') {
         const r = plan.result;
+        const docs = `${r.count} document${r.count === 1 ? '' : 's'}`;
         log(
-          `finished restoring ${r.db}.${r.collection} (${r.count} document${r.count === 1 ? '' : 's'}, ` +
-            `${r.failed} failure${r.failed === 1 ? '' : 's'})`,
+          options.dryRun
+            ? `checked ${block.db}.${block.collection} (${docs})`
+            : `finished restoring ${r.db}.${r.collection} (${docs}, ` +
+                `${r.failed} failure${r.failed === 1 ? '' : 's'})`,
         );
         continue;
       }
@@ -140,8 +143,9 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
     const total = restored.reduce((n, r) => n + r.count, 0);
     const failed = restored.reduce((n, r) => n + r.failed, 0);
     log(
-      `${total} document(s) ${options.dryRun ? 'checked' : 'restored'} successfully. ` +
-        `${failed} document(s) failed to restore.`,
+      options.dryRun
+        ? `${total} document(s) checked: every namespace is complete and its CRC matches.`
+        : `${total} document(s) restored successfully. ${failed} document(s) failed to restore.`,
     );
     return {
       serverVersion: archive.header.serverVersion,
@@ -162,9 +166,13 @@ async function dropNamespace(client: MongoClient, p: Plan): Promise<void> {
   }
 }
 
+async function exists(db: Db, name: string): Promise<boolean> {
+  return (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
+}
+
+/** The collection with its options, unless it is there already (kept as it is, as mongorestore does). */
 async function createCollection(db: Db, p: Plan): Promise<void> {
-  const exists = await db.listCollections({ name: p.collection }, { nameOnly: true }).hasNext();
-  if (exists) return;
+  if (await exists(db, p.collection)) return;
   await db.command({ create: p.collection, ...p.metadata.options });
 }
 
@@ -209,7 +217,6 @@ async function createIndexes(db: Db, p: Plan, log: (line: string) => void): Prom
 }
 
 async function createView(db: Db, p: Plan): Promise<void> {
-  const exists = await db.listCollections({ name: p.collection }, { nameOnly: true }).hasNext();
-  if (exists) return;
+  if (await exists(db, p.collection)) return;
   await db.command({ create: p.collection, ...p.metadata.options });
 }
