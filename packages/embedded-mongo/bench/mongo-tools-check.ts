@@ -52,7 +52,8 @@ async function main(): Promise<void> {
     },
   });
   const bin = process.env.MONGO_TOOLS_BIN;
-  if (!bin) throw new Error('set MONGO_TOOLS_BIN to the directory holding mongodump and mongorestore');
+  if (!bin)
+    throw new Error('set MONGO_TOOLS_BIN to the directory holding mongodump and mongorestore');
   const tool = (name: string) => path.join(bin, name);
   const { stdout: version } = await run(tool('mongodump'), ['--version']);
   console.log(version.split('\n')[0]);
@@ -65,7 +66,9 @@ async function main(): Promise<void> {
     const b = await fingerprint({ uri: uri(target) });
     const diff = compareFingerprints(a, b);
     const n = Object.keys(a.collections).length;
-    console.log(`${diff.length ? 'FAIL' : 'ok  '} ${label}: ${n} namespaces${diff.length ? `\n  ${diff.join('\n  ')}` : ''}`);
+    console.log(
+      `${diff.length ? 'FAIL' : 'ok  '} ${label}: ${n} namespaces${diff.length ? `\n  ${diff.join('\n  ')}` : ''}`,
+    );
     if (diff.length) failures.push(label);
   };
   try {
@@ -83,13 +86,20 @@ async function main(): Promise<void> {
       const coll = client.db('campus').collection<{ _id: number; body: string; n: number }>(name);
       const body = 'x'.repeat(2000);
       for (let i = 0; i < (mb * 1024 * 1024) / 2000; i += 1000)
-        await coll.insertMany(Array.from({ length: 1000 }, (_, j) => ({ _id: i + j, body, n: i + j })));
+        await coll.insertMany(
+          Array.from({ length: 1000 }, (_, j) => ({ _id: i + j, body, n: i + j })),
+        );
     }
     await client.close();
 
     for (const gzip of [false, true]) {
       const file = path.join(dir, `real${gzip ? '.gz' : ''}.archive`);
-      await run(tool('mongodump'), ['--uri', uri(0), `--archive=${file}`, ...(gzip ? ['--gzip'] : [])]);
+      await run(tool('mongodump'), [
+        '--uri',
+        uri(0),
+        `--archive=${file}`,
+        ...(gzip ? ['--gzip'] : []),
+      ]);
       console.log(`     its archive: ${await describeSegments(file)}`);
       await restore({ uri: uri(1), input: fs.createReadStream(file), drop: true });
       await check(`real mongodump${gzip ? ' --gzip' : ''} -> our restore`, 0, 1);
