@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { Schema, type Connection, type mongo } from 'mongoose';
 import request from 'supertest';
 import { start } from '@campus/embedded-mongo';
-import { migrateDatabase } from '../src/migrations/run';
+import { checkMigrations, migrateDatabase, startMigrations } from '../src/migrations/run';
 import { createModels, type Models } from '../src/models';
 import { connectDatabase, type Database } from '../src/platform/db';
 import { createLogger, type Logger } from '../src/platform/logger';
@@ -30,7 +30,8 @@ import { buildTestApp } from './test-app';
 // under the database lock: by concurrent runners (two processes' connections), at the API's start
 // and with `npm run migrate`, on the embedded database (or TEST_MONGODB_URI).
 
-jest.setTimeout(120_000);
+// Each `npm run migrate` and API start compiles the API with tsx: long on a busy 2-core machine.
+jest.setTimeout(180_000);
 
 const API_ROOT = path.resolve(__dirname, '..');
 let server: Awaited<ReturnType<typeof start>> | undefined;
@@ -206,7 +207,8 @@ describe('concurrent runners', () => {
       expiresAt: new Date(clock.now().getTime() + 60_000),
     });
     const log = capturedLogger();
-    const running = migrateDatabase(database, {
+    // As a start that reports readiness while it migrates would run them.
+    const running = startMigrations(database, {
       logger: log.logger,
       owner: 'survivor',
       now: () => clock.now(),
@@ -215,9 +217,11 @@ describe('concurrent runners', () => {
     });
     expect(await log.next(isWaiting)).toMatchObject({ holder: 'a process that was killed' });
     expect(await runs(database)).toEqual({});
+    expect(running.done()).toBe(false);
 
     clock.advance(60_000);
-    expect((await running).applied).toEqual(['0001-first']);
+    expect((await running.finished).applied).toEqual(['0001-first']);
+    expect(running.done()).toBe(true);
     expect(await runs(database)).toEqual({ '0001-first': 1 });
     expect(await lockDocs(database)).toEqual([]);
   });
@@ -286,8 +290,10 @@ describe('declared indexes', () => {
     const declaredComments = await indexNames(older, 'comments');
 
     const database = await openAs(name);
+    expect(await checkMigrations(database)).toMatchObject({ ok: false, indexes: 'changed' });
     const log = capturedLogger();
     const report = await migrateDatabase(database, { logger: log.logger, migrations: [] });
+    expect(await checkMigrations(database)).toMatchObject({ ok: true, indexes: 'current' });
 
     expect(report.indexes?.dropped).toEqual(['comments.postId_1_createdAt_1']);
     expect(report.indexes?.created).toEqual([]);
@@ -409,7 +415,7 @@ describe('at the start and with npm run migrate', () => {
     });
   }
 
-  test('when npm run migrate runs, then its exit code says whether the database is up to date, pending, refused or misused', async () => {
+  test('when npm run migrate runs, then its exit code says whether migrations are pending (3) and the database up to date (0)', async () => {
     const name = freshName();
     const older = await openAs(name, { buildIndexes: true });
     await older.connection.db!.collection('comments').createIndex({ postId: 1, createdAt: 1 });
@@ -433,6 +439,11 @@ describe('at the start and with npm run migrate', () => {
     expect(await indexNames(older, 'comments')).not.toContain('postId_1_createdAt_1');
 
     expect((await migrateCli(['--check'], env)).code).toBe(0);
+  });
+
+  test('when npm run migrate is misused, refused by production or given no database, then it exits 2 or 1', async () => {
+    const database = await openAs(freshName());
+    const env = { MONGODB_URI: databaseUri(database) };
     const misused = await migrateCli(['--frobnicate'], env);
     expect(misused.code).toBe(2);
     expect(misused.stderr).toContain('Usage: npm run migrate');
