@@ -8,6 +8,7 @@ import { openDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './pl
 import { resolveJwtSecret } from './platform/jwt-secret';
 import { previousSecretRefusals } from './platform/key-ring';
 import { createLogger, type Logger } from './platform/logger';
+import { migrateDatabase } from './migrations/run';
 import { createModels } from './models';
 import {
   configRefusals,
@@ -95,7 +96,18 @@ async function runProcesses(config: Config, logger: Logger) {
 
 /** One API process: its own connection, app and caches (the only process, or one of several). */
 async function runApi(config: Config, logger: Logger) {
-  const database = await openDatabase({ ...config, logger, models: createModels });
+  // The indexes are the migrations' (declared ones built, undeclared ones dropped), run before
+  // anything reads or writes, once however many processes start together.
+  const database = await openDatabase({
+    ...config,
+    logger,
+    models: createModels,
+    buildIndexes: false,
+  });
+  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
   if (isProduction(config)) {
     const demoRefusals = demoAccountRefusal(config, await findDemoAccount(database));
     if (demoRefusals.length > 0) {
