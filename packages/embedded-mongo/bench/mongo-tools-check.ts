@@ -1,8 +1,8 @@
 /**
  * Checks the backup commands against the real mongodump and mongorestore, when you have them:
  *
- *   MONGO_TOOLS_BIN=<dir with mongodump and mongorestore> npx tsx bench/mongo-tools-check.ts \
- *     [--big-mb 40] [--write-fixture]
+ *   MONGO_TOOLS_BIN=<dir with mongodump and mongorestore> npm run check:mongo-tools \
+ *     -w @campus/embedded-mongo [-- --big-mb 40 --write-fixture]
  *
  * On in-process servers of this package (the real tools talk to them over the wire like to
  * mongod), with the dataset of test/support/backup-dataset.ts plus two large collections (so that
