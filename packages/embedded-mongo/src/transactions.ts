@@ -294,12 +294,6 @@ export class Transactions {
       if (now - p.lastRead > this.snapshotIdleMs) this.endPoint(key);
   }
 
-  /** How many snapshot points are open (tests). */
-  get snapshotPoints(): number {
-    this.forgetIdlePoints();
-    return this.points.size;
-  }
-
   /** A write with `lsid` + `txnNumber` outside a transaction. */
   retryable(body: Doc, exec: Execute): Doc {
     const s = this.session(body.lsid as Doc);
