@@ -3,7 +3,7 @@
  * security headers) and the one dispatch of its routers (`routeTree`).
  */
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import helmet from 'koa-helmet';
 import type { AppState } from './auth';
 import { HttpError } from './errors';
@@ -12,22 +12,39 @@ import { loggablePath, type Logger } from './logger';
 /** The one route whose body is not JSON (multipart). */
 export const UPLOAD_PATH = '/api/upload/avatar';
 
+/**
+ * The route a request matched, as its pattern (`/api/users/:id`, the call table's path), never
+ * the raw path: what metrics count by (a label per user id would be a series per user).
+ * `unmatched`: no route answered (a 404, a preflight answered by CORS).
+ */
+export function routeOf(ctx: ParameterizedContext<AppState>): string {
+  const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  return matched !== undefined ? String(matched) : (ctx.state.route ?? 'unmatched');
+}
+
+/**
+ * One line per request, when it ends: what was asked, what was answered and for whom, with the
+ * client's address as TRUST_PROXY_HOPS decides (Koa's `ctx.ip`: the socket's, or the address the
+ * outermost trusted proxy saw) and the request id (`reqId`, request-context.ts). Health checks
+ * and metrics scrapes, every few seconds, are logged at debug level.
+ */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      logger.info(
-        {
-          method: ctx.method,
-          path: loggablePath(ctx.path),
-          status: ctx.status,
-          ms: Math.round(performance.now() - started),
-          userId: ctx.state.user?.id,
-        },
-        'request',
-      );
+      const line = {
+        method: ctx.method,
+        path: loggablePath(ctx.path),
+        route: routeOf(ctx),
+        status: ctx.status,
+        ms: Math.round(performance.now() - started),
+        ip: ctx.ip,
+        userId: ctx.state.user?.id,
+      };
+      if (ctx.state.probe) logger.debug(line, 'request');
+      else logger.info(line, 'request');
     }
   };
 }

@@ -9,7 +9,7 @@ import { STREAM_HEARTBEAT_MS, STREAM_MAX_PER_MEMBER, type FeedTab } from '@campu
 import type { Notification } from '@campus/contracts';
 import type { DomainEvent, DomainEventOf } from '../../domain-events';
 import type { EventBus } from '../../platform/event-bus';
-import type { Logger } from '../../platform/logger';
+import { outsideRequest, type Logger } from '../../platform/logger';
 import { MemberStream, type OpenStreamRequest } from './member-stream';
 import { LIVE_STREAM_TTL_MS, type StreamRegistry } from './registry';
 
@@ -165,11 +165,14 @@ export class StreamHub {
   /** One timer for all the app's streams. */
   private startHeartbeat(): void {
     if (this.heartbeat) return;
-    this.heartbeat = setInterval(() => {
-      for (const list of this.byMember.values())
-        for (const stream of list) stream.write('event: heartbeat\ndata: {}\n\n');
-      this.refreshRecords();
-    }, this.deps.heartbeatMs ?? STREAM_HEARTBEAT_MS);
+    // Started by the request that opened the first stream, it outlives it: not under its id.
+    this.heartbeat = outsideRequest(() =>
+      setInterval(() => {
+        for (const list of this.byMember.values())
+          for (const stream of list) stream.write('event: heartbeat\ndata: {}\n\n');
+        this.refreshRecords();
+      }, this.deps.heartbeatMs ?? STREAM_HEARTBEAT_MS),
+    );
     this.heartbeat.unref();
   }
 
