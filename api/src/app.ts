@@ -125,6 +125,28 @@ export function createApp(deps: AppDeps): CampusApp {
   };
   // Live streams: the app's events fanned out to its open streams (modules/stream).
   const streams = createStreamHub(context, { ready: eventStream.ready });
+  // Every route, from the call table: filed by path (platform/http.ts `routeTree`).
+  const routes = routeTree([
+    authRoutes(http),
+    sessionRoutes(http),
+    accountLifecycleRoutes(http),
+    userRoutes(http),
+    profileRoutes(http),
+    followRoutes(http),
+    uploadRoutes(http),
+    feedbackRoutes(http),
+    accountApplicationRoutes(http),
+    settingsRoutes(http),
+    postRoutes(http),
+    commentRoutes(http),
+    notificationRoutes(http),
+    analyticsRoutes(http),
+    streamRoutes(http, streams),
+    // Admin operations: invitations, members' reports, the /api/admin routes.
+    invitationRoutes(http),
+    reportRoutes(http),
+    adminRoutes(http),
+  ]);
   // Ready to serve members: the database answers and the app hears every process's writes.
   const stopChecks = [
     context.readiness.add('database', () =>
@@ -143,6 +165,7 @@ export function createApp(deps: AppDeps): CampusApp {
     cacheCounts: () => caches.counts(),
     readiness: () => context.readiness.report(),
     databaseReachable: () => database.reachable,
+    patternOf: routes.patternOf,
     logger,
   });
   const stopTimingCommands = database.observeCommands(metrics.command);
@@ -152,7 +175,7 @@ export function createApp(deps: AppDeps): CampusApp {
 
   if (inFlight) app.use(inFlight.middleware);
   app.use(requestIds(config.trustProxyHops));
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, routes.patternOf));
   app.use(metrics.http);
   app.use(errorMiddleware(logger));
   app.use(securityHeaders({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
@@ -198,29 +221,7 @@ export function createApp(deps: AppDeps): CampusApp {
       ],
     }),
   );
-  app.use(
-    routeTree([
-      authRoutes(http),
-      sessionRoutes(http),
-      accountLifecycleRoutes(http),
-      userRoutes(http),
-      profileRoutes(http),
-      followRoutes(http),
-      uploadRoutes(http),
-      feedbackRoutes(http),
-      accountApplicationRoutes(http),
-      settingsRoutes(http),
-      postRoutes(http),
-      commentRoutes(http),
-      notificationRoutes(http),
-      analyticsRoutes(http),
-      streamRoutes(http, streams),
-      // Admin operations: invitations, members' reports, the /api/admin routes.
-      invitationRoutes(http),
-      reportRoutes(http),
-      adminRoutes(http),
-    ]),
-  );
+  app.use(routes);
   const close = async () => {
     streams.close();
     unsubscribe();

@@ -12,7 +12,7 @@
  * writes, so they forget everything (the replay after the resume forgets again what it changes).
  */
 import { mongo } from 'mongoose';
-import { logFailure } from './errors';
+import { isDatabaseUnavailable, logFailure } from './errors';
 import type { Logger } from './logger';
 import type { EventPositionModel, OutboxDoc, OutboxModel } from './outbox-model';
 
@@ -68,6 +68,8 @@ export function followEventStream<E>(options: EventStreamOptions<E>): EventStrea
   let closed = false;
   /** The stream failed and has not followed again since (logged once it does). */
   let failing = false;
+  /** It failed because the database went away (an outage db.ts logs itself). */
+  let failedInOutage = false;
   let changes: mongo.ChangeStream<OutboxDoc, Change> | undefined;
   /** The stream of `changes` has made its first round trip: it follows. */
   let streamFollows = false;
@@ -152,6 +154,7 @@ export function followEventStream<E>(options: EventStreamOptions<E>): EventStrea
     streamFollows = true;
     if (failing) {
       failing = false;
+      failedInOutage = false;
       logger.info('event stream: following again');
     }
     void pump(stream);
@@ -169,16 +172,31 @@ export function followEventStream<E>(options: EventStreamOptions<E>): EventStrea
     }
   };
 
+  /**
+   * The database no longer holds the events after the stream's position (its history, the
+   * oplog, moved on, or a restarted embedded database started a new one): subscribers start
+   * afresh. After an outage that is expected of the embedded database (and nothing was committed
+   * meanwhile), so it is not another warning; otherwise it is one. No stack either way.
+   */
+  const historyLost = (err: unknown) => {
+    const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+    const fields = { code, cause: message };
+    if (failedInOutage)
+      logger.info(fields, 'event stream: cannot resume after the outage; following from now');
+    else logger.warn(fields, 'event stream: cannot resume; following from now');
+  };
+
   /** Follows again after a while, from the last event when it can; subscribers start afresh. */
   const failed = (err: unknown) => {
     streamFollows = false;
     if (closed) return;
     if (cannotResume(err)) {
-      logger.warn({ err }, 'event stream: cannot resume; following from now');
+      historyLost(err);
       token = undefined;
     } else {
       // Retried every second: during a database outage, a debug line each time (logFailure).
       logFailure(logger, err, 'event stream failed; following again in a second');
+      failedInOutage = typeof err === 'object' && err !== null && isDatabaseUnavailable(err);
     }
     failing = true;
     options.reset();
@@ -198,7 +216,7 @@ export function followEventStream<E>(options: EventStreamOptions<E>): EventStrea
       const attempt = open().catch(async (err: unknown) => {
         if (!cannotResume(err) || token === undefined) throw err;
         // The saved position is gone from the database's history: from now, afresh.
-        logger.warn({ err }, 'event stream: cannot resume; following from now');
+        historyLost(err);
         token = undefined;
         options.reset();
         releaseMarkers();

@@ -20,7 +20,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { AppState } from './auth';
 import type { CommandListener } from './db';
 import type { ReadinessReport } from './health';
-import { routeOf } from './http';
+import { routeOf, type PatternOf } from './http';
 import type { Logger } from './logger';
 import type { AttemptOutcome } from './mail-queue';
 import type { CacheCounts } from './read-cache';
@@ -42,6 +42,8 @@ export interface MetricSources {
   cacheCounts(): Record<string, CacheCounts>;
   readiness(): Promise<ReadinessReport>;
   databaseReachable(): boolean;
+  /** The route that would have answered a request answered before its route ran (a 503). */
+  patternOf: PatternOf;
   logger: Logger;
 }
 
@@ -167,7 +169,7 @@ export function createMetrics(sources: MetricSources): AppMetrics {
     try {
       await next();
     } finally {
-      const route = routeOf(ctx);
+      const route = routeOf(ctx, sources.patternOf);
       stop({ method: ctx.method, route });
       requests.inc({ method: ctx.method, route, status: String(ctx.status) });
       if (ctx.status === 429) refusals.inc({ route });
