@@ -193,6 +193,20 @@ describe('metrics', () => {
     expect(
       sample(after, 'campus_db_command_duration_seconds_count', { command: 'find' }),
     ).toBeGreaterThan(0);
+    // A preflight, answered by CORS before any route runs, is filed under the route it asks for.
+    await t
+      .http()
+      .options(`/api/users/${member.id}`)
+      .set('Origin', 'http://localhost:3000')
+      .set('Access-Control-Request-Method', 'PUT')
+      .expect(204);
+    expect(
+      sample(await scrape(), 'campus_http_requests_total', {
+        method: 'OPTIONS',
+        route: '/api/users/:id',
+        status: '204',
+      }),
+    ).toBe(1);
     // An unknown path is one series, whatever the path.
     await t.http().get('/no/such/path/12345').expect(404);
     const unknown = await scrape();

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import mongoose from 'mongoose';
 import { ZodError } from 'zod';
 import { loggablePath, type Logger } from './logger';
+import { REQUEST_ID_HEADER } from './request-context';
 
 /** An error whose status and message are safe to show to the client. */
 export class HttpError extends Error {
@@ -132,7 +133,11 @@ const CLIENT_GONE_CODES = new Set([
 export function logResponseError(logger: Logger, err: unknown, ctx?: Context): void {
   const code = (err as { code?: unknown } | null)?.code;
   const where = ctx
-    ? { method: ctx.method, path: loggablePath(ctx.path), reqId: ctx.response.get('X-Request-Id') }
+    ? {
+        method: ctx.method,
+        path: loggablePath(ctx.path),
+        reqId: ctx.response.get(REQUEST_ID_HEADER),
+      }
     : {};
   if (typeof code === 'string' && CLIENT_GONE_CODES.has(code)) {
     logger.debug({ ...where, code }, 'the client closed the connection before the answer ended');
