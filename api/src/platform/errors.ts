@@ -57,6 +57,8 @@ const UNAVAILABLE_ERRORS = new Set([
   'MongoTopologyClosedError',
   'MongoClientClosedError',
   'MongoPoolClearedError',
+  // The pool cleared after a network error (a MongoNetworkError, under a name of its own).
+  'PoolClearedOnNetworkError',
 ]);
 
 /**
