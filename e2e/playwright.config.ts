@@ -9,10 +9,8 @@ export default defineConfig({
   // A file's tests run in order, in one worker.
   fullyParallel: false,
   workers: 2,
-  // One retry, reported as "flaky" in the list and counted by .ci/run: a stopgap while the one
-  // intermittent spec is found out (post-detail's delete toast, missed once in the two full runs
-  // of 2026-11-29 with both workers busy; it passes alone). Remove once it is fixed.
-  retries: 1,
+  // No retries: a spec that fails once is a bug to find, not noise to absorb.
+  retries: 0,
   timeout: 30_000,
   // The whole run is cut off well inside CI's 90 min, with a report.
   globalTimeout: 30 * 60_000,

@@ -2,7 +2,7 @@
 // suites whose paths match the patterns N times while K busy loops take the CPUs, then prints
 // each suite's pass count and the tests that failed, so a test that waits on time instead of on
 // a mechanism shows up here rather than on a busy CI machine. Exits 1 if any suite failed a run.
-// Jest runs as `npm run test:unit` does (root config, --runInBand) unless Jest args say otherwise.
+// Jest runs as `npm run test:unit` does (root config, two workers) unless Jest args say otherwise.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -80,7 +80,7 @@ function runJest(options, outputFile, logFile) {
     '--ci',
     '--json',
     `--outputFile=${outputFile}`,
-    ...(choosesWorkers ? [] : ['--runInBand']),
+    ...(choosesWorkers ? [] : ['--maxWorkers=2']),
     ...options.jestArgs,
     ...options.patterns,
   ];

@@ -55,7 +55,8 @@ export interface AppContext {
   readonly tokens: TokenService;
   /**
    * What `GET /readyz` checks (platform/health.ts): named checks, each registered by what the app
-   * needs (`readiness.add('database', ...)`, the event stream, the migrations).
+   * needs (`readiness.add('database', ...)`, the event stream; the migrations run before the
+   * process listens, so they need none while that holds).
    */
   readonly readiness: Readiness;
 }

@@ -15,6 +15,7 @@ import {
   startMetricsServer,
   type MetricsServer,
 } from './platform/metrics-server';
+import { migrateDatabase } from './migrations/run';
 import { createModels } from './models';
 import {
   configRefusals,
@@ -116,7 +117,18 @@ async function runProcesses(config: Config, logger: Logger) {
 async function runApi(config: Config, logger: Logger) {
   // One of several: the primary sums every process's metrics (answered as soon as this starts).
   const clustered = cluster.isWorker ? clusterMetricsOfWorker() : undefined;
-  const database = await openDatabase({ ...config, logger, models: createModels });
+  // The indexes are the migrations' (declared ones built, undeclared ones dropped), run before
+  // anything reads or writes, once however many processes start together.
+  const database = await openDatabase({
+    ...config,
+    logger,
+    models: createModels,
+    buildIndexes: false,
+  });
+  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
   if (isProduction(config)) {
     const demoRefusals = demoAccountRefusal(config, await findDemoAccount(database));
     if (demoRefusals.length > 0) {

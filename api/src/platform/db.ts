@@ -37,7 +37,7 @@ const DISCONNECT_MS = 5_000;
  */
 export interface Database<M = unknown> {
   readonly connection: mongoose.Connection;
-  /** The models bound to `connection`, their indexes built. */
+  /** The models bound to `connection`, their indexes built (unless `buildIndexes: false`). */
   readonly models: M;
   /** Whether the driver knows a server it can write to (from its SDAM events). */
   readonly reachable: boolean;
@@ -67,14 +67,19 @@ function unreachableCause(description: mongoose.mongo.TopologyDescription): stri
 
 /**
  * Connects to `uri` and builds every declared index before serving, so uniqueness holds from the
- * first request. A first connection that fails is retried for up to `startupTimeoutMs` (a
- * database still starting), since each attempt gives up after the short server selection timeout.
+ * first request (mongoose's autoIndex: it builds what is missing and never drops). The API and its
+ * scripts pass `buildIndexes: false` and run the migrations instead (src/migrations/run.ts), which
+ * also drop the indexes no model declares any more. A first connection that fails is retried for
+ * up to `startupTimeoutMs` (a database still starting), since each attempt gives up after the
+ * short server selection timeout.
  */
 export async function connectDatabase<M = unknown>(
   uri: string,
   options: {
     /** Binds the app's models to the new connection (their indexes are built before returning). */
     models?: (connection: mongoose.Connection) => M;
+    /** false: the models' indexes are left to the migrations (default true: built here). */
+    buildIndexes?: boolean;
     dbName?: string;
     logger?: Logger;
     startupTimeoutMs?: number;
@@ -89,6 +94,7 @@ export async function connectDatabase<M = unknown>(
     // the monitor's heartbeat can find it back: every 2 s instead of the driver's 10 s.
     heartbeatFrequencyMS: 2_000,
     ...(options.dbName ? { dbName: options.dbName } : {}),
+    ...(options.buildIndexes === false ? { autoIndex: false } : {}),
     ...options.driver,
   };
   const deadline = Date.now() + (options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS);
@@ -265,6 +271,8 @@ export async function openDatabase<M>(options: {
   dataDir: string;
   logger: Logger;
   models: (connection: mongoose.Connection) => M;
+  /** false: the indexes are left to the migrations (connectDatabase). */
+  buildIndexes?: boolean;
 }): Promise<Database<M> & { embedded: boolean }> {
   const embedded = options.mongodbUri
     ? undefined
@@ -272,7 +280,11 @@ export async function openDatabase<M>(options: {
   const uri = options.mongodbUri ?? `${embedded!.uri}/campus?replicaSet=rs0`;
   let database: Database<M>;
   try {
-    database = await connectDatabase(uri, { logger: options.logger, models: options.models });
+    database = await connectDatabase(uri, {
+      logger: options.logger,
+      models: options.models,
+      buildIndexes: options.buildIndexes,
+    });
   } catch (err) {
     await embedded?.stop();
     throw err;

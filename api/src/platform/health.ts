@@ -4,8 +4,9 @@
  * - `GET /livez`: the process answers (its event loop runs). 200 `{ live: true }`, whatever the
  *   database does: restarting the process would not bring the database back.
  * - `GET /readyz`: the process can serve members: every named readiness check passes (the
- *   database is reachable, the event stream is followed, whatever else the app registers, such
- *   as its migrations). 200 or 503, with `{ ready, checks: { <name>: { ready, reason? } } }`.
+ *   database is reachable, the event stream is followed, whatever else the app registers).
+ *   200 or 503, with `{ ready, checks: { <name>: { ready, reason? } } }`. (The migrations run
+ *   before the process listens, main.ts: a process that answers has them behind it.)
  *
  * Both also answer under `/api/` (`/api/livez`, `/api/readyz`), the only prefix the gateway
  * passes on, and both are sent `Cache-Control: no-store`: a proxy must never answer a check from

@@ -22,6 +22,23 @@ const Actions = styled.div`
   gap: ${({ theme }) => theme.space(2)};
 `;
 
+type Mutate = ReturnType<typeof useSWRConfig>['mutate'];
+
+/**
+ * Discards every cached post and refetches what is shown. Revalidating (rather than only clearing)
+ * also drops SWR's in-flight dedupe entries, whose older answers would otherwise be discarded as
+ * predating this change and leave a remounted feed loading for good.
+ */
+async function refreshPosts(mutate: Mutate, postId: number): Promise<void> {
+  const deleted = keys.post(postId);
+  await mutate(deleted, undefined, { revalidate: false });
+  await mutate(
+    (key: unknown) =>
+      isPostKey(key) && !(Array.isArray(key) && key.length === 2 && key[1] === deleted[1]),
+    undefined,
+  );
+}
+
 /**
  * Spec §2/§4: the author's delete control. After confirmation the post is deleted, cached posts
  * are discarded, 'postDeleted' fires and the reader goes back to the feed.
@@ -36,24 +53,6 @@ export function DeletePostButton({ postId }: { postId: number }) {
     setDeleting(true);
     try {
       await deletePost(postId);
-      setOpen(false);
-      void navigate('/', { replace: true });
-      // Discard every cached post and refetch what is shown. Revalidating (rather than only
-      // clearing) also drops SWR's in-flight dedupe entries, whose older answers would otherwise
-      // be discarded as predating this change and leave a remounted feed loading for good.
-      const deleted = keys.post(postId);
-      await mutate(deleted, undefined, { revalidate: false });
-      await mutate(
-        (key: unknown) =>
-          isPostKey(key) && !(Array.isArray(key) && key.length === 2 && key[1] === deleted[1]),
-        undefined,
-      );
-      emitAppEvent('postDeleted', { postId });
-      toast({
-        title: 'Success',
-        description: 'Post deleted successfully!',
-        duration: SUCCESS_TOAST_MS,
-      });
     } catch (error) {
       toast({
         title: 'Error',
@@ -63,7 +62,19 @@ export function DeletePostButton({ postId }: { postId: number }) {
         variant: 'destructive',
       });
       setDeleting(false);
+      return;
     }
+    // The post is gone: say so at once. The cache refresh resolves only when every shown list
+    // has refetched, which on a busy machine outlasted the reader's patience for the toast.
+    toast({
+      title: 'Success',
+      description: 'Post deleted successfully!',
+      duration: SUCCESS_TOAST_MS,
+    });
+    setOpen(false);
+    emitAppEvent('postDeleted', { postId });
+    void navigate('/', { replace: true });
+    void refreshPosts(mutate, postId);
   };
 
   return (

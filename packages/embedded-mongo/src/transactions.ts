@@ -27,6 +27,7 @@ import { MongoServerError, serverError } from './errors';
 import { isPlainObject, valueKey, type Doc } from './values';
 import { isView } from './commands/views';
 import { RAW_DOCUMENTS } from './wire';
+import { commandStats } from './command-stats';
 
 const TRANSIENT = ['TransientTransactionError'];
 const MAX_SESSIONS = 10_000;
@@ -229,7 +230,14 @@ export class Transactions {
     }
     let reply: Doc;
     try {
-      reply = this.statement(t, () => exec(withoutSessionFields(body)), this.scope(body, name));
+      const scope = this.scope(body, name);
+      const run = () => exec(withoutSessionFields(body));
+      reply = this.statement(
+        t,
+        run,
+        scope,
+        scope === undefined ? undefined : statementIds(body, name),
+      );
     } catch (e) {
       this.end(t, 'aborted');
       throw e;
@@ -264,23 +272,51 @@ export class Transactions {
 
   /**
    * Runs one statement against the transaction's view (see the module comment). With `scope`,
-   * only that namespace's documents are swapped in: the statement reads and writes no other.
+   * only that namespace's documents are swapped in: the statement reads and writes no other. With
+   * `ids` as well (the statement reads and writes only the documents of those keys: an insert, or
+   * filters on `_id`), only those documents' snapshot versions are swapped in: a busy namespace's
+   * snapshot holds every document others changed since the transaction began, and swapping all of
+   * them in and out again cost more than the statement itself. The narrower view differs only in
+   * the unique keys that left-out versions hold:
+   * - a duplicate key met in it may be held by a version the whole view hides, so the statement
+   *   runs again against the whole view, which decides;
+   * - a key that only a left-out version holds (a document others have since changed or deleted)
+   *   does not stop the statement. mongod answers that case with a WriteConflict, which the
+   *   driver's withTransaction retries on a fresh snapshot, where the write succeeds: the outcome
+   *   is the one the retry would reach.
    */
-  private statement(t: Transaction, run: () => Doc, scope?: string): Doc {
+  private statement(t: Transaction, run: () => Doc, scope?: string, ids?: Set<string>): Doc {
+    if (ids) {
+      const reply = this.attempt(t, run, scope, ids);
+      if (reply) return reply;
+    }
+    return this.attempt(t, run, scope) as Doc;
+  }
+
+  /** One run of `statement`; undefined when the view narrowed to `ids` cannot decide it. */
+  private attempt(
+    t: Transaction,
+    run: () => Doc,
+    scope: string | undefined,
+    ids?: Set<string>,
+  ): Doc | undefined {
     const engine = this.engine;
     const undo: DocChange[] = [];
     const touched = new Map<string, { ns: string; key: string; coll: Collection; id: unknown }>();
     const live = (s: NsState<unknown>) =>
       (scope === undefined || s.coll.ns === scope) &&
       engine.collection(s.coll.db, s.coll.name) === s.coll;
+    let narrowed = false;
     try {
       // Deletions first, so restoring a version never meets a unique key still held.
       for (const pass of [true, false]) {
         for (const [ns, s] of t.snapshot) {
           if (!live(s)) continue;
-          for (const [key, version] of s.docs)
-            if (!t.holds(ns, key) && (version === null) === pass)
-              setDoc(s.coll, key, version ?? undefined, undo);
+          for (const [key, version] of s.docs) {
+            if (t.holds(ns, key) || (version === null) !== pass) continue;
+            if (ids && !ids.has(key)) narrowed = true;
+            else setDoc(s.coll, key, version ?? undefined, undo);
+          }
         }
         for (const s of t.writes.values()) {
           if (!live(s)) continue;
@@ -290,8 +326,12 @@ export class Transactions {
       }
     } catch {
       revert(undo);
+      // A restored version met a unique key that a version left out of the narrowed view holds.
+      if (narrowed) return undefined;
       throw writeConflict();
     }
+    commandStats?.add(`txn swapped ${scope ?? '*'}`, undo.length);
+    commandStats?.add(`txn statement ${scope ?? '*'}`);
     engine.divert = (change) => {
       undo.push(change);
       const doc = (change.after ?? change.before) as Doc;
@@ -307,12 +347,16 @@ export class Transactions {
     };
     try {
       const reply = run();
+      if (narrowed && metDuplicateKey(reply)) return undefined;
       for (const { ns, key, coll, id } of touched.values()) {
         let s = t.writes.get(ns);
         if (!s || s.coll !== coll) t.writes.set(ns, (s = { coll, docs: new Map() }));
         s.docs.set(key, { coll, id, after: coll.docs.get(key) });
       }
       return reply;
+    } catch (e) {
+      if (narrowed && e instanceof MongoServerError && e.code === DUPLICATE_KEY) return undefined;
+      throw e;
     } finally {
       engine.divert = undefined;
       revert(undo);
@@ -363,6 +407,81 @@ export class Transactions {
     this.end(t, 'aborted');
     return { ok: 1 };
   }
+}
+
+const DUPLICATE_KEY = 11000;
+
+function metDuplicateKey(reply: Doc): boolean {
+  if (reply.code === DUPLICATE_KEY) return true;
+  const writeErrors = Array.isArray(reply.writeErrors) ? (reply.writeErrors as Doc[]) : [];
+  return writeErrors.some((w) => w.code === DUPLICATE_KEY);
+}
+
+/**
+ * The keys of the only documents a single-namespace statement can read or write, when the command
+ * names them: the documents an insert brings (by `_id`), or filters that all pin `_id` to values
+ * (`{_id: v}`, `{_id: {$eq: v}}`, `{_id: {$in: [...]}}`). Undefined: it may touch any document.
+ */
+export function statementIds(body: Doc, name: string): Set<string> | undefined {
+  const ids = new Set<string>();
+  const add = (keys: string[] | undefined) => {
+    if (!keys) return false;
+    for (const k of keys) ids.add(k);
+    return true;
+  };
+  const all = (items: unknown, pick: (item: Doc) => string[] | undefined) =>
+    Array.isArray(items) && items.every((item) => isPlainObject(item) && add(pick(item)));
+  let pinned: boolean;
+  switch (name) {
+    case 'insert':
+      pinned = all(body.documents, (doc) => (doc._id === undefined ? undefined : idKeys(doc._id)));
+      break;
+    case 'update':
+      pinned = all(body.updates, (u) => filterIds(u.q));
+      break;
+    case 'delete':
+      pinned = all(body.deletes, (d) => filterIds(d.q));
+      break;
+    case 'findAndModify':
+    case 'findandmodify':
+    case 'count':
+    case 'distinct':
+      pinned = add(filterIds(body.query));
+      break;
+    case 'find':
+      pinned = add(filterIds(body.filter));
+      break;
+    default:
+      pinned = false;
+  }
+  return pinned ? ids : undefined;
+}
+
+function filterIds(filter: unknown): string[] | undefined {
+  if (!isPlainObject(filter) || !('_id' in filter)) return undefined;
+  const v = filter._id;
+  if (isPlainObject(v)) {
+    const ops = Object.keys(v);
+    if (ops.length === 1 && ops[0] === '$eq') return idKeys(v.$eq);
+    if (ops.length === 1 && ops[0] === '$in' && Array.isArray(v.$in)) {
+      const keys: string[] = [];
+      for (const x of v.$in) {
+        const k = idKeys(x);
+        if (!k) return undefined;
+        keys.push(...k);
+      }
+      return keys;
+    }
+  }
+  return idKeys(v);
+}
+
+/** An `_id` value matched by equality alone (not a regular expression, an operator, null...). */
+function idKeys(v: unknown): string[] | undefined {
+  if (v === null || v === undefined || Array.isArray(v) || v instanceof RegExp) return undefined;
+  if ((v as { _bsontype?: string })._bsontype === 'BSONRegExp') return undefined;
+  if (isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'))) return undefined;
+  return [valueKey(v)];
 }
 
 function setDoc(coll: Collection, key: string, target: Doc | undefined, undo: DocChange[]): void {

@@ -168,6 +168,52 @@ describe('transactions', () => {
     }
   });
 
+  test('when statements name their documents by _id, then they still see the snapshot, and no unique key is broken', async () => {
+    const db = await accounts('snapshot_ids', 3);
+    const acc = db.collection<Acc & { e?: string }>('acc');
+    await acc.createIndex({ e: 1 }, { unique: true, sparse: true });
+    await acc.updateOne({ _id: 3 }, { $set: { e: 'held' } });
+    const session = client.startSession();
+    try {
+      session.startTransaction();
+      expect((await acc.findOne({ _id: 2 }, { session }))?.v).toBe(100);
+      // Others commit after the snapshot: each of these is in the transaction's snapshot.
+      await acc.updateOne({ _id: 1 }, { $set: { v: 1 } });
+      await acc.deleteOne({ _id: 2 });
+      await acc.insertOne({ _id: 5, v: 5, e: 'taken' });
+      for (let i = 10; i < 40; i++) await acc.insertOne({ _id: i, v: i });
+      expect((await acc.findOne({ _id: 1 }, { session }))?.v).toBe(100);
+      expect(await acc.find({ _id: { $in: [2, 5, 11] } }, { session }).toArray()).toEqual([
+        { _id: 2, v: 100 },
+      ]);
+      expect(await acc.countDocuments({ _id: { $eq: 5 } }, { session })).toBe(0);
+      const upd = await acc.updateOne({ _id: 5 }, { $set: { v: 6 } }, { session });
+      expect(upd.matchedCount).toBe(0);
+      // A unique key held by a document the transaction must not see, and one it sees.
+      const taken = async () => {
+        await acc.insertOne({ _id: 6, v: 6, e: 'taken' }, { session });
+        await session.commitTransaction();
+      };
+      await expect(taken()).rejects.toBeDefined();
+    } finally {
+      await session.endSession();
+    }
+    expect(await acc.countDocuments({ e: 'taken' })).toBe(1);
+    expect(await acc.findOne({ _id: 6 })).toBeNull();
+    const again = client.startSession();
+    try {
+      again.startTransaction();
+      await expect(
+        acc.insertOne({ _id: 7, v: 7, e: 'held' }, { session: again }),
+      ).rejects.toMatchObject({
+        code: 11000,
+      });
+      await again.abortTransaction().catch(() => undefined);
+    } finally {
+      await again.endSession();
+    }
+  });
+
   test('when two transactions write one document, then the second gets WriteConflict (112) labelled transient', async () => {
     const db = await accounts('conflict');
     const acc = db.collection<Acc>('acc');
