@@ -8,6 +8,13 @@ import { openDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './pl
 import { resolveJwtSecret } from './platform/jwt-secret';
 import { previousSecretRefusals } from './platform/key-ring';
 import { createLogger, type Logger } from './platform/logger';
+import { exposition, processMetrics } from './platform/metrics';
+import {
+  clusterMetricsOfPrimary,
+  clusterMetricsOfWorker,
+  startMetricsServer,
+  type MetricsServer,
+} from './platform/metrics-server';
 import { migrateDatabase } from './migrations/run';
 import { createModels } from './models';
 import {
@@ -47,6 +54,17 @@ async function runProcesses(config: Config, logger: Logger) {
     embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'db'), logger);
     mongodbUri = `${embedded.uri}/campus?replicaSet=rs0`;
   }
+  // Every process's metrics, summed here: on METRICS_PORT, and for a process asked on the API port.
+  const metricsText = clusterMetricsOfPrimary(logger);
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer({
+          ...config.metrics,
+          port: config.metrics.port,
+          text: metricsText,
+          logger,
+        });
   let stopping = false;
   const workers = new Set<Worker>();
   // Each process has a slot (1..n), taken over by its replacement: its name in the outbox's event
@@ -82,6 +100,7 @@ async function runProcesses(config: Config, logger: Logger) {
       for (const worker of workers) worker.process.kill('SIGKILL');
     }, SHUTDOWN_GRACE_MS + 5_000);
     void Promise.all(exited)
+      .then(() => metricsServer?.close())
       .then(() => embedded?.stop())
       .then(() => {
         clearTimeout(forced);
@@ -96,6 +115,8 @@ async function runProcesses(config: Config, logger: Logger) {
 
 /** One API process: its own connection, app and caches (the only process, or one of several). */
 async function runApi(config: Config, logger: Logger) {
+  // One of several: the primary sums every process's metrics (answered as soon as this starts).
+  const clustered = cluster.isWorker ? clusterMetricsOfWorker() : undefined;
   // The indexes are the migrations' (declared ones built, undeclared ones dropped), run before
   // anything reads or writes, once however many processes start together.
   const database = await openDatabase({
@@ -117,13 +138,27 @@ async function runApi(config: Config, logger: Logger) {
   }
 
   const inFlight = trackInFlight();
+  // The process's own figures (memory, event-loop lag), beside the app's.
+  const processRegistry = processMetrics();
+  const ownMetrics = () => exposition([app.metrics.registry, processRegistry]);
   const app = createApp({
     inFlight,
     config,
     logger,
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
+    metricsText: clustered ? clustered.text : ownMetrics,
   });
+  clustered?.serve([app.metrics.registry, processRegistry]);
+  let metricsServer: MetricsServer | undefined;
+  if (!clustered && config.metrics.port !== undefined) {
+    metricsServer = await startMetricsServer({
+      ...config.metrics,
+      port: config.metrics.port,
+      text: ownMetrics,
+      logger,
+    });
+  }
   // Avatars an older version kept on disk move into the database (GridFS) under the same names.
   const imported = await app.appContext.storage.importFrom(path.join(config.dataDir, 'uploads'));
   if (imported > 0) logger.info({ imported }, 'uploads copied from DATA_DIR into the database');
@@ -140,9 +175,12 @@ async function runApi(config: Config, logger: Logger) {
     printDemoLogins(await demoLogins(app.appContext, config.adminUserId));
   }
 
-  const server = app.listen(config.port, () => {
+  const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, embeddedDatabase: database.embedded, pid: process.pid }, 'api listening');
+    logger.info(
+      { host: config.host, port, embeddedDatabase: database.embedded, pid: process.pid },
+      'api listening',
+    );
   });
 
   let stopping = false;
@@ -165,6 +203,7 @@ async function runApi(config: Config, logger: Logger) {
       }, SHUTDOWN_GRACE_MS).unref();
     });
     drained
+      .then(() => metricsServer?.close())
       .then(() => app.close())
       .then(() => database.close())
       .then(

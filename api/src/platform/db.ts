@@ -43,12 +43,26 @@ export interface Database<M = unknown> {
   readonly reachable: boolean;
   /** Answers 503 at once while the database is known to be unreachable. */
   readonly requireReachable: Middleware;
+  /**
+   * Calls `listener` after each command the driver completes on this connection (its name, how
+   * long it took, whether it failed): the metrics' database latency. Returns the unsubscribe.
+   */
+  observeCommands(listener: CommandListener): () => void;
   /** Disconnects (given up after a few seconds: see `close` below). */
   close(): Promise<void>;
 }
 
+/** A command the driver completed: its name (`find`, `insert`...), its time, whether it failed. */
+export type CommandListener = (command: { name: string; ms: number; failed: boolean }) => void;
+
 function isReachable(description: mongoose.mongo.TopologyDescription): boolean {
   return [...description.servers.values()].some((server) => server.isWritable);
+}
+
+/** Why the driver has no server it can write to, in a few words (its servers' last errors). */
+function unreachableCause(description: mongoose.mongo.TopologyDescription): string | undefined {
+  const errors = [...description.servers.values()].map((server) => server.error?.message);
+  return errors.find((message) => message !== undefined);
 }
 
 /**
@@ -74,6 +88,8 @@ export async function connectDatabase<M = unknown>(
 ): Promise<Database<M>> {
   const connectOptions: mongoose.ConnectOptions = {
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    // Command events (observeCommands): the metrics time every command the app sends.
+    monitorCommands: true,
     // While the database is down every request is refused before it reaches the driver, so only
     // the monitor's heartbeat can find it back: every 2 s instead of the driver's 10 s.
     heartbeatFrequencyMS: 2_000,
@@ -98,22 +114,40 @@ export async function connectDatabase<M = unknown>(
   }
   const client = connection.getClient();
   let reachable = true;
+  let unreachableSince = 0;
   // The driver's own view of the topology: a server it can write to, or none. It turns
   // unreachable on the first failed heartbeat or network error, and reachable again on the next
   // successful heartbeat. (Not mongoose's `readyState`, which also reads "disconnected" whenever
   // heartbeats are merely late, as they are behind a busy database's queue.)
+  // An outage is logged twice, one warning when it starts and one when it ends, without a stack:
+  // the failed heartbeats in between (every half second while the server is unknown), the
+  // requests refused with a 503 and the retries of the event stream and the mail queue are
+  // expected then, and logged at debug level only.
   client.on('topologyDescriptionChanged', (event) => {
     const now = isReachable(event.newDescription);
     if (now === reachable) return;
     reachable = now;
-    options.logger?.warn(now ? 'database reachable again' : 'database unreachable');
+    if (!now) {
+      unreachableSince = Date.now();
+      const cause = unreachableCause(event.newDescription);
+      options.logger?.warn(cause ? { cause } : {}, 'database unreachable');
+    } else {
+      options.logger?.warn({ outageMs: Date.now() - unreachableSince }, 'database reachable again');
+    }
   });
   if (options.logger) {
     const { logger } = options;
     client.on('serverHeartbeatFailed', (event) =>
-      logger.warn({ err: event.failure }, 'database heartbeat failed'),
+      logger.debug({ cause: event.failure?.message }, 'database heartbeat failed'),
     );
   }
+  const commandListeners = new Set<CommandListener>();
+  const completed = (failed: boolean) => (event: { commandName: string; duration: number }) => {
+    for (const listener of commandListeners)
+      listener({ name: event.commandName, ms: event.duration, failed });
+  };
+  client.on('commandSucceeded', completed(false));
+  client.on('commandFailed', completed(true));
   const models = options.models ? options.models(connection) : (undefined as M);
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
 
@@ -126,6 +160,10 @@ export async function connectDatabase<M = unknown>(
     requireReachable: async (_ctx, next) => {
       if (!reachable) throw databaseUnavailable();
       return next();
+    },
+    observeCommands(listener) {
+      commandListeners.add(listener);
+      return () => commandListeners.delete(listener);
     },
     async close() {
       // The MongoDB driver (7.8/7.9) can wait forever on a command written to a connection the
@@ -259,6 +297,7 @@ export async function openDatabase<M>(options: {
       return database.reachable;
     },
     requireReachable: database.requireReachable,
+    observeCommands: (listener) => database.observeCommands(listener),
     async close() {
       await database.close();
       await embedded?.stop();
