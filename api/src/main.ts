@@ -9,6 +9,14 @@ import { EnvFileError, withEnvFile } from './platform/env-file';
 import { resolveJwtSecret } from './platform/jwt-secret';
 import { previousSecretRefusals } from './platform/key-ring';
 import { createLogger, type Logger } from './platform/logger';
+import { exposition, processMetrics } from './platform/metrics';
+import {
+  clusterMetricsOfPrimary,
+  clusterMetricsOfWorker,
+  startMetricsServer,
+  type MetricsServer,
+} from './platform/metrics-server';
+import { migrateDatabase } from './migrations/run';
 import { createModels } from './models';
 import {
   configRefusals,
@@ -63,7 +71,20 @@ async function main() {
 
 /** One API process: its own connection, app and caches (the only process, or one of several). */
 async function runApi(config: Config, logger: Logger) {
-  const database = await openDatabase({ ...config, logger, models: createModels });
+  // One of several: the primary sums every process's metrics (answered as soon as this starts).
+  const clustered = cluster.isWorker ? clusterMetricsOfWorker() : undefined;
+  // The indexes are the migrations' (declared ones built, undeclared ones dropped), run before
+  // anything reads or writes, once however many processes start together.
+  const database = await openDatabase({
+    ...config,
+    logger,
+    models: createModels,
+    buildIndexes: false,
+  });
+  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
   if (isProduction(config)) {
     const demoRefusals = demoAccountRefusal(config, await findDemoAccount(database));
     if (demoRefusals.length > 0) {
@@ -73,13 +94,27 @@ async function runApi(config: Config, logger: Logger) {
   }
 
   const inFlight = trackInFlight();
+  // The process's own figures (memory, event-loop lag), beside the app's.
+  const processRegistry = processMetrics();
+  const ownMetrics = () => exposition([app.metrics.registry, processRegistry]);
   const app = createApp({
     inFlight,
     config,
     logger,
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
+    metricsText: clustered ? clustered.text : ownMetrics,
   });
+  clustered?.serve([app.metrics.registry, processRegistry]);
+  let metricsServer: MetricsServer | undefined;
+  if (!clustered && config.metrics.port !== undefined) {
+    metricsServer = await startMetricsServer({
+      ...config.metrics,
+      port: config.metrics.port,
+      text: ownMetrics,
+      logger,
+    });
+  }
   // Avatars an older version kept on disk move into the database (GridFS) under the same names.
   const imported = await app.appContext.storage.importFrom(path.join(config.dataDir, 'uploads'));
   if (imported > 0) logger.info({ imported }, 'uploads copied from DATA_DIR into the database');
@@ -97,9 +132,12 @@ async function runApi(config: Config, logger: Logger) {
   }
 
   let stopping = false;
-  const server = app.listen(config.port, () => {
+  const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, embeddedDatabase: database.embedded, pid: process.pid }, 'api listening');
+    logger.info(
+      { host: config.host, port, embeddedDatabase: database.embedded, pid: process.pid },
+      'api listening',
+    );
     // Ready once it follows the outbox too (every later commit of any process reaches it): then
     // a rolling restart may stop the process this one replaces (platform/processes.ts).
     void (async () => {
@@ -143,6 +181,7 @@ async function runApi(config: Config, logger: Logger) {
       }, SHUTDOWN_GRACE_MS).unref();
     });
     drained
+      .then(() => metricsServer?.close())
       .then(() => app.close())
       .then(() => database.close())
       .then(

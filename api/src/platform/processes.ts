@@ -27,6 +27,7 @@ import path from 'node:path';
 import type { Config } from './config';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db';
 import type { Logger } from './logger';
+import { clusterMetricsOfPrimary, startMetricsServer } from './metrics-server';
 
 /** How long a stopping API process waits for requests in progress before closing their connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -82,6 +83,18 @@ export async function runProcesses(
     embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'db'), logger);
     mongodbUri = `${embedded.uri}/campus?replicaSet=rs0`;
   }
+  // Every process's metrics, summed here: on METRICS_PORT, and for a process asked on the API
+  // port. (METRICS_* keep the values this process started with: a reload does not move them.)
+  const metricsText = clusterMetricsOfPrimary(logger);
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer({
+          ...config.metrics,
+          port: config.metrics.port,
+          text: metricsText,
+          logger,
+        });
   useEnvironment(settings.env);
   // The processes accept connections from the one listening socket themselves, instead of this
   // process accepting each and handing it over (node's round-robin default on Linux): a
@@ -162,6 +175,7 @@ export async function runProcesses(
     stopping = true;
     // Each process finishes its requests in progress (main.ts's stop) before the database goes.
     void Promise.all([...running].map(retire))
+      .then(() => metricsServer?.close())
       .then(() => embedded?.stop())
       .then(() => process.exit(exitCode));
   };

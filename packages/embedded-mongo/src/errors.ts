@@ -44,6 +44,8 @@ export const ErrorCodes = {
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
   MaxTimeMSExpired: 50,
+  SnapshotTooOld: 239,
+  SnapshotUnavailable: 246,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
