@@ -1,9 +1,9 @@
 /**
  * API_PROCESSES > 1: the main process runs no app. It starts the database (the embedded one stays
  * one process, started here; MONGODB_URI otherwise) and runs that many API processes on the API
- * port with node's cluster, which holds the listening socket and hands each new connection to one
- * of them. Since the socket stays open in this process whatever happens to the others, the port
- * is served as long as it runs:
+ * port with node's cluster: this process holds the listening socket, and the API processes accept
+ * its connections (see SCHED_NONE below). Since the socket stays open in this process whatever
+ * happens to the others, the port is served as long as it runs:
  *
  * - An API process that dies after it started (a crash, `kill -9`) is replaced at once; the
  *   connections it held are lost, the others serve every new one meanwhile. One that dies while
