@@ -42,6 +42,8 @@ describe('render:nginx', () => {
     for (const site of SITES) {
       const text = read(`sites/${site.name}.conf`);
       expect(text.replace(/#.*$/gm, '')).not.toMatch(/\$\{\w+\}/);
+      // Every path is this machine's: none of the image's is left in a directive.
+      expect(text.replace(/#.*$/gm, '')).not.toMatch(/\/etc\/nginx\/|\/usr\/share\/nginx/);
       expect(text).toContain(`listen 127.0.0.1:${rendered.ports[site.name]};`);
       if (site.name === 'gateway') continue;
       expect(text).toContain(`root ${path.join(REPO_ROOT, site.name, 'dist')};`);

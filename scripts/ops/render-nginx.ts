@@ -191,8 +191,16 @@ export function renderNginx(out: string, env: NodeJS.ProcessEnv): RenderedNginx 
       fs.readFileSync(path.join(REPO_ROOT, site.template), 'utf8'),
       variables,
     );
-    const left = rendered.replace(/#.*$/gm, '').match(/\$\{\w+\}/g);
+    const directives = rendered.replace(/#.*$/gm, '');
+    const left = directives.match(/\$\{\w+\}/g);
     if (left) throw new Error(`${site.template}: nothing fills ${left.join(', ')}`);
+    // A path only the image has, written into the template instead of its variable.
+    const imagePath = /\/etc\/nginx\/(runtime|snippets)|\/usr\/share\/nginx/.exec(directives)?.[0];
+    if (imagePath) {
+      throw new Error(
+        `${site.template} names the image's ${imagePath}: use the template's variable`,
+      );
+    }
     fs.writeFileSync(
       path.join(out, 'sites', `${site.name}.conf`),
       `# Rendered by npm run render:nginx from ${site.template}: edit the template, not this file.\n${rendered}`,
