@@ -11,7 +11,6 @@ import { previousSecretRefusals } from './platform/key-ring';
 import { createLogger, type Logger } from './platform/logger';
 import { exposition, processMetrics } from './platform/metrics';
 import {
-  clusterMetricsOfPrimary,
   clusterMetricsOfWorker,
   startMetricsServer,
   type MetricsServer,
