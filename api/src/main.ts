@@ -15,7 +15,7 @@ import {
   startMetricsServer,
   type MetricsServer,
 } from './platform/metrics-server';
-import { migrateDatabase } from './migrations/run';
+import { checkMigrations, migrateDatabase } from './migrations/run';
 import { createModels } from './models';
 import {
   configRefusals,
@@ -103,6 +103,14 @@ async function runApi(config: Config, logger: Logger) {
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
     metricsText: clustered ? clustered.text : ownMetrics,
+  });
+  // The migrations ran before this process listens; readiness keeps asking, so a database
+  // replaced or restored underneath a running process (one whose migrations are not all recorded)
+  // takes it out of rotation. Only pending migrations count: an older version beside a newer one
+  // (a rolling upgrade or rollback) leaves the indexes to the newer one and stays ready.
+  app.appContext.readiness.add('migrations', async () => {
+    const { pending } = await checkMigrations(database);
+    return pending.length === 0 || { ready: false, reason: `${pending.length} pending` };
   });
   clustered?.serve([app.metrics.registry, processRegistry]);
   let metricsServer: MetricsServer | undefined;

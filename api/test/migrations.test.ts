@@ -478,6 +478,11 @@ describe('at the start and with npm run migrate', () => {
       expect(migrated.map((line) => line.version)).toEqual([API_VERSION, API_VERSION]);
       expect(await indexNames(older, 'comments')).not.toContain('postId_1_createdAt_1');
       expect((await fetch(`${api.url}/api/settings`)).status).toBe(200);
+      // Readiness asks too: every migration of this version recorded.
+      const ready = (await (await fetch(`${api.url}/readyz`)).json()) as {
+        checks: Record<string, { ready: boolean }>;
+      };
+      expect(ready.checks.migrations).toEqual({ ready: true });
     } finally {
       await api.stop();
     }

@@ -6,7 +6,8 @@
  * - `GET /readyz`: the process can serve members: every named readiness check passes (the
  *   database is reachable, the event stream is followed, whatever else the app registers).
  *   200 or 503, with `{ ready, checks: { <name>: { ready, reason? } } }`. (The migrations run
- *   before the process listens, main.ts: a process that answers has them behind it.)
+ *   before the process listens, main.ts, which also registers a `migrations` check: a database
+ *   restored underneath a running process with migrations pending takes it out of rotation.)
  *
  * Both also answer under `/api/` (`/api/livez`, `/api/readyz`), the only prefix the gateway
  * passes on, and both are sent `Cache-Control: no-store`: a proxy must never answer a check from
