@@ -5,6 +5,7 @@
  * its own, as the nginx gateway sends them). A SIGHUP replaces every process with none failing;
  * a process killed with -9 is replaced while the other serves.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Post } from '@campus/contracts';
@@ -20,7 +21,8 @@ const t = useTestApp();
 jest.setTimeout(300_000);
 
 /** The key a rotation moves to (random enough for production's rules too). */
-const NEXT_JWT_SECRET = 'yG0k3Qm9VbX2sLr7TzW1nHc5Jd8Ep4Ua6Fi0Ko3Nq9Rt2Ws7Xv1Yb5Zc8Ae4Bg';
+// Made at run time: a strong value committed to the repository is one production refuses.
+const NEXT_JWT_SECRET = randomBytes(48).toString('base64url');
 
 let api: ApiCluster;
 let envFile: string;
