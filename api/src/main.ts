@@ -4,7 +4,6 @@ import path from 'node:path';
 import { createApp } from './app';
 import { trackInFlight } from './platform/in-flight';
 import { loadConfig } from './platform/config';
-import { openDatabase } from './platform/db';
 import { EnvFileError, withEnvFile } from './platform/env-file';
 import { resolveJwtSecret } from './platform/jwt-secret';
 import { previousSecretRefusals } from './platform/key-ring';
@@ -15,8 +14,7 @@ import {
   startMetricsServer,
   type MetricsServer,
 } from './platform/metrics-server';
-import { checkMigrations, migrateDatabase } from './migrations/run';
-import { createModels } from './models';
+import { checkMigrations, openMigratedDatabase } from './migrations/run';
 import {
   configRefusals,
   demoAccountRefusal,
@@ -74,16 +72,7 @@ async function runApi(config: Config, logger: Logger) {
   const clustered = cluster.isWorker ? clusterMetricsOfWorker() : undefined;
   // The indexes are the migrations' (declared ones built, undeclared ones dropped), run before
   // anything reads or writes, once however many processes start together.
-  const database = await openDatabase({
-    ...config,
-    logger,
-    models: createModels,
-    buildIndexes: false,
-  });
-  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
-    await database.close();
-    throw err;
-  });
+  const database = await openMigratedDatabase(config, logger);
   if (isProduction(config)) {
     const demoRefusals = demoAccountRefusal(config, await findDemoAccount(database));
     if (demoRefusals.length > 0) {

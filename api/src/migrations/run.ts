@@ -16,7 +16,7 @@
  */
 import type mongoose from 'mongoose';
 import type { mongo } from 'mongoose';
-import type { Database } from '../platform/db';
+import { openDatabase, type Database } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import {
   loadMigrations,
@@ -28,7 +28,7 @@ import {
   type MigrationReport,
   type MigrationState,
 } from '../platform/migrations';
-import type { Models } from '../models';
+import { createModels, type Models } from '../models';
 import { API_VERSION } from '../version';
 
 /** What a migration's `up` is given. */
@@ -83,6 +83,27 @@ export async function migrateDatabase(
     'database migrated to this version',
   );
   return report;
+}
+
+/**
+ * The API's database as its start, `npm run seed` and `npm run create-admin` open it: the models
+ * bound, then migrated (waiting for another process doing it); closed again if that fails.
+ */
+export async function openMigratedDatabase(
+  config: { mongodbUri: string | undefined; dataDir: string },
+  logger: Logger,
+): Promise<Awaited<ReturnType<typeof openDatabase<Models>>>> {
+  const database = await openDatabase({
+    ...config,
+    logger,
+    models: createModels,
+    buildIndexes: false,
+  });
+  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
+  return database;
 }
 
 /**

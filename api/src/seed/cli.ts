@@ -1,12 +1,10 @@
 // `npm run seed -w api [-- --reset]`: seeds the demo data into an empty database. With --reset it
 // first deletes users, follows, notifications, feedback, applications, settings and counters.
 import { loadConfig } from '../platform/config';
-import { openDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { isProduction } from '../platform/production';
 import { createUploadStorage } from '../platform/storage';
-import { migrateDatabase } from '../migrations/run';
-import { createModels } from '../models';
+import { openMigratedDatabase } from '../migrations/run';
 import { createScriptContext } from '../app-context';
 import { demoLogins, printDemoLogins, resetDemoCollections, seedDemoDataOnce } from './seed';
 
@@ -22,17 +20,7 @@ async function run() {
     throw new Error('The demo data is never seeded in production: NODE_ENV must not be production');
   }
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({
-    ...config,
-    logger,
-    models: createModels,
-    buildIndexes: false,
-  });
-  // As the API's start does (and waiting for it, when it starts at the same time).
-  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
-    await database.close();
-    throw err;
-  });
+  const database = await openMigratedDatabase(config, logger);
   const target = createScriptContext(database.models, config, logger);
   try {
     if (process.argv.includes('--reset')) await resetDemoCollections(target);
