@@ -112,6 +112,9 @@ test('a new member registers, follows the verification link from the outbox, the
   await page.goto(link);
   await expect(page.getByText('Email verified successfully! You can now log in.')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/, { timeout: 6_000 });
+  // The URL changes before the login card replaces "Email verification" (whose section
+  // getByLabel('Email') would otherwise find): wait for the form itself.
+  await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a-long-password');

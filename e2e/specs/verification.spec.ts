@@ -3,8 +3,8 @@ import { expectNoSeriousA11yViolations } from '../support/accessibility';
 import { expect, test, toast, verificationLinkFor } from '../support/fixtures';
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
@@ -42,6 +42,9 @@ test('a verification link opened in another browser asks its holder for the pass
   await page.getByRole('button', { name: 'Verify and set password' }).click();
   await expect(page.getByText('Email verified successfully! You can now log in.')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/, { timeout: 6_000 });
+  // The URL changes before the login card replaces "Email verification" (whose section
+  // getByLabel('Email') would otherwise find): wait for the form itself.
+  await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
 
   // The password typed at registration is refused; the owner's signs in.
   await signIn(page, email, 'registrant-password');
