@@ -66,6 +66,11 @@ async function serve(args: string[]): Promise<void> {
     faults: parseFaults(values['test-faults']),
     compactOnStop: values['compact-on-stop'],
     onWarning: (message) => process.stderr.write(`embedded-mongo: ${message}\n`),
+    onCompacted: ({ bytesBefore, bytesAfter, ms }) =>
+      process.stdout.write(
+        `embedded-mongo: compacted: the journal went from ${bytesBefore} to ${bytesAfter} bytes ` +
+          `in ${ms.toFixed(0)} ms, in the background\n`,
+      ),
     onWarm: ({ ms, cpuMs }) =>
       process.stdout.write(
         `embedded-mongo: warm: every index ready ` +
