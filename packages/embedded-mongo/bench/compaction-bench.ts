@@ -1,0 +1,279 @@
+/**
+ * Benchmark (prints figures; not a test): the latency of a steady read load while the server
+ * compacts its journal in the background, against the same load without compaction.
+ *   npm run bench:compaction -w @campus/embedded-mongo [-- --dbpath .data/bench/db --concurrency 4 --seconds 20 --compactions 2]
+ * Copies the data directory (the API benchmark's dataset by default: `npm run bench:data`),
+ * starts the CLI on the copy in its own process and waits for its warm-up, then runs
+ * `--concurrency` loops of feed-like finds over the wire (the API's read shapes, one after the
+ * other per loop) throughout: `--seconds` unmeasured, then `--seconds` without compaction, then
+ * for each of `--compactions` compactions (the `compact` command; the first compacts the
+ * dataset as it is, the next a journal that is a snapshot) the load while it runs, followed by
+ * `--seconds` without. Prints p50 / p99 / max of each phase, the compactions' durations and the
+ * CPU of the compaction's thread (at nice 19), and p99 during compaction ÷ p99 without
+ * (issue 36's target: ≤ 2). The figures also go into its section of BENCHMARKS.md (BENCH_WRITE=0:
+ * not).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MongoClient, type Db } from 'mongodb';
+import { writeSection } from './report';
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+const { values } = parseArgs({
+  options: {
+    dbpath: { type: 'string', default: path.join(REPO_ROOT, '.data/bench/db') },
+    concurrency: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '20' },
+    compactions: { type: 'string', default: '2' },
+  },
+});
+const CONCURRENCY = Number(values.concurrency);
+const SECONDS = Number(values.seconds);
+const COMPACTIONS = Number(values.compactions);
+const TICK_MS = 10;
+
+/** Per thread of `pid`: its nice value and CPU ms so far. */
+function threads(pid: number): Map<string, { nice: number; cpuMs: number }> {
+  const out = new Map<string, { nice: number; cpuMs: number }>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, {
+        nice: Number(f[16]),
+        cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS,
+      });
+    } catch {
+      // The thread ended.
+    }
+  }
+  return out;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
+
+interface Phase {
+  label: string;
+  latencies: number[];
+  ms: number;
+}
+
+async function main(): Promise<void> {
+  const source = path.resolve(values.dbpath);
+  if (!fs.existsSync(path.join(source, 'journal.bson')))
+    throw new Error(`No journal in ${source}: run \`npm run bench:data\` first, or pass --dbpath`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-compaction-'));
+  execFileSync('cp', ['-r', `${source}/.`, dir]);
+  const journal = path.join(dir, 'journal.bson');
+  const child = spawn(
+    process.execPath,
+    [
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      ...(require('../bin/node-args.cjs') as string[]),
+      path.join(__dirname, '../bin/embedded-mongo.cjs'),
+      '--port',
+      '0',
+      '--dbpath',
+      dir,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const pid = child.pid as number;
+  const clients: MongoClient[] = [];
+  try {
+    const uri = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      let uri: string | undefined;
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        uri ??= /listening on (mongodb:\/\/\S+)/.exec(out)?.[1];
+        if (uri && /warm:/.test(out)) resolve(uri);
+      });
+      child.on('exit', (code) => reject(new Error(`embedded-mongo exited with ${code}`)));
+    });
+    const client = await MongoClient.connect(`${uri}/?directConnection=true`, {
+      maxPoolSize: CONCURRENCY,
+    });
+    // The compact command waits for the compaction: on a connection of its own.
+    const admin = await MongoClient.connect(`${uri}/?directConnection=true`, {
+      socketTimeoutMS: 0,
+    });
+    clients.push(client, admin);
+    const db = client.db('campus');
+
+    // Values the queries use, read from the dataset.
+    const users = (
+      await db
+        .collection('users')
+        .find({}, { projection: { _id: 1 } })
+        .limit(300)
+        .toArray()
+    ).map((u) => u._id);
+    const posts = (
+      await db
+        .collection('posts')
+        .find({ deletedAt: null }, { projection: { _id: 1 } })
+        .sort({ createdAt: -1, _id: -1 })
+        .limit(4000)
+        .toArray()
+    ).map((p) => p._id);
+    const commented = (
+      await db
+        .collection('comments')
+        .find({}, { projection: { postId: 1 } })
+        .limit(2000)
+        .toArray()
+    ).map((c) => c.postId);
+    const pick = <T>(xs: T[], i: number, n = 1): T[] =>
+      Array.from({ length: n }, (_, k) => xs[(i * 7919 + k * 104_729) % xs.length] as T);
+    // The feed's reads, in turn (see bench/snapshot-reads-bench.ts).
+    const queries: Array<(d: Db, i: number) => Promise<unknown>> = [
+      (d, i) =>
+        d
+          .collection('posts')
+          .find({ deletedAt: null })
+          .sort({ createdAt: -1, _id: -1 })
+          .skip((i % 10) * 20)
+          .limit(21)
+          .toArray(),
+      (d, i) =>
+        d
+          .collection('posts')
+          .find({ _id: { $in: pick(posts, i, 20) } })
+          .toArray(),
+      (d, i) =>
+        d
+          .collection('likes')
+          .find({ userId: pick(users, i)[0], postId: { $in: pick(posts, i, 20) } })
+          .toArray(),
+      (d, i) =>
+        d
+          .collection('posts')
+          .find({ authorId: { $in: pick(users, i, 50) }, deletedAt: null })
+          .sort({ createdAt: -1, _id: -1 })
+          .limit(21)
+          .toArray(),
+      (d, i) =>
+        d
+          .collection('comments')
+          .find({ postId: pick(commented, i)[0], parentId: null })
+          .sort({ createdAt: 1, _id: 1 })
+          .limit(21)
+          .toArray(),
+      (d, i) =>
+        d
+          .collection('notifications')
+          .find({ userId: pick(users, i)[0] })
+          .sort({ createdAt: -1, _id: -1 })
+          .limit(21)
+          .toArray(),
+    ];
+
+    const phases: Phase[] = [];
+    let current: Phase | undefined;
+    let running = true;
+    let seq = 0;
+    const loops = Array.from({ length: CONCURRENCY }, async () => {
+      while (running) {
+        const i = seq++;
+        const phase = current;
+        const t0 = performance.now();
+        await queries[i % queries.length]!(db, i);
+        phase?.latencies.push(performance.now() - t0);
+      }
+    });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const measure = async (label: string, work: () => Promise<unknown>) => {
+      const phase: Phase = { label, latencies: [], ms: 0 };
+      const t0 = performance.now();
+      current = phase;
+      await work();
+      current = undefined;
+      phase.ms = performance.now() - t0;
+      phases.push(phase);
+      return phase;
+    };
+
+    const loadBefore = os.loadavg()[0]!;
+    await sleep(SECONDS * 1000); // unmeasured: JIT, caches
+    await measure('without compaction', () => sleep(SECONDS * 1000));
+    const compactions: string[] = [];
+    let niced = 0;
+    for (let n = 1; n <= COMPACTIONS; n++) {
+      const bytesBefore = fs.statSync(journal).size;
+      const before = threads(pid);
+      let compactionThreads = new Map<string, { nice: number; cpuMs: number }>();
+      // The compaction's thread is the one at nice 19, sampled while it lives.
+      const sampler = setInterval(() => {
+        for (const [tid, t] of threads(pid)) if (t.nice === 19) compactionThreads.set(tid, t);
+      }, 100);
+      const phase = await measure(`compaction ${n}`, () =>
+        admin.db('campus').command({ compact: 'posts' }),
+      );
+      clearInterval(sampler);
+      niced = Math.max(niced, compactionThreads.size);
+      const cpu = [...compactionThreads].reduce(
+        (sum, [tid, t]) => sum + t.cpuMs - (before.get(tid)?.cpuMs ?? 0),
+        0,
+      );
+      compactionThreads = new Map();
+      compactions.push(
+        `compaction ${n}: ${(phase.ms / 1000).toFixed(1)} s, its thread ${(cpu / 1000).toFixed(1)} s CPU, ` +
+          `journal ${(bytesBefore / 2 ** 20).toFixed(0)} → ${(fs.statSync(journal).size / 2 ** 20).toFixed(0)} MiB`,
+      );
+      await measure('without compaction', () => sleep(SECONDS * 1000));
+    }
+    running = false;
+    await Promise.all(loops);
+
+    const row = (label: string, latencies: number[], ms: number) => {
+      const sorted = [...latencies].sort((a, b) => a - b);
+      return [
+        label.padEnd(28),
+        String(sorted.length).padStart(7),
+        ((sorted.length / ms) * 1000).toFixed(0).padStart(7),
+        percentile(sorted, 50).toFixed(1).padStart(7),
+        percentile(sorted, 99).toFixed(1).padStart(7),
+        (sorted.at(-1) ?? NaN).toFixed(1).padStart(7),
+      ].join(' ');
+    };
+    const without = phases.filter((p) => p.label === 'without compaction');
+    const during = phases.filter((p) => p.label !== 'without compaction');
+    const all = (ps: Phase[]) => ps.flatMap((p) => p.latencies);
+    const sum = (ps: Phase[]) => ps.reduce((s, p) => s + p.ms, 0);
+    const p99 = (ps: Phase[]) =>
+      percentile(
+        all(ps).sort((a, b) => a - b),
+        99,
+      );
+    const ratio = p99(during) / p99(without);
+    const lines = [
+      `embedded-mongo: ${CONCURRENCY} loops of feed-like finds over the wire on a copy of ` +
+        `${path.relative(REPO_ROOT, source) || source}, while compacting and without; ` +
+        `${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start, ` +
+        `${os.loadavg()[0]!.toFixed(1)} at the end, node ${process.version}`,
+      `${'phase'.padEnd(28)} ${'finds'.padStart(7)} ${'/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`,
+      row(`without (${without.length} × ${SECONDS} s)`, all(without), sum(without)),
+      ...during.map((p) => row(p.label, p.latencies, p.ms)),
+      ...compactions,
+      `p99 during compaction ÷ p99 without: ${ratio.toFixed(2)} (target ≤ 2: ${ratio <= 2 ? 'met' : 'not met'}); ` +
+        `compaction thread at nice 19: ${niced > 0 ? 'yes' : 'not seen'}`,
+    ];
+    for (const line of lines) console.log(line);
+    writeSection('bench:compaction', lines);
+  } finally {
+    for (const c of clients) await c.close().catch(() => undefined);
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
