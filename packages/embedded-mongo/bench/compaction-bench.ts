@@ -8,8 +8,9 @@
  * other per loop) throughout: `--seconds` unmeasured, then `--seconds` without compaction, then
  * for each of `--compactions` compactions (the `compact` command; the first compacts the
  * dataset as it is, the next a journal that is a snapshot) the load while it runs, followed by
- * `--seconds` without. Prints p50 / p99 / max of each phase, the compactions' durations and the
- * CPU of the compaction's thread (at nice 19), and p99 during compaction ÷ p99 without
+ * `--seconds` without. Prints p50 / p99 / max of each phase, the compactions' durations, the
+ * CPU of the compaction's thread (the server's threads that were not there before it) and its
+ * scheduling (nice value, SCHED_IDLE), and p99 during compaction ÷ p99 without
  * (issue 36's target: ≤ 2). The figures also go into its section of BENCHMARKS.md (BENCH_WRITE=0:
  * not).
  */
@@ -35,15 +36,23 @@ const SECONDS = Number(values.seconds);
 const COMPACTIONS = Number(values.compactions);
 const TICK_MS = 10;
 
-/** Per thread of `pid`: its nice value and CPU ms so far. */
-function threads(pid: number): Map<string, { nice: number; cpuMs: number }> {
-  const out = new Map<string, { nice: number; cpuMs: number }>();
+interface ThreadStat {
+  nice: number;
+  /** Scheduling policy: 0 SCHED_OTHER, 5 SCHED_IDLE... */
+  policy: number;
+  cpuMs: number;
+}
+
+/** Per thread of `pid`: its nice value, policy and CPU ms so far. */
+function threads(pid: number): Map<string, ThreadStat> {
+  const out = new Map<string, ThreadStat>();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       out.set(tid, {
         nice: Number(f[16]),
+        policy: Number(f[38]),
         cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS,
       });
     } catch {
@@ -60,6 +69,10 @@ interface Phase {
   label: string;
   latencies: number[];
   ms: number;
+  start: number;
+  slowest: number;
+  /** When the slowest find of the phase started, since the phase's start. */
+  slowestAt: number;
 }
 
 async function main(): Promise<void> {
@@ -85,8 +98,8 @@ async function main(): Promise<void> {
   const pid = child.pid as number;
   const clients: MongoClient[] = [];
   try {
+    let out = '';
     const uri = await new Promise<string>((resolve, reject) => {
-      let out = '';
       let uri: string | undefined;
       child.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
@@ -183,13 +196,19 @@ async function main(): Promise<void> {
         const phase = current;
         const t0 = performance.now();
         await queries[i % queries.length]!(db, i);
-        phase?.latencies.push(performance.now() - t0);
+        if (!phase) continue;
+        const ms = performance.now() - t0;
+        if (ms >= phase.slowest) {
+          phase.slowest = ms;
+          phase.slowestAt = t0 - phase.start;
+        }
+        phase.latencies.push(ms);
       }
     });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const measure = async (label: string, work: () => Promise<unknown>) => {
-      const phase: Phase = { label, latencies: [], ms: 0 };
       const t0 = performance.now();
+      const phase: Phase = { label, latencies: [], ms: 0, start: t0, slowest: 0, slowestAt: 0 };
       current = phase;
       await work();
       current = undefined;
@@ -202,28 +221,31 @@ async function main(): Promise<void> {
     await sleep(SECONDS * 1000); // unmeasured: JIT, caches
     await measure('without compaction', () => sleep(SECONDS * 1000));
     const compactions: string[] = [];
-    let niced = 0;
+    const scheduling = new Set<string>();
     for (let n = 1; n <= COMPACTIONS; n++) {
       const bytesBefore = fs.statSync(journal).size;
       const before = threads(pid);
-      let compactionThreads = new Map<string, { nice: number; cpuMs: number }>();
-      // The compaction's thread is the one at nice 19, sampled while it lives.
+      // The compaction's threads: those not there before it, sampled while they live.
+      const compactionThreads = new Map<string, ThreadStat>();
       const sampler = setInterval(() => {
-        for (const [tid, t] of threads(pid)) if (t.nice === 19) compactionThreads.set(tid, t);
+        for (const [tid, t] of threads(pid)) if (!before.has(tid)) compactionThreads.set(tid, t);
       }, 100);
       const phase = await measure(`compaction ${n}`, () =>
         admin.db('campus').command({ compact: 'posts' }),
       );
       clearInterval(sampler);
-      niced = Math.max(niced, compactionThreads.size);
-      const cpu = [...compactionThreads].reduce(
-        (sum, [tid, t]) => sum + t.cpuMs - (before.get(tid)?.cpuMs ?? 0),
-        0,
-      );
-      compactionThreads = new Map();
+      const cpu = [...compactionThreads.values()].reduce((sum, t) => sum + t.cpuMs, 0);
+      const busiest = [...compactionThreads.values()].sort((a, b) => b.cpuMs - a.cpuMs)[0];
+      if (busiest)
+        scheduling.add(`nice ${busiest.nice}${busiest.policy === 5 ? ', SCHED_IDLE' : ''}`);
+      // The server prints its line when the compaction is done (the reply may come first).
+      const printed = () => [...out.matchAll(/the switch to it: ([\d.]+) ms/g)][n - 1]?.[1];
+      while (!printed()) await new Promise((r) => child.stdout!.once('data', r));
+      const switchMs = printed()!;
       compactions.push(
         `compaction ${n}: ${(phase.ms / 1000).toFixed(1)} s, its thread ${(cpu / 1000).toFixed(1)} s CPU, ` +
-          `journal ${(bytesBefore / 2 ** 20).toFixed(0)} → ${(fs.statSync(journal).size / 2 ** 20).toFixed(0)} MiB`,
+          `journal ${(bytesBefore / 2 ** 20).toFixed(0)} → ${(fs.statSync(journal).size / 2 ** 20).toFixed(0)} MiB, ` +
+          `the switch ${switchMs} ms; slowest find at ${(phase.slowestAt / 1000).toFixed(1)} s`,
       );
       await measure('without compaction', () => sleep(SECONDS * 1000));
     }
@@ -261,7 +283,8 @@ async function main(): Promise<void> {
       ...during.map((p) => row(p.label, p.latencies, p.ms)),
       ...compactions,
       `p99 during compaction ÷ p99 without: ${ratio.toFixed(2)} (target ≤ 2: ${ratio <= 2 ? 'met' : 'not met'}); ` +
-        `compaction thread at nice 19: ${niced > 0 ? 'yes' : 'not seen'}`,
+        `the compaction's thread: ${[...scheduling].join('; ') || 'not seen'} ` +
+        `(the server's: nice ${os.getPriority(pid)})`,
     ];
     for (const line of lines) console.log(line);
     writeSection('bench:compaction', lines);

@@ -23,8 +23,9 @@
  * disk, the worker dying) removes the temporary file and leaves the old journal in use.
  *
  * The cost is the worker's: it reads the journal up to the mark and builds its own copy of the
- * database (about as much memory as the server's), and its CPU, at nice 19, is what the server
- * leaves idle. The server's thread only marks, spawns, copies the last few records and renames.
+ * database (about as much memory as the server's), and its CPU, at the lowest priority it can
+ * set (nice 19, SCHED_IDLE), is what the server leaves idle. The server's thread only marks,
+ * spawns, copies the last few records and renames.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,8 @@ export interface CompactionResult {
   bytesBefore: number;
   bytesAfter: number;
   ms: number;
+  /** How long the switch held the server's thread (see Journal.switchTo). */
+  switchMs: number;
 }
 
 export class BackgroundCompaction {
@@ -82,7 +85,13 @@ export class BackgroundCompaction {
       },
       resume: this.resumeFlag.buffer as SharedArrayBuffer,
     };
-    this.worker = new Worker(path.join(__dirname, 'compaction-worker.cjs'), { workerData });
+    try {
+      this.worker = new Worker(path.join(__dirname, 'compaction-worker.cjs'), { workerData });
+    } catch (e) {
+      fs.closeSync(tmpFd);
+      fs.rmSync(tmp, { force: true });
+      throw e;
+    }
     this.worker.unref();
     this.worker.once('exit', () => fs.closeSync(tmpFd));
 
@@ -95,14 +104,20 @@ export class BackgroundCompaction {
     };
     const next = (copied: number) => {
       if (this.finished) return;
-      if (journal.failure) return fail(`the journal failed (${journal.failure.message})`);
-      const end = journal.mark().bytes;
+      let end: number;
+      try {
+        end = journal.mark().bytes;
+      } catch (e) {
+        // The journal failed (it has told the server, which stops).
+        return fail(`the journal failed (${(e as Error).message})`);
+      }
       if (end - copied > CATCH_UP_BYTES && rounds++ < MAX_CATCH_UPS) {
         const m: ToWorker = { copyTo: end };
         this.worker.postMessage(m);
         return;
       }
       const bytesBefore = mark.bytes;
+      const switching = performance.now();
       try {
         journal.switchTo(tmp, tmpFd, mark, snapshot!, copied);
       } catch (e) {
@@ -117,6 +132,7 @@ export class BackgroundCompaction {
         bytesBefore,
         bytesAfter: journal.bytes,
         ms: performance.now() - started,
+        switchMs: performance.now() - switching,
       });
     };
     this.worker.on('message', (m: FromWorker) => {

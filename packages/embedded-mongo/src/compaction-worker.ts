@@ -4,8 +4,10 @@
  * an engine of its own, writes that state as a snapshot into the temporary file the server
  * opened for it, fsyncs it, then copies the journal's later bytes after the snapshot whenever
  * the server asks. It never renames anything and never touches the journal itself: the server
- * does the switch. Its nice value is raised, so that it runs on the CPU the server leaves idle.
+ * does the switch. It runs at the lowest priority it can set (see `yieldToTheServer`), on the
+ * CPU the server leaves idle.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -41,13 +43,29 @@ const data = workerData as CompactionWorkerData;
 const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
 
-function run(): void {
+/**
+ * Lowers this thread's priority (on Linux both are per thread, so the server's thread keeps its
+ * own): nice 19, then the SCHED_IDLE policy through util-linux's `chrt` where it is installed
+ * (a server that already runs at nice 19 would otherwise share the CPU with it evenly).
+ * Best effort: where neither can be set, compaction runs at the server's priority.
+ */
+function yieldToTheServer(): void {
   try {
-    // On Linux the nice value is the calling thread's: only this thread yields.
     os.setPriority(19);
   } catch {
-    // Not permitted here: compaction runs at the server's priority.
+    // Not permitted.
   }
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = fs.readlinkSync('/proc/thread-self').split('/').pop()!;
+    spawnSync('chrt', ['--idle', '--pid', '0', tid], { stdio: 'ignore', timeout: 5000 });
+  } catch {
+    // No /proc/thread-self: nice 19 only.
+  }
+}
+
+function run(): void {
+  yieldToTheServer();
   const resume = new Int32Array(data.resume);
   const pause = () => {
     post({ kind: 'paused' });
