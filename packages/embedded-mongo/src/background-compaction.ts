@@ -23,9 +23,8 @@
  * disk, the worker dying) removes the temporary file and leaves the old journal in use.
  *
  * The cost is the worker's: it reads the journal up to the mark and builds its own copy of the
- * database (about as much memory as the server's), and its CPU, at the lowest priority it can
- * set (nice 19, SCHED_IDLE), is what the server leaves idle. The server's thread only marks,
- * spawns, copies the last few records and renames.
+ * database (about as much memory as the server's), and its CPU, at nice 19, is what the server
+ * leaves idle. The server's thread only marks, spawns, copies the last few records and renames.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -4,10 +4,9 @@
  * an engine of its own, writes that state as a snapshot into the temporary file the server
  * opened for it, fsyncs it, then copies the journal's later bytes after the snapshot whenever
  * the server asks. It never renames anything and never touches the journal itself: the server
- * does the switch. It runs at the lowest priority it can set (see `yieldToTheServer`), on the
- * CPU the server leaves idle.
+ * does the switch. It runs at nice 19 (see `yieldToTheServer`), on the CPU the server leaves
+ * idle.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -44,23 +43,17 @@ const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
 
 /**
- * Lowers this thread's priority (on Linux both are per thread, so the server's thread keeps its
- * own): nice 19, then the SCHED_IDLE policy through util-linux's `chrt` where it is installed
- * (a server that already runs at nice 19 would otherwise share the CPU with it evenly).
- * Best effort: where neither can be set, compaction runs at the server's priority.
+ * Lowers this thread's priority to nice 19: on Linux the nice value is per thread, so the
+ * server's thread keeps its own and wins the CPU whenever both want it. (SCHED_IDLE, through
+ * util-linux's `chrt`, was tried: it starved a compaction on a saturated machine, 40 s of its
+ * 75 s of CPU in 15 minutes, and needs a fork of the whole server.) Where it cannot be set,
+ * compaction runs at the server's priority.
  */
 function yieldToTheServer(): void {
   try {
     os.setPriority(19);
   } catch {
     // Not permitted.
-  }
-  if (process.platform !== 'linux') return;
-  try {
-    const tid = fs.readlinkSync('/proc/thread-self').split('/').pop()!;
-    spawnSync('chrt', ['--idle', '--pid', '0', tid], { stdio: 'ignore', timeout: 5000 });
-  } catch {
-    // No /proc/thread-self: nice 19 only.
   }
 }
 
