@@ -70,6 +70,8 @@ const percentile = (sorted: number[], p: number) =>
 
 interface Phase {
   label: string;
+  /** Finds that failed (none expected: a failure is a server that stopped answering). */
+  errors: number;
   latencies: number[];
   ms: number;
   start: number;
@@ -98,7 +100,8 @@ async function main(): Promise<void> {
       '--dbpath',
       dir,
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    // With an IPC channel: the server stops when this process goes away, however it ends.
+    { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
   );
   if (process.env.BENCH_SERVER_LOG)
     child.stdout!.pipe(fs.createWriteStream(process.env.BENCH_SERVER_LOG));
@@ -202,8 +205,15 @@ async function main(): Promise<void> {
         const i = seq++;
         const phase = current;
         const t0 = performance.now();
-        await queries[i % queries.length]!(db, i);
+        const ok = await queries[i % queries.length]!(db, i).then(
+          () => true,
+          () => false,
+        );
         if (!phase) continue;
+        if (!ok) {
+          phase.errors++;
+          continue;
+        }
         const ms = performance.now() - t0;
         if (ms >= phase.slowest) {
           phase.slowest = ms;
@@ -215,7 +225,15 @@ async function main(): Promise<void> {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const measure = async (label: string, work: () => Promise<unknown>) => {
       const t0 = performance.now();
-      const phase: Phase = { label, latencies: [], ms: 0, start: t0, slowest: 0, slowestAt: 0 };
+      const phase: Phase = {
+        label,
+        errors: 0,
+        latencies: [],
+        ms: 0,
+        start: t0,
+        slowest: 0,
+        slowestAt: 0,
+      };
       current = phase;
       await work();
       current = undefined;
@@ -289,6 +307,9 @@ async function main(): Promise<void> {
       row(`without (${without.length} × ${SECONDS} s)`, all(without), sum(without)),
       ...during.map((p) => row(p.label, p.latencies, p.ms)),
       ...compactions,
+      ...(phases.some((p) => p.errors > 0)
+        ? [`failed finds: ${phases.map((p) => `${p.label} ${p.errors}`).join(', ')}`]
+        : []),
       `p99 during compaction ÷ p99 without: ${ratio.toFixed(2)} (target ≤ 2: ${ratio <= 2 ? 'met' : 'not met'}); ` +
         `the compaction's threads: ${[...scheduling].join('; ') || 'not seen'} ` +
         `(the server's: nice ${os.getPriority(pid)})`,

@@ -132,11 +132,15 @@ export class Engine {
    * An engine without a journal holding the state a journal image replays to, its snapshot's
    * documents left as bytes of `image` as at a start (a background compaction's copy of the
    * database). Throws when the image does not replay to its end (`file`: named in the message).
+   * `onRecord` is told after each record (the compaction process paces itself with it).
    */
-  static fromImage(image: Buffer, file: string): Engine {
+  static fromImage(image: Buffer, file: string, onRecord: () => void = () => {}): Engine {
     const engine = new Engine();
     engine.replaying = true;
-    const scan = scanJournal(image, (op) => engine.apply(op));
+    const scan = scanJournal(image, (op) => {
+      engine.apply(op);
+      onRecord();
+    });
     if (scan.problem)
       throw new Error(
         `${file} does not replay at byte offset ${scan.problem.offset}: ${scan.problem.reason}`,
