@@ -1,18 +1,20 @@
 /**
  * Benchmark (prints figures; not a test): the latency of a steady read load while the server
  * compacts its journal in the background, against the same load without compaction.
- *   npm run bench:compaction -w @campus/embedded-mongo [-- --dbpath .data/bench/db --concurrency 4 --seconds 20 --compactions 2]
- * Copies the data directory (the API benchmark's dataset by default: `npm run bench:data`),
- * starts the CLI on the copy in its own process and waits for its warm-up, then runs
- * `--concurrency` loops of feed-like finds over the wire (the API's read shapes, one after the
- * other per loop) throughout: `--seconds` unmeasured, then `--seconds` without compaction, then
- * for each of `--compactions` compactions (the `compact` command; the first compacts the
- * dataset as it is, the next a journal that is a snapshot) the load while it runs, followed by
- * `--seconds` without. Prints p50 / p99 / max of each phase, the compactions' durations, the
- * switch's (the one step on the server's thread), the CPU of the compaction's process (the
- * server's child) and the nice values of its threads, and p99 during compaction ÷ p99 without
- * (issue 36's target: ≤ 2). The figures also go into its section of BENCHMARKS.md (BENCH_WRITE=0:
- * not).
+ *   npm run bench:compaction -w @campus/embedded-mongo [-- --dbpath .data/bench/db --concurrency 4 --seconds 15 --rounds 4 --as-is]
+ * Copies the data directory (the API benchmark's dataset by default: `npm run bench:data`) and,
+ * unless `--as-is`, compacts the copy offline first (`embedded-mongo compact`), so that every
+ * measured compaction is the steady one: a journal that is a snapshot. Starts the CLI on the
+ * copy in its own process, waits for its warm-up, then runs `--concurrency` loops of feed-like
+ * finds over the wire (the API's read shapes, one after the other per loop) throughout:
+ * `--seconds` unmeasured, then `--rounds` times `--seconds` without compaction followed by a
+ * compaction (the `compact` command; the load is measured until it replies), then `--seconds`
+ * without. Alternating the two keeps a shared machine's changing load from falling on one side.
+ * Prints p50 / p99 / max without and during compaction, p99 during ÷ p99 without (issue 36's
+ * target: ≤ 2), for all rounds and per round (against the windows on either side), and each
+ * compaction's duration, its switch (the one step on the server's thread), its process's CPU
+ * (the server's child) and the nice values of that process's threads. The figures also go into
+ * its section of BENCHMARKS.md (BENCH_WRITE=0: not).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,13 +29,14 @@ const { values } = parseArgs({
   options: {
     dbpath: { type: 'string', default: path.join(REPO_ROOT, '.data/bench/db') },
     concurrency: { type: 'string', default: '4' },
-    seconds: { type: 'string', default: '20' },
-    compactions: { type: 'string', default: '2' },
+    seconds: { type: 'string', default: '15' },
+    rounds: { type: 'string', default: '4' },
+    'as-is': { type: 'boolean', default: false },
   },
 });
 const CONCURRENCY = Number(values.concurrency);
 const SECONDS = Number(values.seconds);
-const COMPACTIONS = Number(values.compactions);
+const ROUNDS = Number(values.rounds);
 const TICK_MS = 10;
 
 /** The CPU ms so far of process `pid` (all its threads) and the nice values of its threads. */
@@ -74,10 +77,6 @@ interface Phase {
   errors: number;
   latencies: number[];
   ms: number;
-  start: number;
-  slowest: number;
-  /** When the slowest find of the phase started, since the phase's start. */
-  slowestAt: number;
 }
 
 async function main(): Promise<void> {
@@ -87,6 +86,13 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-mongo-compaction-'));
   execFileSync('cp', ['-r', `${source}/.`, dir]);
   const journal = path.join(dir, 'journal.bson');
+  const bin = path.join(__dirname, '../bin/embedded-mongo.cjs');
+  let prepared = 'the copy as it is';
+  if (!values['as-is']) {
+    const started = performance.now();
+    execFileSync(process.execPath, [bin, 'compact', '--dbpath', dir], { stdio: 'ignore' });
+    prepared = `the copy compacted offline first (${((performance.now() - started) / 1000).toFixed(0)} s)`;
+  }
   const child = spawn(
     process.execPath,
     [
@@ -94,7 +100,7 @@ async function main(): Promise<void> {
       ...(require('../bin/node-args.cjs') as string[]),
       // Node options for the server (a profile, --trace-gc), as the other benchmarks take them.
       ...(process.env.BENCH_DB_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      path.join(__dirname, '../bin/embedded-mongo.cjs'),
+      bin,
       '--port',
       '0',
       '--dbpath',
@@ -215,10 +221,6 @@ async function main(): Promise<void> {
           continue;
         }
         const ms = performance.now() - t0;
-        if (ms >= phase.slowest) {
-          phase.slowest = ms;
-          phase.slowestAt = t0 - phase.start;
-        }
         phase.latencies.push(ms);
       }
     });
@@ -230,9 +232,6 @@ async function main(): Promise<void> {
         errors: 0,
         latencies: [],
         ms: 0,
-        start: t0,
-        slowest: 0,
-        slowestAt: 0,
       };
       current = phase;
       await work();
@@ -244,10 +243,10 @@ async function main(): Promise<void> {
 
     const loadBefore = os.loadavg()[0]!;
     await sleep(SECONDS * 1000); // unmeasured: JIT, caches
-    await measure('without compaction', () => sleep(SECONDS * 1000));
-    const compactions: string[] = [];
+    const compactions: Array<{ ms: number; cpuMs: number; switchMs: number; mib: string }> = [];
     const scheduling = new Set<string>();
-    for (let n = 1; n <= COMPACTIONS; n++) {
+    for (let n = 1; n <= ROUNDS; n++) {
+      await measure('without compaction', () => sleep(SECONDS * 1000));
       const bytesBefore = fs.statSync(journal).size;
       // The compaction's process: the server's child, sampled while it lives.
       const seen = new Map<number, { cpuMs: number; nice: Set<number> }>();
@@ -261,26 +260,25 @@ async function main(): Promise<void> {
         admin.db('campus').command({ compact: 'posts' }),
       );
       clearInterval(sampler);
-      const cpu = [...seen.values()].reduce((sum, t) => sum + t.cpuMs, 0);
       for (const t of seen.values()) scheduling.add(`nice ${[...t.nice].sort().join('/')}`);
       // The server prints its line when the compaction is done (the reply may come first).
       const printed = () => [...out.matchAll(/the switch to it: ([\d.]+) ms/g)][n - 1]?.[1];
       while (!printed()) await new Promise((r) => child.stdout!.once('data', r));
-      const switchMs = printed()!;
-      compactions.push(
-        `compaction ${n}: ${(phase.ms / 1000).toFixed(1)} s, its process ${(cpu / 1000).toFixed(1)} s CPU, ` +
-          `journal ${(bytesBefore / 2 ** 20).toFixed(0)} → ${(fs.statSync(journal).size / 2 ** 20).toFixed(0)} MiB, ` +
-          `the switch ${switchMs} ms; slowest find at ${(phase.slowestAt / 1000).toFixed(1)} s`,
-      );
-      await measure('without compaction', () => sleep(SECONDS * 1000));
+      compactions.push({
+        ms: phase.ms,
+        cpuMs: [...seen.values()].reduce((sum, t) => sum + t.cpuMs, 0),
+        switchMs: Number(printed()),
+        mib: `${(bytesBefore / 2 ** 20).toFixed(0)} → ${(fs.statSync(journal).size / 2 ** 20).toFixed(0)} MiB`,
+      });
     }
+    await measure('without compaction', () => sleep(SECONDS * 1000));
     running = false;
     await Promise.all(loops);
 
     const row = (label: string, latencies: number[], ms: number) => {
       const sorted = [...latencies].sort((a, b) => a - b);
       return [
-        label.padEnd(28),
+        label.padEnd(30),
         String(sorted.length).padStart(7),
         ((sorted.length / ms) * 1000).toFixed(0).padStart(7),
         percentile(sorted, 50).toFixed(1).padStart(7),
@@ -288,8 +286,9 @@ async function main(): Promise<void> {
         (sorted.at(-1) ?? NaN).toFixed(1).padStart(7),
       ].join(' ');
     };
-    const without = phases.filter((p) => p.label === 'without compaction');
-    const during = phases.filter((p) => p.label !== 'without compaction');
+    const isWithout = (p: Phase) => p.label === 'without compaction';
+    const without = phases.filter(isWithout);
+    const during = phases.filter((p) => !isWithout(p));
     const all = (ps: Phase[]) => ps.flatMap((p) => p.latencies);
     const sum = (ps: Phase[]) => ps.reduce((s, p) => s + p.ms, 0);
     const p99 = (ps: Phase[]) =>
@@ -298,21 +297,32 @@ async function main(): Promise<void> {
         99,
       );
     const ratio = p99(during) / p99(without);
+    // Each compaction against the windows without on either side of it.
+    const perRound = during.map((p) => {
+      const i = phases.indexOf(p);
+      return p99([p]) / p99([phases[i - 1]!, phases[i + 1]!]);
+    });
+    const range = (xs: number[], digits = 1) =>
+      `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
     const lines = [
       `embedded-mongo: ${CONCURRENCY} loops of feed-like finds over the wire on a copy of ` +
-        `${path.relative(REPO_ROOT, source) || source}, while compacting and without; ` +
-        `${os.cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start, ` +
-        `${os.loadavg()[0]!.toFixed(1)} at the end, node ${process.version}`,
-      `${'phase'.padEnd(28)} ${'finds'.padStart(7)} ${'/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`,
-      row(`without (${without.length} × ${SECONDS} s)`, all(without), sum(without)),
-      ...during.map((p) => row(p.label, p.latencies, p.ms)),
-      ...compactions,
+        `${path.relative(REPO_ROOT, source) || source} (${prepared}), ${ROUNDS} rounds of ` +
+        `${SECONDS} s without compaction then a compaction; ${os.cpus().length} cores, load ` +
+        `average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end, ` +
+        `node ${process.version}`,
+      `${''.padEnd(30)} ${'finds'.padStart(7)} ${'/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}`,
+      row(`without compaction (${without.length} × ${SECONDS} s)`, all(without), sum(without)),
+      row(`during compaction (${during.length})`, all(during), sum(during)),
+      `compactions: ${range(compactions.map((c) => c.ms / 1000))} s each, their process ` +
+        `${range(compactions.map((c) => c.cpuMs / 1000))} s of CPU (${[...scheduling].join('; ') || 'not seen'}; ` +
+        `the server: nice ${os.getPriority(pid)}), the switch ${range(
+          compactions.map((c) => c.switchMs),
+        )} ms, journal ${compactions[0]?.mib ?? '?'}`,
       ...(phases.some((p) => p.errors > 0)
         ? [`failed finds: ${phases.map((p) => `${p.label} ${p.errors}`).join(', ')}`]
         : []),
       `p99 during compaction ÷ p99 without: ${ratio.toFixed(2)} (target ≤ 2: ${ratio <= 2 ? 'met' : 'not met'}); ` +
-        `the compaction's threads: ${[...scheduling].join('; ') || 'not seen'} ` +
-        `(the server's: nice ${os.getPriority(pid)})`,
+        `per round, against the windows on either side: ${perRound.map((r) => r.toFixed(2)).join(', ')}`,
     ];
     for (const line of lines) console.log(line);
     writeSection('bench:compaction', lines);

@@ -41,7 +41,7 @@ import {
 } from './journal';
 import type { CompactionTask, FromCompaction, ToCompaction } from './compaction-process';
 
-/** The switch copies at most about this much on the server's thread (the rest is the worker's). */
+/** The switch copies at most about this much on the server's thread (the rest is the child's). */
 const CATCH_UP_BYTES = 256 * 1024;
 /** Catch-up rounds before switching whatever remains (a write load faster than the copy). */
 const MAX_CATCH_UPS = 20;
@@ -94,6 +94,8 @@ export class BackgroundCompaction {
     const child = this.child;
     child.unref();
     (child.channel as { unref?: () => void } | undefined)?.unref?.();
+    // A resume written as the child dies: nothing to tell (its exit is).
+    this.resumePipe?.on('error', () => {});
     const task: CompactionTask = {
       file: journal.file,
       tmp,
@@ -103,7 +105,13 @@ export class BackgroundCompaction {
         pauseCompaction: faults.pauseCompaction,
       },
     };
-    child.send(task);
+    const send = (m: CompactionTask | ToCompaction) => {
+      try {
+        child.send(m);
+      } catch (e) {
+        fail(`its process is gone (${(e as Error).message})`);
+      }
+    };
 
     let snapshot: SnapshotFile | undefined;
     let rounds = 0;
@@ -132,8 +140,7 @@ export class BackgroundCompaction {
         return fail(`the journal failed (${(e as Error).message})`);
       }
       if (upTo - copied > CATCH_UP_BYTES && rounds++ < MAX_CATCH_UPS) {
-        const m: ToCompaction = { copyTo: upTo };
-        child.send(m);
+        send({ copyTo: upTo });
         return;
       }
       const bytesBefore = mark.bytes;
@@ -169,14 +176,20 @@ export class BackgroundCompaction {
       } else next(m.to);
     });
     child.on('error', (e) => fail(e.message));
+    send(task);
     child.on('exit', (code, signal) => fail(`its process exited (${signal ?? code})`));
   }
 
   private cancelled?: () => void;
 
+  /** The parent's end of the pipe a paused child reads from (RESUME_FD). */
+  private get resumePipe(): Writable | undefined {
+    return (this.child.stdio as unknown as Array<Writable | null | undefined>)[5] ?? undefined;
+  }
+
   /** Ends a pause held by a test fault (see StorageFaults.pauseCompaction). */
   resume(): void {
-    const pipe = (this.child.stdio as unknown as Array<Writable | null | undefined>)[5];
+    const pipe = this.resumePipe;
     if (pipe && !pipe.destroyed) pipe.write('r');
   }
 
