@@ -35,8 +35,9 @@ export interface BenchDatabase {
 }
 
 /**
- * Like the API's connectDatabase, but patient: the embedded server compacts its journal in one
- * synchronous step (seconds at this size), which must not look like a dead server to the driver.
+ * Like the API's connectDatabase, but patient: under a benchmark's load on a shared machine a
+ * reply of the embedded server can take seconds, which must not look like a dead server to the
+ * driver. (Its compactions no longer block it: they run in the background.)
  */
 function connect(uri: string): Promise<Database<Models>> {
   return connectDatabase(uri, {

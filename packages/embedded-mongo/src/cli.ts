@@ -71,6 +71,11 @@ async function serve(args: string[]): Promise<void> {
     faults: parseFaults(values['test-faults']),
     compactOnStop: values['compact-on-stop'],
     onWarning: (message) => process.stderr.write(`embedded-mongo: ${message}\n`),
+    onCompacted: ({ bytesBefore, bytesAfter, ms, switchMs }) =>
+      process.stdout.write(
+        `embedded-mongo: compacted: the journal went from ${bytesBefore} to ${bytesAfter} bytes ` +
+          `in ${ms.toFixed(0)} ms, in the background (the switch to it: ${switchMs.toFixed(1)} ms)\n`,
+      ),
     onWarm: ({ ms, cpuMs }) =>
       process.stdout.write(
         `embedded-mongo: warm: every index ready ` +

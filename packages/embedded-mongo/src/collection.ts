@@ -25,6 +25,16 @@ export interface IndexSpec {
 
 export type { IndexKey } from './index-base';
 
+/**
+ * Where each document of a collection goes among the documents a new snapshot writes: by
+ * position in the loaded snapshot (-1: not written there) for its unchanged documents, else by
+ * _id key (see Index.order).
+ */
+export interface SnapshotOrdinals {
+  byPosition?: Int32Array;
+  of(id: string): number | undefined;
+}
+
 const MIN = new MinKey();
 const MAX = new MaxKey();
 
@@ -200,20 +210,42 @@ export class Index {
   }
 
   /**
-   * The snapshot's record of this index: for each key in index order, the position of its
-   * document in `ordinals` (the order documents are written in); undefined for a multikey
-   * index (a document has several keys) or when a key's document is not there.
+   * The snapshot's record of this index: for each key in index order, the ordinal of its
+   * document among those a new snapshot writes (see `SnapshotOrdinals`); undefined for a
+   * multikey index (a document has several keys) or when a key's document is not there.
+   *
+   * The keys read from the loaded snapshot (the base) are walked by position, their ordinals
+   * looked up by position without making their _id keys; each later change's key is placed
+   * among them by a search, as `scan` does.
    */
-  order(ordinals: Map<string, number>): Uint32Array | undefined {
+  order(ordinals: SnapshotOrdinals): Uint32Array | undefined {
     if (this.multikey) return undefined;
-    const out: number[] = [];
+    const tree = this.tree;
+    const base = this.base;
+    const n = this.fields.length;
+    const out = new Uint32Array((base?.length ?? 0) + tree.size);
+    let m = 0;
     const [lo, hi] = this.bounds([]);
-    for (const id of this.scan(lo, hi, false)) {
-      const o = ordinals.get(id);
+    let j = 0; // how far the base is written
+    const baseUpTo = (stop: number): boolean => {
+      const byPosition = ordinals.byPosition;
+      for (; j < stop; j++) {
+        const p = base!.position(j);
+        if (!base!.live(j)) continue;
+        const o = byPosition ? byPosition[p]! : -1;
+        if (o < 0) return false;
+        out[m++] = o;
+      }
+      return true;
+    };
+    for (const k of treeKeys(tree, lo, hi, false)) {
+      if (base && !baseUpTo(base.search(k, false))) return undefined;
+      const o = ordinals.of(k[n] as string);
       if (o === undefined) return undefined;
-      out.push(o);
+      out[m++] = o;
     }
-    return Uint32Array.from(out);
+    if (base && !baseUpTo(base.length)) return undefined;
+    return out.subarray(0, m);
   }
 
   /** Every key in index order (tests compare them with a build from scratch). */

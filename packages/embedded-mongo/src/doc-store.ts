@@ -378,13 +378,25 @@ export class DocStore {
     return this.cached(i, false);
   }
 
-  /** The stored BSON of a document not decoded yet (compaction copies it as it is). */
-  rawBytes(key: string): Uint8Array | undefined {
-    const i = this.map.has(key) ? -1 : this.locate(key);
-    if (i < 0 || !this.snapshotLive(i)) return undefined;
-    const s = this.snap!;
-    const off = s.offsets[i]!;
-    return s.source.subarray(off, off + s.source.readInt32LE(off));
+  /**
+   * The snapshot's document at `position` as set since the start, when it was (REPLACED);
+   * undefined when it is unchanged or deleted.
+   */
+  replacedAt(position: number): Doc | undefined {
+    return this.snap?.replaced.get(position);
+  }
+
+  /**
+   * The snapshot position of the stored document with this _id key when it is one of the
+   * snapshot's (unchanged or set since); -1 otherwise (inserted since, or absent).
+   */
+  snapshotPosition(key: string): number {
+    return this.map.has(key) ? -1 : this.locate(key);
+  }
+
+  /** The documents inserted since the snapshot was loaded (every document without one), by _id key. */
+  insertedEntries(): IterableIterator<[string, Doc]> {
+    return this.map.entries();
   }
 
   /**

@@ -3,24 +3,26 @@
  * data directory is configured (see journal.ts). All mutations go through these methods so that
  * memory and journal never disagree.
  */
-import os from 'node:os';
 import { Collection, type IndexSpec } from './collection';
 import {
   CompactionError,
   Journal,
   frameInsert,
+  scanJournal,
   type FsyncMode,
   type JournalOp,
   type JournalWriteError,
   type StorageFaults,
 } from './journal';
-import { Binary, deserialize, serialize } from 'bson';
+import { deserialize } from 'bson';
+import { BackgroundCompaction, type CompactionResult } from './background-compaction';
 import { serverError } from './errors';
+import { snapshotOps } from './snapshot-ops';
 import { applyDelta, cloneDoc, topLevelDelta, valueKey as keyOf, type Doc } from './values';
 
-/** A snapshot's `docs` records hold about this many bytes of documents each. */
-const SNAPSHOT_CHUNK = 4 * 1024 * 1024;
-/** Beyond this many records after the snapshot, a start or a clean stop writes a new snapshot. */
+export type { CompactionResult } from './background-compaction';
+
+/** Beyond this many records after the snapshot, a clean stop writes a new snapshot. */
 const TAIL_RECORDS = 100_000;
 
 /** One document change as the engine applied it (before: absent for an insert, after: for a remove). */
@@ -40,7 +42,10 @@ export type EngineChange =
 export interface EngineOptions {
   dbPath?: string;
   fsync?: FsyncMode;
-  /** Compact when the journal grows past this many bytes and twice its size after the last compaction. */
+  /**
+   * Compact (in the background) when the journal grows past this many bytes and twice its size
+   * after the last compaction.
+   */
   compactBytes?: number;
   /**
    * Told once when the journal cannot be written: memory is then ahead of disk, so whoever
@@ -49,6 +54,8 @@ export interface EngineOptions {
   onJournalFailure?: (error: JournalWriteError) => void;
   /** Recovery and compaction notes (default: ignored). */
   onWarning?: (message: string) => void;
+  /** Told when a background compaction has replaced the journal. */
+  onCompacted?: (result: CompactionResult) => void;
   /** Injected storage failures, for tests (see StorageFaults). */
   faults?: StorageFaults;
   /**
@@ -76,6 +83,13 @@ export class Engine {
   /** The journal image being replayed, as one Buffer (snapshot documents point into it). */
   private image?: { ab: ArrayBufferLike; buf: Buffer };
   private readonly compactOnStop: boolean;
+  private readonly faults?: StorageFaults;
+  private readonly onCompacted?: (result: CompactionResult) => void;
+  /** The background compaction in progress (see background-compaction.ts). */
+  private compaction?: BackgroundCompaction;
+  /** The journal held far more records than the state when it was opened: compact soon. */
+  private dueAtStart = false;
+  private closing = false;
 
   /**
    * Replays the journal of `dbPath` when there is one; throws JournalCorruptError when it is
@@ -85,6 +99,8 @@ export class Engine {
     this.compactBytes = options.compactBytes ?? 64 * 1024 * 1024;
     this.warn = options.onWarning ?? (() => {});
     this.compactOnStop = options.compactOnStop ?? false;
+    this.faults = options.faults;
+    this.onCompacted = options.onCompacted;
     if (options.dbPath) {
       this.replaying = true;
       this.journal = Journal.open(
@@ -104,12 +120,35 @@ export class Engine {
       this.image = undefined;
       for (const db of this.dbs.values()) for (const c of db.values()) c.endReplay();
       const live = this.liveRecordCount();
-      // A journal much larger than the state: compact now. (A long tail of a journal that is
-      // mostly live state, e.g. one written before snapshots existed, is compacted at the next
-      // clean stop instead: see close().)
-      if (this.tail > 2 * live + 1000) this.compact();
+      // A journal much larger than the state: compact once serving (compactIfDue). (A long tail
+      // of a journal that is mostly live state, e.g. one written before snapshots existed, is
+      // compacted at the next clean stop instead with compactOnStop: see close().)
+      this.dueAtStart = this.tail > 2 * live + 1000;
       this.compactedBytes = this.journal.bytes;
     }
+  }
+
+  /**
+   * An engine without a journal holding the state a journal image replays to, its snapshot's
+   * documents left as bytes of `image` as at a start (a background compaction's copy of the
+   * database). Throws when the image does not replay to its end (`file`: named in the message).
+   * `onRecord` is told after each record (the compaction process paces itself with it).
+   */
+  static fromImage(image: Buffer, file: string, onRecord: () => void = () => {}): Engine {
+    const engine = new Engine();
+    engine.replaying = true;
+    const scan = scanJournal(image, (op) => {
+      engine.apply(op);
+      onRecord();
+    });
+    if (scan.problem)
+      throw new Error(
+        `${file} does not replay at byte offset ${scan.problem.offset}: ${scan.problem.reason}`,
+      );
+    engine.replaying = false;
+    engine.image = undefined;
+    for (const db of engine.dbs.values()) for (const c of db.values()) c.endReplay();
+    return engine;
   }
 
   /** Applies journal operations to a scratch in-memory engine (to check a journal replays). */
@@ -232,53 +271,26 @@ export class Engine {
     const before = this.journal.records;
     this.journal.commit();
     this.tail += this.journal.records - before;
-    if (this.journal.bytes > this.compactBytes && this.journal.bytes > 2 * this.compactedBytes) {
-      this.compact();
-    }
+    if (this.journal.bytes > this.compactBytes && this.journal.bytes > 2 * this.compactedBytes)
+      this.compactIfDue();
+  }
+
+  /** The records of a snapshot of the state (see snapshot-ops.ts). */
+  snapshotOps(): Generator<JournalOp, void, undefined> {
+    return snapshotOps(this.dbs);
   }
 
   /**
-   * Rewrites the journal as the live state: a snapshot section (collections, index definitions,
-   * documents in `docs` records, each index's key order) that later records are appended to.
-   * A failed compaction leaves the old journal in use.
+   * Rewrites the journal as the live state in one synchronous step (offline, at a stop): a
+   * snapshot section (collections, index definitions, documents in `docs` records, each
+   * index's key order) that later records are appended to. A failed compaction leaves the old
+   * journal in use. While serving, see compactInBackground.
    */
   compact(): void {
     if (!this.journal) return;
-    const dbs = this.dbs;
-    function* ops(): Generator<JournalOp> {
-      for (const [db, colls] of dbs) {
-        for (const [coll, c] of colls) {
-          yield { o: 'create', db, coll, options: c.options };
-          for (const ix of c.indexes.slice(1)) yield { o: 'createIndex', db, coll, spec: ix.spec };
-          const ordinals = new Map<string, number>();
-          let chunk: Uint8Array[] = [];
-          let bytes = 0;
-          for (const key of c.docs.keys()) {
-            const raw = c.docs.rawBytes(key) ?? serialize(c.docs.get(key) as Doc);
-            if (bytes > 0 && bytes + raw.length > SNAPSHOT_CHUNK) {
-              yield { o: 'docs', db, coll, data: new Binary(Buffer.concat(chunk, bytes)) };
-              chunk = [];
-              bytes = 0;
-            }
-            chunk.push(raw);
-            bytes += raw.length;
-            ordinals.set(key, ordinals.size);
-          }
-          if (bytes > 0)
-            yield { o: 'docs', db, coll, data: new Binary(Buffer.concat(chunk, bytes)) };
-          for (const ix of c.indexes) {
-            const order = ix.order(ordinals);
-            // A record holds at most 16 MiB: past 4M keys, the index is sorted at start instead.
-            if (!order || order.length > 4_000_000) continue;
-            const data = Buffer.from(order.buffer, order.byteOffset, order.byteLength);
-            if (os.endianness() === 'BE') data.swap32();
-            yield { o: 'indexOrder', db, coll, name: ix.name, order: new Binary(data) };
-          }
-        }
-      }
-    }
+    this.compaction?.cancel();
     try {
-      this.journal.compact(ops());
+      this.journal.compact(this.snapshotOps());
       this.tail = 0;
     } catch (e) {
       if (!(e instanceof CompactionError)) throw e;
@@ -286,6 +298,77 @@ export class Engine {
     }
     // After a failure too: try again only once the journal has doubled again.
     this.compactedBytes = this.journal.bytes;
+  }
+
+  /** Whether a background compaction is in progress. */
+  get compacting(): boolean {
+    return this.compaction !== undefined;
+  }
+
+  /**
+   * Starts a background compaction (see background-compaction.ts) unless one is in progress;
+   * resolves when it is done (the one in progress, if any), rejects with CompactionError when
+   * it failed (the old journal stays in use; a warning says so too). Without a journal there is
+   * nothing to compact: undefined.
+   */
+  compactInBackground(): Promise<CompactionResult> | undefined {
+    if (this.compaction) return this.compaction.done;
+    const journal = this.journal;
+    if (!journal || journal.failure) return undefined;
+    // Anything pending is written first (counted in the tail), then the journal is marked there.
+    const pending = journal.records;
+    journal.commit();
+    this.tail += journal.records - pending;
+    const tailAtMark = this.tail;
+    let compaction: BackgroundCompaction;
+    try {
+      compaction = new BackgroundCompaction(journal, this.faults);
+    } catch (e) {
+      // Its file could not even be created (a full disk...).
+      const error = new CompactionError(
+        `compaction of ${journal.file} failed: ${(e as Error).message}`,
+      );
+      this.compactedBytes = journal.bytes;
+      this.warn(`${error.message}; the journal is unchanged and stays in use`);
+      return Promise.reject(error);
+    }
+    this.compaction = compaction;
+    this.dueAtStart = false;
+    compaction.done.then(
+      (result) => {
+        this.compaction = undefined;
+        // The records appended since the mark follow the new snapshot.
+        this.tail -= tailAtMark;
+        this.compactedBytes = journal.bytes;
+        this.onCompacted?.(result);
+      },
+      (e: unknown) => {
+        this.compaction = undefined;
+        // After a failure too: try again only once the journal has doubled again.
+        this.compactedBytes = journal.bytes;
+        if (e instanceof CompactionError && !journal.failure && !this.closing)
+          this.warn(`${e.message}; the journal is unchanged and stays in use`);
+      },
+    );
+    return compaction.done;
+  }
+
+  /**
+   * Starts a background compaction when one is due: the journal held more than twice as many
+   * records as the state needs (plus 1,000) when it was opened, or it has grown past
+   * `compactBytes` and twice its size after the last compaction.
+   */
+  compactIfDue(): void {
+    const journal = this.journal;
+    if (!journal || this.compaction || journal.failure) return;
+    const grown = journal.bytes > this.compactBytes && journal.bytes > 2 * this.compactedBytes;
+    // A failure is reported as a warning (see compactInBackground).
+    if (this.dueAtStart || grown) this.compactInBackground()?.catch(() => {});
+  }
+
+  /** Ends a pause of the background compaction held by a test fault (StorageFaults.pauseCompaction). */
+  resumeCompaction(): void {
+    this.compaction?.resume();
   }
 
   /**
@@ -312,6 +395,9 @@ export class Engine {
   }
 
   close(): void {
+    // A background compaction in progress is dropped (its file removed; the journal is complete).
+    this.closing = true;
+    this.compaction?.cancel();
     // A clean stop with a long tail since the snapshot: write a new one, so the next start is quick.
     if (this.compactOnStop && this.journal && !this.journal.failure && this.tail > TAIL_RECORDS)
       this.compact();

@@ -46,6 +46,11 @@ export class SnapshotBase {
     return this.keyOf(this.order[i]!);
   }
 
+  /** The snapshot position of the i-th key's document. */
+  position(i: number): number {
+    return this.order[i]!;
+  }
+
   /** The _id key of the i-th key's document. */
   id(i: number): string {
     return this.docs.snapshotKey(this.order[i]!);

@@ -23,7 +23,10 @@
  *
  * Compaction rewrites the live state as a fresh journal into `journal.bson.tmp`, fsyncs it and
  * renames it over the old one, then fsyncs the directory: a crash at any point leaves either the
- * old or the new journal, and a leftover temporary file is removed at the next start.
+ * old or the new journal, and a leftover temporary file is removed at the next start. While the
+ * server runs it does so in the background (background-compaction.ts): the snapshot is of the
+ * journal as it was at a record boundary, the records appended since are copied after it, and
+ * the rename happens in one synchronous step with nothing appended in between (see `switchTo`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -76,8 +79,14 @@ export interface StorageFaults {
   failSync?: { code: string };
   /** Writing the compacted journal fails with this errno code. */
   failCompaction?: { code: string };
-  /** Compaction blocks for `ms` once `afterRecords` records of the new journal are on disk. */
-  pauseCompaction?: { afterRecords: number; ms: number };
+  /**
+   * Compaction blocks for `ms` (or, in the background, until `Engine.resumeCompaction`) once
+   * `afterRecords` records of the new journal are on disk; or `at: 'written'` once the whole
+   * snapshot is (before the records appended since are copied after it); or `at: 'renamed'`
+   * right after the new journal was renamed over the old one, before the directory is synced
+   * and appends move to it (this one blocks the server itself: for crash tests only).
+   */
+  pauseCompaction?: { afterRecords?: number; at?: 'written' | 'renamed'; ms: number };
   /** Called when compaction pauses (the CLI prints a line a test can wait for). */
   onCompactionPaused?: () => void;
 }
@@ -303,6 +312,81 @@ function writeAll(fd: number, buf: Buffer): void {
   while (off < buf.length) off += fs.writeSync(fd, buf, off);
 }
 
+/** Blocks the calling thread for up to `ms` (a compaction paused by a test fault). */
+export function sleepBlocking(ms: number, flag = new Int32Array(new SharedArrayBuffer(4))): void {
+  Atomics.wait(flag, 0, 0, ms);
+}
+
+/** What a snapshot file holds once written. */
+export interface SnapshotFile {
+  bytes: number;
+  records: number;
+}
+
+/**
+ * Writes the records of `ops` at the start of the file open as `fd` (`file`: its name, for
+ * messages), 4 MiB at a time, then fsyncs it. `faults`: an injected write failure, and the
+ * pauses `afterRecords` and `at: 'written'` of `pauseCompaction`, which call `pause`.
+ */
+export function writeSnapshotFile(
+  fd: number,
+  file: string,
+  ops: Iterable<JournalOp>,
+  faults: Pick<StorageFaults, 'failCompaction' | 'pauseCompaction'> | undefined,
+  pause: () => void,
+): SnapshotFile {
+  let bytes = 0;
+  let records = 0;
+  let chunk: Buffer[] = [];
+  let chunkBytes = 0;
+  const flush = () => {
+    if (faults?.failCompaction) throw errnoError(faults.failCompaction.code, `write ${file}`);
+    writeAll(fd, chunk.length === 1 ? chunk[0]! : Buffer.concat(chunk));
+    chunk = [];
+    chunkBytes = 0;
+  };
+  const held = faults?.pauseCompaction;
+  for (const op of ops) {
+    const f = frame(op);
+    chunk.push(f);
+    chunkBytes += f.length;
+    bytes += f.length;
+    records++;
+    if (chunkBytes > 4 * 1024 * 1024) flush();
+    if (held?.afterRecords !== undefined && records === held.afterRecords) {
+      flush();
+      fs.fsyncSync(fd);
+      pause();
+    }
+  }
+  flush();
+  fs.fsyncSync(fd);
+  if (held?.at === 'written') pause();
+  return { bytes, records };
+}
+
+/**
+ * Copies bytes [from, to) of the file open as `src` to position `at` of the file open as
+ * `dest`, 4 MiB at a time.
+ */
+export function copyRange(src: number, from: number, to: number, dest: number, at: number): void {
+  const buf = Buffer.allocUnsafe(Math.min(4 * 1024 * 1024, Math.max(to - from, 0)));
+  let pos = from;
+  while (pos < to) {
+    const n = fs.readSync(src, buf, 0, Math.min(buf.length, to - pos), pos);
+    if (n === 0) throw new Error(`the journal ends at ${pos}, before ${to}`);
+    let done = 0;
+    while (done < n) done += fs.writeSync(dest, buf, done, n - done, at + (pos - from) + done);
+    pos += n;
+  }
+}
+
+/** A point of the journal: its size and record count after everything committed. */
+export interface JournalMark {
+  bytes: number;
+  records: number;
+}
+
 export interface JournalOptions {
   fsync: FsyncMode;
   /** Told once when the journal fails for good (write or sync error). */
@@ -446,42 +530,22 @@ export class Journal {
   }
 
   /**
-   * Atomically replaces the journal by the given operations (the live state). Throws
-   * CompactionError, with the old journal still in place and in use, when that fails.
+   * Atomically replaces the journal by the given operations (the live state), in one
+   * synchronous step (offline, and at a stop). Throws CompactionError, with the old journal
+   * still in place and in use, when that fails.
    */
   compact(ops: Iterable<JournalOp>): void {
     this.commit();
     const tmp = this.file + '.tmp';
     const faults = this.options.faults;
-    let bytes = 0;
-    let records = 0;
+    let written: SnapshotFile;
     try {
       const fd = fs.openSync(tmp, 'w');
       try {
-        let chunk: Buffer[] = [];
-        let chunkBytes = 0;
-        const flush = () => {
-          if (faults?.failCompaction) throw errnoError(faults.failCompaction.code, `write ${tmp}`);
-          writeAll(fd, Buffer.concat(chunk));
-          chunk = [];
-          chunkBytes = 0;
-        };
-        for (const op of ops) {
-          const f = frame(op);
-          chunk.push(f);
-          chunkBytes += f.length;
-          bytes += f.length;
-          records++;
-          if (chunkBytes > 4 * 1024 * 1024) flush();
-          if (faults?.pauseCompaction && records === faults.pauseCompaction.afterRecords) {
-            flush();
-            fs.fsyncSync(fd);
-            faults.onCompactionPaused?.();
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, faults.pauseCompaction.ms);
-          }
-        }
-        flush();
-        fs.fsyncSync(fd);
+        written = writeSnapshotFile(fd, tmp, ops, faults, () => {
+          faults?.onCompactionPaused?.();
+          sleepBlocking(faults!.pauseCompaction!.ms);
+        });
       } finally {
         fs.closeSync(fd);
       }
@@ -491,18 +555,88 @@ export class Journal {
       throw new CompactionError(`compaction of ${this.file} failed: ${(e as Error).message}`);
     }
     // The new journal is in place: from here on, a failure to reach it is a journal failure.
+    this.reopen();
+    this.bytes = written.bytes;
+    this.records = written.records;
+    this.dirty = false;
+  }
+
+  /**
+   * Where the journal stands, everything pending written first: a background compaction
+   * snapshots the journal up to here and copies what is appended after it.
+   */
+  mark(): JournalMark {
+    this.commit();
+    return { bytes: this.bytes, records: this.records };
+  }
+
+  /**
+   * Ends a background compaction: `tmp` (open as `tmpFd`) holds a snapshot of the journal up
+   * to `mark` (`snapshot`), followed by the journal's bytes from `mark.bytes` up to `copied`,
+   * all fsynced. In one synchronous step (no command runs, so nothing is appended meanwhile):
+   * the rest of the journal is copied after them and synced, the file is renamed over the
+   * journal, the directory is synced, and appends go to the new file.
+   *
+   * Crash safety: until the rename, `journal.bson` is the old journal, which received every
+   * append and is complete (the temporary file is removed at the next start); from the rename
+   * on, it is the new one, which holds the same state (the snapshot at the mark plus every
+   * record after it) and receives every later append; the directory is synced before any later
+   * write is acknowledged, so a power loss cannot bring back the old name with acknowledged
+   * writes only in the new file. Throws CompactionError (the old journal stays in use, `tmp`
+   * is removed) when something fails before the rename; a failure after it fails the journal.
+   */
+  switchTo(
+    tmp: string,
+    tmpFd: number,
+    mark: JournalMark,
+    snapshot: SnapshotFile,
+    copied: number,
+  ): void {
+    this.commit();
+    if (this.failure) throw new CompactionError(`the journal ${this.file} failed`);
+    const tail = this.bytes - mark.bytes;
+    try {
+      const src = fs.openSync(this.file, 'r');
+      try {
+        copyRange(src, copied, this.bytes, tmpFd, snapshot.bytes + (copied - mark.bytes));
+      } finally {
+        fs.closeSync(src);
+      }
+      fs.fdatasyncSync(tmpFd);
+      fs.renameSync(tmp, this.file);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw new CompactionError(`compaction of ${this.file} failed: ${(e as Error).message}`);
+    }
+    const held = this.options.faults?.pauseCompaction;
+    if (held?.at === 'renamed') {
+      this.options.faults?.onCompactionPaused?.();
+      sleepBlocking(held.ms);
+    }
+    this.reopen();
+    this.bytes = snapshot.bytes + tail;
+    this.records = snapshot.records + (this.records - mark.records);
+    this.dirty = false;
+  }
+
+  /**
+   * After a rename over the journal: syncs the directory and appends to the new file. The old
+   * file's descriptor is closed on libuv's thread pool: it is the last reference to the
+   * replaced file, and that close frees its blocks (tens of ms for hundreds of MiB).
+   */
+  private reopen(): void {
     try {
       const dirFd = fs.openSync(this.dir, 'r');
       fs.fsyncSync(dirFd);
       fs.closeSync(dirFd);
-      fs.closeSync(this.fd);
+      const old = this.fd;
       this.fd = fs.openSync(this.file, 'a');
+      fs.close(old, () => {
+        // Nothing is written through it any more; an error here loses nothing.
+      });
     } catch (e) {
       throw this.fail(e, 'reopening');
     }
-    this.bytes = bytes;
-    this.records = records;
-    this.dirty = false;
   }
 
   close(): void {

@@ -7,6 +7,7 @@
 import { Long, ObjectId } from 'bson';
 import { ChangeStreams, Oplog } from './change-streams';
 import { ClusterClock } from './cluster-time';
+import { compact } from './commands/compact';
 import { runCommand, type CommandContext } from './commands/dispatch';
 import type { Engine } from './engine';
 import { errorReply, Transactions } from './transactions';
@@ -94,7 +95,9 @@ export class ReplicaSet {
       reply = errorReply(e);
     }
     const done = (r: Doc) => this.stamp(this.labelled(body, r));
-    return reply instanceof Promise ? reply.then(done) : done(reply);
+    return reply instanceof Promise
+      ? reply.then(done, (e: unknown) => done(errorReply(e)))
+      : done(reply);
   }
 
   /** Adds the error labels mongod gives a failed command (kept when the reply has its own). */
@@ -159,6 +162,8 @@ export class ReplicaSet {
         return rest;
       }
     }
+    // Answered once the background compaction is done (a promise, like the waiting replies).
+    if (name === 'compact') return compact(body, db, this.engine);
     if (name === 'endSessions' && Array.isArray(body.endSessions))
       this.transactions.endSessions(body.endSessions);
     this.oplog.replacing = isReplacement(name, body);

@@ -290,6 +290,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const port = (server.address() as net.AddressInfo).port;
   replset.me = `${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  // A journal far longer than the state it holds is compacted now, in the background.
+  engine.compactIfDue();
 
   let stopped = false;
   let warming: NodeJS.Immediate | undefined;

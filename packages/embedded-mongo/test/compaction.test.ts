@@ -1,13 +1,14 @@
 /**
  * Compaction rewrites the journal as the live state: nothing is lost or duplicated, whether it
- * runs while serving, fails, or is killed halfway (the temporary file is then removed at start).
+ * runs while serving (in the background), fails, or is killed halfway (the temporary file is
+ * then removed at start). background-compaction.test.ts holds it mid-way under reads and writes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { start } from '../src';
+import { start, type RunningServer } from '../src';
 import type { StorageFaults } from '../src/journal';
 import { waitForExit } from './support/spawn-server';
 
@@ -73,12 +74,28 @@ async function contents(uri: string): Promise<{ items: Item[]; uniqueHolds: bool
   }
 }
 
+/** Waits for the background compaction in progress, if any, however it ends. */
+async function compactionOver(server: RunningServer): Promise<void> {
+  while (server.engine.compacting)
+    await server.engine.compactInBackground()?.catch(() => undefined);
+}
+
 const expected = (rounds: number): Item[] =>
   Array.from({ length: 200 }, (_, i) => ({ _id: i, email: `u${i}@x`, v: rounds }));
 
-test('when the journal outgrows its threshold while serving, then it is compacted and a restart finds the same data', async () => {
-  const server = await start({ dbPath: dir, compactBytes: 20_000, fsync: 'never' });
+test('when the journal outgrows its threshold while serving, then it is compacted in the background and a restart finds the same data', async () => {
+  let compactions = 0;
+  const server = await start({
+    dbPath: dir,
+    compactBytes: 20_000,
+    fsync: 'never',
+    onCompacted: () => compactions++,
+  });
   await churn(server.uri, 3);
+  await compactionOver(server);
+  expect(compactions).toBeGreaterThan(0);
+  // Once more with nothing written meanwhile: the journal is then the snapshot alone.
+  await server.engine.compactInBackground();
   const live = await contents(server.uri);
   const compactedSize = fs.statSync(journal).size;
   await server.stop();
@@ -106,6 +123,7 @@ test('when compaction cannot write its file, then the old journal stays in use a
     onWarning: (m) => warnings.push(m),
   });
   await churn(server.uri, 3);
+  await compactionOver(server);
   await server.stop();
 
   expect(warnings[0]).toMatch(/compaction of .*journal\.bson failed: ENOSPC.*stays in use/);
@@ -119,7 +137,8 @@ test('when compaction cannot write its file, then the old journal stays in use a
 });
 
 test('when the server is killed with SIGKILL in the middle of compacting, then the restart ignores and removes the partial file and loses or duplicates nothing', async () => {
-  // An uncompacted journal: 1,000 records past twice the live state compacts at start-up.
+  // An uncompacted journal: 1,000 records past twice the live state compacts once the server
+  // listens, in the background.
   const server = await start({ dbPath: dir, fsync: 'never' });
   await churn(server.uri, 5);
   await server.stop();
@@ -160,6 +179,9 @@ test('when the server is killed with SIGKILL in the middle of compacting, then t
     expect(warnings[0]).toMatch(
       /removed .*journal\.bson\.tmp, left by a compaction that did not finish/,
     );
+    // This start compacts again, in the background.
+    expect(restarted.engine.compacting).toBe(true);
+    await restarted.engine.compactInBackground();
     expect(fs.existsSync(`${journal}.tmp`)).toBe(false);
     expect(await contents(restarted.uri)).toEqual({ items: expected(5), uniqueHolds: true });
     // This start compacted for real.

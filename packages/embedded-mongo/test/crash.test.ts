@@ -188,9 +188,11 @@ test('when the server restarts after compaction, then indexes and documents are 
   first.child.kill('SIGTERM');
   await waitForExit(first.child);
 
-  // Replay of 1,900 records for 200 live documents triggers a compaction at start-up.
+  // Replay of 1,900 records for 200 live documents triggers a compaction at start-up, in the
+  // background once the server listens.
   const before = fs.statSync(path.join(dir, 'journal.bson')).size;
   const second = await spawnServer(dir);
+  await second.printed(/embedded-mongo: compacted: /);
   const after = fs.statSync(path.join(dir, 'journal.bson')).size;
   const again = await connect(second.uri);
   try {
