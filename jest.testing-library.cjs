@@ -6,7 +6,7 @@
 // there. The longer limit is a safety net that only a broken test reaches. Waits on time itself
 // (a retry, a debounce, an expiry) use Jest's fake timers instead, never this limit.
 //
-// A test's own limit (Jest's testTimeout, 30 s for every project) is a hang detector, and a
+// A test's own limit (Jest's testTimeout, 2 minutes in jest.base.cjs) is a hang detector, and a
 // component test cannot hang on I/O: its API is a mock. The heaviest ones (the feed's pages of
 // 20 to 60 post cards) cost 3 to 4 s of CPU each, which 2 busy loops and other jobs on a 2-core
 // machine stretched past 30 s (measured: 34 s), so a jsdom test gets 60 s.
