@@ -51,9 +51,12 @@ test('a member edits their comment, reads its earlier version, then deletes it a
   await field.fill(fixed);
   await editDialog.getByRole('button', { name: 'Save' }).click();
   await expect(editDialog).toBeHidden();
-  await expect(menu).toBeFocused();
   const fixedComment = mine.filter({ hasText: fixed });
   await expect(fixedComment).toBeVisible();
+  // Focus is back on the menu's button, of the comment now edited.
+  await expect(
+    fixedComment.getByRole('button', { name: `More actions for the comment by ${ada.user.name}` }),
+  ).toBeFocused();
   await expect(page.getByText(typo)).toHaveCount(0);
 
   // The "edited" mark shows the earlier version.
@@ -62,7 +65,7 @@ test('a member edits their comment, reads its earlier version, then deletes it a
   await expect(history.getByRole('listitem')).toHaveCount(2);
   await expect(history.getByRole('listitem').first()).toContainText(fixed);
   await expect(history.getByRole('listitem').last()).toContainText(typo);
-  await history.getByRole('button', { name: 'Close' }).click();
+  await page.keyboard.press('Escape');
   await expect(history).toBeHidden();
 
   // Delete the comment that has a reply: a placeholder keeps the reply in its place.

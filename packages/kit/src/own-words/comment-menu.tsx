@@ -4,6 +4,7 @@ import { ReportDialog } from '@campus/kit/report';
 import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { ActionsMenu, type ActionItem } from './actions-menu';
+import { useReturnFocus } from './return-focus';
 import { ConfirmDeleteDialog } from './confirm-delete-dialog';
 import { copyLink } from './copy-link';
 import { EditTextDialog } from './lazy-dialogs';
@@ -33,11 +34,11 @@ export function CommentMenu({ postId, comment, onChanged, otherItems = [] }: Com
   const { user } = useSession();
   const trigger = useRef<HTMLButtonElement>(null);
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'report' | null>(null);
+  useReturnFocus(trigger, dialog);
   const own = user?.id === comment.author.id;
   const close = (open: boolean) => {
     if (open) return;
     setDialog(null);
-    requestAnimationFrame(() => trigger.current?.focus());
   };
   const copy: ActionItem = {
     key: 'copy-link',

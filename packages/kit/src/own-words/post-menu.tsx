@@ -5,6 +5,7 @@ import { ReportDialog } from '@campus/kit/report';
 import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { ActionsMenu, type ActionItem } from './actions-menu';
+import { useReturnFocus } from './return-focus';
 import { ConfirmDeleteDialog } from './confirm-delete-dialog';
 import { copyLink } from './copy-link';
 import { EditTextDialog } from './lazy-dialogs';
@@ -36,14 +37,13 @@ export function PostMenu({ post, onDeleted, onEdited, otherItems = [] }: PostMen
   const { user } = useSession();
   const trigger = useRef<HTMLButtonElement>(null);
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'report' | null>(null);
+  useReturnFocus(trigger, dialog);
   const own = post.canDelete;
   const editable = own ? editablePostText(post) : null;
   const link = `/post/${post.id}`;
   const close = (open: boolean) => {
     if (open) return;
     setDialog(null);
-    // The item that opened the dialog is gone with the menu: focus goes back to its button.
-    requestAnimationFrame(() => trigger.current?.focus());
   };
   const copy: ActionItem = {
     key: 'copy-link',

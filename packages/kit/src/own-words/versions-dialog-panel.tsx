@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import type { ContentVersion } from '@campus/contracts';
 import { exactTime, relativeTime } from '@campus/kit/format';
 import { UserText } from '@campus/kit/text';
-import { Button, Dialog, Spinner } from '@campus/kit/ui';
+import { Dialog, Spinner } from '@campus/kit/ui';
 import { fetchVersions } from './own-words-requests';
 
 const List = styled.ol`
@@ -32,12 +32,6 @@ const Text = styled(UserText)`
   margin: 0;
   white-space: pre-wrap;
   overflow-wrap: anywhere;
-`;
-
-const Footer = styled.div`
-  display: flex;
-  justify-content: flex-end;
-  margin-top: ${({ theme }) => theme.space(4)};
 `;
 
 export interface VersionsDialogProps {
@@ -92,11 +86,6 @@ export function VersionsDialogPanel({ open, onOpenChange, kind, id }: VersionsDi
           ))}
         </List>
       )}
-      <Footer>
-        <Button variant="secondary" onClick={() => onOpenChange(false)}>
-          Close
-        </Button>
-      </Footer>
     </Dialog>
   );
 }
