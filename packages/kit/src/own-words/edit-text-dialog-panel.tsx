@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { failureMessage } from './failure-message';
 import { toast } from '@campus/kit/toast';
@@ -49,10 +49,7 @@ export function EditTextDialogPanel({
 }: EditTextDialogProps) {
   const [text, setText] = useState(initial);
   const [saving, setSaving] = useState(false);
-  // Each opening starts from the text as it is now.
-  useEffect(() => {
-    if (open) setText(initial);
-  }, [open, initial]);
+  // Each opening starts from the text as it is now: a closed dialog is not mounted (lazyOnOpen).
 
   const trimmed = text.trim();
   const onSubmit = async (event: FormEvent) => {

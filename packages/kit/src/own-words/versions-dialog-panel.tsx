@@ -48,9 +48,8 @@ export function VersionsDialogPanel({ open, onOpenChange, kind, id }: VersionsDi
 
   useEffect(() => {
     if (!open) return;
+    // Read at each opening: a closed dialog is not mounted (lazyOnOpen), so it starts empty.
     let current = true;
-    setVersions(null);
-    setFailed(false);
     fetchVersions(kind, id).then(
       (found) => current && setVersions(found),
       () => current && setFailed(true),
