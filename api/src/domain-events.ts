@@ -28,6 +28,8 @@ export type DomainEvent =
   | { type: 'post.unliked'; postId: number; userId: number }
   | { type: 'post.reposted'; postId: number; userId: number; repostPostId: number }
   | { type: 'post.unreposted'; postId: number; userId: number; repostPostId: number }
+  /** Its author edited its text (a quote's comment); the earlier text is kept as a version. */
+  | { type: 'post.edited'; postId: number; authorId: number }
   /** Counts set again from their sources (moderation removed comments under these posts). */
   | { type: 'post.recounted'; postIds: number[] }
   // Comments.
@@ -40,6 +42,21 @@ export type DomainEvent =
     }
   | { type: 'comment.liked'; commentId: number; postId: number; userId: number }
   | { type: 'comment.unliked'; commentId: number; postId: number; userId: number }
+  /** Its author edited its text; the earlier text is kept as a version. */
+  | { type: 'comment.edited'; commentId: number; postId: number; authorId: number }
+  /**
+   * Deleted by its author, the post's count moved. `placeholder`: it had replies and stays as a
+   * "deleted" placeholder above them. `alsoGone`: a placeholder whose last reply this was, gone too.
+   */
+  | {
+      type: 'comment.deleted';
+      commentId: number;
+      postId: number;
+      authorId: number;
+      parentId: number | null;
+      placeholder: boolean;
+      alsoGone: number[];
+    }
   /** Removed by moderation, with its replies. */
   | { type: 'comment.removed'; commentIds: number[]; postId: number }
   // Follows.

@@ -20,6 +20,7 @@ import { notificationModel } from './modules/notifications/model';
 import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
 import { browserSessionModel } from './modules/sessions/model';
+import { contentVersionModel } from './modules/versions/model';
 import { appSettingModel } from './modules/settings/model';
 import { userModel } from './modules/users/model';
 import { queuedMailModel } from './platform/mail-queue-model';
@@ -37,6 +38,7 @@ export function createModels(connection: Connection) {
     Report: reportModel(connection),
     ReportCase: reportCaseModel(connection),
     Comment: commentModel(connection),
+    ContentVersion: contentVersionModel(connection),
     Counter: counterModel(connection),
     EventPosition: eventPositionModel(connection),
     Feedback: feedbackModel(connection),

@@ -187,6 +187,58 @@ describe('API responses and their contracts', () => {
       http().get(`/api/posts/${post.id}/comments?cursor=0.0`).set('Authorization', ada.auth),
     );
     expect(more.comments.map((c) => c.id)).toEqual(detail.comments.map((c) => c.id));
+    // Your own words: edits with their versions, a comment deleted as a placeholder.
+    const edited = await answers(
+      'PUT /api/posts/:id',
+      http()
+        .put(`/api/posts/${post.id}`)
+        .set('Authorization', admin.auth)
+        .send({ content: 'Welcome, all' }),
+    );
+    expect(edited.editedAt).toEqual(expect.any(String));
+    const postVersions = await answers(
+      'GET /api/posts/:id/versions',
+      http().get(`/api/posts/${post.id}/versions`).set('Authorization', ada.auth),
+    );
+    expect(postVersions.versions.map((v) => v.content)).toEqual(['Welcome, all', 'Welcome']);
+    const second = await answers(
+      'POST /api/posts/:id/comments',
+      http()
+        .post(`/api/posts/${post.id}/comments`)
+        .set('Authorization', ada.auth)
+        .send({ content: 'Second' }),
+    );
+    await answers(
+      'PUT /api/comments/:id',
+      http()
+        .put(`/api/comments/${second.id}`)
+        .set('Authorization', ada.auth)
+        .send({ content: 'Second, edited' }),
+    );
+    await answers(
+      'GET /api/comments/:id/versions',
+      http().get(`/api/comments/${second.id}/versions`).set('Authorization', admin.auth),
+    );
+    const answer = await http()
+      .post(`/api/posts/${post.id}/comments`)
+      .set('Authorization', admin.auth)
+      .send({ content: 'Answer', parentId: second.id })
+      .expect(201);
+    const gone = await answers(
+      'DELETE /api/comments/:id',
+      http().delete(`/api/comments/${second.id}`).set('Authorization', ada.auth),
+    );
+    expect(gone.placeholder).toBe(true);
+    const withPlaceholder = await answers(
+      'GET /api/posts/:id',
+      http().get(`/api/posts/${post.id}`).set('Authorization', ada.auth),
+    );
+    expect(withPlaceholder.comments.find((c) => c.id === second.id)?.deleted).toBe(true);
+    // Its last reply deleted, the placeholder goes too (and Ada's reply notification with it).
+    await http()
+      .delete(`/api/comments/${answer.body.id}`)
+      .set('Authorization', admin.auth)
+      .expect(200);
     for (const query of ['', '?tab=for-you', '?tab=following', '?tab=jd', '?topFilter=true']) {
       const page = await answers(
         'GET /api/posts',

@@ -34,5 +34,6 @@ export function useProfile(userId: number | null) {
   useAppEvent('profileChanged', refetch);
   useAppEvent('postCreated', refetch);
   useAppEvent('postDeleted', refetch);
+  useAppEvent('postEdited', refetch);
   return result;
 }

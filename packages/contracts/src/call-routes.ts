@@ -85,6 +85,12 @@ export const callRoutes = defineRoutes({
   repost: { method: 'POST', path: '/api/posts/:id/repost', status: 201 },
   undoRepost: { method: 'DELETE', path: '/api/posts/:id/repost', status: 200 },
   likeComment: { method: 'POST', path: '/api/comments/:id/like', status: 200 },
+  // Your own words: edits (each keeps a version) and deleting your own comments.
+  editPost: { method: 'PUT', path: '/api/posts/:id', status: 200 },
+  postVersions: { method: 'GET', path: '/api/posts/:id/versions', status: 200 },
+  editComment: { method: 'PUT', path: '/api/comments/:id', status: 200 },
+  deleteComment: { method: 'DELETE', path: '/api/comments/:id', status: 200 },
+  commentVersions: { method: 'GET', path: '/api/comments/:id/versions', status: 200 },
 
   // Notifications: one path, two answers (the plain list, or a page of groups).
   notifications: { method: 'GET', path: '/api/notifications', status: 200 },

@@ -86,6 +86,12 @@ import {
   repostSchema,
   undoRepostResponseSchema,
 } from './posts';
+import {
+  contentVersionListSchema,
+  deleteCommentResponseSchema,
+  editCommentSchema,
+  editPostSchema,
+} from './own-words';
 import { profileSchema } from './profile';
 import {
   adminReportListSchema,
@@ -223,6 +229,11 @@ export const calls = defineCalls({
   repost: { params: id, body: repostSchema, response: postSchema },
   undoRepost: { params: id, response: undoRepostResponseSchema },
   likeComment: { params: id, response: likeResponseSchema },
+  editPost: { params: id, body: editPostSchema, response: postSchema },
+  postVersions: { params: id, response: contentVersionListSchema },
+  editComment: { params: id, body: editCommentSchema, response: commentSchema },
+  deleteComment: { params: id, response: deleteCommentResponseSchema },
+  commentVersions: { params: id, response: contentVersionListSchema },
 
   notifications: {
     params: noParams,

@@ -6,6 +6,7 @@ export * from './sessions';
 export * from './users';
 export * from './profile';
 export * from './posts';
+export * from './own-words';
 export * from './feedback';
 export * from './account-applications';
 export * from './settings';

@@ -1,5 +1,5 @@
 import { trusted } from 'mongoose';
-import type { Comment as CommentView } from '@campus/contracts';
+import type { Comment as CommentView, PostAuthor } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { likedComments } from '../likes/queries';
 import { toAuthor } from '../users/presenters';
@@ -63,18 +63,43 @@ export async function listComments(
       ? new Set<number>()
       : cache.likedComments(viewerId, commentIds, (ids) => likedComments(ctx, viewerId, ids)),
   ]);
-  const present = (c: CommentDoc): CommentView => ({
-    id: c._id,
-    content: c.content,
-    createdAt: c.createdAt.toISOString(),
-    author: toAuthor(c.authorId, authors.get(c.authorId), publicUrl),
-    likesCount: c.likesCount,
-    isLiked: liked.has(c._id),
-  });
+  const present = (c: CommentDoc): CommentView =>
+    presentComment(c, toAuthor(c.authorId, authors.get(c.authorId), publicUrl), liked.has(c._id));
   const topLevel = new Map<number, CommentView & { replies: CommentView[] }>();
   for (const c of top) topLevel.set(c._id, { ...present(c), replies: [] });
   for (const c of replies) topLevel.get(c.parentId!)?.replies.push(present(c));
   return { comments: [...topLevel.values()], nextCursor };
+}
+
+/**
+ * A stored comment as clients see it (without replies). `editedAt` only once edited. A "deleted"
+ * placeholder shows no text, likes or edit time: only where it was, above its replies.
+ */
+export function presentComment(
+  c: Pick<CommentDoc, '_id' | 'content' | 'createdAt' | 'likesCount' | 'editedAt' | 'withdrawnAt'>,
+  author: PostAuthor,
+  isLiked: boolean,
+): CommentView {
+  if (c.withdrawnAt) {
+    return {
+      id: c._id,
+      content: '',
+      createdAt: c.createdAt.toISOString(),
+      author,
+      likesCount: 0,
+      isLiked: false,
+      deleted: true,
+    };
+  }
+  return {
+    id: c._id,
+    content: c.content,
+    createdAt: c.createdAt.toISOString(),
+    author,
+    likesCount: c.likesCount,
+    isLiked,
+    ...(c.editedAt ? { editedAt: c.editedAt.toISOString() } : {}),
+  };
 }
 
 /**

@@ -6,8 +6,8 @@
  *
  * - a notification created for a member, or read, or withdrawn, forgets that member's pages only
  *   (most events: a like, a comment or a follow notifies one member);
- * - a change of what pages show (a name or an avatar, a post or comment deleted or hidden, an
- *   account deleted) forgets every page; counts moving, new posts or comments, a feedback's
+ * - a change of what pages show (a name or an avatar, a post or comment edited, deleted or
+ *   hidden, an account deleted) forgets every page; counts moving, new posts or comments, a feedback's
  *   status or an application's decision change no page (what pages quote of them stays).
  *
  * A page read while an event that forgets it arrived is not kept, and concurrent misses of one
@@ -62,7 +62,10 @@ export class NotificationPageCache {
         [
           'profile.updated',
           'post.deleted',
+          'post.edited',
           'comment.removed',
+          'comment.edited',
+          'comment.deleted',
           'account.suspended',
           'account.reactivated',
           'account.deleted',

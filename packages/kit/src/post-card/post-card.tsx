@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import type { LikeResponse, Post } from '@campus/contracts';
 import { TimeAgo, useMinuteClock } from '@campus/kit/format';
-import { ReportMenu } from '@campus/kit/report';
+import { EditedLabel, PostMenu } from '@campus/kit/own-words';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
 import { mediaMobile } from '@campus/kit/theme';
@@ -273,6 +273,7 @@ export const PostCard = memo(function PostCard({
               >
                 <TimeAgo date={post.createdAt} />
               </Link>
+              <EditedLabel kind="post" id={post.id} editedAt={post.editedAt} />
             </span>
           </RepostLine>
           {post.repostComment && (
@@ -317,13 +318,7 @@ export const PostCard = memo(function PostCard({
           <RepostIcon />
           <span aria-hidden="true">{reposts.repostsCount}</span>
         </RepostButton>
-        <ReportMenu
-          targetType="post"
-          targetId={post.id}
-          authorId={post.author.id}
-          label="Report post"
-          menuLabel="More actions for this post"
-        />
+        <PostMenu post={post} />
       </Actions>
       {user && repostable && (
         <RepostDialog
