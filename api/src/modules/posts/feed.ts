@@ -3,10 +3,12 @@ import type { FeedQuery, Post as PostView } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { startOfDayIn } from '../../platform/time';
 import { followedIds } from '../follows/queries';
+import { viewerSafety, type ViewerSafety } from '../safety/relations';
 import type { HeadQuery } from './feed-heads';
 import { postsOf, type PostDoc } from './model';
 import { presentPosts, presentPostsJson } from './presenters';
 import { newestVisible } from './queries';
+import { screenPosts } from './screen';
 import type { TopEntry, TopQuery } from './top-posts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -75,7 +77,11 @@ export async function listFeed(
   viewerId: number,
   query: FeedQuery,
 ): Promise<PostView[]> {
-  return presentPosts(ctx, await feedPosts(ctx, viewerId, query), viewerId);
+  const safety = await viewerSafety(ctx, viewerId);
+  if (safety.empty)
+    return presentPosts(ctx, (await feedPage(ctx, viewerId, query)).posts, viewerId);
+  const { posts, muted } = await screenedPage(ctx, viewerId, query, safety);
+  return withMutedWords(await presentPosts(ctx, posts, viewerId), muted);
 }
 
 /** `listFeed` as the bytes of the JSON the client receives (what `GET /api/posts` sends). */
@@ -84,14 +90,58 @@ export async function listFeedJson(
   viewerId: number,
   query: FeedQuery,
 ): Promise<Buffer> {
-  const { posts, ids } = await feedPage(ctx, viewerId, query);
-  // `ids`: the cached page's own id list, with which the page's JSON is kept.
-  return presentPostsJson(ctx, posts, viewerId, ids);
+  const safety = await viewerSafety(ctx, viewerId);
+  if (safety.empty) {
+    const { posts, ids } = await feedPage(ctx, viewerId, query);
+    // `ids`: the cached page's own id list, with which the page's JSON is kept.
+    return presentPostsJson(ctx, posts, viewerId, ids);
+  }
+  const { posts, ids, muted } = await screenedPage(ctx, viewerId, query, safety);
+  if (muted.size === 0) return presentPostsJson(ctx, posts, viewerId, ids);
+  const views = withMutedWords(await presentPosts(ctx, posts, viewerId), muted);
+  return Buffer.from(JSON.stringify(views));
 }
 
-/** The stored posts of one page of a feed tab. */
-async function feedPosts(ctx: AppContext, viewerId: number, query: FeedQuery): Promise<PostDoc[]> {
-  return (await feedPage(ctx, viewerId, query)).posts;
+/** The views, each post with a muted word marked with it (the client shows it collapsed). */
+function withMutedWords(views: PostView[], muted: Map<number, string>): PostView[] {
+  if (muted.size === 0) return views;
+  return views.map((v) => {
+    const word = muted.get(v.id);
+    return word === undefined ? v : { ...v, mutedWord: word };
+  });
+}
+
+/** Rounds of reading further down a tab for a page the viewer's blocks and mutes thinned. */
+const SCREEN_ROUNDS = 4;
+
+/**
+ * One page of a tab as a viewer who hides some members sees it: offsets count the posts the
+ * viewer sees (so a page the hidden posts thinned is still full and the next starts where it
+ * ended). The tab is read from its top down to the page's end (`offset + limit` posts: for page
+ * one, the same page everyone reads, from the same caches), further while hidden posts leave
+ * it short, at most SCREEN_ROUNDS times. `ids`: the cached page's id list when nothing was
+ * left out of it (its JSON is kept with it), else undefined.
+ */
+async function screenedPage(
+  ctx: AppContext,
+  viewerId: number,
+  query: FeedQuery,
+  safety: ViewerSafety,
+): Promise<{ posts: PostDoc[]; ids: readonly number[] | undefined; muted: Map<number, string> }> {
+  const end = query.offset + query.limit;
+  let read = end;
+  for (let round = 1; ; round++) {
+    const page = await feedPage(ctx, viewerId, { ...query, offset: 0, limit: read });
+    const { kept, muted, hidden } = await screenPosts(ctx, safety, page.posts);
+    const exhausted = page.posts.length < read;
+    if (kept.length >= end || exhausted || round === SCREEN_ROUNDS) {
+      const posts = kept.slice(query.offset, end);
+      const whole = hidden === 0 && query.offset === 0 && posts.length === page.posts.length;
+      return { posts, ids: whole ? page.ids : undefined, muted };
+    }
+    // Read as much further again as the hidden posts took away, at least a page.
+    read += Math.max(query.limit, Math.ceil((hidden * end) / Math.max(kept.length, 1)));
+  }
 }
 
 /** A tab's newest visible posts (For You, or JD), created at or after `since` when given. */
