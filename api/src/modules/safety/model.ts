@@ -87,5 +87,4 @@ type SafetyModels = { Block: BlockModel; Mute: MuteModel; MutedWord: MutedWordMo
 /** This module's models from the app context: only the safety module reads them (lint). */
 export const blocksOf = (ctx: { models: SafetyModels }): BlockModel => ctx.models.Block;
 export const mutesOf = (ctx: { models: SafetyModels }): MuteModel => ctx.models.Mute;
-export const mutedWordsOf = (ctx: { models: SafetyModels }): MutedWordModel =>
-  ctx.models.MutedWord;
+export const mutedWordsOf = (ctx: { models: SafetyModels }): MutedWordModel => ctx.models.MutedWord;

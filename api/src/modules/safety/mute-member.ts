@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import {
   MAX_MUTES,
   MUTE_DURATION_MS,
@@ -38,7 +39,7 @@ export async function muteMember(
   if (!existing) {
     const inForce = await Mute.countDocuments({
       muterId: actor.id,
-      $or: [{ until: null }, { until: { $gt: now } }],
+      $or: [{ until: null }, { until: trusted({ $gt: now }) }],
     });
     if (inForce >= MAX_MUTES) throw badRequest(MUTE_LIMIT_MESSAGE);
   }

@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import {
   MAX_MUTED_WORDS,
   type MutedWord,
@@ -15,7 +16,9 @@ import { foldText } from './muted-words-match';
 export const WORD_LIMIT_MESSAGE = `You can mute at most ${MAX_MUTED_WORDS} words or phrases`;
 export const WORD_NOT_FOUND = 'Muted word not found';
 
-export function toMutedWord(w: Pick<MutedWordDoc, '_id' | 'phrase' | 'until' | 'createdAt'>): MutedWord {
+export function toMutedWord(
+  w: Pick<MutedWordDoc, '_id' | 'phrase' | 'until' | 'createdAt'>,
+): MutedWord {
   return {
     id: w._id,
     phrase: w.phrase,
@@ -34,9 +37,12 @@ export async function addMutedWord(
   actor: AuthUser,
   input: { phrase: string; duration: MuteDuration } & Partial<MutedWordRequest>,
 ): Promise<MutedWord> {
-  const folded = foldText(input.phrase);
+  // Spaces collapsed as they are when matching: "final  exam" is kept as "final exam".
+  const phrase = input.phrase.replace(/\s+/gu, ' ');
+  const folded = foldText(phrase);
   // Marks alone fold to nothing: nothing would ever match.
-  if (!/[\p{L}\p{N}]/u.test(folded)) throw badRequest('Word or phrase must contain a letter or digit');
+  if (!/[\p{L}\p{N}]/u.test(folded))
+    throw badRequest('Word or phrase must contain a letter or digit');
   const MutedWords = mutedWordsOf(ctx);
   const now = ctx.clock.now();
   const until = muteEnd(ctx, input.duration);
@@ -44,7 +50,7 @@ export async function addMutedWord(
   if (!existing) {
     const inForce = await MutedWords.countDocuments({
       userId: actor.id,
-      $or: [{ until: null }, { until: { $gt: now } }],
+      $or: [{ until: null }, { until: trusted({ $gt: now }) }],
     });
     if (inForce >= MAX_MUTED_WORDS) throw badRequest(WORD_LIMIT_MESSAGE);
   }
@@ -54,7 +60,7 @@ export async function addMutedWord(
       const doc = await MutedWords.findOneAndUpdate(
         { userId: actor.id, folded },
         {
-          $set: { phrase: input.phrase, until, createdAt: now },
+          $set: { phrase, until, createdAt: now },
           $setOnInsert: { _id: id },
         },
         { upsert: true, new: true },

@@ -66,7 +66,8 @@ export class ViewerSafety {
 /** The record's words still in force at `now`: folded phrase → phrase. */
 function wordsInForce(record: SafetyRecord, now: number): Map<string, string> {
   const phrases = new Map<string, string>();
-  for (const w of record.words) if (w.until === null || w.until > now) phrases.set(w.folded, w.phrase);
+  for (const w of record.words)
+    if (w.until === null || w.until > now) phrases.set(w.folded, w.phrase);
   return phrases;
 }
 

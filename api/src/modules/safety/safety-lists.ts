@@ -16,8 +16,14 @@ export async function safetyLists(ctx: AppContext, userId: number): Promise<Safe
   const newest = { createdAt: -1 as const, _id: -1 as const };
   const [blocks, mutes, words] = await Promise.all([
     blocksOf(ctx).find({ blockerId: userId }).sort(newest).lean(),
-    mutesOf(ctx).find({ muterId: userId, ...inForce }).sort(newest).lean(),
-    mutedWordsOf(ctx).find({ userId, ...inForce }).sort(newest).lean(),
+    mutesOf(ctx)
+      .find({ muterId: userId, ...inForce })
+      .sort(newest)
+      .lean(),
+    mutedWordsOf(ctx)
+      .find({ userId, ...inForce })
+      .sort(newest)
+      .lean(),
   ]);
   const members = await actorsById(ctx, [
     ...blocks.map((b) => b.blockedId),
