@@ -140,6 +140,7 @@ function CommentItem({
           targetType="comment"
           targetId={comment.id}
           authorId={comment.author.id}
+          authorName={comment.author.name}
           label="Report"
           menuLabel={`More actions for the comment by ${comment.author.name}`}
         />

@@ -34,5 +34,6 @@ export function useProfile(userId: number | null) {
   useAppEvent('profileChanged', refetch);
   useAppEvent('postCreated', refetch);
   useAppEvent('postDeleted', refetch);
+  useAppEvent('memberHidden', refetch);
   return result;
 }

@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import type { LikeResponse, Post } from '@campus/contracts';
 import { TimeAgo, useMinuteClock } from '@campus/kit/format';
 import { ReportMenu } from '@campus/kit/report';
+import { MutedPostRow } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
 import { mediaMobile } from '@campus/kit/theme';
@@ -186,7 +187,25 @@ export interface OpenPostState {
  * viewer reposted, withdraws their repost; a post that quotes another cannot be reposted.
  * Clicking the card (outside its links and buttons) or its time opens the post.
  */
-export const PostCard = memo(function PostCard({
+export const PostCard = memo(function PostCard(props: PostCardProps) {
+  // A post with one of the viewer's muted words (issue 38) shows as a collapsed row until opened;
+  // once opened, the card takes the focus from the row's button.
+  const [shown, setShown] = useState(false);
+  const opened = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (shown) opened.current?.focus();
+  }, [shown]);
+  if (props.post.mutedWord === undefined) return <PostCardContent {...props} />;
+  if (!shown)
+    return <MutedPostRow authorName={props.post.author.name} onShow={() => setShown(true)} />;
+  return (
+    <div ref={opened} tabIndex={-1}>
+      <PostCardContent {...props} />
+    </div>
+  );
+});
+
+function PostCardContent({
   post,
   onOpen,
   onLikeChange,
@@ -321,6 +340,7 @@ export const PostCard = memo(function PostCard({
           targetType="post"
           targetId={post.id}
           authorId={post.author.id}
+          authorName={post.author.name}
           label="Report post"
           menuLabel="More actions for this post"
         />
@@ -339,7 +359,7 @@ export const PostCard = memo(function PostCard({
       )}
     </Article>
   );
-});
+}
 
 const MemoPostBody = memo(PostBody);
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import type { ReportTargetType } from '@campus/contracts';
+import { useSafetyActions } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { ReportDialog } from './lazy-report-dialog';
 
@@ -69,10 +70,13 @@ export interface ReportMenuProps {
   label: string;
   /** What the menu button is about, for screen readers ('More actions for this post'). */
   menuLabel?: string;
+  /** The author's name, for the Mute and Block items (issue 38, @campus/kit/safety). */
+  authorName?: string;
 }
 
 /**
- * A '⋯' menu button with one item that opens the report dialog. Signed-out visitors and the
+ * A '⋯' menu button whose items report (the report dialog), mute or block the author (issue 38,
+ * @campus/kit/safety; arrows, Home and End move between the items). Signed-out visitors and the
  * author see nothing. Keyboard: Enter, Space or ArrowDown opens the menu on its item; Escape or
  * Tab closes it (Escape returns focus to the button); a click elsewhere closes it.
  */
@@ -82,6 +86,7 @@ export function ReportMenu({
   authorId,
   label,
   menuLabel = 'More actions',
+  authorName,
 }: ReportMenuProps) {
   const { user } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -90,6 +95,11 @@ export function ReportMenu({
   const wrapper = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const item = useRef<HTMLButtonElement>(null);
+  const safety = useSafetyActions({
+    userId: authorId,
+    userName: authorName,
+    onDialogClosed: () => trigger.current?.focus(),
+  });
 
   useEffect(() => {
     if (!menuOpen) return;
@@ -116,8 +126,21 @@ export function ReportMenu({
       event.key === 'Home' ||
       event.key === 'End'
     ) {
-      event.preventDefault(); // one item: it keeps the focus
-      item.current?.focus();
+      event.preventDefault();
+      const items = [
+        ...event.currentTarget.querySelectorAll<HTMLButtonElement>('[role="menuitem"]'),
+      ];
+      const at = items.indexOf(document.activeElement as HTMLButtonElement);
+      const last = items.length - 1;
+      const next =
+        event.key === 'Home'
+          ? 0
+          : event.key === 'End'
+            ? last
+            : event.key === 'ArrowDown'
+              ? (at + 1) % items.length
+              : (at - 1 + items.length) % items.length;
+      items[next]?.focus();
     }
   };
 
@@ -156,6 +179,7 @@ export function ReportMenu({
               {label}
             </button>
           </li>
+          {safety.menuItems(() => setMenuOpen(false))}
         </Menu>
       )}
       <ReportDialog
@@ -168,6 +192,7 @@ export function ReportMenu({
         targetType={targetType}
         targetId={targetId}
       />
+      {safety.dialogs}
     </Wrapper>
   );
 }
