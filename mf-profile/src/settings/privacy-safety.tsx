@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import styled from 'styled-components';
 import { MUTED_WORD_MAX_LENGTH, type MuteDuration } from '@campus/contracts';
 import { ApiError } from '@campus/kit/api';
@@ -82,14 +82,12 @@ export function PrivacyAndSafety() {
   const [duration, setDuration] = useState<MuteDuration>('forever');
   const [wordError, setWordError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const headings = {
-    blocked: useRef<HTMLHeadingElement>(null),
-    muted: useRef<HTMLHeadingElement>(null),
-    words: useRef<HTMLHeadingElement>(null),
-  };
+  const blockedHeading = useRef<HTMLHeadingElement>(null);
+  const mutedHeading = useRef<HTMLHeadingElement>(null);
+  const wordsHeading = useRef<HTMLHeadingElement>(null);
 
   const undo = async (
-    list: keyof typeof headings,
+    heading: RefObject<HTMLHeadingElement | null>,
     request: () => Promise<unknown>,
     done: string,
     userId?: number,
@@ -105,7 +103,7 @@ export function PrivacyAndSafety() {
       return;
     }
     await mutate();
-    headings[list].current?.focus();
+    heading.current?.focus();
     toast({ title: done });
     if (userId !== undefined) emitAppEvent('memberHidden', { userId });
   };
@@ -143,7 +141,7 @@ export function PrivacyAndSafety() {
   return (
     <Lists>
       <section aria-labelledby="safety-blocked">
-        <h3 id="safety-blocked" ref={headings.blocked} tabIndex={-1}>
+        <h3 id="safety-blocked" ref={blockedHeading} tabIndex={-1}>
           Blocked members
         </h3>
         {data.blocked.length === 0 ? (
@@ -158,7 +156,12 @@ export function PrivacyAndSafety() {
                   size="sm"
                   aria-label={`Unblock ${m.name}`}
                   onClick={() =>
-                    void undo('blocked', () => unblockMember(m.id), `${m.name} is unblocked`, m.id)
+                    void undo(
+                      blockedHeading,
+                      () => unblockMember(m.id),
+                      `${m.name} is unblocked`,
+                      m.id,
+                    )
                   }
                 >
                   Unblock
@@ -169,7 +172,7 @@ export function PrivacyAndSafety() {
         )}
       </section>
       <section aria-labelledby="safety-muted">
-        <h3 id="safety-muted" ref={headings.muted} tabIndex={-1}>
+        <h3 id="safety-muted" ref={mutedHeading} tabIndex={-1}>
           Muted members
         </h3>
         {data.muted.length === 0 ? (
@@ -187,7 +190,7 @@ export function PrivacyAndSafety() {
                   size="sm"
                   aria-label={`Unmute ${m.name}`}
                   onClick={() =>
-                    void undo('muted', () => unmuteMember(m.id), `${m.name} is unmuted`, m.id)
+                    void undo(mutedHeading, () => unmuteMember(m.id), `${m.name} is unmuted`, m.id)
                   }
                 >
                   Unmute
@@ -198,7 +201,7 @@ export function PrivacyAndSafety() {
         )}
       </section>
       <section aria-labelledby="safety-words">
-        <h3 id="safety-words" ref={headings.words} tabIndex={-1}>
+        <h3 id="safety-words" ref={wordsHeading} tabIndex={-1}>
           Muted words and phrases
         </h3>
         {data.words.length === 0 ? (
@@ -216,7 +219,7 @@ export function PrivacyAndSafety() {
                   size="sm"
                   aria-label={`Unmute “${w.phrase}”`}
                   onClick={() =>
-                    void undo('words', () => removeMutedWord(w.id), `“${w.phrase}” is unmuted`)
+                    void undo(wordsHeading, () => removeMutedWord(w.id), `“${w.phrase}” is unmuted`)
                   }
                 >
                   Unmute
