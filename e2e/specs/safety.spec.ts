@@ -111,6 +111,10 @@ test('a member blocks another from the ⋯ menu; neither sees the other anywhere
   await boPage.goto('/notifications');
   await expect(boPage.getByRole('heading', { name: /^Notifications/ })).toBeVisible();
   await expect(boPage.getByText(`${cy.name} liked your post`)).toHaveCount(0);
+  // Cy's like is not counted as unread either.
+  await expect(
+    boPage.getByRole('complementary', { name: 'Sidebar' }).getByTestId('unread-badge'),
+  ).toHaveCount(0);
 
   // And Bo is nowhere for Cy, who is not told.
   const cyPage = await pageOf(browser, env, cy, '/');
@@ -127,7 +131,10 @@ test('a member blocks another from the ⋯ menu; neither sees the other anywhere
   await blocked.getByRole('button', { name: `Unblock ${cy.name}` }).click();
   await expect(blocked.getByText('You have not blocked anyone.')).toBeVisible();
   await expect(boPage.getByRole('heading', { name: 'Blocked members' })).toBeFocused();
+  // Back on For You (the feed remembers the Following tab, where Cy no longer is: the block
+  // ended the follows, and the unblock does not bring them back).
   await boPage.goto('/');
+  await boPage.getByRole('tab', { name: 'For You' }).click();
   await expect(postCard(boPage, `Cy's post ${stamp}`)).toBeVisible();
   await boPage.context().close();
   await cyPage.context().close();

@@ -4,6 +4,7 @@ import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import { endFollowsBetween } from '../follows/end-follows';
+import { markReadFrom } from '../notifications/mark-read';
 import { USER_NOT_FOUND } from '../users/queries';
 import { blocksOf } from './model';
 
@@ -41,6 +42,9 @@ export async function blockMember(
         createdAt: ctx.clock.now(),
       });
       await endFollowsBetween(ctx, actor.id, targetId);
+      // What each caused the other is hidden from now on: no longer counted as unread either.
+      await markReadFrom(ctx, actor.id, targetId);
+      await markReadFrom(ctx, targetId, actor.id);
       ctx.publish({ type: 'member.blocked', blockerId: actor.id, blockedId: targetId });
     });
   } catch (err) {

@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest } from '../../platform/errors';
+import { markReadFrom } from '../notifications/mark-read';
 import { assertMember } from './block-member';
 import { mutesOf } from './model';
 
@@ -50,6 +51,8 @@ export async function muteMember(
       { $set: { until, createdAt: now }, $setOnInsert: { _id: id } },
       { upsert: true },
     );
+    // Hidden from the muter's lists from now on: no longer counted as unread either.
+    await markReadFrom(ctx, actor.id, targetId);
     ctx.publish({ type: 'member.muted', muterId: actor.id, mutedId: targetId });
   });
   return { userId: targetId, muted: true, until: until ? until.toISOString() : null };

@@ -433,7 +433,7 @@ describe('a block', () => {
     expect(await suggestions(bob)).not.toContain(ada.id);
   });
 
-  test('when blocked, then the notifications the other caused are hidden from the list and the groups', async () => {
+  test('when blocked, then the notifications the other caused are hidden from the list and the groups, and no longer unread', async () => {
     const { ada, bob } = await blockedPair();
     const adas = await post(ada, 'Ada writes');
     await t.http().post(`/api/posts/${adas.id}/like`).set('Authorization', bob.auth).expect(200);
@@ -453,6 +453,8 @@ describe('a block', () => {
     await block(ada, bob);
     expect(await list(ada)).toEqual([]);
     expect((await groups(ada)).groups).toEqual([]);
+    // Hidden, it no longer counts as unread.
+    expect(await t.models.Notification.countDocuments({ userId: ada.id, isRead: false })).toBe(0);
   });
 
   test('when a block is made through another API process, then this one hides the member on its next page', async () => {
