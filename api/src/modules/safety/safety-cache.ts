@@ -56,6 +56,16 @@ export class ViewerSafety {
     return this.blocks(userId) || this.mutes(userId);
   }
 
+  /** Until when what the member hides stays as it is now (the next mute or word to run out). */
+  stableUntil(): number {
+    let until = Infinity;
+    for (const end of this.record.mutes.values())
+      if (end !== null && end > this.now && end < until) until = end;
+    for (const w of this.record.words)
+      if (w.until !== null && w.until > this.now && w.until < until) until = w.until;
+    return until;
+  }
+
   /** The phrases in force. */
   get words(): PhraseMatcher {
     if (!this.matcher) this.matcher = new PhraseMatcher(wordsInForce(this.record, this.now));
@@ -73,8 +83,11 @@ function wordsInForce(record: SafetyRecord, now: number): Map<string, string> {
 
 export class SafetyCache {
   private readonly records: ReadCache<number, SafetyRecord>;
-  /** The matcher of each record, while its words in force are the same (no recompiling). */
-  private readonly matchers = new WeakMap<SafetyRecord, { key: string; matcher: PhraseMatcher }>();
+  /** The matcher of each record, until one of its words runs out (no recompiling). */
+  private readonly matchers = new WeakMap<
+    SafetyRecord,
+    { until: number; matcher: PhraseMatcher }
+  >();
 
   constructor(
     ttlMs: number,
@@ -102,12 +115,13 @@ export class SafetyCache {
     const record = await this.record(userId);
     const now = this.clock.now().getTime();
     if (!record.words.length) return new ViewerSafety(record, now);
-    // Compiled once per record and set of words in force, not per request.
-    const phrases = wordsInForce(record, now);
-    const key = [...phrases.keys()].join('\n');
+    // Compiled once per record, again only when one of its words runs out.
     let kept = this.matchers.get(record);
-    if (!kept || kept.key !== key) {
-      kept = { key, matcher: new PhraseMatcher(phrases) };
+    if (!kept || now >= kept.until) {
+      let until = Infinity;
+      for (const w of record.words)
+        if (w.until !== null && w.until > now) until = Math.min(until, w.until);
+      kept = { until, matcher: new PhraseMatcher(wordsInForce(record, now)) };
       this.matchers.set(record, kept);
     }
     return new ViewerSafety(record, now, kept.matcher);
