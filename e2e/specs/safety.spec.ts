@@ -139,3 +139,34 @@ test('a member blocks another from the ⋯ menu; neither sees the other anywhere
   await boPage.context().close();
   await cyPage.context().close();
 });
+
+test('a word muted in Settings collapses the posts that contain it, as a row that opens', async ({
+  browser,
+  request,
+  env,
+}) => {
+  test.slow(); // a member registered and four page loads on a shared machine
+  const stamp = Date.now().toString(36);
+  const di = await newMember(request, env, `Di Safety${stamp}`);
+  const ed = await newMember(request, env, `Ed Safety${stamp}`);
+  const word = `zorblax${stamp}`;
+  await ed.call('POST', '/api/posts', { content: `Spoilers about #${word.toUpperCase()} ahead` });
+  await ed.call('POST', '/api/posts', { content: `Nothing muted here ${stamp}` });
+
+  const page = await pageOf(browser, env, di, '/settings');
+  await page.getByLabel('Word or phrase to mute').fill(word);
+  await page.getByLabel('For how long').selectOption({ label: '7 days' });
+  await page.getByRole('button', { name: 'Mute word' }).click();
+  const words = page.getByRole('region', { name: 'Muted words and phrases' });
+  await expect(words.getByText(word)).toBeVisible();
+
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'For You' }).click();
+  await expect(postCard(page, `Nothing muted here ${stamp}`)).toBeVisible();
+  const row = page.getByRole('group', { name: `Hidden post by ${ed.name}` });
+  await expect(row).toContainText('Hidden: contains a muted word');
+  await expect(page.getByText(`Spoilers about #${word.toUpperCase()} ahead`)).toHaveCount(0);
+  await row.getByRole('button', { name: 'Show' }).click();
+  await expect(postCard(page, `Spoilers about #${word.toUpperCase()} ahead`)).toBeVisible();
+  await page.context().close();
+});
