@@ -17,6 +17,7 @@ import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
 import { profileRoutes } from './modules/profiles/routes';
 import { reportRoutes } from './modules/reports/routes';
+import { safetyRoutes } from './modules/safety/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { createStreamHub } from './modules/stream/create';
 import type { StreamHub } from './modules/stream/hub';
@@ -133,6 +134,7 @@ export function createApp(deps: AppDeps): CampusApp {
     userRoutes(http),
     profileRoutes(http),
     followRoutes(http),
+    safetyRoutes(http),
     uploadRoutes(http),
     feedbackRoutes(http),
     accountApplicationRoutes(http),

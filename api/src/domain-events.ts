@@ -62,6 +62,14 @@ export type DomainEvent =
   // Follows.
   | { type: 'follow.created'; followerId: number; followingId: number }
   | { type: 'follow.removed'; followerId: number; followingId: number }
+  // Privacy and safety (modules/safety): what each member hides; the caches forget those members'
+  // views. A block also ends the follows between the two (`follow.removed`).
+  | { type: 'member.blocked'; blockerId: number; blockedId: number }
+  | { type: 'member.unblocked'; blockerId: number; blockedId: number }
+  | { type: 'member.muted'; muterId: number; mutedId: number }
+  | { type: 'member.unmuted'; muterId: number; mutedId: number }
+  | { type: 'word.muted'; userId: number; wordId: number }
+  | { type: 'word.unmuted'; userId: number; wordId: number }
   // Notifications.
   | { type: 'notification.created'; notificationId: number; userId: number }
   /** Some or all of the member's notifications were marked read. */

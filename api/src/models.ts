@@ -19,6 +19,7 @@ import { liveStreamModel } from './modules/stream/model';
 import { notificationModel } from './modules/notifications/model';
 import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
+import { blockModel, mutedWordModel, muteModel } from './modules/safety/model';
 import { browserSessionModel } from './modules/sessions/model';
 import { contentVersionModel } from './modules/versions/model';
 import { appSettingModel } from './modules/settings/model';
@@ -32,6 +33,7 @@ export function createModels(connection: Connection) {
     AccountApplication: accountApplicationModel(connection),
     AppSetting: appSettingModel(connection),
     AuditEntry: auditEntryModel(connection),
+    Block: blockModel(connection),
     BrowserSession: browserSessionModel(connection),
     Invitation: invitationModel(connection),
     KnownDevice: knownDeviceModel(connection),
@@ -44,6 +46,8 @@ export function createModels(connection: Connection) {
     Feedback: feedbackModel(connection),
     Follow: followModel(connection),
     Like: likeModel(connection),
+    Mute: muteModel(connection),
+    MutedWord: mutedWordModel(connection),
     LiveStream: liveStreamModel(connection),
     Notification: notificationModel(connection),
     Outbox: outboxModel(connection),

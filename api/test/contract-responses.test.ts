@@ -278,6 +278,49 @@ describe('API responses and their contracts', () => {
     );
     await answers('GET /api/settings', http().get('/api/settings'));
 
+    // Privacy and safety: block, mute, muted words, the lists, and each undone.
+    const other = await t.createMember({ name: 'Other' });
+    await answers(
+      'POST /api/users/:id/block',
+      http().post(`/api/users/${other.id}/block`).set('Authorization', ada.auth),
+    );
+    await answers(
+      'POST /api/users/:id/mute',
+      http()
+        .post(`/api/users/${other.id}/mute`)
+        .set('Authorization', ada.auth)
+        .send({ duration: '7d' }),
+    );
+    const word = await answers(
+      'POST /api/safety/muted-words',
+      http()
+        .post('/api/safety/muted-words')
+        .set('Authorization', ada.auth)
+        .send({ phrase: 'welcome' }),
+    );
+    const mutedPage = await answers(
+      'GET /api/posts',
+      http().get('/api/posts').set('Authorization', ada.auth),
+    );
+    expect(mutedPage.some((p) => p.mutedWord === 'welcome')).toBe(true);
+    const lists = await answers(
+      'GET /api/safety',
+      http().get('/api/safety').set('Authorization', ada.auth),
+    );
+    expect([lists.blocked.length, lists.muted.length, lists.words.length]).toEqual([1, 1, 1]);
+    await answers(
+      'DELETE /api/users/:id/block',
+      http().delete(`/api/users/${other.id}/block`).set('Authorization', ada.auth),
+    );
+    await answers(
+      'DELETE /api/users/:id/mute',
+      http().delete(`/api/users/${other.id}/mute`).set('Authorization', ada.auth),
+    );
+    await answers(
+      'DELETE /api/safety/muted-words/:id',
+      http().delete(`/api/safety/muted-words/${word.id}`).set('Authorization', ada.auth),
+    );
+
     // Notifications: the admin has one of almost every type.
     const notifications = await answers(
       'GET /api/notifications',

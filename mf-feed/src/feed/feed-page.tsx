@@ -209,6 +209,8 @@ export default function FeedPage() {
 
   useAppEvent('postCreated', () => void feed.refresh());
   useAppEvent('postEdited', () => void feed.refresh());
+  // Muted or blocked from a card's menu (issue 38): the feed is read again without them.
+  useAppEvent('memberHidden', () => void feed.refresh());
   useAppEvent('postDeleted', ({ postId }) => {
     feed.hide(postId);
     void feed.refresh();

@@ -5,6 +5,7 @@ import type { Comment } from '@campus/contracts';
 import { TimeAgo } from '@campus/kit/format';
 import { usePostLike } from '@campus/kit/post-card';
 import { CommentMenu, EditedLabel } from '@campus/kit/own-words';
+import { useSafetyMenuItems } from '@campus/kit/safety';
 import { UserText } from '@campus/kit/text';
 import { mediaMobile } from '@campus/kit/theme';
 import { Avatar } from '@campus/kit/ui';
@@ -111,6 +112,31 @@ function CommentLike({ comment }: { comment: Comment }) {
   );
 }
 
+/** The comment's '⋯' menu, with Mute and Block of its author when it is someone else's (issue 38). */
+function OthersAwareCommentMenu({
+  postId,
+  comment,
+  onChanged,
+}: {
+  postId: number;
+  comment: Comment;
+  onChanged: () => void;
+}) {
+  const safety = useSafetyMenuItems(comment.author);
+  return (
+    <>
+      <CommentMenu
+        postId={postId}
+        comment={comment}
+        onChanged={onChanged}
+        triggerRef={safety.triggerRef}
+        otherItems={safety.items}
+      />
+      {safety.dialogs}
+    </>
+  );
+}
+
 function CommentItem({
   postId,
   comment,
@@ -159,7 +185,7 @@ function CommentItem({
         >
           Reply
         </button>
-        <CommentMenu postId={postId} comment={comment} onChanged={onChanged} />
+        <OthersAwareCommentMenu postId={postId} comment={comment} onChanged={onChanged} />
       </Actions>
       {replying && (
         <div style={{ marginLeft: 40 }}>

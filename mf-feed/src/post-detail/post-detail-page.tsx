@@ -17,6 +17,7 @@ import {
   usePostRepost,
   type OpenPostState,
 } from '@campus/kit/post-card';
+import { useSafetyMenuItems } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
 import { mediaMobile } from '@campus/kit/theme';
@@ -116,6 +117,8 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
   const { user } = useSession();
   const location = useLocation();
   const navigate = useNavigate();
+  // Mute and Block of the '⋯' menu when the post is someone else's (issue 38).
+  const safety = useSafetyMenuItems(post.author);
   const like = usePostLike(post);
   const reposts = usePostRepost(post, { onUndone: onChanged });
   const [repostOpen, setRepostOpen] = useState(false);
@@ -213,7 +216,10 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
           post={post}
           onEdited={onChanged}
           onDeleted={() => void navigate('/', { replace: true })}
+          triggerRef={safety.triggerRef}
+          otherItems={safety.items}
         />
+        {safety.dialogs}
       </Actions>
       {user && !repost && (
         <RepostDialog

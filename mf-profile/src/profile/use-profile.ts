@@ -35,5 +35,6 @@ export function useProfile(userId: number | null) {
   useAppEvent('postCreated', refetch);
   useAppEvent('postDeleted', refetch);
   useAppEvent('postEdited', refetch);
+  useAppEvent('memberHidden', refetch);
   return result;
 }

@@ -73,6 +73,14 @@ export const callRoutes = defineRoutes({
   uploadAvatar: { method: 'POST', path: '/api/upload/avatar', status: 201 },
   sendFeedback: { method: 'POST', path: '/api/feedback', status: 201 },
   sendReport: { method: 'POST', path: '/api/reports', status: 201 },
+  // Privacy and safety (issue 38): block, mute, muted words.
+  safetyLists: { method: 'GET', path: '/api/safety', status: 200 },
+  addMutedWord: { method: 'POST', path: '/api/safety/muted-words', status: 201 },
+  removeMutedWord: { method: 'DELETE', path: '/api/safety/muted-words/:id', status: 204 },
+  blockMember: { method: 'POST', path: '/api/users/:id/block', status: 200 },
+  unblockMember: { method: 'DELETE', path: '/api/users/:id/block', status: 200 },
+  muteMember: { method: 'POST', path: '/api/users/:id/mute', status: 200 },
+  unmuteMember: { method: 'DELETE', path: '/api/users/:id/mute', status: 200 },
 
   // Posts and comments.
   feed: { method: 'GET', path: '/api/posts', status: 200 },

@@ -101,6 +101,14 @@ import {
   reportResponseSchema,
   resolveReportRequestSchema,
 } from './reports';
+import {
+  blockResponseSchema,
+  mutedWordRequestSchema,
+  mutedWordSchema,
+  muteRequestSchema,
+  muteResponseSchema,
+  safetyListsSchema,
+} from './safety';
 import { settingsSchema } from './settings';
 import { AVATAR_FIELD, avatarUploadResponseSchema } from './uploads';
 import {
@@ -218,6 +226,13 @@ export const calls = defineCalls({
   uploadAvatar: { params: noParams, body: avatar, response: avatarUploadResponseSchema },
   sendFeedback: { params: noParams, body: feedbackRequestSchema, response: feedbackResponseSchema },
   sendReport: { params: noParams, body: reportRequestSchema, response: reportResponseSchema },
+  safetyLists: { params: noParams, response: safetyListsSchema },
+  addMutedWord: { params: noParams, body: mutedWordRequestSchema, response: mutedWordSchema },
+  removeMutedWord: { params: id, response: noContent },
+  blockMember: { params: id, body: emptyRequestSchema, response: blockResponseSchema },
+  unblockMember: { params: id, response: blockResponseSchema },
+  muteMember: { params: id, body: muteRequestSchema, response: muteResponseSchema },
+  unmuteMember: { params: id, response: muteResponseSchema },
 
   feed: { params: noParams, query: feedQuerySchema, response: postListSchema },
   createPost: { params: noParams, body: createPostSchema, response: postSchema },

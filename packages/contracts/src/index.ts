@@ -17,6 +17,7 @@ export * from './analytics';
 export * from './jobs';
 export * from './admin';
 export * from './reports';
+export * from './safety';
 export * from './call-routes';
 export * from './calls';
 export * from './call-types';

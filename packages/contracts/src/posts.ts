@@ -64,6 +64,12 @@ export const originalPostSchema = z.object(postFields);
 export const postSchema = z.object({
   ...postFields,
   originalPost: originalPostSchema.nullable().optional(),
+  /**
+   * Set when the post (or the post it quotes) contains one of the viewer's muted words or
+   * phrases (issue 38): the client shows a collapsed "Hidden: contains a muted word" row that
+   * opens to the post. Absent otherwise.
+   */
+  mutedWord: z.string().optional(),
 });
 export type Post = z.infer<typeof postSchema>;
 export const postListSchema = z.array(postSchema);

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../platform/errors';
 import { countedLikes, toggleLike, type LikeResult } from '../likes/toggle-like';
 import { isPostVisible } from '../posts/queries';
+import { blockedEitherWay } from '../safety/relations';
 import { commentsOf } from './model';
 import { COMMENT_NOT_FOUND, liveComments } from './queries';
 
@@ -15,9 +16,11 @@ export async function toggleCommentLike(
   commentId: number,
 ): Promise<LikeResult> {
   const comment = await commentsOf(ctx)
-    .findOne({ _id: commentId, ...liveComments() }, { postId: 1 })
+    .findOne({ _id: commentId, ...liveComments() }, { postId: 1, authorId: 1 })
     .lean();
   if (!comment || !(await isPostVisible(ctx, comment.postId))) throw notFound(COMMENT_NOT_FOUND);
+  // A comment by a member blocked either way reads as unavailable.
+  if (await blockedEitherWay(ctx, userId, comment.authorId)) throw notFound(COMMENT_NOT_FOUND);
   const { postId } = comment;
   const counter = countedLikes(commentsOf(ctx), commentId, {
     event: (liked) => ({

@@ -2,6 +2,7 @@ import { trusted } from 'mongoose';
 import type { Comment as CommentView, PostAuthor } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { likedComments } from '../likes/queries';
+import { viewerSafety } from '../safety/relations';
 import { toAuthor } from '../users/presenters';
 import { commentsOf, type CommentDoc } from './model';
 import type { StoredCommentPage } from './page-cache';
@@ -51,8 +52,20 @@ export async function listComments(
   const cursor = page.cursor
     ? encodeCommentCursor({ createdAt: page.cursor.createdAt, _id: page.cursor.id })
     : '';
-  const { top, replies, nextCursor } = await cache.page(postId, `${cursor}|${limit}`, load);
-  if (top.length === 0) return { comments: [], nextCursor: null };
+  const stored = await cache.page(postId, `${cursor}|${limit}`, load);
+  const { nextCursor } = stored;
+  // Members blocked either way are not seen: their comments (with the replies under them) and
+  // their replies are left out of the viewer's page (the page kept for everyone is not changed),
+  // under a "deleted" placeholder too; a placeholder left with no reply the viewer sees goes with
+  // them (it stands only for its replies' context).
+  const safety = await viewerSafety(ctx, viewerId);
+  const seen = (c: CommentDoc) => !safety.blocks(c.authorId);
+  const replies = safety.empty ? stored.replies : stored.replies.filter(seen);
+  const answered = new Set(replies.map((c) => c.parentId));
+  const top = safety.empty
+    ? stored.top
+    : stored.top.filter((c) => seen(c) && (!c.withdrawnAt || answered.has(c._id)));
+  if (top.length === 0) return { comments: [], nextCursor: stored.top.length ? nextCursor : null };
   const comments = [...top, ...replies];
   // A comment with no likes has none by this viewer: a like and the comment's count are written
   // in one transaction, and its event forgets the comment's kept page. Most have none.

@@ -58,6 +58,13 @@ export class NotificationPageCache {
       events.on(['notification.created', 'notification.read', 'notification.withdrawn'], (e) =>
         this.pages.forgetOwner(e.userId),
       ),
+      // What the member hides changed (modules/safety): their pages, and a block's other side.
+      events.on(['member.blocked', 'member.unblocked'], (e) => {
+        this.pages.forgetOwner(e.blockerId);
+        this.pages.forgetOwner(e.blockedId);
+      }),
+      events.on(['member.muted', 'member.unmuted'], (e) => this.pages.forgetOwner(e.muterId)),
+      events.on(['word.muted', 'word.unmuted'], (e) => this.pages.forgetOwner(e.userId)),
       events.on(
         [
           'profile.updated',

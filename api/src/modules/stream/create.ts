@@ -2,6 +2,8 @@ import type { AppContext } from '../../context';
 import { followedIds } from '../follows/queries';
 import { notificationsAfter, notificationsById } from '../notifications/list-notifications';
 import { unreadCounts } from '../notifications/mark-read';
+import { hidesView } from '../notifications/screen';
+import { viewerSafety } from '../safety/relations';
 import { newPostIds } from '../posts/queries';
 import { AccountCache } from '../users/account-cache';
 import { createAuthenticator } from '../users/authenticate';
@@ -27,9 +29,27 @@ export function createStreamHub(
     notificationsById: (ids) => notificationsById(ctx, ids),
     notificationsAfter: (userId, afterId) => notificationsAfter(ctx, userId, afterId),
     unreadCounts: (userIds) => unreadCounts(ctx, userIds),
-    newPostIds: (tab, sinceId, viewerId, followed) =>
-      newPostIds(ctx, tab, sinceId, viewerId, followed),
+    async newPostIds(tab, sinceId, viewerId, followed) {
+      const [ids, safety] = await Promise.all([
+        newPostIds(ctx, tab, sinceId, viewerId, followed),
+        viewerSafety(ctx, viewerId),
+      ]);
+      if (safety.empty || !ids.length) return ids;
+      // Not the posts of members the viewer blocked, was blocked by, or mutes.
+      const posts = await ctx.caches.feed.postsById(ids);
+      return ids.filter((id) => {
+        const post = posts.get(id);
+        return post !== undefined && !safety.hides(post.authorId);
+      });
+    },
     followedIds: (userId) => followedIds(ctx, userId),
+    async safetyOf(userId) {
+      const safety = await viewerSafety(ctx, userId);
+      return {
+        hidesAuthor: (authorId) => safety.hides(authorId),
+        hidesNotification: (view) => hidesView(safety, view),
+      };
+    },
     async sessionValid(userId, issuedAt) {
       const account = await freshAccount(userId);
       return (

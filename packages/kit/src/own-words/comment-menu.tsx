@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { COMMENT_MAX_LENGTH, type Comment } from '@campus/contracts';
 import { ReportDialog } from '@campus/kit/report';
 import { useSession } from '@campus/kit/session';
@@ -18,8 +18,10 @@ export interface CommentMenuProps {
   comment: Pick<Comment, 'id' | 'content' | 'author'>;
   /** After the comment was edited or deleted: read the thread again. */
   onChanged: () => void;
-  /** More actions on others' comments, after Report (the safety menu's Mute and Block). */
+  /** More actions on others' comments, before Report (Mute and Block: `useSafetyMenuItems`). */
   otherItems?: ActionItem[];
+  /** The '⋯' button, for whoever draws `otherItems`' dialogs to give it focus back. */
+  triggerRef?: RefObject<HTMLButtonElement | null>;
 }
 
 /** Where a comment is: its post's page, at the comment. */
@@ -28,11 +30,18 @@ export const commentLink = (postId: number, commentId: number) =>
 
 /**
  * The '⋯' menu of a comment or reply. The author's: Edit, Delete, Copy link (the API allows
- * nobody else). Anyone else's: Report, then `otherItems`, then Copy link.
+ * nobody else). Anyone else's: `otherItems` (Mute, Block), Report, Copy link.
  */
-export function CommentMenu({ postId, comment, onChanged, otherItems = [] }: CommentMenuProps) {
+export function CommentMenu({
+  postId,
+  comment,
+  onChanged,
+  otherItems = [],
+  triggerRef,
+}: CommentMenuProps) {
   const { user } = useSession();
-  const trigger = useRef<HTMLButtonElement>(null);
+  const ownTrigger = useRef<HTMLButtonElement>(null);
+  const trigger = triggerRef ?? ownTrigger;
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'report' | null>(null);
   useReturnFocus(trigger, dialog);
   const own = user?.id === comment.author.id;
@@ -53,8 +62,8 @@ export function CommentMenu({ postId, comment, onChanged, otherItems = [] }: Com
       ]
     : user
       ? [
-          { key: 'report', label: 'Report', tone: 'danger', onSelect: () => setDialog('report') },
           ...otherItems,
+          { key: 'report', label: 'Report', tone: 'danger', onSelect: () => setDialog('report') },
           copy,
         ]
       : [copy];

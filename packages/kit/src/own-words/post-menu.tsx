@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { editablePostText, type Post } from '@campus/contracts';
 import { emitAppEvent } from '@campus/kit/events';
 import { ReportDialog } from '@campus/kit/report';
@@ -23,19 +23,28 @@ export interface PostMenuProps {
   onDeleted?: () => void;
   /** After the post was edited ('postEdited' has fired), with the post as the API answered it. */
   onEdited?: (post: Post) => void;
-  /** More actions on others' posts, after Report (the safety menu's Mute and Block). */
+  /** More actions on others' posts, before Report (Mute and Block: `useSafetyMenuItems`). */
   otherItems?: ActionItem[];
+  /** The '⋯' button, for whoever draws `otherItems`' dialogs to give it focus back. */
+  triggerRef?: RefObject<HTMLButtonElement | null>;
 }
 
 /**
  * The '⋯' menu of a post, wherever it is shown (feed, profile, post page, quotes). The author's:
  * Edit (when the post has text of its own: `editablePostText`), Delete, Copy link. Anyone
- * else's: Report post, then `otherItems`, then Copy link. Signed out: Copy link. Whether the post
+ * else's: `otherItems` (Mute, Block), Report post, Copy link. Signed out: Copy link. Whether the post
  * is the viewer's own is the API's word (`canDelete`).
  */
-export function PostMenu({ post, onDeleted, onEdited, otherItems = [] }: PostMenuProps) {
+export function PostMenu({
+  post,
+  onDeleted,
+  onEdited,
+  otherItems = [],
+  triggerRef,
+}: PostMenuProps) {
   const { user } = useSession();
-  const trigger = useRef<HTMLButtonElement>(null);
+  const ownTrigger = useRef<HTMLButtonElement>(null);
+  const trigger = triggerRef ?? ownTrigger;
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'report' | null>(null);
   useReturnFocus(trigger, dialog);
   const own = post.canDelete;
@@ -58,13 +67,13 @@ export function PostMenu({ post, onDeleted, onEdited, otherItems = [] }: PostMen
       ]
     : user
       ? [
+          ...otherItems,
           {
             key: 'report',
             label: 'Report post',
             tone: 'danger',
             onSelect: () => setDialog('report'),
           },
-          ...otherItems,
           copy,
         ]
       : [copy];
