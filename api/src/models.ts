@@ -6,6 +6,7 @@
  */
 import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
+import { appealModel, decisionModel } from './modules/appeals/model';
 import { auditEntryModel } from './modules/audit/model';
 import { knownDeviceModel, signInDelayModel } from './modules/auth/model';
 import { invitationModel } from './modules/invitations/model';
@@ -29,6 +30,7 @@ import { rateLimitWindowModel } from './platform/rate-limit-model';
 export function createModels(connection: Connection) {
   return {
     AccountApplication: accountApplicationModel(connection),
+    Appeal: appealModel(connection),
     AppSetting: appSettingModel(connection),
     AuditEntry: auditEntryModel(connection),
     BrowserSession: browserSessionModel(connection),
@@ -38,6 +40,7 @@ export function createModels(connection: Connection) {
     ReportCase: reportCaseModel(connection),
     Comment: commentModel(connection),
     Counter: counterModel(connection),
+    Decision: decisionModel(connection),
     EventPosition: eventPositionModel(connection),
     Feedback: feedbackModel(connection),
     Follow: followModel(connection),

@@ -25,6 +25,15 @@ import {
   suspendUserRequestSchema,
 } from './admin';
 import {
+  adminAppealListSchema,
+  adminAppealSchema,
+  adminAppealsQuerySchema,
+  appealRequestSchema,
+  decideAppealRequestSchema,
+  memberAppealSchema,
+  suspensionAppealRequestSchema,
+} from './appeals';
+import {
   activeUsersSchema,
   analyticsOverviewSchema,
   engagementSchema,
@@ -212,6 +221,12 @@ export const calls = defineCalls({
   uploadAvatar: { params: noParams, body: avatar, response: avatarUploadResponseSchema },
   sendFeedback: { params: noParams, body: feedbackRequestSchema, response: feedbackResponseSchema },
   sendReport: { params: noParams, body: reportRequestSchema, response: reportResponseSchema },
+  fileAppeal: { params: noParams, body: appealRequestSchema, response: memberAppealSchema },
+  appealSuspension: {
+    params: noParams,
+    body: suspensionAppealRequestSchema,
+    response: memberAppealSchema,
+  },
 
   feed: { params: noParams, query: feedQuerySchema, response: postListSchema },
   createPost: { params: noParams, body: createPostSchema, response: postSchema },
@@ -277,6 +292,12 @@ export const calls = defineCalls({
     response: adminReportListSchema,
   },
   resolveReport: { params: id, body: resolveReportRequestSchema, response: adminReportSchema },
+  adminAppeals: {
+    params: noParams,
+    query: adminAppealsQuerySchema,
+    response: adminAppealListSchema,
+  },
+  decideAppeal: { params: id, body: decideAppealRequestSchema, response: adminAppealSchema },
   auditLog: { params: noParams, query: adminPageQuerySchema, response: auditListSchema },
   adminMail: { params: noParams, query: adminPageQuerySchema, response: adminMailListSchema },
   retryMail: { params: id, body: emptyRequestSchema, response: adminMailSchema },

@@ -62,7 +62,9 @@ export class NotificationPageCache {
         [
           'profile.updated',
           'post.deleted',
+          'post.restored',
           'comment.removed',
+          'comment.restored',
           'account.suspended',
           'account.reactivated',
           'account.deleted',
