@@ -93,10 +93,7 @@ describe('reports with categories', () => {
     const group = spam.body.items.find((r: { targetId: number }) => r.targetId === post.body.id);
     expect(group.categories.sort()).toEqual(['misinformation', 'other', 'spam']);
     expect(
-      group.reasons.map((r: { category: string; reason: string | null }) => [
-        r.category,
-        r.reason,
-      ]),
+      group.reasons.map((r: { category: string; reason: string | null }) => [r.category, r.reason]),
     ).toEqual([
       ['spam', null],
       ['misinformation', 'Not true'],
@@ -181,7 +178,10 @@ describe('removals: the reason shown, one appeal, lifted or upheld', () => {
     expect(unknown.status).toBe(404);
 
     const appeal = await as(author.auth)
-      .post('/api/appeals', { decisionId: notice.decisionId, text: 'It was a joke between friends.' })
+      .post('/api/appeals', {
+        decisionId: notice.decisionId,
+        text: 'It was a joke between friends.',
+      })
       .expect(201);
     expect(appeal.body).toMatchObject({
       decisionId: notice.decisionId,
@@ -264,9 +264,12 @@ describe('removals: the reason shown, one appeal, lifted or upheld', () => {
     await as(author.auth)
       .post(`/api/posts/${post.body.id}/comments`, { content: 'Reply', parentId: comment.body.id })
       .expect(201);
-    await reportAndRemove({ targetType: 'comment', targetId: comment.body.id }, {
-      category: 'hate',
-    });
+    await reportAndRemove(
+      { targetType: 'comment', targetId: comment.body.id },
+      {
+        category: 'hate',
+      },
+    );
     const detail = await as(author.auth).get(`/api/posts/${post.body.id}`).expect(200);
     expect(detail.body.commentsCount).toBe(0);
     const notice = await removalNotice(commenter.auth);
@@ -369,10 +372,7 @@ describe('suspensions: the reason at sign-in and an appeal from there', () => {
       .expect(201);
     expect(appeal.body).toMatchObject({ status: 'pending' });
     // The ticket is spent, and a new sign-in shows the appeal instead of a ticket.
-    const again = await t
-      .http()
-      .post('/api/appeals/suspension')
-      .send({ ticket, text: 'Again' });
+    const again = await t.http().post('/api/appeals/suspension').send({ ticket, text: 'Again' });
     expect({ status: again.status, body: again.body }).toEqual({
       status: 400,
       body: { message: APPEAL_TICKET_INVALID },
@@ -397,9 +397,16 @@ describe('suspensions: the reason at sign-in and an appeal from there', () => {
       })
       .expect(200);
     const back = await signIn(member.email).expect(200);
-    expect(back.body).toEqual({ user: expect.objectContaining({ id: member.id }), token: expect.any(String) });
+    expect(back.body).toEqual({
+      user: expect.objectContaining({ id: member.id }),
+      token: expect.any(String),
+    });
     const [told] = await notificationsOf(`Bearer ${back.body.token}`);
-    expect(told).toMatchObject({ type: 'appeal_decided', outcome: 'lifted', decisionKind: 'suspension' });
+    expect(told).toMatchObject({
+      type: 'appeal_decided',
+      outcome: 'lifted',
+      decisionKind: 'suspension',
+    });
     const [mail] = await mailsTo(t, member.email);
     expect(mail?.subject).toBe('Your Campus account is active again');
     expect(mail?.text).toContain('Thanks for explaining.');
@@ -411,9 +418,7 @@ describe('suspensions: the reason at sign-in and an appeal from there', () => {
 
   test('when a suspension appeal is upheld, then sign-in stays refused and shows it, and the member is e-mailed', async () => {
     const member = await t.createMember();
-    await asAdmin()
-      .post(`/api/admin/users/${member.id}/suspend`, { reason: 'Spam' })
-      .expect(200);
+    await asAdmin().post(`/api/admin/users/${member.id}/suspend`, { reason: 'Spam' }).expect(200);
     const refused = await signIn(member.email).expect(403);
     // No category given: "Something else".
     expect(refused.body.suspension.reason).toEqual({ category: 'other', text: 'Spam' });

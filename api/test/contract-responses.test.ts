@@ -376,9 +376,7 @@ describe('API responses and their contracts', () => {
       'POST /api/admin/users/:id/suspend',
       asAdmin(http().post(`/api/admin/users/${ada.id}/suspend`)).send({ reason: 'Testing' }),
     );
-    const suspendedSignIn = await http()
-      .post('/api/auth/login')
-      .send({ email, password });
+    const suspendedSignIn = await http().post('/api/auth/login').send({ email, password });
     expect(suspendedSignIn.status).toBe(403);
     expectContract(suspendedSignInErrorSchema, suspendedSignIn.body);
     await answers(

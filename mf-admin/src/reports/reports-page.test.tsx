@@ -92,7 +92,9 @@ describe('ReportsPage', () => {
     await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
     await userEvent.selectOptions(screen.getByLabelText('Category'), 'Hate');
     const asked = () =>
-      callsTo(fetchMock, '/api/admin/reports', 'GET').map((c) => c.url.searchParams.get('category'));
+      callsTo(fetchMock, '/api/admin/reports', 'GET').map((c) =>
+        c.url.searchParams.get('category'),
+      );
     await waitFor(() => expect(asked()).toContain('hate'));
   });
 

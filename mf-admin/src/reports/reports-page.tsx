@@ -95,7 +95,8 @@ export default function ReportsPage() {
   /** Dismisses, or removes with the reason its author is shown. Throws on failure (the dialog). */
   const resolve = async (
     report: AdminReport,
-    decision: { action: 'dismiss' } | { action: 'remove'; category: ReportCategory; reason: string },
+    decision:
+      { action: 'dismiss' } | { action: 'remove'; category: ReportCategory; reason: string },
   ) => {
     const { action } = decision;
     setBusyId(report.id);

@@ -53,9 +53,7 @@ export type AppealRequest = z.infer<typeof appealRequestSchema>;
  * the one the sign-in's 403 carried (`suspensionNoticeSchema`).
  */
 export const suspensionAppealRequestSchema = z.strictObject({
-  ticket: z
-    .string('Ticket must be text')
-    .regex(/^[A-Za-z0-9_-]{43}$/, APPEAL_TICKET_INVALID),
+  ticket: z.string('Ticket must be text').regex(/^[A-Za-z0-9_-]{43}$/, APPEAL_TICKET_INVALID),
   text: appealText,
 });
 export type SuspensionAppealRequest = z.infer<typeof suspensionAppealRequestSchema>;

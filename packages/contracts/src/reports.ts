@@ -131,8 +131,8 @@ export const resolveReportRequestSchema = z
     category: reportCategorySchema.optional(),
     reason: optionalText('Reason', MODERATION_REASON_TEXT_MAX_LENGTH),
   })
-  .refine(
-    (body) => body.action === 'remove' || (body.category === undefined && !body.reason),
-    { message: 'Only a removal carries a reason', path: ['category'] },
-  );
+  .refine((body) => body.action === 'remove' || (body.category === undefined && !body.reason), {
+    message: 'Only a removal carries a reason',
+    path: ['category'],
+  });
 export type ResolveReportRequest = z.infer<typeof resolveReportRequestSchema>;

@@ -38,11 +38,11 @@ export function useAdminSummary(): AdminSummary | null {
 export function adminHasWork(summary: AdminSummary | null): boolean {
   return Boolean(
     summary &&
-      summary.pendingApplications +
-        summary.pendingFeedback +
-        summary.openReports +
-        // An older API's summary has no appeals.
-        (summary.pendingAppeals ?? 0) >
-        0,
+    summary.pendingApplications +
+      summary.pendingFeedback +
+      summary.openReports +
+      // An older API's summary has no appeals.
+      (summary.pendingAppeals ?? 0) >
+      0,
   );
 }

@@ -15,7 +15,13 @@ import type { AppContext } from '../../context';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import { userPolicy } from '../users/policy';
-import { appealOfDecision, hashTicket, issueTicket, recordDecision, suspensionInForce } from './decisions';
+import {
+  appealOfDecision,
+  hashTicket,
+  issueTicket,
+  recordDecision,
+  suspensionInForce,
+} from './decisions';
 import { appealsOf, decisionsOf, type AppealDoc, type DecisionDoc } from './model';
 
 export function toMemberAppeal(appeal: AppealDoc): MemberAppeal {

@@ -58,8 +58,8 @@ export type StoredReferences = Pick<
   detail?: string | null;
   targetType?: 'post' | 'comment';
 } & Partial<
-  Pick<NotificationDoc, 'decisionId' | 'decisionKind' | 'category' | 'reasonText' | 'outcome'>
->;
+    Pick<NotificationDoc, 'decisionId' | 'decisionKind' | 'category' | 'reasonText' | 'outcome'>
+  >;
 
 /** What stored references point at, loaded in one batch per kind for a whole list. */
 export interface LoadedReferences {

@@ -43,7 +43,11 @@ describe('ReportMenu and ReportDialog', () => {
     renderMenu();
     await openDialog();
     const group = screen.getByRole('group', { name: 'What is wrong?' });
-    expect(within(group).getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual([
+    expect(
+      within(group)
+        .getAllByRole('radio')
+        .map((r) => r.getAttribute('value')),
+    ).toEqual([
       'spam',
       'harassment',
       'hate',
