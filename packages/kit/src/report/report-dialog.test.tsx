@@ -42,7 +42,7 @@ describe('ReportMenu and ReportDialog', () => {
     );
     renderMenu();
     await openDialog();
-    const group = screen.getByRole('group', { name: 'What is wrong?' });
+    const group = screen.getByRole('radiogroup', { name: 'What is wrong?' });
     expect(
       within(group)
         .getAllByRole('radio')
@@ -101,7 +101,7 @@ describe('ReportMenu and ReportDialog', () => {
     await userEvent.type(screen.getByLabelText('Details (optional)'), 'Spam');
     await userEvent.click(screen.getByRole('button', { name: 'Send report' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Choose a category');
-    expect(screen.getByRole('group', { name: 'What is wrong?' })).toHaveAttribute(
+    expect(screen.getByRole('radiogroup', { name: 'What is wrong?' })).toHaveAttribute(
       'aria-invalid',
       'true',
     );

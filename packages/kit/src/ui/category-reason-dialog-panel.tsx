@@ -102,6 +102,7 @@ export function CategoryReasonDialogPanel<C extends string>({
   const [busy, setBusy] = useState(false);
   const name = useId();
   const errorId = useId();
+  const legendId = useId();
 
   const close = () => {
     setCategory(null);
@@ -143,11 +144,13 @@ export function CategoryReasonDialogPanel<C extends string>({
     >
       <Form noValidate onSubmit={onSubmit}>
         <Choices
+          role="radiogroup"
+          aria-labelledby={legendId}
           aria-required="true"
           aria-invalid={choiceError ? true : undefined}
           aria-describedby={choiceError ? errorId : undefined}
         >
-          <legend>{legend}</legend>
+          <legend id={legendId}>{legend}</legend>
           {categories.map((option) => (
             <label key={option.value}>
               <input
