@@ -1,4 +1,5 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page, TestInfo } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import type { E2eEnvironment } from '../support/environment';
 import {
   ADMIN_EMAIL,
@@ -19,6 +20,24 @@ const PASSWORD = 'appeals-password-1';
 
 // Two people in their own browsers on a busy 2-core machine.
 test.describe.configure({ timeout: 120_000 });
+
+/**
+ * Axe (WCAG 2.1 A/AA) on what `page` shows now: serious and critical findings fail (as in
+ * admin-operations.spec.ts: a signed-in page never goes network-idle, so the caller waits).
+ */
+async function expectAccessible(page: Page, testInfo: TestInfo, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  await testInfo.attach(`axe: ${screen}`, {
+    body: JSON.stringify(results.violations, null, 2),
+    contentType: 'application/json',
+  });
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${screen}: ${violation.id} (${violation.impact}) ${violation.help}`);
+  expect(blocking, blocking.join('\n')).toEqual([]);
+}
 
 /** A new, verified member, registered and verified through the API and the outbox. */
 async function newMember(request: APIRequestContext, env: E2eEnvironment, label: string) {
@@ -68,7 +87,7 @@ test('a removed post is appealed from its notification and the admin lifts the d
   browser,
   request,
   env,
-}) => {
+}, testInfo) => {
   const author = await newMember(request, env, 'author');
   const reporter = await newMember(request, env, 'reporter');
   const content = `Our team mascot is a goat, obviously (${Date.now()})`;
@@ -94,6 +113,7 @@ test('a removed post is appealed from its notification and the admin lifts the d
   const remove = admin.getByRole('dialog', { name: 'Remove post?' });
   await remove.getByRole('radio', { name: 'Misinformation' }).check();
   await remove.getByLabel('Words for the member (optional)').fill('The mascot is a ram.');
+  await expectAccessible(admin, testInfo, 'remove with a reason');
   await remove.getByRole('button', { name: 'Remove post' }).click();
   await expect(toast(admin)).toContainText('Removed');
 
@@ -107,6 +127,7 @@ test('a removed post is appealed from its notification and the admin lifts the d
   const appeal = page.getByRole('dialog', { name: 'Appeal the removal of your post' });
   await expect(appeal.getByLabel('Your appeal')).toBeFocused();
   await appeal.getByLabel('Your appeal').fill('It was a joke: everyone knows the mascot.');
+  await expectAccessible(page, testInfo, 'appeal dialog');
   await appeal.getByRole('button', { name: 'Send appeal' }).click();
   await expect(toast(page)).toContainText('Appeal sent');
   await expect(page.getByText('Appeal sent. The Campus team will review it.')).toBeVisible();
@@ -119,6 +140,7 @@ test('a removed post is appealed from its notification and the admin lifts the d
   const pending = admin.getByRole('article', { name: `Appeal by ${author.name}` });
   await expect(pending).toContainText('Reason given: Misinformation (The mascot is a ram.)');
   await expect(pending).toContainText('It was a joke: everyone knows the mascot.');
+  await expectAccessible(admin, testInfo, 'admin appeals');
   await pending
     .getByRole('button', { name: `Lift the decision appealed by ${author.name}` })
     .click();
@@ -149,7 +171,7 @@ test('a suspended member reads the reason at sign-in and appeals from there; lif
   browser,
   request,
   env,
-}) => {
+}, testInfo) => {
   const member = await newMember(request, env, 'suspended');
   const { context: adminBrowser, page: admin } = await adminContext(browser, env);
   const suspended = await admin.request.post(`${env.apiUrl}/api/admin/users/${member.id}/suspend`, {
@@ -162,6 +184,7 @@ test('a suspended member reads the reason at sign-in and appeals from there; lif
   await expect(toast(page)).toContainText('Login failed');
   const notice = page.getByRole('region', { name: 'Your account is suspended' });
   await expect(notice).toContainText('Reason: Impersonation. Posts as the dean');
+  await expectAccessible(page, testInfo, 'suspended sign-in');
   await notice.getByRole('button', { name: 'Appeal this decision' }).click();
   const dialog = page.getByRole('dialog', { name: 'Appeal your suspension' });
   await dialog.getByLabel('Your appeal').fill('I am the dean’s assistant and post for her.');
