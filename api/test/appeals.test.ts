@@ -106,6 +106,41 @@ describe('reports with categories', () => {
     expect(hate.body.total).toBe(hate.body.items.length);
   });
 
+  test('when a case is from before categories, then it reads as "Something else" and the other filter finds it', async () => {
+    const author = await t.createMember();
+    const post = await as(author.auth).post('/api/posts', { content: 'Old report' }).expect(201);
+    const now = new Date();
+    // As a version before issue 38 stored them: no categories on the case, none on the report.
+    const caseId = await t.context.ids.nextId('report_cases');
+    await t.models.ReportCase.collection.insertOne({
+      _id: caseId,
+      targetType: 'post',
+      targetId: post.body.id,
+      status: 'open',
+      reportCount: 1,
+      lastReportedAt: now,
+      resolution: null,
+      createdAt: now,
+    } as never);
+    await t.models.Report.collection.insertOne({
+      _id: await t.context.ids.nextId('reports'),
+      reporterId: admin.id,
+      targetType: 'post',
+      targetId: post.body.id,
+      reason: 'Looks off',
+      caseId,
+      createdAt: now,
+    } as never);
+    const other = await asAdmin().get('/api/admin/reports?category=other&pageSize=100').expect(200);
+    const legacy = other.body.items.find((r: { id: number }) => r.id === caseId);
+    expect(legacy).toMatchObject({
+      categories: ['other'],
+      reasons: [{ category: 'other', reason: 'Looks off' }],
+    });
+    const spam = await asAdmin().get('/api/admin/reports?category=spam&pageSize=100').expect(200);
+    expect(spam.body.items.map((r: { id: number }) => r.id)).not.toContain(caseId);
+  });
+
   test('when a report has no category and no words, or a wrong category, then 400 and nothing is stored', async () => {
     const author = await t.createMember();
     const member = await t.createMember();
