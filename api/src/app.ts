@@ -7,6 +7,7 @@ import type { Models } from './models';
 import { accountApplicationRoutes } from './modules/account-applications/routes';
 import { accountLifecycleRoutes } from './modules/account-lifecycle/routes';
 import { adminRoutes } from './modules/admin/routes';
+import { appealRoutes } from './modules/appeals/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes } from './modules/auth/routes';
 import { commentRoutes } from './modules/comments/routes';
@@ -147,6 +148,7 @@ export function createApp(deps: AppDeps): CampusApp {
     // Admin operations: invitations, members' reports, the /api/admin routes.
     invitationRoutes(http),
     reportRoutes(http),
+    appealRoutes(http),
     adminRoutes(http),
   ]);
   // Ready to serve members: the database answers and the app hears every process's writes.

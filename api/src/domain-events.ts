@@ -30,6 +30,8 @@ export type DomainEvent =
   | { type: 'post.unreposted'; postId: number; userId: number; repostPostId: number }
   /** Its author edited its text (a quote's comment); the earlier text is kept as a version. */
   | { type: 'post.edited'; postId: number; authorId: number }
+  /** A post moderation removed is back (an appeal was lifted, issue 38). */
+  | { type: 'post.restored'; postId: number; authorId: number }
   /** Counts set again from their sources (moderation removed comments under these posts). */
   | { type: 'post.recounted'; postIds: number[] }
   // Comments.
@@ -59,6 +61,8 @@ export type DomainEvent =
     }
   /** Removed by moderation, with its replies. */
   | { type: 'comment.removed'; commentIds: number[]; postId: number }
+  /** Comments moderation removed are back (an appeal was lifted), with their replies. */
+  | { type: 'comment.restored'; commentIds: number[]; postId: number }
   // Follows.
   | { type: 'follow.created'; followerId: number; followingId: number }
   | { type: 'follow.removed'; followerId: number; followingId: number }
@@ -105,6 +109,13 @@ export type DomainEvent =
       targetId: number;
     }
   | { type: 'report.resolved'; caseId: number; action: 'remove' | 'dismiss' }
+  // Reasons and appeals (issue 38).
+  /** A removal or suspension was recorded with its reason. */
+  | { type: 'decision.recorded'; decisionId: number; memberId: number }
+  /** Decisions about the member no longer stand (an appeal lifted, a reactivation). */
+  | { type: 'decision.lifted'; memberId: number }
+  | { type: 'appeal.filed'; appealId: number; memberId: number }
+  | { type: 'appeal.decided'; appealId: number; memberId: number; outcome: 'lifted' | 'upheld' }
   | { type: 'setting.changed'; key: string }
   /** An e-mail was queued (platform/mail-queue.ts): the workers look for mail due. */
   | { type: 'mail.queued' }

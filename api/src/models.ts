@@ -6,6 +6,7 @@
  */
 import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
+import { appealModel, decisionModel } from './modules/appeals/model';
 import { auditEntryModel } from './modules/audit/model';
 import { knownDeviceModel, signInDelayModel } from './modules/auth/model';
 import { invitationModel } from './modules/invitations/model';
@@ -31,6 +32,7 @@ import { rateLimitWindowModel } from './platform/rate-limit-model';
 export function createModels(connection: Connection) {
   return {
     AccountApplication: accountApplicationModel(connection),
+    Appeal: appealModel(connection),
     AppSetting: appSettingModel(connection),
     AuditEntry: auditEntryModel(connection),
     Block: blockModel(connection),
@@ -42,6 +44,7 @@ export function createModels(connection: Connection) {
     Comment: commentModel(connection),
     ContentVersion: contentVersionModel(connection),
     Counter: counterModel(connection),
+    Decision: decisionModel(connection),
     EventPosition: eventPositionModel(connection),
     Feedback: feedbackModel(connection),
     Follow: followModel(connection),

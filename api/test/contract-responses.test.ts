@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import {
   errorResponseSchema,
   responseSchemas,
+  suspendedSignInErrorSchema,
   type ApiCall,
   type Notification,
 } from '@campus/contracts';
@@ -430,10 +431,54 @@ describe('API responses and their contracts', () => {
         action: 'dismiss',
       }),
     );
+    // Reasons and appeals (issue 38): a removal with its reason, appealed and lifted.
+    const removable = await http()
+      .post('/api/posts')
+      .set('Authorization', ada.auth)
+      .send({ content: 'To be removed and appealed' });
+    await http()
+      .post('/api/reports')
+      .set('Authorization', admin.auth)
+      .send({ targetType: 'post', targetId: removable.body.id, category: 'spam' });
+    const removalCase = (
+      await asAdmin(http().get('/api/admin/reports?category=spam'))
+    ).body.items.find((r: { targetId: number }) => r.targetId === removable.body.id);
+    await answers(
+      'POST /api/admin/reports/:id/resolve',
+      asAdmin(http().post(`/api/admin/reports/${removalCase.id}/resolve`)).send({
+        action: 'remove',
+        category: 'spam',
+        reason: 'Advertising',
+      }),
+    );
+    const removal = (
+      await http().get('/api/notifications').set('Authorization', ada.auth)
+    ).body.find((n: Notification) => n.type === 'content_removed');
+    const appeal = await answers(
+      'POST /api/appeals',
+      http()
+        .post('/api/appeals')
+        .set('Authorization', ada.auth)
+        .send({ decisionId: removal.decisionId, text: 'It was not an advert.' }),
+    );
+    await answers('GET /api/admin/appeals', asAdmin(http().get('/api/admin/appeals')));
+    await answers(
+      'POST /api/admin/appeals/:id/decide',
+      asAdmin(http().post(`/api/admin/appeals/${appeal.id}/decide`)).send({ outcome: 'lift' }),
+    );
     await answers('GET /api/admin/users', asAdmin(http().get('/api/admin/users?q=ada')));
     await answers(
       'POST /api/admin/users/:id/suspend',
       asAdmin(http().post(`/api/admin/users/${ada.id}/suspend`)).send({ reason: 'Testing' }),
+    );
+    const suspendedSignIn = await http().post('/api/auth/login').send({ email, password });
+    expect(suspendedSignIn.status).toBe(403);
+    expectContract(suspendedSignInErrorSchema, suspendedSignIn.body);
+    await answers(
+      'POST /api/appeals/suspension',
+      http()
+        .post('/api/appeals/suspension')
+        .send({ ticket: suspendedSignIn.body.suspension.ticket, text: 'Please.' }),
     );
     await answers(
       'POST /api/admin/users/:id/reactivate',

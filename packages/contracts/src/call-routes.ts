@@ -81,6 +81,9 @@ export const callRoutes = defineRoutes({
   unblockMember: { method: 'DELETE', path: '/api/users/:id/block', status: 200 },
   muteMember: { method: 'POST', path: '/api/users/:id/mute', status: 200 },
   unmuteMember: { method: 'DELETE', path: '/api/users/:id/mute', status: 200 },
+  // Appeals (issue 38): a removal by its signed-in author, a suspension from the sign-in page.
+  fileAppeal: { method: 'POST', path: '/api/appeals', status: 201 },
+  appealSuspension: { method: 'POST', path: '/api/appeals/suspension', status: 201 },
 
   // Posts and comments.
   feed: { method: 'GET', path: '/api/posts', status: 200 },
@@ -132,6 +135,8 @@ export const callRoutes = defineRoutes({
   reactivateMember: { method: 'POST', path: '/api/admin/users/:id/reactivate', status: 200 },
   adminReports: { method: 'GET', path: '/api/admin/reports', status: 200 },
   resolveReport: { method: 'POST', path: '/api/admin/reports/:id/resolve', status: 200 },
+  adminAppeals: { method: 'GET', path: '/api/admin/appeals', status: 200 },
+  decideAppeal: { method: 'POST', path: '/api/admin/appeals/:id/decide', status: 200 },
   auditLog: { method: 'GET', path: '/api/admin/audit', status: 200 },
   adminMail: { method: 'GET', path: '/api/admin/mail', status: 200 },
   retryMail: { method: 'POST', path: '/api/admin/mail/:id/retry', status: 200 },

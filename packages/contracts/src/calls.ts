@@ -25,6 +25,15 @@ import {
   suspendUserRequestSchema,
 } from './admin';
 import {
+  adminAppealListSchema,
+  adminAppealSchema,
+  adminAppealsQuerySchema,
+  appealRequestSchema,
+  decideAppealRequestSchema,
+  memberAppealSchema,
+  suspensionAppealRequestSchema,
+} from './appeals';
+import {
   activeUsersSchema,
   analyticsOverviewSchema,
   engagementSchema,
@@ -233,6 +242,12 @@ export const calls = defineCalls({
   unblockMember: { params: id, response: blockResponseSchema },
   muteMember: { params: id, body: muteRequestSchema, response: muteResponseSchema },
   unmuteMember: { params: id, response: muteResponseSchema },
+  fileAppeal: { params: noParams, body: appealRequestSchema, response: memberAppealSchema },
+  appealSuspension: {
+    params: noParams,
+    body: suspensionAppealRequestSchema,
+    response: memberAppealSchema,
+  },
 
   feed: { params: noParams, query: feedQuerySchema, response: postListSchema },
   createPost: { params: noParams, body: createPostSchema, response: postSchema },
@@ -303,6 +318,12 @@ export const calls = defineCalls({
     response: adminReportListSchema,
   },
   resolveReport: { params: id, body: resolveReportRequestSchema, response: adminReportSchema },
+  adminAppeals: {
+    params: noParams,
+    query: adminAppealsQuerySchema,
+    response: adminAppealListSchema,
+  },
+  decideAppeal: { params: id, body: decideAppealRequestSchema, response: adminAppealSchema },
   auditLog: { params: noParams, query: adminPageQuerySchema, response: auditListSchema },
   adminMail: { params: noParams, query: adminPageQuerySchema, response: adminMailListSchema },
   retryMail: { params: id, body: emptyRequestSchema, response: adminMailSchema },

@@ -98,8 +98,15 @@ export class CommentPageCache {
   /** Forgets what each event may change; returns the unsubscribe function. */
   subscribe(events: EventBus<DomainEvent>): () => void {
     const stops = [
-      events.on(['comment.created', 'comment.removed', 'comment.edited', 'comment.deleted'], (e) =>
-        this.pages.forgetOwner(e.postId),
+      events.on(
+        [
+          'comment.created',
+          'comment.removed',
+          'comment.restored',
+          'comment.edited',
+          'comment.deleted',
+        ],
+        (e) => this.pages.forgetOwner(e.postId),
       ),
       events.on(['comment.liked', 'comment.unliked'], (e) => {
         this.pages.forgetOwner(e.postId);

@@ -105,7 +105,7 @@ export class FeedCache {
       // Its text changed: read again (pages hold ids, so every page shows the new text).
       events.on('post.edited', (e) => this.posts.delete(e.postId)),
       events.on('post.recounted', (e) => e.postIds.forEach((id) => this.countsMoved(id))),
-      events.on('post.deleted', (e) => this.postChanged(e.postId)),
+      events.on(['post.deleted', 'post.restored'], (e) => this.postChanged(e.postId)),
       events.on(['follow.created', 'follow.removed'], (e) => this.followsChanged(e.followerId)),
       // Every post of the member appears or vanishes (and counts elsewhere are recounted).
       events.on(['account.suspended', 'account.reactivated', 'account.deleted'], () =>
