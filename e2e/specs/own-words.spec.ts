@@ -103,7 +103,7 @@ test('a member edits their comment, reads its earlier version, then deletes it a
   await expect(page.getByRole('listitem', { name: `Comment by ${ada.user.name}` })).toHaveCount(0);
 });
 
-test("a member edits their post from the feed's '⋯' menu; others' posts offer Report and Copy link", async ({
+test("a member edits their post from the feed's '⋯' menu; others' posts offer Mute, Block, Report and Copy link", async ({
   page,
   signInAs,
   apiAs,
@@ -119,6 +119,8 @@ test("a member edits their post from the feed's '⋯' menu; others' posts offer 
   const bens = page.getByRole('article').filter({ hasText: bensText });
   await bens.getByRole('button', { name: 'More actions for this post' }).click();
   await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText([
+    `Mute ${ben.user.name}`,
+    `Block ${ben.user.name}`,
     'Report post',
     'Copy link',
   ]);
