@@ -120,13 +120,18 @@ function matcherOf(target: unknown): (v: unknown) => boolean {
   const re = toRegExp(target);
   const key = valueKey(target instanceof BSONRegExp ? re : target);
   return (v) =>
-    (typeof v === 'string' && (re.lastIndex = 0, re.test(v))) ||
-    (v instanceof BSONSymbol && (re.lastIndex = 0, re.test(v.value))) ||
+    (typeof v === 'string' && ((re.lastIndex = 0), re.test(v))) ||
+    (v instanceof BSONSymbol && ((re.lastIndex = 0), re.test(v.value))) ||
     (isRegex(v) && valueKey(v instanceof BSONRegExp ? toRegExp(v) : v) === key);
 }
 
 /** Whether some value the path reaches (or, for null, its absence) passes `test`. */
-function anyCandidate(doc: unknown, selector: string, test: (v: unknown) => boolean, nullish: boolean): boolean {
+function anyCandidate(
+  doc: unknown,
+  selector: string,
+  test: (v: unknown) => boolean,
+  nullish: boolean,
+): boolean {
   const r = reach(doc, selector);
   if (nullish && (r.missing || r.values.length === 0)) return true;
   for (const v of candidates(r)) if (test(v)) return true;
@@ -306,7 +311,10 @@ const $type: QueryOperator = (selector, value) => {
   const matches = (v: unknown): boolean => {
     const code = bsonTypeOf(v);
     if (code === undefined) return false;
-    return codes.has(code) || (codes.has(NUMBER) && (code === 1 || code === 16 || code === 18 || code === 19));
+    return (
+      codes.has(code) ||
+      (codes.has(NUMBER) && (code === 1 || code === 16 || code === 18 || code === 19))
+    );
   };
   return (doc) => candidates(reach(doc, selector)).some(matches);
 };
@@ -365,7 +373,8 @@ export const $elemMatch: QueryOperator = (selector, value, options) => {
 export function elemMatchTest(criteria: Doc, options: Options): (el: unknown) => boolean {
   const keys = Object.keys(criteria);
   const valueForm =
-    keys.length > 0 && keys.every((k) => k.startsWith('$') && !LOGICAL.has(k) && !DBREF_FIELDS.has(k));
+    keys.length > 0 &&
+    keys.every((k) => k.startsWith('$') && !LOGICAL.has(k) && !DBREF_FIELDS.has(k));
   if (valueForm) {
     const q = new Query({ [ELEMENT]: criteria }, options);
     return (el) => q.test({ [ELEMENT]: el });
@@ -378,7 +387,12 @@ export function elemMatchTest(criteria: Doc, options: Options): (el: unknown) =>
 function bitPositions(op: string, value: unknown): number[] {
   if (Array.isArray(value)) {
     return value.map((p) => {
-      const n = typeof p === 'number' ? p : p instanceof Long || p instanceof Int32 ? Number(p.toString()) : NaN;
+      const n =
+        typeof p === 'number'
+          ? p
+          : p instanceof Long || p instanceof Int32
+            ? Number(p.toString())
+            : NaN;
       if (!Number.isInteger(n))
         throw badValue(`bit positions must be an integer but got: ${String(p)}`);
       if (n < 0) throw badValue(`bit positions must be >= 0 but got: ${n}`);
@@ -393,13 +407,15 @@ function bitPositions(op: string, value: unknown): number[] {
   }
   let mask: bigint;
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) throw badValue(`${op} takes an Array, a number, or a BinData but received: ${value}`);
+    if (!Number.isInteger(value))
+      throw badValue(`${op} takes an Array, a number, or a BinData but received: ${value}`);
     mask = BigInt(value);
   } else if (value instanceof Long || value instanceof Int32) {
     mask = BigInt(value.toString());
   } else if (typeof value === 'bigint') {
     mask = value;
-  } else throw badValue(`${op} takes an Array, a number, or a BinData but received: ${String(value)}`);
+  } else
+    throw badValue(`${op} takes an Array, a number, or a BinData but received: ${String(value)}`);
   if (mask < 0n) throw badValue(`${op} bitmask must be a non-negative number`);
   const out: number[] = [];
   for (let i = 0; mask > 0n; i++, mask >>= 1n) if (mask & 1n) out.push(i);
@@ -431,9 +447,7 @@ function bits(op: string, all: boolean, set: boolean): QueryOperator {
     const test = (v: unknown): boolean => {
       const read = bitReader(v);
       if (!read) return false;
-      return all
-        ? positions.every((p) => read(p) === set)
-        : positions.some((p) => read(p) === set);
+      return all ? positions.every((p) => read(p) === set) : positions.some((p) => read(p) === set);
     };
     return (doc) => anyCandidate(doc, selector, test, false);
   };

@@ -179,9 +179,7 @@ export function plan(
   // A hinted index is used whatever it holds, as mongod does (a sparse or partial one may then
   // miss matches); hidden indexes are invisible to the planner.
   const best = chooseIndex(
-    hinted
-      ? [hinted]
-      : coll.indexes.filter((ix) => !ix.spec.hidden && holdsEveryMatch(ix, bounds)),
+    hinted ? [hinted] : coll.indexes.filter((ix) => !ix.spec.hidden && holdsEveryMatch(ix, bounds)),
     bounds,
     sort,
   );

@@ -90,7 +90,11 @@ function addAt(root: PathNode, path: string[], node: Node, full: string): void {
 
 function checkPath(path: string): string[] {
   if (path === '') fail(40352, 'FieldPath cannot be constructed with empty string');
-  if (path.startsWith('$')) fail(16410, `FieldPath field names may not start with '$'. Consider using $getField or $setField.`);
+  if (path.startsWith('$'))
+    fail(
+      16410,
+      `FieldPath field names may not start with '$'. Consider using $getField or $setField.`,
+    );
   const parts = path.split('.');
   if (parts.some((p) => p === '')) fail(15998, 'FieldPath field names may not be empty strings.');
   return parts;
@@ -138,7 +142,8 @@ function parseElement(
   const full = [...prefix, key].join('.');
   const positional = full.endsWith('.$') || full.includes('.$.') || key === '$';
   if (isPlainObject(value) && !(value instanceof DBRef)) {
-    if (positional) fail(31271, 'positional projection cannot be used with an expression or sub object');
+    if (positional)
+      fail(31271, 'positional projection cannot be used with an expression or sub object');
     const keys = Object.keys(value);
     if (keys.length === 1 && (keys[0] as string).startsWith('$')) {
       const op = keys[0] as string;
@@ -156,7 +161,12 @@ function parseElement(
           fail(31274, `elemMatch: Invalid argument, object required, but got ${typeof arg}`);
         if (st.hasPositional) fail(31255, 'Cannot specify positional operator and $elemMatch.');
         if (path.length !== 1) fail(31275, 'Cannot use $elemMatch projection on a nested field.');
-        addAt(root, path, { kind: 'elemMatch', test: elemMatchTest(arg, st.options as Options) }, full);
+        addAt(
+          root,
+          path,
+          { kind: 'elemMatch', test: elemMatchTest(arg, st.options as Options) },
+          full,
+        );
         st.hasElemMatch = true;
         return;
       }
@@ -183,7 +193,8 @@ function parseElement(
       return;
     }
     if (positional) {
-      if (st.hasPositional) fail(31276, 'Cannot specify more than one positional projection per query.');
+      if (st.hasPositional)
+        fail(31276, 'Cannot specify more than one positional projection per query.');
       if (st.hasElemMatch) fail(31256, 'Cannot specify positional operator and $elemMatch.');
       if (full.endsWith('.$.')) fail(31270, "Path cannot end with '.$.'");
       const at = full.indexOf('.$');
@@ -252,7 +263,8 @@ export function compileProjection(spec: Doc, filter: Doc, variables?: Doc): (doc
             ? 'inclusion'
             : 'exclusion');
   if (type === 'inclusion' && !st.idSpecified) root.children.set('_id', { kind: 'include' });
-  if (type === 'exclusion' && root.children.get('_id')?.kind === 'include') root.children.delete('_id');
+  if (type === 'exclusion' && root.children.get('_id')?.kind === 'include')
+    root.children.delete('_id');
   if (type === 'inclusion') {
     // `_id` first when kept, as mongod returns it.
     const id = root.children.get('_id');
@@ -355,7 +367,10 @@ function includePath(rest: string[], value: unknown): unknown {
 
 /** An exclusion projection of `v`: the excluded paths removed, `$slice`s applied in place. */
 function exclude(node: PathNode, v: unknown, root: Doc, st: ParseState): unknown {
-  if (Array.isArray(v)) return v.map((el) => (isPlainObject(el) || Array.isArray(el) ? exclude(node, el, root, st) : el));
+  if (Array.isArray(v))
+    return v.map((el) =>
+      isPlainObject(el) || Array.isArray(el) ? exclude(node, el, root, st) : el,
+    );
   if (!isPlainObject(v)) return v;
   const out: Doc = {};
   for (const k of Object.keys(v)) {

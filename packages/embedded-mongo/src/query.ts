@@ -497,7 +497,7 @@ function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
   const out: Doc = { ...doc };
   for (const [op, arg] of Object.entries(update) as Array<[string, Doc]>) {
     for (const [f, v] of Object.entries(arg)) {
-      if (op === '$set') out[f] = cloneDoc(v);
+      if (op === '$set') setField(out, f, cloneDoc(v));
       else if (op === '$unset') delete out[f];
       else out[f] = ((doc[f] as number | undefined) ?? 0) + (v as number);
     }

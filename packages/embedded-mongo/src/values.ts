@@ -207,7 +207,12 @@ function isPlainObject(v: unknown): v is Doc {
  */
 export function setField(doc: Doc, key: string, value: unknown): void {
   if (key === '__proto__')
-    Object.defineProperty(doc, key, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(doc, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   else doc[key] = value;
 }
 

@@ -56,7 +56,12 @@ describe('BSON types in queries', () => {
       { _id: 'string', v: '42' },
     ]);
     const byType = async (t: unknown) =>
-      ids(await c.find({ v: { $type: t } } as Document).sort({ _id: 1 }).toArray());
+      ids(
+        await c
+          .find({ v: { $type: t } } as Document)
+          .sort({ _id: 1 })
+          .toArray(),
+      );
     expect(await byType('long')).toEqual(['long']);
     expect(await byType(18)).toEqual(['long']);
     expect(await byType('int')).toEqual(['int']);
@@ -101,9 +106,14 @@ describe('BSON types in queries', () => {
       { _id: 2, tags: ['mongodb', 'js'] },
       { _id: 3, tags: ['js'] },
     ]);
-    expect(ids(await c.find({ tags: { $all: ['mongodb'] } }).sort({ _id: 1 }).toArray())).toEqual([
-      1, 2,
-    ]);
+    expect(
+      ids(
+        await c
+          .find({ tags: { $all: ['mongodb'] } })
+          .sort({ _id: 1 })
+          .toArray(),
+      ),
+    ).toEqual([1, 2]);
     expect(ids(await c.find({ tags: { $all: ['mongodb', 'js'] } }).toArray())).toEqual([2]);
     expect(await c.countDocuments({ tags: { $all: [] } })).toBe(0);
   });
@@ -117,8 +127,7 @@ describe('BSON types in queries', () => {
       { _id: 'C', block: Buffer.from('hello world') },
       { _id: 'D', block: Buffer.from([103, 104, 45, 54, 56, 54, 51]) },
     ]);
-    const find = async (filter: Document) =>
-      ids(await c.find(filter).sort({ _id: 1 }).toArray());
+    const find = async (filter: Document) => ids(await c.find(filter).sort({ _id: 1 }).toArray());
     expect(await find({ block: { $in: [uber, Buffer.from('hello world')] } })).toEqual(['A', 'C']);
     expect(await find({ block: { $nin: [uber] } })).toEqual(['B', 'C', 'D']);
     expect(await find({ block: uber })).toEqual(['A']);
@@ -134,7 +143,11 @@ describe('BSON types in queries', () => {
   test('when $bitsAllSet / $bitsAnySet / $bitsAnyClear / $bitsAllClear test BinData, then its bits are read (schema.uuid $bits*)', async () => {
     const c = db.collection('bits');
     const uuid = new UUID('00000000-0000-4000-8000-000000000011');
-    await c.insertMany([{ _id: 1, uuid }, { _id: 2, uuid: 'x' }, { _id: 3, n: 0b1010 }]);
+    await c.insertMany([
+      { _id: 1, uuid },
+      { _id: 2, uuid: 'x' },
+      { _id: 3, n: 0b1010 },
+    ]);
     const count = (filter: Document) => c.countDocuments(filter);
     // Byte 15 is 0x11: bits 120 and 124 set; byte 0 is 0: bits 0..7 clear.
     expect(await count({ uuid: { $bitsAllSet: [120, 124] } })).toBe(1);
@@ -208,9 +221,10 @@ describe('find projections', () => {
   test('when $elemMatch projects an array of plain values with operators, then the first match is kept (model.field.selection gh-1091)', async () => {
     const c = db.collection('p');
     await c.insertOne(doc);
-    expect(await c.findOne({}, { projection: { ids: { $elemMatch: { $in: [6, 7] } } } })).toEqual(
-      { _id: 1, ids: [6] },
-    );
+    expect(await c.findOne({}, { projection: { ids: { $elemMatch: { $in: [6, 7] } } } })).toEqual({
+      _id: 1,
+      ids: [6],
+    });
     expect(await c.findOne({}, { projection: { ids: { $elemMatch: { $gt: 9 } } } })).toEqual({
       _id: 1,
     });
@@ -240,7 +254,10 @@ describe('field names', () => {
     await c.insertOne({ _id: 1, $top: 1, nested: { $inner: 2 } });
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, $top: 1, nested: { $inner: 2 } });
     await c.replaceOne({ _id: 1 }, { nested: { $inner: 3, list: [{ $x: 1 }] } });
-    expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, nested: { $inner: 3, list: [{ $x: 1 }] } });
+    expect(await c.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      nested: { $inner: 3, list: [{ $x: 1 }] },
+    });
   });
 
   test('when a stored document has an own __proto__ key, then it is kept and nothing is polluted (findOneAndUpdate gh-16202)', async () => {
@@ -283,7 +300,10 @@ describe('smaller differences', () => {
     const docs = await c.aggregate([{ $match: {} }], { hint: { qty: -1, name: -1 } }).toArray();
     expect(docs.map((d) => d.name)).toEqual(['Betty', 'Charlie', 'Andrew']);
     const e = await serverError(c.aggregate([{ $match: {} }], { hint: { nope: 1 } }).toArray());
-    expect([e.code, e.message]).toEqual([2, 'hint provided does not correspond to an existing index']);
+    expect([e.code, e.message]).toEqual([
+      2,
+      'hint provided does not correspond to an existing index',
+    ]);
   });
 
   test('when explain wraps an aggregate, then its plan comes back (aggregate explain())', async () => {
@@ -333,7 +353,13 @@ describe('status commands', () => {
     await c.createIndex({ a: 1 });
     await db.createCollection('view', { viewOn: 'stats', pipeline: [] });
     const s = await db.command({ dbStats: 1 });
-    expect(s).toMatchObject({ db: db.databaseName, collections: 1, views: 1, objects: 2, indexes: 2 });
+    expect(s).toMatchObject({
+      db: db.databaseName,
+      collections: 1,
+      views: 1,
+      objects: 2,
+      indexes: 2,
+    });
     expect(s.dataSize).toBeGreaterThan(200);
     expect(s.avgObjSize).toBe(s.dataSize / 2);
     expect(s.totalSize).toBe(s.dataSize + s.indexSize);
@@ -341,7 +367,12 @@ describe('status commands', () => {
     expect(kb.dataSize).toBe(Math.floor(s.dataSize / 1024));
     expect(kb.scaleFactor).toBe(1024);
     const cs = await db.command({ collStats: 'stats' });
-    expect(cs).toMatchObject({ ns: `${db.databaseName}.stats`, count: 2, nindexes: 2, capped: false });
+    expect(cs).toMatchObject({
+      ns: `${db.databaseName}.stats`,
+      count: 2,
+      nindexes: 2,
+      capped: false,
+    });
     expect(Object.keys(cs.indexSizes)).toEqual(['_id_', 'a_1']);
     expect(cs.size).toBe(s.dataSize);
     const [stage] = await c.aggregate([{ $collStats: { storageStats: {}, count: {} } }]).toArray();
@@ -380,7 +411,10 @@ describe('status commands', () => {
   test('when collMod changes expireAfterSeconds of a TTL index, then the old and new values come back', async () => {
     const c = db.collection('ttl');
     await c.createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
-    const r = await db.command({ collMod: 'ttl', index: { keyPattern: { at: 1 }, expireAfterSeconds: 60 } });
+    const r = await db.command({
+      collMod: 'ttl',
+      index: { keyPattern: { at: 1 }, expireAfterSeconds: 60 },
+    });
     expect([r.expireAfterSeconds_old, r.expireAfterSeconds_new]).toEqual([3600, 60]);
     expect((await c.listIndexes().toArray())[1]).toMatchObject({ expireAfterSeconds: 60 });
     const notTtl = await serverError(

@@ -179,7 +179,8 @@ export const getParameter: Handler = (cmd, db, ctx) => {
         }
       : value;
   }
-  if (Object.keys(reply).length === 0) throw serverError('InvalidOptions', 'no option found to get');
+  if (Object.keys(reply).length === 0)
+    throw serverError('InvalidOptions', 'no option found to get');
   reply.ok = 1;
   return reply;
 };
@@ -324,10 +325,12 @@ export function storageFigures(coll: Collection): StorageFigures {
 /** collStats' figures (also the `storageStats` of a `$collStats` stage). */
 export function collStatsOf(engine: Engine, db: string, name: string, scale: number): Doc {
   const coll = engine.collection(db, name);
-  if (!coll)
-    throw serverError('NamespaceNotFound', `Collection [${db}.${name}] not found.`);
+  if (!coll) throw serverError('NamespaceNotFound', `Collection [${db}.${name}] not found.`);
   if (isView(coll))
-    throw serverError('CommandNotSupportedOnView', `Namespace ${db}.${name} is a view, not a collection`);
+    throw serverError(
+      'CommandNotSupportedOnView',
+      `Namespace ${db}.${name} is a view, not a collection`,
+    );
   const f = storageFigures(coll);
   const totalIndexSize = Object.values(f.indexSizes).reduce((a, b) => a + b, 0);
   const scaled: Record<string, number> = {};

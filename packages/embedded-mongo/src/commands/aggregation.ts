@@ -9,13 +9,7 @@ import { normalizeTimezones } from '../timezones';
 import { isPlainObject, type Doc } from '../values';
 import { collStatsOf } from './admin';
 import { checkPipeline } from './pipelines';
-import {
-  checkHint,
-  collName,
-  rejectCollation,
-  type CommandContext,
-  type Handler,
-} from './context';
+import { checkHint, collName, rejectCollation, type CommandContext, type Handler } from './context';
 import { cursorBatchSize, cursorReply } from './cursors';
 import { SERVER_VERSION, SESSION_UID } from './handshake';
 import { prepareInsert } from './writes';
@@ -245,7 +239,10 @@ function collStatsStage(
   ctx: CommandContext,
 ): Doc {
   if (!isPlainObject(spec))
-    throw serverError('FailedToParse', '$collStats must take a nested object but found: ' + String(spec));
+    throw serverError(
+      'FailedToParse',
+      '$collStats must take a nested object but found: ' + String(spec),
+    );
   const out: Doc = {
     ns: `${db}.${name}`,
     host: ctx.server?.address() ?? '',
@@ -267,11 +264,7 @@ function collStatsStage(
     } else if (k === 'latencyStats' || k === 'queryExecStats') {
       throw badValue(`$collStats ${k} is not supported by this server`);
     } else {
-      throw new MongoServerError(
-        40168,
-        'Location40168',
-        `unrecognized option to $collStats: ${k}`,
-      );
+      throw new MongoServerError(40168, 'Location40168', `unrecognized option to $collStats: ${k}`);
     }
   }
   return out;
@@ -309,7 +302,11 @@ export function explainAggregate(
     queryPlanner: {
       namespace: `${db}.${name}`,
       parsedQuery: match,
-      winningPlan: { stage, ...(indexName ? { indexName } : {}), summary: stats.plan || 'COLLSCAN' },
+      winningPlan: {
+        stage,
+        ...(indexName ? { indexName } : {}),
+        summary: stats.plan || 'COLLSCAN',
+      },
       rejectedPlans: [],
     },
   };

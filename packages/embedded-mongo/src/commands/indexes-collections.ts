@@ -233,7 +233,10 @@ export const collMod: Handler = (cmd, db, { engine }) => {
  */
 function modifyIndex(engine: Engine, coll: Collection, arg: unknown): Doc {
   if (!isPlainObject(arg))
-    throw serverError('TypeMismatch', "BSON field 'collMod.index' is the wrong type, expected type 'object'");
+    throw serverError(
+      'TypeMismatch',
+      "BSON field 'collMod.index' is the wrong type, expected type 'object'",
+    );
   for (const field of Object.keys(arg)) {
     if (!['name', 'keyPattern', 'expireAfterSeconds', 'hidden'].includes(field))
       throw serverError('InvalidOptions', `Unrecognized field '${field}' in 'index' option`);
@@ -254,8 +257,7 @@ function modifyIndex(engine: Engine, coll: Collection, arg: unknown): Doc {
     if (typeof arg.name !== 'string')
       throw serverError('InvalidOptions', 'Index name must be a string.');
     ix = coll.index(arg.name);
-    if (!ix)
-      throw serverError('IndexNotFound', `cannot find index ${arg.name} for ns ${coll.ns}`);
+    if (!ix) throw serverError('IndexNotFound', `cannot find index ${arg.name} for ns ${coll.ns}`);
   } else {
     if (!isPlainObject(arg.keyPattern))
       throw serverError('InvalidOptions', 'Key pattern must be an object.');

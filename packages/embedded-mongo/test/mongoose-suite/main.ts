@@ -92,7 +92,8 @@ function install(dir: string, pkg: PackageJson): string {
     const spec = pkg.devDependencies?.[name];
     if (spec) wanted[name] = spec;
   }
-  if (!wanted.mocha) throw new Error(`${dir}/package.json names no mocha among its devDependencies`);
+  if (!wanted.mocha)
+    throw new Error(`${dir}/package.json names no mocha among its devDependencies`);
   const manifest = JSON.stringify({ private: true, dependencies: wanted }, null, 2) + '\n';
   const manifestFile = path.join(deps, 'package.json');
   const current = fs.existsSync(manifestFile) ? fs.readFileSync(manifestFile, 'utf8') : '';
@@ -171,7 +172,9 @@ export function failureList(results: TestResult[]): string[] {
     lines.push(`- \`${file}\` (${list.length})`);
     for (const r of list) {
       const error = clean(r.error ?? '').slice(0, 200);
-      lines.push(`  - ${clean(r.title)}${r.hook ? ' (hook)' : ''}: ${error ? `\`${error.replace(/`/g, "'")}\`` : ''}`);
+      lines.push(
+        `  - ${clean(r.title)}${r.hook ? ' (hook)' : ''}: ${error ? `\`${error.replace(/`/g, "'")}\`` : ''}`,
+      );
     }
   }
   return lines;
@@ -191,7 +194,10 @@ async function main(): Promise<void> {
   const given = values.mongoose ?? process.env.MONGOOSE_SUITE_DIR;
   if (!given) usage('give the mongoose checkout with --mongoose <dir> (or MONGOOSE_SUITE_DIR)');
   const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
-  if (!fs.existsSync(path.join(dir, 'package.json')) || !fs.existsSync(path.join(dir, 'test', 'common.js')))
+  if (
+    !fs.existsSync(path.join(dir, 'package.json')) ||
+    !fs.existsSync(path.join(dir, 'test', 'common.js'))
+  )
     usage(`${dir} is not a checkout of mongoose's repository (no package.json and test/common.js)`);
   const pkg = readJson(path.join(dir, 'package.json'));
   if (pkg.name !== 'mongoose') usage(`${dir}/package.json is not mongoose's`);
@@ -212,10 +218,14 @@ async function main(): Promise<void> {
     ? path.join(dir, '.conformance-deps', 'node_modules')
     : install(dir, pkg);
   const mocha = path.join(nodePath, 'mocha', 'bin', 'mocha.js');
-  if (!fs.existsSync(mocha)) usage(`mocha is not installed in ${nodePath} (run without --no-install)`);
+  if (!fs.existsSync(mocha))
+    usage(`mocha is not installed in ${nodePath} (run without --no-install)`);
   const driverVersion = readJson(path.join(dir, 'node_modules', 'mongodb', 'package.json')).version;
 
-  const resultsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mongoose-suite-')), 'results.jsonl');
+  const resultsFile = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), 'mongoose-suite-')),
+    'results.jsonl',
+  );
   const server = await start({ port: 0, ttlMonitorIntervalMs: 1000 });
   const uri = `${server.uri}/?replicaSet=rs0`;
   console.log(
