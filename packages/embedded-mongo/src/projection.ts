@@ -347,7 +347,7 @@ function include(node: PathNode, v: unknown, root: Doc, st: ParseState): unknown
       }
       case 'positional': {
         const hit = positionalElement(root, child.field, st);
-        if (hit) setField(out, k, includePath(child.field.split('.').slice(1), hit));
+        if (hit) setField(out, k, hit);
         break;
       }
       case 'expression': {
@@ -358,11 +358,6 @@ function include(node: PathNode, v: unknown, root: Doc, st: ParseState): unknown
     }
   }
   return out;
-}
-
-function includePath(rest: string[], value: unknown): unknown {
-  if (rest.length === 0) return value;
-  return { [rest[0] as string]: includePath(rest.slice(1), value) };
 }
 
 /** An exclusion projection of `v`: the excluded paths removed, `$slice`s applied in place. */

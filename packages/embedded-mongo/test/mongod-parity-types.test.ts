@@ -46,9 +46,13 @@ async function serverError(p: Promise<unknown>): Promise<MongoServerError> {
 
 const ids = (docs: Document[]) => docs.map((d) => d._id);
 
+/** A collection of documents with any `_id` and any fields. */
+const coll = (name: string) =>
+  db.collection<{ _id?: string | number | ObjectId; [field: string]: unknown }>(name);
+
 describe('BSON types in queries', () => {
   test('when $type names long, double, int or number, then it matches what mongod stores (bigint, int32, double tests)', async () => {
-    const c = db.collection('types');
+    const c = coll('types');
     await c.insertMany([
       { _id: 'long', v: Long.fromString('9223372036854775807') },
       { _id: 'int', v: 42 },
@@ -75,7 +79,7 @@ describe('BSON types in queries', () => {
   });
 
   test('when $type names objectId, 7, binData, date or array, then those values match (schema.test $type objectId, schema.uuid maps)', async () => {
-    const c = db.collection('types');
+    const c = coll('types');
     const oid = new ObjectId();
     await c.insertMany([
       { _id: oid, u: new UUID(), when: new Date(), tags: ['a', 1] },
@@ -91,7 +95,7 @@ describe('BSON types in queries', () => {
   });
 
   test('when $type names no BSON type, then mongod errors are returned', async () => {
-    const c = db.collection('types');
+    const c = coll('types');
     await c.insertOne({ v: 1 });
     const unknown = await serverError(c.find({ v: { $type: 'integer' } }).toArray());
     expect([unknown.code, unknown.message]).toEqual([2, 'Unknown type name alias: integer']);
@@ -99,8 +103,24 @@ describe('BSON types in queries', () => {
     expect([code.code, code.message]).toEqual([2, 'Invalid numerical type code: 99']);
   });
 
+  test('when a range has null or a value of another type, then only null and missing, or values of its type, match', async () => {
+    const c = coll('ranges');
+    await c.insertMany([
+      { _id: 1, v: null },
+      { _id: 2 },
+      { _id: 3, v: 5 },
+      { _id: 4, v: '5' },
+      { _id: 5, v: Long.fromNumber(7) },
+    ]);
+    const find = async (filter: Document) => ids(await c.find(filter).sort({ _id: 1 }).toArray());
+    expect(await find({ v: { $gte: null } })).toEqual([1, 2]);
+    expect(await find({ v: { $gt: null } })).toEqual([]);
+    expect(await find({ v: { $gt: 4 } })).toEqual([3, 5]);
+    expect(await find({ v: { $gte: '' } })).toEqual([4]);
+  });
+
   test('when $all is given a value and the field is not an array, then it matches a field equal to it (model.querying $all)', async () => {
-    const c = db.collection('all');
+    const c = coll('all');
     await c.insertMany([
       { _id: 1, tags: 'mongodb' },
       { _id: 2, tags: ['mongodb', 'js'] },
@@ -119,7 +139,7 @@ describe('BSON types in queries', () => {
   });
 
   test('when $in or $nin lists Buffers, and a range compares BinData, then BinData compares as mongod does (model.querying "with conditionals")', async () => {
-    const c = db.collection('buffers');
+    const c = coll('buffers');
     const uber = Buffer.from([195, 188, 98, 101, 114]);
     await c.insertMany([
       { _id: 'A', block: uber },
@@ -141,7 +161,7 @@ describe('BSON types in queries', () => {
   });
 
   test('when $bitsAllSet / $bitsAnySet / $bitsAnyClear / $bitsAllClear test BinData, then its bits are read (schema.uuid $bits*)', async () => {
-    const c = db.collection('bits');
+    const c = coll('bits');
     const uuid = new UUID('00000000-0000-4000-8000-000000000011');
     await c.insertMany([
       { _id: 1, uuid },
@@ -161,7 +181,7 @@ describe('BSON types in queries', () => {
   });
 
   test('when $elemMatch names the $id of DBRefs in an array, then it matches them (query.test gh-8577)', async () => {
-    const c = db.collection('chats');
+    const c = coll('chats');
     const id = new ObjectId();
     await c.insertOne({ members: [new DBRef('foo', id, 'foo')] });
     expect(await c.countDocuments({ members: { $elemMatch: { $id: id } } })).toBe(1);
@@ -170,7 +190,7 @@ describe('BSON types in queries', () => {
   });
 
   test('when $elemMatch tests plain values with operators, then elements are tested themselves (model.querying gh-2199)', async () => {
-    const c = db.collection('scores');
+    const c = coll('scores');
     await c.insertMany([
       { _id: 1, scores: [1, 8] },
       { _id: 2, scores: [2, 3] },
@@ -186,7 +206,7 @@ describe('find projections', () => {
   const doc = { _id: 1, title: 't', fans: [1, 2, 3, 4], ids: [5, 6, 7], meta: { a: 1, b: 2 } };
 
   test('when a projection only has $slice, then every other field is kept (model.populate gh-5737)', async () => {
-    const c = db.collection('p');
+    const c = coll('p');
     await c.insertOne(doc);
     expect(await c.findOne({}, { projection: { fans: { $slice: 2 } } })).toEqual({
       ...doc,
@@ -203,7 +223,7 @@ describe('find projections', () => {
   });
 
   test('when $slice is combined with an exclusion or an inclusion, then both apply (query.test gh-5450)', async () => {
-    const c = db.collection('p');
+    const c = coll('p');
     await c.insertOne(doc);
     expect(await c.findOne({}, { projection: { title: 0, fans: { $slice: 1 } } })).toEqual({
       _id: 1,
@@ -219,7 +239,7 @@ describe('find projections', () => {
   });
 
   test('when $elemMatch projects an array of plain values with operators, then the first match is kept (model.field.selection gh-1091)', async () => {
-    const c = db.collection('p');
+    const c = coll('p');
     await c.insertOne(doc);
     expect(await c.findOne({}, { projection: { ids: { $elemMatch: { $in: [6, 7] } } } })).toEqual({
       _id: 1,
@@ -230,8 +250,26 @@ describe('find projections', () => {
     });
   });
 
+  test('when a projection has a positional field.$, then the first element the filter matched is kept', async () => {
+    const c = coll('p');
+    await c.insertOne({ _id: 1, a: { arr: [1, 5, 7] }, arr: [2, 4, 6], other: 1 });
+    expect(await c.findOne({ arr: { $gte: 3 } }, { projection: { 'arr.$': 1 } })).toEqual({
+      _id: 1,
+      arr: [4],
+    });
+    expect(await c.findOne({ 'a.arr': { $gt: 5 } }, { projection: { 'a.arr.$': 1 } })).toEqual({
+      _id: 1,
+      a: { arr: [7] },
+    });
+    const e = await serverError(c.findOne({ other: 1 }, { projection: { 'arr.$': 1 } }));
+    expect([e.code, e.message]).toEqual([
+      31277,
+      "Positional projection 'arr.$' does not match the query document.",
+    ]);
+  });
+
   test('when a projection mixes inclusion and exclusion, then mongod codes come back', async () => {
-    const c = db.collection('p');
+    const c = coll('p');
     await c.insertOne(doc);
     const mixed = await serverError(c.findOne({}, { projection: { title: 1, fans: 0 } }));
     expect([mixed.code, mixed.message]).toEqual([
@@ -250,7 +288,7 @@ describe('find projections', () => {
 
 describe('field names', () => {
   test('when documents hold $-prefixed field names, then inserts and replacements keep them as mongod 5+ does', async () => {
-    const c = db.collection('dollars');
+    const c = coll('dollars');
     await c.insertOne({ _id: 1, $top: 1, nested: { $inner: 2 } });
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, $top: 1, nested: { $inner: 2 } });
     await c.replaceOne({ _id: 1 }, { nested: { $inner: 3, list: [{ $x: 1 }] } });
@@ -261,7 +299,7 @@ describe('field names', () => {
   });
 
   test('when a stored document has an own __proto__ key, then it is kept and nothing is polluted (findOneAndUpdate gh-16202)', async () => {
-    const c = db.collection('protos');
+    const c = coll('protos');
     const payload = JSON.parse('{"__proto__": {"polluted": "yes"}, "x": 1}') as Document;
     await c.insertOne({ _id: 1, path1: payload });
     await c.findOneAndUpdate(
@@ -281,7 +319,7 @@ describe('field names', () => {
 
 describe('smaller differences', () => {
   test('when a pipeline names an unknown stage, then mongod 40324 comes back (aggregate "error handler with agg error")', async () => {
-    const c = db.collection('agg');
+    const c = coll('agg');
     await c.insertOne({ name: 'test' });
     const e = await serverError(c.aggregate([{ $fakeStage: { name: 'test' } }]).toArray());
     expect([e.code, e.message]).toEqual([40324, "Unrecognized pipeline stage name: '$fakeStage'"]);
@@ -290,7 +328,7 @@ describe('smaller differences', () => {
   });
 
   test('when an aggregate has a hint, then it reads through that index, and a hint naming none is refused (aggregate "adds hint option")', async () => {
-    const c = db.collection('hinted');
+    const c = coll('hinted');
     await c.createIndex({ qty: -1, name: -1 });
     await c.insertMany([
       { name: 'Andrew', qty: 4 },
@@ -307,7 +345,7 @@ describe('smaller differences', () => {
   });
 
   test('when explain wraps an aggregate, then its plan comes back (aggregate explain())', async () => {
-    const c = db.collection('explained');
+    const c = coll('explained');
     await c.insertOne({ sal: 1 });
     const out = await c.aggregate([{ $match: { sal: { $lt: 16000 } } }]).explain();
     expect(Array.isArray(out.stages)).toBe(true);
@@ -315,7 +353,7 @@ describe('smaller differences', () => {
   });
 
   test('when a pipeline update matches nothing, then it succeeds with n: 0 (document "updateOne with update pipeline")', async () => {
-    const c = db.collection('pipeline');
+    const c = coll('pipeline');
     const r = await c.updateOne({ _id: 'missing' as never }, [
       { $set: { age: { $round: [{ $add: ['age', 1] }, 0] } } },
     ]);
@@ -329,8 +367,8 @@ describe('status commands', () => {
   test('when serverStatus runs, then it reports the version, uptime, connections, opcounters, memory and repl (mongoose test helper)', async () => {
     const admin = client.db('admin');
     const before = await admin.command({ serverStatus: 1 });
-    await db.collection('ops').insertMany([{ a: 1 }, { a: 2 }]);
-    await db.collection('ops').find().toArray();
+    await coll('ops').insertMany([{ a: 1 }, { a: 2 }]);
+    await coll('ops').find().toArray();
     const s = await admin.command({ serverStatus: 1 });
     expect(s.version).toBe('7.0.0');
     expect(s.process).toBe('mongod');
@@ -348,7 +386,7 @@ describe('status commands', () => {
   });
 
   test('when dbStats and collStats run, then they count documents, sizes and indexes, scaled', async () => {
-    const c = db.collection('stats');
+    const c = coll('stats');
     await c.insertMany([{ a: 'x'.repeat(100) }, { a: 'y'.repeat(100) }]);
     await c.createIndex({ a: 1 });
     await db.createCollection('view', { viewOn: 'stats', pipeline: [] });
@@ -383,7 +421,7 @@ describe('status commands', () => {
   });
 
   test('when collMod hides an index, then listIndexes shows hidden: true and the planner and hints skip it (model.test syncIndexes hideIndexes)', async () => {
-    const c = db.collection('hide');
+    const c = coll('hide');
     await c.insertMany([{ name: 'a' }, { name: 'b' }]);
     await c.createIndex({ name: 1 });
     const plan = async () =>
@@ -409,7 +447,7 @@ describe('status commands', () => {
   });
 
   test('when collMod changes expireAfterSeconds of a TTL index, then the old and new values come back', async () => {
-    const c = db.collection('ttl');
+    const c = coll('ttl');
     await c.createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
     const r = await db.command({
       collMod: 'ttl',
@@ -441,7 +479,7 @@ describe('status commands', () => {
 
   test('when the TTL monitor runs every second after setParameter, then expired documents go without waiting a minute', async () => {
     const admin = client.db('admin');
-    const c = db.collection('expiring');
+    const c = coll('expiring');
     await c.createIndex({ at: 1 }, { expireAfterSeconds: 0 });
     const stream = c.watch();
     await stream.tryNext();
