@@ -171,7 +171,10 @@ export function failureList(results: TestResult[]): string[] {
   for (const [file, list] of [...byFile].sort(([a], [b]) => a.localeCompare(b))) {
     lines.push(`- \`${file}\` (${list.length})`);
     for (const r of list) {
-      const error = clean(r.error ?? '').slice(0, 200);
+      // mocha's timeout message goes on with advice (and the file's path): its first sentence.
+      const error = clean(r.error ?? '')
+        .replace(/\. For async tests and hooks, ensure .*$/, '')
+        .slice(0, 200);
       lines.push(
         `  - ${clean(r.title)}${r.hook ? ' (hook)' : ''}: ${error ? `\`${error.replace(/`/g, "'")}\`` : ''}`,
       );
@@ -285,8 +288,8 @@ async function main(): Promise<void> {
   }
   const versions =
     suiteVersion === appVersion
-      ? `mongoose ${suiteVersion} (the version the app uses)`
-      : `mongoose ${suiteVersion} (the app uses ${appVersion}: see the note above)`;
+      ? `mongoose ${suiteVersion}'s suite (the version the app uses)`
+      : `mongoose ${suiteVersion}'s suite (the app uses ${appVersion}: see above)`;
   const body = [
     `${runHeader()}\\`,
     `${versions}, driver ${driverVersion}, its ${files.length} test files under mocha ` +
