@@ -273,6 +273,7 @@ async function main(): Promise<void> {
   }
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
   const { results, complete } = readResults(resultsFile);
+  fs.rmSync(path.dirname(resultsFile), { recursive: true, force: true });
   const summary = summarize(results);
   const failures = failureList(results);
   console.log(`\nmongoose ${suiteVersion}: ${summary.line} (${minutes} min)`);
