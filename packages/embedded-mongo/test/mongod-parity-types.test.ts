@@ -4,6 +4,9 @@
  * BSON types in queries, find projections, field names, smaller differences and the status
  * commands. Each test names the mongoose test it stands for.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   Binary,
   DBRef,
@@ -444,6 +447,35 @@ describe('status commands', () => {
       27,
       `cannot find index nope for ns ${db.databaseName}.hide`,
     ]);
+  });
+
+  test('when the server restarts after collMod, then the index is still hidden, with its new TTL, where it was', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parity-collmod-'));
+    try {
+      let durable = await start({ port: 0, dbPath: dir, fsync: 'never' });
+      let c2 = await MongoClient.connect(`${durable.uri}/?directConnection=true`);
+      const d = c2.db('durable');
+      await d.collection('c').createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
+      await d.collection('c').createIndex({ name: 1 });
+      await d.command({
+        collMod: 'c',
+        index: { name: 'at_1', hidden: true, expireAfterSeconds: 60 },
+      });
+      await c2.close();
+      await durable.stop();
+      durable = await start({ port: 0, dbPath: dir, fsync: 'never' });
+      c2 = await MongoClient.connect(`${durable.uri}/?directConnection=true`);
+      const listed = await c2.db('durable').collection('c').listIndexes().toArray();
+      expect(listed.map((i) => [i.name, i.hidden, i.expireAfterSeconds])).toEqual([
+        ['_id_', undefined, undefined],
+        ['at_1', true, 60],
+        ['name_1', undefined, undefined],
+      ]);
+      await c2.close();
+      await durable.stop();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('when collMod changes expireAfterSeconds of a TTL index, then the old and new values come back', async () => {
