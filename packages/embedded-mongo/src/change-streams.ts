@@ -12,7 +12,7 @@
  * or for its `maxTimeMS` (1 s by default, as mongod), then answers.
  */
 import { Long, Timestamp } from 'bson';
-import { Aggregator, Query } from 'mingo';
+import { Aggregator, Query } from './mingo';
 import type { Engine, EngineChange, TxnInfo } from './engine';
 import { type ClusterClock } from './cluster-time';
 import { badValue, MongoServerError, serverError } from './errors';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
 import { MaxKey, MinKey, ObjectId } from 'bson';
-import { Query } from 'mingo';
+import { Query } from './mingo';
 import { serverError } from './errors';
 import { DocStore } from './doc-store';
 import { readTopLevel, SnapshotBase, type IndexKey } from './index-base';

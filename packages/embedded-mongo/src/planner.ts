@@ -147,20 +147,43 @@ function holdsEveryMatch(index: Index, bounds: Map<string, FieldBounds>): boolea
   });
 }
 
-export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]>): Plan {
+/**
+ * The index a `hint` names (by name or key pattern), `'$natural'` for a collection scan, or
+ * undefined without a hint. Hints naming no index (or a hidden one) were refused before
+ * (commands/context.ts checkHint).
+ */
+export function hintedIndex(coll: Collection, hint: unknown): Index | '$natural' | undefined {
+  if (typeof hint === 'string') return coll.index(hint);
+  if (!isPlainObject(hint) || Object.keys(hint).length === 0) return undefined;
+  if ('$natural' in hint) return '$natural';
+  const key = valueKey(hint);
+  return coll.indexes.find((ix) => valueKey(ix.spec.key) === key);
+}
+
+export function plan(
+  coll: Collection,
+  filter: Doc,
+  sort: Array<[string, 1 | -1]>,
+  hint?: unknown,
+): Plan {
   const bounds = extractBounds(filter);
+  const hinted = hint === undefined ? undefined : hintedIndex(coll, hint);
+  if (hinted === '$natural')
+    return { candidates: coll.docs.values(), sorted: sort.length === 0, summary: 'COLLSCAN' };
   const idBounds = bounds.get('_id');
-  if (idBounds?.eq) {
+  if (idBounds?.eq && !hinted) {
     const keys = idBounds.eq.map(valueKey);
     return { candidates: lookup(coll, keys), sorted: keys.length <= 1, summary: 'IDHACK' };
   }
 
+  // A hinted index is used whatever it holds, as mongod does (a sparse or partial one may then
+  // miss matches); hidden indexes are invisible to the planner.
   const best = chooseIndex(
-    coll.indexes.filter((ix) => holdsEveryMatch(ix, bounds)),
+    hinted ? [hinted] : coll.indexes.filter((ix) => !ix.spec.hidden && holdsEveryMatch(ix, bounds)),
     bounds,
     sort,
   );
-  if (!best || best.score === 0) {
+  if (!best || (best.score === 0 && !hinted)) {
     return { candidates: coll.docs.values(), sorted: sort.length === 0, summary: 'COLLSCAN' };
   }
   const { index, prefixes, range, dir } = best;
@@ -379,7 +402,7 @@ export function coveredCount(coll: Collection, filter: Doc): number | undefined 
   if (!tests) return undefined;
   if (tests.size === 0) return coll.docs.size;
   const choice = chooseIndex(
-    coll.indexes.filter((ix) => countsExactly(ix, tests.keys())),
+    coll.indexes.filter((ix) => !ix.spec.hidden && countsExactly(ix, tests.keys())),
     distinctEqualities(extractBounds(filter)),
     [],
   );

@@ -3,12 +3,22 @@
  * projection, update operators (incl. $setOnInsert), pipeline updates, replacements and upserts.
  */
 import { ObjectId } from 'bson';
-import { Aggregator, Query, find as mingoFind, update as mingoUpdate } from 'mingo';
+import { update as mingoUpdate } from 'mingo';
+import { Aggregator, Query } from './mingo';
 import type { Collection } from './collection';
 import { badValue, serverError, MongoServerError } from './errors';
 import { plan } from './planner';
-import { cloneDoc, compareValues, isPlainObject, valueKey, valuesAtPath, type Doc } from './values';
+import {
+  cloneDoc,
+  compareValues,
+  isPlainObject,
+  setField,
+  valueKey,
+  valuesAtPath,
+  type Doc,
+} from './values';
 import { normalizeTimezones } from './timezones';
+import { compileProjection } from './projection';
 
 export type SortSpec = Array<[string, 1 | -1]>;
 
@@ -99,6 +109,8 @@ export interface FindOptions {
   limit?: number;
   /** `let` variables ($$name) for $expr in the filter. */
   variables?: Doc;
+  /** The command's `hint` (an index name or key pattern, or `$natural`), checked already. */
+  hint?: unknown;
   /** Filled in with what the read cost (explain's executionStats). */
   stats?: { docsExamined: number; plan: string };
 }
@@ -209,7 +221,7 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
   const natural = sort.length === 1 && sort[0]?.[0] === '$natural';
   const p = natural
     ? { candidates: coll.docs.values(), sorted: false, summary: 'COLLSCAN' }
-    : plan(coll, filter, sort);
+    : plan(coll, filter, sort, opts.hint);
   const stats = opts.stats ?? { docsExamined: 0, plan: '' };
   stats.plan = p.summary;
   if (p.sorted) {
@@ -275,31 +287,28 @@ function simpleProjection(projection: Doc): ((doc: Doc) => Doc) | undefined {
     return (doc) => {
       const out: Doc = {};
       if (withId && doc._id !== undefined) out._id = doc._id;
-      for (const k in doc) if (fields.has(k) && doc[k] !== undefined) out[k] = doc[k];
+      for (const k in doc) if (fields.has(k) && doc[k] !== undefined) setField(out, k, doc[k]);
       return out;
     };
   return (doc) => {
     const out: Doc = {};
     if (withId && doc._id !== undefined) out._id = doc._id;
-    for (const k in doc) if (k !== '_id' && !fields.has(k)) out[k] = doc[k];
+    for (const k in doc) if (k !== '_id' && !fields.has(k)) setField(out, k, doc[k]);
     return out;
   };
 }
 
-/** Applies a find projection; `_id` stays the first field as in MongoDB. */
-export function project(docs: Doc[], filter: Doc, projection: unknown): Doc[] {
+/**
+ * Applies a find projection (see projection.ts for mongod's rules; the commonest ones without
+ * it); `_id` stays the first field as in MongoDB.
+ */
+export function project(docs: Doc[], filter: Doc, projection: unknown, variables?: Doc): Doc[] {
   if (!projection || !isPlainObject(projection) || Object.keys(projection).length === 0)
     return docs;
   const simple = simpleProjection(projection);
   if (simple) return docs.map(simple);
-  const out = guard(
-    () => mingoFind(docs, filter, normalizeTimezones(projection as Doc)).all() as Doc[],
-  );
-  return out.map((d) => {
-    if (!('_id' in d) || Object.keys(d)[0] === '_id') return d;
-    const { _id, ...rest } = d;
-    return { _id, ...rest };
-  });
+  const apply = guard(() => compileProjection(projection, filter, variables));
+  return guard(() => docs.map(apply));
 }
 
 const UPDATE_OPERATORS = new Set([
@@ -488,7 +497,7 @@ function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
   const out: Doc = { ...doc };
   for (const [op, arg] of Object.entries(update) as Array<[string, Doc]>) {
     for (const [f, v] of Object.entries(arg)) {
-      if (op === '$set') out[f] = cloneDoc(v);
+      if (op === '$set') setField(out, f, cloneDoc(v));
       else if (op === '$unset') delete out[f];
       else out[f] = ((doc[f] as number | undefined) ?? 0) + (v as number);
     }

@@ -1,13 +1,15 @@
 /** The aggregate command: pipelines over collections, views and $documents, $out and $merge. */
-import { Aggregator } from 'mingo';
+import { Aggregator } from '../mingo';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
-import { badValue, serverError } from '../errors';
+import { badValue, MongoServerError, serverError } from '../errors';
 import { coveredCount } from '../planner';
-import { applyUpdate, evalLet, findDocs, guard, parseSort } from '../query';
+import { applyUpdate, evalLet, findDocs, guard, parseSort, type FindOptions } from '../query';
 import { normalizeTimezones } from '../timezones';
 import { isPlainObject, type Doc } from '../values';
-import { checkHint, collName, rejectCollation, type Handler } from './context';
+import { collStatsOf } from './admin';
+import { checkPipeline } from './pipelines';
+import { checkHint, collName, rejectCollation, type CommandContext, type Handler } from './context';
 import { cursorBatchSize, cursorReply } from './cursors';
 import { SERVER_VERSION, SESSION_UID } from './handshake';
 import { prepareInsert } from './writes';
@@ -26,9 +28,11 @@ export const aggregate: Handler = (cmd, db, ctx) => {
   }
   rejectCollation(cmd.collation);
   const stages = pipeline as Doc[];
+  checkPipeline(stages);
   const variables = evalLet(cmd.let);
   const isDbLevel = cmd.aggregate === 1;
   const name = isDbLevel ? '$cmd.aggregate' : collName(cmd, 'aggregate');
+  if (cmd.explain === true) return explainAggregate(cmd, db, ctx, 'queryPlanner');
   if (!isDbLevel) {
     const coll = engine.collection(db, name);
     checkHint(coll, cmd.hint);
@@ -54,24 +58,30 @@ export const aggregate: Handler = (cmd, db, ctx) => {
         }).run([{}]) as Doc[],
     ).flatMap((x) => (Array.isArray(x.d) ? (x.d as Doc[]) : []));
     rest = stages.slice(1);
+  } else if (first && '$collStats' in first) {
+    input = [collStatsStage(engine, db, name, first.$collStats, ctx)];
+    rest = stages.slice(1);
   } else {
     const coll = engine.collection(db, name);
     if (first && '$match' in first && isPlainObject(first.$match) && !containsExpr(first.$match)) {
       const second = stages[1];
       const sort = second && '$sort' in second ? parseSort(second.$sort) : [];
-      input = readDocs(engine, db, name, first.$match, { sort, variables });
+      input = readDocs(engine, db, name, first.$match, { sort, variables, hint: cmd.hint });
       rest = stages.slice(sort.length ? 2 : 1);
     } else {
-      input = isView(coll) ? allDocs(engine, db, name) : coll ? [...coll.docs.values()] : [];
+      input = isView(coll)
+        ? allDocs(engine, db, name)
+        : cmd.hint !== undefined
+          ? readDocs(engine, db, name, {}, { hint: cmd.hint })
+          : coll
+            ? [...coll.docs.values()]
+            : [];
     }
   }
   const last = rest[rest.length - 1];
   const outTarget = last && '$out' in last ? last.$out : undefined;
   const mergeSpec = last && '$merge' in last ? last.$merge : undefined;
   const body = outTarget !== undefined || mergeSpec !== undefined ? rest.slice(0, -1) : rest;
-  if (cmd.explain === true) {
-    return { explainVersion: '1', stages: stages, serverInfo: { version: SERVER_VERSION }, ok: 1 };
-  }
   const results = guard(
     () =>
       new Aggregator(normalizeTimezones(body), {
@@ -214,4 +224,106 @@ function writeMerge(engine: Engine, db: string, spec: unknown, docs: Doc[]): voi
     } else throw badValue(`unsupported $merge whenMatched: ${String(whenMatched)}`);
     engine.replace(coll, existing, next);
   }
+}
+
+/**
+ * `$collStats` (first stage): one document with the collection's `ns`, `host`, `localTime` and
+ * what was asked of `storageStats` (collStats' figures, with its `scale`) and `count`.
+ * `latencyStats` and `queryExecStats` are not kept by this server and are refused.
+ */
+function collStatsStage(
+  engine: Engine,
+  db: string,
+  name: string,
+  spec: unknown,
+  ctx: CommandContext,
+): Doc {
+  if (!isPlainObject(spec))
+    throw serverError(
+      'FailedToParse',
+      '$collStats must take a nested object but found: ' + String(spec),
+    );
+  const out: Doc = {
+    ns: `${db}.${name}`,
+    host: ctx.server?.address() ?? '',
+    localTime: new Date(),
+  };
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === 'storageStats') {
+      const scale = isPlainObject(v) && v.scale !== undefined ? Number(v.scale) : 1;
+      if (!Number.isInteger(scale) || scale < 1) throw badValue('scale has to be >= 1');
+      out.storageStats = collStatsOf(engine, db, name, scale);
+    } else if (k === 'count') {
+      const coll = engine.collection(db, name);
+      if (!coll || isView(coll))
+        throw serverError(
+          'NamespaceNotFound',
+          `Unable to retrieve count in $collStats stage :: caused by :: Collection [${db}.${name}] not found.`,
+        );
+      out.count = coll.docs.size;
+    } else if (k === 'latencyStats' || k === 'queryExecStats') {
+      throw badValue(`$collStats ${k} is not supported by this server`);
+    } else {
+      throw new MongoServerError(40168, 'Location40168', `unrecognized option to $collStats: ${k}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * explain of an aggregate (the `explain` command wrapping one, or `explain: true`): the plan of
+ * its leading `$match` (and `$sort`) as find's explain reports it, in a `$cursor` stage, then the
+ * other stages as given. With `executionStats` the leading read runs and its counts are reported.
+ */
+export function explainAggregate(
+  cmd: Doc,
+  db: string,
+  ctx: CommandContext,
+  verbosity: unknown,
+): Doc {
+  const pipeline = Array.isArray(cmd.pipeline) ? (cmd.pipeline as Doc[]) : [];
+  checkPipeline(pipeline);
+  const isDbLevel = cmd.aggregate === 1;
+  const name = isDbLevel ? '$cmd.aggregate' : collName(cmd, 'aggregate');
+  const first = pipeline[0];
+  const match = first && '$match' in first && isPlainObject(first.$match) ? first.$match : {};
+  const second = pipeline[first && '$match' in first ? 1 : 0];
+  const sort = second && '$sort' in second ? parseSort(second.$sort) : [];
+  const stats: NonNullable<FindOptions['stats']> = { docsExamined: 0, plan: '' };
+  const started = Date.now();
+  const coll = isDbLevel ? undefined : ctx.engine.collection(db, name);
+  if (coll) checkHint(coll, cmd.hint);
+  const read =
+    coll && !isView(coll) && !containsExpr(match)
+      ? findDocs(coll, match, { sort, stats, hint: cmd.hint })
+      : undefined;
+  const [stage, indexName] = (stats.plan || 'COLLSCAN').split(' ');
+  const cursor: Doc = {
+    queryPlanner: {
+      namespace: `${db}.${name}`,
+      parsedQuery: match,
+      winningPlan: {
+        stage,
+        ...(indexName ? { indexName } : {}),
+        summary: stats.plan || 'COLLSCAN',
+      },
+      rejectedPlans: [],
+    },
+  };
+  if (verbosity !== 'queryPlanner' && read) {
+    cursor.executionStats = {
+      executionSuccess: true,
+      nReturned: read.length,
+      executionTimeMillis: Date.now() - started,
+      totalDocsExamined: stats.docsExamined,
+    };
+  }
+  const consumed = (first && '$match' in first ? 1 : 0) + (sort.length ? 1 : 0);
+  return {
+    explainVersion: '1',
+    stages: [{ $cursor: cursor }, ...pipeline.slice(consumed)],
+    serverInfo: { host: ctx.server?.address() ?? '', version: SERVER_VERSION },
+    command: cmd,
+    ok: 1,
+  };
 }

@@ -7,6 +7,7 @@ import type { Collection } from '../collection';
 import type { Engine } from '../engine';
 import { badValue, serverError } from '../errors';
 import type { FailPoints } from '../failpoints';
+import type { ServerState } from './admin';
 import { isPlainObject, valueKey, type Doc } from '../values';
 import { isView } from './views';
 
@@ -38,6 +39,8 @@ export interface CommandContext {
   cursorTimeoutMs?: number;
   /** Present when test commands are enabled (see failpoints.ts). */
   failPoints?: FailPoints;
+  /** The running server's counters and parameters (serverStatus, setParameter). */
+  server?: ServerState;
 }
 
 export type Handler = (cmd: Doc, db: string, ctx: CommandContext) => Doc;
@@ -63,12 +66,13 @@ export function num(v: unknown, fallback: number): number {
  */
 export function checkHint(coll: Collection | undefined, hint: unknown): void {
   if (hint === undefined || hint === null || !coll || isView(coll)) return;
+  // A hidden index cannot be hinted (mongod answers as for a missing one).
   if (typeof hint === 'string') {
-    if (coll.index(hint)) return;
+    if (coll.index(hint) && !coll.index(hint)?.spec.hidden) return;
   } else if (isPlainObject(hint)) {
     if (Object.keys(hint).length === 0 || '$natural' in hint) return;
     const key = valueKey(hint);
-    if (coll.indexes.some((i) => valueKey(i.spec.key) === key)) return;
+    if (coll.indexes.some((i) => valueKey(i.spec.key) === key && !i.spec.hidden)) return;
   } else {
     throw badValue('hint must be a string or an object');
   }

@@ -1,5 +1,6 @@
 /** Index and collection management: createIndexes, listIndexes, dropIndexes, create, collMod, drop... */
-import type { IndexSpec } from '../collection';
+import type { Collection, IndexSpec } from '../collection';
+import type { Engine } from '../engine';
 import { badValue, serverError } from '../errors';
 import { compileFilter } from '../query';
 import { checkValidatorOptions } from '../validation';
@@ -210,8 +211,13 @@ export const collMod: Handler = (cmd, db, { engine }) => {
   const coll = engine.collection(db, name);
   if (!coll) throw serverError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
   const next: Doc = { ...coll.options };
+  const reply: Doc = {};
   for (const [k, v] of Object.entries(cmd)) {
     if (GENERIC_FIELDS.has(k) || k === 'collMod') continue;
+    if (k === 'index' && !isView(coll)) {
+      Object.assign(reply, modifyIndex(engine, coll, v));
+      continue;
+    }
     if (
       isView(coll)
         ? k !== 'viewOn' && k !== 'pipeline'
@@ -221,9 +227,75 @@ export const collMod: Handler = (cmd, db, { engine }) => {
     next[k] = v;
   }
   checkValidatorOptions(next);
-  engine.setOptions(coll, next);
-  return { ok: 1 };
+  if (valueKey(next) !== valueKey(coll.options)) engine.setOptions(coll, next);
+  return { ...reply, ok: 1 };
 };
+
+/**
+ * collMod's `index: { name | keyPattern, hidden?, expireAfterSeconds? }`, as mongod checks and
+ * answers it (`hidden_old` / `hidden_new`, `expireAfterSeconds_old` / `_new`). A hidden index is
+ * kept up to date but the planner never uses it, and a hint cannot name it.
+ */
+function modifyIndex(engine: Engine, coll: Collection, arg: unknown): Doc {
+  if (!isPlainObject(arg))
+    throw serverError(
+      'TypeMismatch',
+      "BSON field 'collMod.index' is the wrong type, expected type 'object'",
+    );
+  for (const field of Object.keys(arg)) {
+    if (!['name', 'keyPattern', 'expireAfterSeconds', 'hidden'].includes(field))
+      throw serverError('InvalidOptions', `Unrecognized field '${field}' in 'index' option`);
+  }
+  if (arg.name !== undefined && arg.keyPattern !== undefined)
+    throw serverError('InvalidOptions', 'Cannot specify both key pattern and name.');
+  if (arg.name === undefined && arg.keyPattern === undefined)
+    throw serverError('InvalidOptions', 'Must specify either index name or key pattern.');
+  if (arg.expireAfterSeconds === undefined && arg.hidden === undefined)
+    throw serverError('InvalidOptions', 'no expireAfterSeconds or hidden field');
+  const seconds = arg.expireAfterSeconds;
+  if (seconds !== undefined && typeof seconds !== 'number')
+    throw serverError('InvalidOptions', 'expireAfterSeconds field must be a number');
+  if (arg.hidden !== undefined && typeof arg.hidden !== 'boolean')
+    throw serverError('InvalidOptions', 'hidden field must be a boolean');
+  let ix;
+  if (arg.name !== undefined) {
+    if (typeof arg.name !== 'string')
+      throw serverError('InvalidOptions', 'Index name must be a string.');
+    ix = coll.index(arg.name);
+    if (!ix) throw serverError('IndexNotFound', `cannot find index ${arg.name} for ns ${coll.ns}`);
+  } else {
+    if (!isPlainObject(arg.keyPattern))
+      throw serverError('InvalidOptions', 'Key pattern must be an object.');
+    const key = valueKey(arg.keyPattern);
+    ix = coll.indexes.find((i) => valueKey(i.spec.key) === key);
+    if (!ix)
+      throw serverError(
+        'IndexNotFound',
+        `cannot find index ${JSON.stringify(arg.keyPattern)} for ns ${coll.ns}`,
+      );
+  }
+  const reply: Doc = {};
+  const changes: Doc = {};
+  if (seconds !== undefined) {
+    const old = ix.spec.expireAfterSeconds;
+    if (old === undefined)
+      throw serverError('InvalidOptions', 'no expireAfterSeconds field to update');
+    if (typeof old !== 'number')
+      throw serverError('InvalidOptions', 'existing expireAfterSeconds field is not a number');
+    reply.expireAfterSeconds_old = old;
+    reply.expireAfterSeconds_new = seconds;
+    changes.expireAfterSeconds = seconds;
+  }
+  // Hiding a hidden index (or showing a shown one) changes nothing and says nothing.
+  if (arg.hidden !== undefined && Boolean(ix.spec.hidden) !== arg.hidden) {
+    if (ix.name === '_id_') throw badValue("can't hide _id index");
+    reply.hidden_old = Boolean(ix.spec.hidden);
+    reply.hidden_new = arg.hidden;
+    changes.hidden = arg.hidden;
+  }
+  if (Object.keys(changes).length) engine.modifyIndex(coll, ix.name, changes);
+  return reply;
+}
 
 export const drop: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'drop');

@@ -14,6 +14,7 @@ import {
   type Handler,
 } from './context';
 import { cursorReply } from './cursors';
+import { explainAggregate } from './aggregation';
 import { isView, readDocs } from './views';
 
 export const find: Handler = (cmd, db, ctx) => {
@@ -52,6 +53,7 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
     limit,
     variables: evalLet(cmd.let),
     stats,
+    hint: cmd.hint,
   });
   return { name, out: project(docs, filter, cmd.projection), limit, single };
 }
@@ -62,8 +64,10 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
  */
 export const explain: Handler = (cmd, db, ctx) => {
   const inner = cmd.explain;
+  if (isPlainObject(inner) && Object.keys(inner)[0] === 'aggregate')
+    return explainAggregate(inner, db, ctx, cmd.verbosity);
   if (!isPlainObject(inner) || Object.keys(inner)[0] !== 'find')
-    throw badValue('explain is only supported for find on this server');
+    throw badValue('explain is only supported for find and aggregate on this server');
   const stats = { docsExamined: 0, plan: '' };
   const started = Date.now();
   const { name, out } = runFind(inner, db, ctx, stats);
@@ -113,7 +117,7 @@ export const count: Handler = (cmd, db, { engine }) => {
     const n = coveredCount(coll, query);
     if (n !== undefined) return { n: Math.min(Math.max(n - skip, 0), limit || Infinity), ok: 1 };
   }
-  const docs = readDocs(engine, db, name, query, { skip, limit });
+  const docs = readDocs(engine, db, name, query, { skip, limit, hint: cmd.hint });
   return { n: docs.length, ok: 1 };
 };
 

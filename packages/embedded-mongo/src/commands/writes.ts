@@ -16,6 +16,7 @@ import { validateDocument } from '../validation';
 import { cloneDoc, isPlainObject, sameDocument, type Doc } from '../values';
 import { checkHint, collName, num, rejectCollation, type Handler } from './context';
 import { rejectView } from './views';
+import { checkPipeline } from './pipelines';
 import { RAW_DOCUMENTS } from '../wire';
 
 function rejectTransactions(cmd: Doc): void {
@@ -125,6 +126,34 @@ export const insert: Handler = (cmd, db, { engine }) => {
   return writeErrors.length ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
 };
 
+/** The stages an update pipeline may hold (mongod refuses others with InvalidOptions). */
+const UPDATE_PIPELINE_STAGES = new Set([
+  '$addFields',
+  '$set',
+  '$project',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+]);
+
+/**
+ * Refuses an update mongod would refuse, when no document matched: an update document by
+ * applying it to an empty one; a pipeline by its stages, without running it (mongod does not
+ * evaluate its expressions when nothing matches: `$add` of a missing field is no error then).
+ */
+function checkUpdate(update: unknown, opts: { arrayFilters?: Doc[]; variables?: Doc }): void {
+  if (!Array.isArray(update)) {
+    applyUpdate({}, update, { ...opts, inserting: true });
+    return;
+  }
+  checkPipeline(update);
+  for (const stage of update as Doc[]) {
+    const name = Object.keys(stage)[0] as string;
+    if (!UPDATE_PIPELINE_STAGES.has(name))
+      throw serverError('InvalidOptions', `${name} is not allowed to be used within an update`);
+  }
+}
+
 /** Updates matching documents; returns counts and the upserted _id if one was inserted. */
 function updateDocuments(
   engine: Engine,
@@ -158,7 +187,7 @@ function updateDocuments(
   if (matches.length === 0) {
     compileFilter(filter, variables);
     if (spec.upsert !== true) {
-      applyUpdate({}, spec.u, { ...opts, inserting: true }); // surface invalid updates as errors
+      checkUpdate(spec.u, opts); // surface invalid updates as errors
       return { n: 0, nModified: 0 };
     }
     const doc = buildUpsert(filter, spec.u, opts);
@@ -289,7 +318,7 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
   if (!old) {
     compileFilter(filter, variables);
     if (cmd.upsert !== true) {
-      applyUpdate({}, cmd.update, { ...opts, inserting: true });
+      checkUpdate(cmd.update, opts);
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     }
     const doc = buildUpsert(filter, cmd.update, opts);
