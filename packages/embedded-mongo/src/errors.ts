@@ -44,6 +44,18 @@ export const ErrorCodes = {
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
   MaxTimeMSExpired: 50,
+  // Text search and collation (src/text/, src/collation.ts).
+  NoSuchKey: 4,
+  CannotCreateIndex: 67,
+  CannotBuildIndexKeys: 171,
+  NoQueryExecutionPlans: 291,
+  Location17261: 17261,
+  Location17262: 17262,
+  Location17308: 17308,
+  Location17313: 17313,
+  Location40218: 40218,
+  Location40414: 40414,
+  OptionNotSupportedOnView: 167,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

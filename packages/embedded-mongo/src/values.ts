@@ -18,7 +18,7 @@ import {
 export type Doc = Record<string, unknown>;
 
 /** MongoDB's canonical type order for comparisons and sorting. */
-function typeRank(v: unknown): number {
+export function typeRank(v: unknown): number {
   if (v === undefined || v === null) return 1;
   if (v instanceof MinKey) return 0;
   if (v instanceof MaxKey) return 100;
