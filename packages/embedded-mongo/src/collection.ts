@@ -531,13 +531,19 @@ export class Index {
 export class TextIndex extends Index {
   readonly text: TextSpec;
   private readonly postings: TextPostings;
-  /** The entries last worked out (the checks before a write, reused by its add). */
-  private memo?: { doc: Doc; entries: TextEntries };
+  /** The top-level fields the keys depend on (undefined: every field, with the wildcard). */
+  private readonly fieldsRead?: string[];
+  /**
+   * The entries of the last two documents worked out: a write checks its new version first,
+   * then removes the old one's entries and adds the new one's.
+   */
+  private memo: Array<{ doc: Doc; entries: TextEntries }> = [];
 
   constructor(spec: IndexSpec, ns: string) {
     super(spec, ns);
     this.text = new TextSpec(spec);
     this.postings = new TextPostings(this.text);
+    this.fieldsRead = this.text.readsEverything ? undefined : this.text.topLevelFields();
   }
 
   /** A document has several keys: no key order in the snapshot, built from the documents. */
@@ -556,9 +562,10 @@ export class TextIndex extends Index {
   override *keys(): Generator<IndexKey> {}
 
   private entriesOf(doc: Doc): TextEntries {
-    if (this.memo?.doc === doc) return this.memo.entries;
+    const hit = this.memo.find((m) => m.doc === doc);
+    if (hit) return hit.entries;
     const entries = this.postings.entries(doc);
-    this.memo = { doc, entries };
+    this.memo = [{ doc, entries }, ...this.memo.slice(0, 1)];
     return entries;
   }
 
@@ -586,8 +593,8 @@ export class TextIndex extends Index {
 
   /** The fields the index reads are the same values (an update of a post's counters). */
   override unchanged(before: Doc, after: Doc): boolean {
-    if (this.text.readsEverything || this.hasPartialFilter) return false;
-    for (const f of this.text.topLevelFields()) {
+    if (!this.fieldsRead || this.hasPartialFilter) return false;
+    for (const f of this.fieldsRead) {
       const a = before[f];
       const b = after[f];
       if (a !== b && valueKey(a) !== valueKey(b)) return false;

@@ -293,37 +293,110 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
 /**
  * A filter with `$text` (see text/search.ts): the text search's matches (or, with `$text` in an
  * `$or`, every document) checked against the rest of the filter, sorted, paged; their scores
- * go to `opts.textScores`.
+ * go to `opts.textScores`. A page sorted by score alone reads documents best first and stops
+ * when the page is full (when nothing else is checked, only the page's documents are read).
  */
 function findText(coll: Collection | undefined, filter: Doc, opts: FindOptions): Doc[] {
   const search = textSearch(coll, filter, opts.ns ?? coll?.ns ?? '');
   const query = compileFilter(search.filter, opts.variables, opts.collator);
+  const rest = Object.keys(search.filter).length > 0;
   const stats = opts.stats ?? { docsExamined: 0, plan: '' };
   stats.plan = `TEXT_MATCH ${search.index.name}`;
-  const scores = search.scores;
-  const matched: Doc[] = [];
-  if (search.required) {
-    for (const d of scores.keys()) {
-      stats.docsExamined++;
-      if (query.test(d)) matched.push(d);
-    }
-  } else {
-    for (const d of (coll as Collection).docs.values()) {
-      stats.docsExamined++;
-      const hit = scores.has(d);
-      if (!query.test({ ...d, [TEXT_MARKER]: hit })) continue;
-      matched.push(d);
-      if (!hit) scores.set(d, 0);
-    }
-  }
+  const { ids } = search;
   const skip = opts.skip ?? 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
-  const out = sortDocs(matched, opts.sort ?? [], scores, opts.collator).slice(
-    skip,
-    limit === Infinity ? undefined : skip + limit,
+  const sort = opts.sort ?? [];
+  const scores = new Map<Doc, number>();
+  const keep = (out: Doc[]) => {
+    if (opts.textScores) for (const d of out) opts.textScores.set(d, scores.get(d) ?? 0);
+    return out;
+  };
+
+  if (
+    search.required &&
+    limit !== Infinity &&
+    sort.length === 1 &&
+    sort[0]![0] === TEXT_SCORE_SORT
+  ) {
+    const wanted = skip + limit;
+    // Only the page's best when nothing else is checked (a short page: insertion is cheap).
+    const order =
+      rest || search.checks || wanted > 100
+        ? byScore(search.scores)
+        : topByScore(search.scores, wanted);
+    const page: Doc[] = [];
+    for (const i of order) {
+      stats.docsExamined++;
+      const d = search.resolve(ids[i]!);
+      if (!d || (rest && !query.test(d))) continue;
+      page.push(d);
+      scores.set(d, search.scores[i]!);
+      if (page.length >= wanted) break;
+    }
+    return keep(page.slice(skip));
+  }
+
+  const matched: Doc[] = [];
+  if (search.required) {
+    for (let i = 0; i < ids.length; i++) {
+      stats.docsExamined++;
+      const d = search.resolve(ids[i]!);
+      if (!d || (rest && !query.test(d))) continue;
+      matched.push(d);
+      scores.set(d, search.scores[i]!);
+    }
+  } else {
+    const hits = new Map<Doc, number>();
+    for (let i = 0; i < ids.length; i++) {
+      const d = search.resolve(ids[i]!);
+      if (d) hits.set(d, search.scores[i]!);
+    }
+    for (const d of (coll as Collection).docs.values()) {
+      stats.docsExamined++;
+      const hit = hits.has(d);
+      if (!query.test({ ...d, [TEXT_MARKER]: hit })) continue;
+      matched.push(d);
+      scores.set(d, hits.get(d) ?? 0);
+    }
+  }
+  return keep(
+    sortDocs(matched, sort, scores, opts.collator).slice(
+      skip,
+      limit === Infinity ? undefined : skip + limit,
+    ),
   );
-  if (opts.textScores) for (const d of out) opts.textScores.set(d, scores.get(d) ?? 0);
-  return out;
+}
+
+/**
+ * How many documents a filter with `$text` matches, when the text search alone decides it (no
+ * other condition, negation, phrase or sensitivity: every posting is a match); else undefined.
+ */
+export function textCount(coll: Collection, filter: Doc): number | undefined {
+  if (!isPlainObject(filter) || !mentionsText(filter)) return undefined;
+  const search = textSearch(coll, filter, coll.ns);
+  if (!search.required || search.checks || Object.keys(search.filter).length > 0) return undefined;
+  return search.ids.length;
+}
+
+/** Positions of `scores`, best first (ties in their order). */
+function byScore(scores: readonly number[]): Uint32Array {
+  const order = new Uint32Array(scores.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+}
+
+/** The positions of the `n` best scores, best first (ties in their order). */
+function topByScore(scores: readonly number[], n: number): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i]!;
+    if (top.length === n && s <= scores[top[n - 1]!]!) continue;
+    let j = top.length;
+    while (j > 0 && scores[top[j - 1]!]! < s) j--;
+    top.splice(j, 0, i);
+    if (top.length > n) top.pop();
+  }
+  return top;
 }
 
 /** Filters, sorts and pages documents that are not in a collection (a view's output). */

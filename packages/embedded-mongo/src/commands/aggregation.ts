@@ -14,6 +14,7 @@ import {
   guard,
   noTextScore,
   parseSort,
+  textCount,
   textNotFirst,
 } from '../query';
 import { normalizeTimezones } from '../timezones';
@@ -240,7 +241,7 @@ function countFromIndex(coll: Collection | undefined, cmd: Doc): Doc[] | undefin
       Number.isInteger(p[1]) &&
       ((p[0] === '$skip' && p[1] >= 0) || (p[0] === '$limit' && p[1] > 0)),
   );
-  let n = plain ? coveredCount(coll, filter) : undefined;
+  let n = plain ? (coveredCount(coll, filter) ?? textCount(coll, filter)) : undefined;
   if (n === undefined) return undefined;
   for (const [pageOp, arg] of paging as Array<[string, number]>) {
     n = pageOp === '$skip' ? Math.max(n - arg, 0) : Math.min(n, arg);

@@ -10,8 +10,10 @@ import { collName, DEFAULT_BATCH, num, type Handler } from './context';
 import { cursorReply } from './cursors';
 import { isView } from './views';
 
+/** An index spec as mongod lists it: `v`, `key`, `name`, then the options. */
 function indexSpecOut(spec: IndexSpec): Doc {
-  return { v: 2, ...spec };
+  const { key, name, ...options } = spec;
+  return { v: 2, key, name, ...options };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { commandStats } from '../command-stats';
 import { badValue } from '../errors';
 import { coveredCount } from '../planner';
-import { evalLet, parseSort, project, type FindOptions } from '../query';
+import { evalLet, parseSort, project, textCount, type FindOptions } from '../query';
 import { isPlainObject, valueKey, type Doc } from '../values';
 import type { Collator } from '../collation';
 import { mentionsText } from '../text/search';
@@ -118,7 +118,7 @@ export const count: Handler = (cmd, db, { engine }) => {
   // Fractional or negative values keep findDocs' handling of them.
   const paging = Number.isInteger(skip) && skip >= 0 && Number.isInteger(limit);
   if (coll && !isView(coll) && isPlainObject(query) && paging && !collator) {
-    const n = coveredCount(coll, query);
+    const n = coveredCount(coll, query) ?? textCount(coll, query);
     if (n !== undefined) return { n: Math.min(Math.max(n - skip, 0), limit || Infinity), ok: 1 };
   }
   const docs = readDocs(engine, db, name, query, { skip, limit, ns: `${db}.${name}`, collator });

@@ -121,8 +121,16 @@ function plannerError(ns: string, reason: string): Error {
 
 export interface TextSearch {
   index: TextIndex;
-  /** The documents matching the `$text` clause, each with its text score. */
-  scores: Map<Doc, number>;
+  /**
+   * The documents holding a term of the search (their `_id` keys) and their text scores, in
+   * parallel arrays; each may still fail the matcher (see `resolve`).
+   */
+  ids: readonly string[];
+  scores: readonly number[];
+  /** Whether `resolve` can reject a document (negations, phrases, case or diacritics). */
+  checks: boolean;
+  /** The document of an id, when it matches the `$text` clause. */
+  resolve(id: string): Doc | undefined;
   /** The rest of the filter: `$text` taken out, or (under `$or`) replaced by TEXT_MARKER. */
   filter: Doc;
   /** Whether every match matches the `$text` clause (it is not one branch of an `$or`). */
@@ -162,20 +170,29 @@ export function textSearch(coll: Collection | undefined, filter: Doc, ns: string
     );
 
   const prefix = index.text.prefixKey(prefixValues);
-  const byId = new Map<string, number>();
-  for (const term of query.termsForBounds) {
-    const postings = index.lookup(prefix, term);
-    if (!postings) continue;
-    const { ids, scores } = postings;
-    for (let i = 0; i < ids.length; i++) byId.set(ids[i]!, (byId.get(ids[i]!) ?? 0) + scores[i]!);
+  const lists = [...query.termsForBounds]
+    .map((term) => index.lookup(prefix, term))
+    .filter((l) => l !== undefined);
+  let ids: readonly string[] = [];
+  let scores: readonly number[] = [];
+  if (lists.length === 1) {
+    // One term: its postings as they are (read before anything changes them).
+    ids = lists[0]!.ids;
+    scores = lists[0]!.scores;
+  } else if (lists.length > 1) {
+    // A document's score is the sum of its terms' scores.
+    const byId = new Map<string, number>();
+    for (const list of lists)
+      for (let i = 0; i < list.ids.length; i++)
+        byId.set(list.ids[i]!, (byId.get(list.ids[i]!) ?? 0) + list.scores[i]!);
+    ids = [...byId.keys()];
+    scores = [...byId.values()];
   }
-  const check = needsMatcher(query);
-  const scores = new Map<Doc, number>();
-  for (const [id, score] of byId) {
+  const checks = needsMatcher(query);
+  const resolve = (id: string): Doc | undefined => {
     const doc = coll.docs.get(id);
-    if (!doc || (check && !textMatches(index.text, query, doc))) continue;
-    scores.set(doc, score);
-  }
+    return doc && (!checks || textMatches(index.text, query, doc)) ? doc : undefined;
+  };
   const required = located.otherBranches === undefined;
-  return { index, scores, filter: withoutText(filter, !required), required };
+  return { index, ids, scores, checks, resolve, filter: withoutText(filter, !required), required };
 }

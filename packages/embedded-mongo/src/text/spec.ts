@@ -244,16 +244,19 @@ export class TextSpec {
   }
 
   /** The strings the index reads in a document (mongod's FTSElementIterator). */
-  *values(doc: Doc): Generator<TextValue> {
-    yield* this.walk(doc, this.languageOf(doc, this.defaultLanguage), '', false);
+  values(doc: Doc): TextValue[] {
+    const out: TextValue[] = [];
+    this.walk(doc, this.languageOf(doc, this.defaultLanguage), '', false, out);
+    return out;
   }
 
-  private *walk(
+  private walk(
     obj: Doc | unknown[],
     language: TextLanguage,
     parentPath: string,
     isArray: boolean,
-  ): Generator<TextValue> {
+    out: TextValue[],
+  ): void {
     const entries: Array<[string, unknown]> = Array.isArray(obj)
       ? obj.map((v, i) => [String(i), v])
       : Object.entries(obj);
@@ -271,12 +274,12 @@ export class TextSpec {
       // As mongod: with the wildcard, a field takes the weight lower_bound lands on, if any.
       const weight = candidate ? candidate.weight : 1;
       if (typeof value === 'string') {
-        if (exact || this.wildcard) yield { text: value, language, weight };
+        if (exact || this.wildcard) out.push({ text: value, language, weight });
       } else if (isObject) {
         if (!exact || this.wildcard)
-          yield* this.walk(value, this.languageOf(value, language), dotted, false);
+          this.walk(value, this.languageOf(value, language), dotted, false, out);
       } else if (Array.isArray(value)) {
-        if (!isArray || this.wildcard) yield* this.walk(value, language, dotted, true);
+        if (!isArray || this.wildcard) this.walk(value, language, dotted, true, out);
       }
     }
   }

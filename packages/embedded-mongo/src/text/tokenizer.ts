@@ -87,6 +87,37 @@ const DEFAULT_OPTIONS: TokenOptions = {
   diacriticSensitive: false,
 };
 
+/** ASCII delimiters (the common case, read from a table): English, then other languages. */
+const ASCII_DELIMITERS = [true, false].map((english) => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) table[c] = isDelimiter(c, english) ? 1 : 0;
+  return table;
+});
+
+/** The end of the run of delimiters (`delimiters`) or of non-delimiters starting at `i`. */
+function runEnd(
+  text: string,
+  i: number,
+  delimiters: boolean,
+  ascii: Uint8Array,
+  english: boolean,
+): number {
+  const n = text.length;
+  const want = delimiters ? 1 : 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (ascii[c] !== want) return i;
+      i++;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    if (isDelimiter(cp, english) !== delimiters) return i;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return n;
+}
+
 /** The terms of a text in order (repeated terms repeated), as mongod's tokenizer yields them. */
 export function tokenize(
   text: string,
@@ -94,28 +125,18 @@ export function tokenize(
   opts: TokenOptions = DEFAULT_OPTIONS,
 ): string[] {
   const english = language === 'english';
+  const ascii = ASCII_DELIMITERS[english ? 0 : 1]!;
   const cached =
     opts.stopWords && !opts.caseSensitive && !opts.diacriticSensitive
       ? termCache[language]
       : undefined;
   const out: string[] = [];
   const n = text.length;
-  let i = 0;
+  let i = runEnd(text, 0, true, ascii, english);
   while (i < n) {
-    // Skip delimiters.
-    while (i < n) {
-      const cp = text.codePointAt(i)!;
-      if (!isDelimiter(cp, english)) break;
-      i += cp > 0xffff ? 2 : 1;
-    }
-    if (i >= n) break;
-    const start = i;
-    while (i < n) {
-      const cp = text.codePointAt(i)!;
-      if (isDelimiter(cp, english)) break;
-      i += cp > 0xffff ? 2 : 1;
-    }
-    const raw = text.slice(start, i);
+    const end = runEnd(text, i, false, ascii, english);
+    const raw = text.slice(i, end);
+    i = runEnd(text, end, true, ascii, english);
     let t: string | null | undefined = cached?.get(raw);
     if (t === undefined) {
       t = term(raw, language, opts);
