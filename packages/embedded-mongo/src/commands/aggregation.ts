@@ -184,8 +184,12 @@ function withScoreField(stage: Doc): Doc {
   }
   const out = metaToField(stage) as Doc;
   if (name === '$project' && isPlainObject(spec)) {
-    const inclusion = Object.entries(spec).some(([k, v]) => k !== '_id' && v !== 0 && v !== false);
-    if (inclusion) (out.$project as Doc)[SCORE_FIELD] = 1;
+    // An exclusion projection names only excluded fields (`{ _id: 0 }` alone excludes too).
+    const excluded = (v: unknown) => v === 0 || v === false;
+    const others = Object.entries(spec).filter(([k]) => k !== '_id');
+    const exclusion =
+      others.length > 0 ? others.every(([, v]) => excluded(v)) : excluded(spec._id);
+    if (!exclusion) (out.$project as Doc)[SCORE_FIELD] = 1;
   }
   return out;
 }

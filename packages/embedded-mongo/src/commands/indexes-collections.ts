@@ -59,10 +59,13 @@ function indexSpec(raw: Doc, collectionCollation: unknown): IndexSpec {
   return out as IndexSpec;
 }
 
-/** An index spec without its name: two specs are the same index when these are equal. */
+/** An index spec without its name, in any field order: the same index when these are equal. */
 function optionsKey(spec: IndexSpec): string {
-  const { name: _name, ...rest } = spec;
-  return valueKey(rest);
+  return Object.keys(spec)
+    .filter((k) => k !== 'name')
+    .sort()
+    .map((k) => `${k}=${valueKey(spec[k])}`)
+    .join(';');
 }
 
 function keySpecsConflict(spec: IndexSpec, existing: IndexSpec): Error {
