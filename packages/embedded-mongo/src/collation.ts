@@ -305,9 +305,12 @@ type QueryOp = (selector: string, value: unknown, options: unknown) => (obj: unk
 
 const contexts = new Map<Collator, Context>();
 
-/** A mingo Context whose comparison operators compare through the collator. */
-export function collatedContext(c: Collator): Context {
-  let ctx = contexts.get(c);
+/**
+ * A mingo Context whose comparison operators compare through the collator; `pipeline`: stage
+ * operators to use instead of mingo's (the context is then made for this call only).
+ */
+export function collatedContext(c: Collator, pipeline?: Record<string, unknown>): Context {
+  let ctx = pipeline ? undefined : contexts.get(c);
   if (ctx) return ctx;
   const ops: Record<string, QueryOp> = {};
   for (const [name, predicate] of Object.entries(collatedPredicates(c))) {
@@ -338,12 +341,12 @@ export function collatedContext(c: Collator): Context {
   ctx = Context.init({
     accumulator: accumulatorOperators as never,
     expression: expressionOperators as never,
-    pipeline: pipelineOperators as never,
+    pipeline: { ...(pipelineOperators as Record<string, unknown>), ...pipeline } as never,
     projection: projectionOperators as never,
     query: { ...(queryOperators as Record<string, unknown>), ...ops } as never,
     window: windowOperators as never,
   });
-  contexts.set(c, ctx);
+  if (!pipeline) contexts.set(c, ctx);
   return ctx;
 }
 

@@ -5,6 +5,7 @@ import type { Engine } from '../engine';
 import { badValue, serverError } from '../errors';
 import { coveredCount } from '../planner';
 import { Aggregator as BaseAggregator } from 'mingo/aggregator';
+import { Lazy, type Iterator } from 'mingo/lazy';
 import { checkCollatedPipeline, collatedContext } from '../collation';
 import { mentionsText } from '../text/search';
 import {
@@ -14,6 +15,7 @@ import {
   guard,
   noTextScore,
   parseSort,
+  sortDocs,
   textCount,
   textNotFirst,
 } from '../query';
@@ -122,8 +124,13 @@ export const aggregate: Handler = (cmd, db, ctx) => {
       (collator
         ? new BaseAggregator(normalized, {
             ...options,
-            context: collatedContext(collator),
-            collation: collator.spec,
+            // $sort as find sorts (mingo's reverses the ties of a descending collated sort).
+            context: collatedContext(collator, {
+              $sort: (coll: Iterator, spec: unknown) =>
+                coll.transform((docs) =>
+                  Lazy(sortDocs(docs as Doc[], parseSort(spec), undefined, collator)),
+                ),
+            }),
           } as never)
         : new Aggregator(normalized, options)
       ).run(input) as Doc[],
@@ -187,8 +194,7 @@ function withScoreField(stage: Doc): Doc {
     // An exclusion projection names only excluded fields (`{ _id: 0 }` alone excludes too).
     const excluded = (v: unknown) => v === 0 || v === false;
     const others = Object.entries(spec).filter(([k]) => k !== '_id');
-    const exclusion =
-      others.length > 0 ? others.every(([, v]) => excluded(v)) : excluded(spec._id);
+    const exclusion = others.length > 0 ? others.every(([, v]) => excluded(v)) : excluded(spec._id);
     if (!exclusion) (out.$project as Doc)[SCORE_FIELD] = 1;
   }
   return out;
