@@ -81,6 +81,8 @@ export class Index {
     }));
     const fields = this.fields;
     this.collator = indexCollator(spec.collation);
+    // Stored as mongod reports it (a spec journaled before collations were implemented).
+    if (this.collator) spec.collation = this.collator.spec;
     const collated = this.collator?.compare;
     this.compareValue = collated ?? compareValues;
     this.enforcesUnique = spec.unique === true || (spec.name === '_id_' && collated !== undefined);

@@ -458,6 +458,10 @@ describe("mongod's errors", () => {
       const e = await serverError(p);
       expect([e.code, e.message]).toEqual([40218, message]);
     }
+    const hinted = await serverError(
+      c.find({ $text: { $search: 'apple' } }, { hint: { _id: 1 } }).toArray(),
+    );
+    expect([hinted.code, hinted.message]).toEqual([2, 'text and hint not allowed in same query']);
     const second = await serverError(
       c.aggregate([{ $sort: { t: 1 } }, { $match: { $text: { $search: 'apple' } } }]).toArray(),
     );

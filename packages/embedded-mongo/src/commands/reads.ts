@@ -49,6 +49,8 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
   const coll = ctx.engine.collection(db, name);
   const collator = readCollator(cmd.collation, coll);
   checkHint(coll, cmd.hint);
+  const text = isPlainObject(filter) && mentionsText(filter);
+  if (text && cmd.hint !== undefined) throw badValue('text and hint not allowed in same query');
   const textScores = new Map<Doc, number>();
   const docs = readDocs(ctx.engine, db, name, filter, {
     sort: parseSort(cmd.sort),
@@ -60,7 +62,7 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
     textScores,
     collator,
   });
-  const out = project(docs, filter, cmd.projection, mentionsText(filter) ? textScores : undefined);
+  const out = project(docs, filter, cmd.projection, text ? textScores : undefined);
   return { name, out, limit, single };
 }
 
