@@ -98,7 +98,7 @@ function unsupported(spec: Doc, why: string): Error {
 }
 
 /**
- * Checks a `collation` option. Returns undefined when it is absent, null for the simple
+ * Checks a `collation` option. Returns undefined when it is absent (or null), null for the simple
  * collation (`{ locale: 'simple' }`), else the full spec as mongod stores it. Malformed specs
  * get mongod's parse errors; well-formed collations this server does not implement (another
  * locale, strength 3 to 5, any option away from its default) are refused with BadValue.
@@ -107,7 +107,7 @@ export function checkCollation(
   collation: unknown,
   field = 'collation',
 ): CollationSpec | null | undefined {
-  if (collation === undefined) return undefined;
+  if (collation === undefined || collation === null) return undefined;
   if (!isPlainObject(collation))
     throw serverError(
       'TypeMismatch',

@@ -717,10 +717,9 @@ export class Collection {
       return;
     }
     for (const ix of this.indexes) ix.checkUnique(newDoc, id);
-    const changed = this.indexes.filter((ix) => !ix.unchanged(oldDoc, newDoc));
-    for (const ix of changed) ix.remove(oldDoc, id);
+    for (const ix of this.indexes) if (!ix.unchanged(oldDoc, newDoc)) ix.remove(oldDoc, id);
     this.docs.set(id, newDoc);
-    for (const ix of changed) ix.add(newDoc, id);
+    for (const ix of this.indexes) if (!ix.unchanged(oldDoc, newDoc)) ix.add(newDoc, id);
   }
 
   delete(doc: Doc): void {

@@ -51,7 +51,7 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
   checkHint(coll, cmd.hint);
   const text = isPlainObject(filter) && mentionsText(filter);
   if (text && cmd.hint !== undefined) throw badValue('text and hint not allowed in same query');
-  const textScores = new Map<Doc, number>();
+  const textScores = text ? new Map<Doc, number>() : undefined;
   const docs = readDocs(ctx.engine, db, name, filter, {
     sort: parseSort(cmd.sort),
     skip,
@@ -62,7 +62,7 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
     textScores,
     collator,
   });
-  const out = project(docs, filter, cmd.projection, text ? textScores : undefined);
+  const out = project(docs, filter, cmd.projection, textScores);
   return { name, out, limit, single };
 }
 
