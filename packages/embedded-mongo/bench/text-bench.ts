@@ -182,7 +182,7 @@ async function main(): Promise<void> {
   }
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = [
-    `embedded-mongo text search on ${os.cpus().length} cores, node ${process.version}, ${POSTS} posts`,
+    `embedded-mongo text search: ${POSTS} posts, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, node ${process.version}`,
     ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
   ];
   for (const line of lines) console.log(line);
