@@ -44,6 +44,8 @@ export const ErrorCodes = {
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
   MaxTimeMSExpired: 50,
+  SnapshotTooOld: 239,
+  SnapshotUnavailable: 246,
   // Text search and collation (src/text/, src/collation.ts).
   NoSuchKey: 4,
   CannotCreateIndex: 67,

@@ -31,6 +31,8 @@ function indexSpec(raw: Doc, collectionCollation: unknown): IndexSpec {
           .join('_');
   const out: Doc = { ...raw, name };
   delete out.v;
+  // The namespace older clients put in specs (mongorestore does): mongod 4.4+ keeps none.
+  delete out.ns;
   if (raw.collation !== undefined && !isPlainObject(raw.collation))
     throw serverError('CannotCreateIndex', '"collation" for an index must be a document');
   const given = checkCollation(raw.collation);
@@ -261,6 +263,9 @@ export const create: Handler = (cmd, db, { engine }) => {
   const options: Doc = {};
   for (const [k, v] of Object.entries(cmd))
     if (!GENERIC_FIELDS.has(k) && k !== 'create') options[k] = v;
+  // The _id index's specification (mongorestore sends the dumped one): every collection here has
+  // the one _id index, and mongod keeps idIndex out of the collection's options too.
+  delete options.idIndex;
   checkValidatorOptions(options);
   // The collection's default collation, stored as mongod reports it (none when simple).
   const collation = checkCollation(options.collation);
