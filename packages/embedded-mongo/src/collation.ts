@@ -1,21 +1,29 @@
 /**
- * Collations. This server implements two: the simple binary comparison (`{ locale: 'simple' }`,
- * or no collation) and the case-insensitive ICU collation of English, `{ locale: 'en',
- * strength: 1 }` (letters compare by their base: case and accents ignored) or `strength: 2`
- * (case ignored, accents significant), with every other option at its default. Any other
- * collation is refused (BadValue) by `checkCollation` wherever a command takes one.
+ * Collations. This server implements the simple binary comparison (`{ locale: 'simple' }`, or no
+ * collation) and the case-insensitive ICU collations of English, `{ locale: 'en' }` (or
+ * `'en_US'`, the same rules) with `strength: 1` (letters compare by their base: case and
+ * accents ignored) or `strength: 2` (case ignored, accents significant), every other option at
+ * its default. Any other collation is refused (BadValue) by `checkCollation` wherever a command
+ * takes one.
  *
  * Comparisons use the JavaScript engine's ICU (`Intl.Collator('en', { sensitivity })`), the
  * library mongod's collations use too (mongod 7.0 ships ICU 57.1, reported as `version`; the
  * engine's is newer, so rare characters added or re-ordered since may compare differently).
- * Strings compare through the collator everywhere a collated command compares values (query
- * equality and ranges, `$in`, sorts, unique and collated index keys, `distinct`), also inside
- * arrays and embedded documents; field names, `$regex` and `$text` stay binary, as in mongod.
+ * Strings compare through the collator where a collated command compares values: filters
+ * (`$eq`, `$ne`, `$in`, `$nin`, `$gt`/`$gte`/`$lt`/`$lte`, `$all`, also inside arrays and
+ * embedded documents), sorts, `distinct`, unique and collated index keys; field names, `$regex`
+ * and `$text` stay binary, as in mongod. What this server would compare binary under a
+ * collation is refused instead: `checkCollatedFilter` ($expr), `checkCollatedPipeline`
+ * (stages and expressions), `checkCollatedUpdate` (update operators), and a change stream with
+ * a collation (change-streams.ts).
  *
- * Where collations are read: the `collation` option of find, count, distinct, aggregate,
- * findAndModify and of each update and delete statement (`operationCollator`), `create`
- * (the collection's default, `checkCollation` in commands/indexes-collections.ts) and
- * `createIndexes` (an index's collation, the collection's default when it gives none).
+ * Where collations are read: the `collation` option of find, count, distinct (commands/reads.ts),
+ * aggregate (commands/aggregation.ts), findAndModify and each update and delete statement
+ * (commands/writes.ts), all through `readCollator` (commands/context.ts) and
+ * `operationCollator` here, which fall back to the collection's default; `create` (the
+ * collection's default) and `createIndexes` (an index's own, else the collection's default;
+ * `indexSpec` in commands/indexes-collections.ts); a `$changeStream` aggregate
+ * (change-streams.ts, refused).
  */
 import { Context } from 'mingo';
 import { Query as BaseQuery } from 'mingo/query';

@@ -53,7 +53,6 @@ export const ErrorCodes = {
   NoQueryExecutionPlans: 291,
   Location17261: 17261,
   Location17262: 17262,
-  Location17308: 17308,
   Location17313: 17313,
   Location40218: 40218,
   Location40414: 40414,
