@@ -214,6 +214,11 @@ describe("a collection's default collation", () => {
     expect(
       (await c.find({ v: 'q' }, { collation: { locale: 'simple' } }).toArray()).map((d) => d._id),
     ).toEqual(['b']);
+    // The case: a sort on a collection created with a collation (was ['Zeta', 'alpha']).
+    await db.createCollection('sorted', { collation: CI });
+    await db.collection('sorted').insertMany([{ w: 'Zeta' }, { w: 'alpha' }]);
+    const words = await db.collection('sorted').find().sort({ w: 1 }).toArray();
+    expect(words.map((d) => d.w)).toEqual(['alpha', 'Zeta']);
     await c.createIndex({ v: 1 });
     const [, ix] = await c.listIndexes().toArray();
     expect(ix).toMatchObject({ name: 'v_1', collation: CI_SPEC });
