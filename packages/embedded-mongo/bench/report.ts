@@ -183,6 +183,7 @@ const HEADINGS = {
   'bench:restart': `## \`npm run bench:restart -w ${PACKAGE}\`: a restart on the bench dataset`,
   'bench:snapshot-reads': `## \`npm run bench:snapshot-reads -w ${PACKAGE}\`: reads after a restart`,
   'heap-bench': `## \`bench/heap-bench.ts\` (${PACKAGE}): the warm server's memory`,
+  'bench:text': `## \`npm run bench:text -w ${PACKAGE}\`: text search over short posts`,
 } as const;
 export type BenchName = keyof typeof HEADINGS;
 

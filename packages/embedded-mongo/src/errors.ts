@@ -46,6 +46,17 @@ export const ErrorCodes = {
   MaxTimeMSExpired: 50,
   SnapshotTooOld: 239,
   SnapshotUnavailable: 246,
+  // Text search and collation (src/text/, src/collation.ts).
+  NoSuchKey: 4,
+  CannotCreateIndex: 67,
+  CannotBuildIndexKeys: 171,
+  NoQueryExecutionPlans: 291,
+  Location17261: 17261,
+  Location17262: 17262,
+  Location17313: 17313,
+  Location40218: 40218,
+  Location40414: 40414,
+  OptionNotSupportedOnView: 167,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

@@ -4,7 +4,9 @@
  * BinData by length then bytes, type brackets), `$in` / `$nin` of BinData (a Buffer), `$type`
  * with mongod's type names and codes (an int32 is not a double, an ObjectId is `objectId` / 7),
  * `$all` on a field that is not an array, the `$bits*` operators on BinData, and `$elemMatch`
- * over DBRefs (`{ $elemMatch: { $id: ... } }` names the DBRef's fields).
+ * over DBRefs (`{ $elemMatch: { $id: ... } }` names the DBRef's fields). With a collation
+ * (`matchOperators(collator)`, see collation.ts) equality, `$in`, `$all` and ranges compare
+ * strings, also inside arrays and documents, through it.
  *
  * Paths are read as mongod reads them: through arrays (each element that is a document, and the
  * element at a numeric position), DBRefs as the `{ $ref, $id, $db }` documents they were, own
@@ -29,7 +31,16 @@ import {
 import type { Options } from 'mingo/types';
 import { Query } from 'mingo/query';
 import { badValue, serverError } from './errors';
-import { compareValues, docView, isPlainObject, typeRank, valueKey, type Doc } from './values';
+import type { Collator } from './collation';
+import {
+  compareValues,
+  docView,
+  holdsString,
+  isPlainObject,
+  typeRank,
+  valueKey,
+  type Doc,
+} from './values';
 
 type Predicate = (doc: unknown) => boolean;
 type QueryOperator = (selector: string, value: unknown, options: Options) => Predicate;
@@ -100,9 +111,13 @@ function isNullish(v: unknown): boolean {
   return v === null || v === undefined;
 }
 
-/** A test of one value for equality with `target`, MongoDB's way (null also matches missing). */
-function equalsTo(target: unknown): (v: unknown) => boolean {
+/**
+ * A test of one value for equality with `target`, MongoDB's way (null also matches missing);
+ * through the collator when the target is or holds a string.
+ */
+function equalsTo(target: unknown, c?: Collator): (v: unknown) => boolean {
   if (target === null || target === undefined) return isNullish;
+  if (c && holdsString(target)) return (v) => v !== undefined && v !== null && c.equals(v, target);
   if (typeof target === 'string') return (v) => v === target;
   if (typeof target === 'boolean') return (v) => v === target;
   if (typeof target === 'number' && !Number.isNaN(target)) {
@@ -115,8 +130,8 @@ function equalsTo(target: unknown): (v: unknown) => boolean {
 }
 
 /** A test for one `$in` / `$all` element: a regular expression matches strings (and itself). */
-function matcherOf(target: unknown): (v: unknown) => boolean {
-  if (!isRegex(target)) return equalsTo(target);
+function matcherOf(target: unknown, c?: Collator): (v: unknown) => boolean {
+  if (!isRegex(target)) return equalsTo(target, c);
   const re = toRegExp(target);
   const key = valueKey(target instanceof BSONRegExp ? re : target);
   return (v) =>
@@ -138,29 +153,39 @@ function anyCandidate(
   return false;
 }
 
-const $eq: QueryOperator = (selector, value) => {
-  const test = equalsTo(value);
-  const nullish = isNullish(value);
-  return (doc) => anyCandidate(doc, selector, test, nullish);
-};
+const eqOperator =
+  (c?: Collator): QueryOperator =>
+  (selector, value) => {
+    const test = equalsTo(value, c);
+    const nullish = isNullish(value);
+    return (doc) => anyCandidate(doc, selector, test, nullish);
+  };
 
-const $ne: QueryOperator = (selector, value, options) => {
-  if (isRegex(value)) throw badValue("Can't have regex as arg to $ne.");
-  const eq = $eq(selector, value, options);
-  return (doc) => !eq(doc);
-};
+const neOperator =
+  (c?: Collator): QueryOperator =>
+  (selector, value, options) => {
+    if (isRegex(value)) throw badValue("Can't have regex as arg to $ne.");
+    const eq = eqOperator(c)(selector, value, options);
+    return (doc) => !eq(doc);
+  };
 
-function inTest(value: unknown, op: string): { test: (v: unknown) => boolean; nullish: boolean } {
+function inTest(
+  value: unknown,
+  op: string,
+  c?: Collator,
+): { test: (v: unknown) => boolean; nullish: boolean } {
   if (!Array.isArray(value)) throw badValue(`${op} needs an array`);
   for (const v of value)
     if (isPlainObject(v) && Object.keys(v)[0]?.startsWith('$') && !('$ref' in v))
       throw badValue(`cannot nest $ under ${op}`);
   const keys = new Set<string>();
-  const regexes: Array<(v: unknown) => boolean> = [];
+  // Besides the regular expressions, the values a collation compares (strings) are tested one
+  // by one; every other value by its key.
+  const others: Array<(v: unknown) => boolean> = [];
   let nullish = false;
   for (const v of value) {
     if (isNullish(v)) nullish = true;
-    else if (isRegex(v)) regexes.push(matcherOf(v));
+    else if (isRegex(v) || (c && holdsString(v))) others.push(matcherOf(v, c));
     else keys.add(valueKey(v));
   }
   return {
@@ -168,19 +193,23 @@ function inTest(value: unknown, op: string): { test: (v: unknown) => boolean; nu
     test: (v) =>
       (nullish && isNullish(v)) ||
       (v !== undefined && v !== null && keys.has(valueKey(v))) ||
-      regexes.some((m) => m(v)),
+      others.some((m) => m(v)),
   };
 }
 
-const $in: QueryOperator = (selector, value) => {
-  const { test, nullish } = inTest(value, '$in');
-  return (doc) => anyCandidate(doc, selector, test, nullish);
-};
+const inOperator =
+  (c?: Collator): QueryOperator =>
+  (selector, value) => {
+    const { test, nullish } = inTest(value, '$in', c);
+    return (doc) => anyCandidate(doc, selector, test, nullish);
+  };
 
-const $nin: QueryOperator = (selector, value) => {
-  const { test, nullish } = inTest(value, '$nin');
-  return (doc) => !anyCandidate(doc, selector, test, nullish);
-};
+const ninOperator =
+  (c?: Collator): QueryOperator =>
+  (selector, value) => {
+    const { test, nullish } = inTest(value, '$nin', c);
+    return (doc) => !anyCandidate(doc, selector, test, nullish);
+  };
 
 /**
  * `$gt` / `$gte` / `$lt` / `$lte`: values of the target's canonical type only (numbers of every
@@ -188,7 +217,12 @@ const $nin: QueryOperator = (selector, value) => {
  * inclusive forms and matches nothing for the others; NaN equals only NaN; MinKey and MaxKey
  * compare with everything.
  */
-function range(accept: (c: number) => boolean, inclusive: boolean): QueryOperator {
+function range(
+  accept: (c: number) => boolean,
+  inclusive: boolean,
+  collator?: Collator,
+): QueryOperator {
+  const compare = collator ? collator.compare : compareValues;
   return (selector, value) => {
     if (isRegex(value))
       throw badValue(`Can't have RegEx as arg to predicate over field '${selector}'.`);
@@ -207,7 +241,7 @@ function range(accept: (c: number) => boolean, inclusive: boolean): QueryOperato
       if (v === undefined) return false;
       if (!anyType && typeRank(v) !== rank) return false;
       if (rank === 2 && Number.isNaN(toNumber(v))) return false;
-      return accept(compareValues(v, value));
+      return accept(compare(v, value));
     };
     return (doc) => anyCandidate(doc, selector, test, false);
   };
@@ -319,20 +353,22 @@ const $type: QueryOperator = (selector, value) => {
   return (doc) => candidates(reach(doc, selector)).some(matches);
 };
 
-const $all: QueryOperator = (selector, value, options) => {
-  if (!Array.isArray(value)) throw badValue('$all needs an array');
-  if (value.length === 0) return () => false;
-  const parts = value.map((v): Predicate => {
-    if (isPlainObject(v) && Object.keys(v)[0] === '$elemMatch')
-      return $elemMatch(selector, v.$elemMatch, options);
-    if (isPlainObject(v) && Object.keys(v)[0]?.startsWith('$') && !('$ref' in v))
-      throw badValue('no $ expressions in $all');
-    const test = matcherOf(v);
-    const nullish = isNullish(v);
-    return (doc) => anyCandidate(doc, selector, test, nullish);
-  });
-  return (doc) => parts.every((p) => p(doc));
-};
+const allOperator =
+  (c?: Collator): QueryOperator =>
+  (selector, value, options) => {
+    if (!Array.isArray(value)) throw badValue('$all needs an array');
+    if (value.length === 0) return () => false;
+    const parts = value.map((v): Predicate => {
+      if (isPlainObject(v) && Object.keys(v)[0] === '$elemMatch')
+        return $elemMatch(selector, v.$elemMatch, options);
+      if (isPlainObject(v) && Object.keys(v)[0]?.startsWith('$') && !('$ref' in v))
+        throw badValue('no $ expressions in $all');
+      const test = matcherOf(v, c);
+      const nullish = isNullish(v);
+      return (doc) => anyCandidate(doc, selector, test, nullish);
+    });
+    return (doc) => parts.every((p) => p(doc));
+  };
 
 /** The logical operators under which `$elemMatch`'s document form names fields. */
 const LOGICAL = new Set(['$and', '$or', '$nor']);
@@ -453,20 +489,29 @@ function bits(op: string, all: boolean, set: boolean): QueryOperator {
   };
 }
 
-export const MATCH_OPERATORS: Record<`$${string}`, QueryOperator> = {
-  $eq,
-  $ne,
-  $in,
-  $nin,
-  $gt: range((c) => c > 0, false),
-  $gte: range((c) => c >= 0, true),
-  $lt: range((c) => c < 0, false),
-  $lte: range((c) => c <= 0, true),
-  $type,
-  $all,
-  $elemMatch,
-  $bitsAllSet: bits('$bitsAllSet', true, true),
-  $bitsAnySet: bits('$bitsAnySet', false, true),
-  $bitsAllClear: bits('$bitsAllClear', true, false),
-  $bitsAnyClear: bits('$bitsAnyClear', false, false),
-};
+/**
+ * The query operators given to mingo; with a collator (a non-simple collation, collation.ts),
+ * those that compare values compare strings through it. `$elemMatch` runs its criteria in the
+ * same mingo context, so with the same operators.
+ */
+export function matchOperators(collator?: Collator): Record<`$${string}`, QueryOperator> {
+  return {
+    $eq: eqOperator(collator),
+    $ne: neOperator(collator),
+    $in: inOperator(collator),
+    $nin: ninOperator(collator),
+    $gt: range((c) => c > 0, false, collator),
+    $gte: range((c) => c >= 0, true, collator),
+    $lt: range((c) => c < 0, false, collator),
+    $lte: range((c) => c <= 0, true, collator),
+    $type,
+    $all: allOperator(collator),
+    $elemMatch,
+    $bitsAllSet: bits('$bitsAllSet', true, true),
+    $bitsAnySet: bits('$bitsAnySet', false, true),
+    $bitsAllClear: bits('$bitsAllClear', true, false),
+    $bitsAnyClear: bits('$bitsAnyClear', false, false),
+  };
+}
+
+export const MATCH_OPERATORS = matchOperators();

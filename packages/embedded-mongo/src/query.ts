@@ -19,6 +19,8 @@ import {
 } from './values';
 import { normalizeTimezones } from './timezones';
 import { compileProjection } from './projection';
+import { mentionsText, TEXT_MARKER, textSearch, withoutText } from './text/search';
+import { checkCollatedFilter, collatedQuery, type Collator } from './collation';
 
 export type SortSpec = Array<[string, 1 | -1]>;
 
@@ -32,16 +34,40 @@ export function guard<T>(fn: () => T): T {
   }
 }
 
-export function compileFilter(filter: unknown, variables?: Doc): Query {
+/** A compiled filter. */
+export interface Matcher {
+  test(doc: Doc): boolean;
+}
+
+/**
+ * Compiles a filter; with a collator (see collation.ts), its comparisons of strings go through
+ * the collation.
+ */
+export function compileFilter(filter: unknown, variables?: Doc, collator?: Collator): Matcher {
   if (filter !== undefined && filter !== null && !isPlainObject(filter)) {
     throw serverError('TypeMismatch', 'filter must be an object');
   }
-  if (filter && '$text' in filter)
-    throw badValue('text search ($text) is not supported by this server');
-  return guard(
-    () => new Query(normalizeTimezones((filter ?? {}) as Doc), variables ? { variables } : {}),
+  let f = (filter ?? {}) as Doc;
+  // findDocs runs $text itself (text/search.ts). A filter compiled only to be checked (an update
+  // that matched nothing) gets, in its place, a marker field that no document has.
+  if (mentionsText(f)) f = withoutText(f, true);
+  if (collator) {
+    checkCollatedFilter(f);
+    return guard(() => collatedQuery(normalizeTimezones(f), collator, variables));
+  }
+  return guard(() => new Query(normalizeTimezones(f), variables ? { variables } : {}));
+}
+
+/** mongod's error for `{ $meta: 'textScore' }` (projection, sort) in a query without `$text`. */
+export function noTextScore(): MongoServerError {
+  return serverError(
+    'Location40218',
+    'query requires text score metadata, but it is not available',
   );
 }
+
+/** The sort key that `{ $meta: 'textScore' }` stands for: descending by text score. */
+export const TEXT_SCORE_SORT = '\u0000textScore';
 
 /**
  * Evaluates a command's `let` document as mongod does: every value is an expression evaluated
@@ -69,33 +95,51 @@ export function parseSort(sort: unknown): SortSpec {
   if (!isPlainObject(sort)) throw badValue('sort must be an object');
   return Object.entries(sort).map(([k, v]) => {
     if (v === 1 || v === -1) return [k, v];
-    if (isPlainObject(v)) throw badValue(`$meta sort is not supported`);
+    if (isPlainObject(v)) {
+      if (Object.keys(v).length === 1 && v.$meta === 'textScore') return [TEXT_SCORE_SORT, -1];
+      throw badValue(`$meta sort ${JSON.stringify(v)} is not supported by this server`);
+    }
     const n = Number(v);
     if (n === 1 || n === -1) return [k, n];
     throw badValue(`Illegal key in $sort specification: ${k}: ${String(v)}`);
   });
 }
 
-function sortKey(doc: Doc, path: string[], dir: 1 | -1): unknown {
+function sortKey(doc: Doc, path: string[], dir: 1 | -1, compare = compareValues): unknown {
   const values = valuesAtPath(doc, path).flatMap((v) =>
     Array.isArray(v) ? (v.length ? v : [undefined]) : [v],
   );
   let best: unknown = values[0];
   for (const v of values.slice(1)) {
-    const c = compareValues(v, best);
+    const c = compare(v, best);
     if ((dir === 1 && c < 0) || (dir === -1 && c > 0)) best = v;
   }
   return best;
 }
 
-export function sortDocs(docs: Doc[], sort: SortSpec): Doc[] {
+/**
+ * Sorts documents (`scores`: their text scores, for a `{ $meta: 'textScore' }` key; `collator`:
+ * the collation strings compare by).
+ */
+export function sortDocs(
+  docs: Doc[],
+  sort: SortSpec,
+  scores?: Map<Doc, number>,
+  collator?: Collator,
+): Doc[] {
   if (sort.length === 0) return docs;
   if (sort.length === 1 && sort[0]?.[0] === '$natural')
     return sort[0][1] === -1 ? docs.reverse() : docs;
-  const keyed = docs.map((d) => ({ d, k: sort.map(([f, dir]) => sortKey(d, f.split('.'), dir)) }));
+  const compare = collator?.compare ?? compareValues;
+  const keyed = docs.map((d) => ({
+    d,
+    k: sort.map(([f, dir]) =>
+      f === TEXT_SCORE_SORT ? (scores?.get(d) ?? 0) : sortKey(d, f.split('.'), dir, compare),
+    ),
+  }));
   keyed.sort((a, b) => {
     for (let i = 0; i < sort.length; i++) {
-      const c = compareValues(a.k[i], b.k[i]);
+      const c = compare(a.k[i], b.k[i]);
       if (c !== 0) return c * (sort[i] as [string, 1 | -1])[1];
     }
     return 0;
@@ -113,6 +157,12 @@ export interface FindOptions {
   hint?: unknown;
   /** Filled in with what the read cost (explain's executionStats). */
   stats?: { docsExamined: number; plan: string };
+  /** The namespace read (for errors that name it). */
+  ns?: string;
+  /** Filled in, for a filter with `$text`, with the text score of each document returned. */
+  textScores?: Map<Doc, number>;
+  /** The collation the read compares strings by (undefined: binary). */
+  collator?: Collator;
 }
 
 /** A value a filter may compare by valueKey alone (no regex, array, document or NaN). */
@@ -136,7 +186,7 @@ function isSimpleValue(v: unknown): boolean {
  * missing field, as in MongoDB). A document whose field holds an array (where MongoDB matches any
  * element) is handed to mingo. Undefined for any other filter.
  */
-function simpleMatcher(filter: Doc, full: () => Query): ((doc: Doc) => boolean) | undefined {
+function simpleMatcher(filter: Doc, full: () => Matcher): ((doc: Doc) => boolean) | undefined {
   const tests: Array<[string, (v: unknown) => boolean]> = [];
   for (const [field, cond] of Object.entries(filter)) {
     if (field.startsWith('$') || field.includes('.')) return undefined;
@@ -210,9 +260,13 @@ function simpleTest(op: string, arg: unknown): ((v: unknown) => boolean) | undef
 
 /** Matching documents (stored references, unprojected) in the requested order. */
 export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOptions = {}): Doc[] {
-  let compiled: Query | undefined;
-  const full = () => (compiled ??= compileFilter(filter, opts.variables));
-  const simple = isPlainObject(filter) && !opts.variables ? simpleMatcher(filter, full) : undefined;
+  if (isPlainObject(filter) && mentionsText(filter)) return findText(coll, filter, opts);
+  if (opts.sort?.some(([f]) => f === TEXT_SCORE_SORT)) throw noTextScore();
+  let compiled: Matcher | undefined;
+  const collator = opts.collator;
+  const full = () => (compiled ??= compileFilter(filter, opts.variables, collator));
+  const simple =
+    isPlainObject(filter) && !opts.variables && !collator ? simpleMatcher(filter, full) : undefined;
   const query = simple ? { test: simple } : full();
   if (!coll) return [];
   const sort = opts.sort ?? [];
@@ -221,7 +275,7 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
   const natural = sort.length === 1 && sort[0]?.[0] === '$natural';
   const p = natural
     ? { candidates: coll.docs.values(), sorted: false, summary: 'COLLSCAN' }
-    : plan(coll, filter, sort, opts.hint);
+    : plan(coll, filter, sort, opts.hint, collator);
   const stats = opts.stats ?? { docsExamined: 0, plan: '' };
   stats.plan = p.summary;
   if (p.sorted) {
@@ -244,18 +298,132 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
     stats.docsExamined++;
     if (query.test(d)) matched.push(d);
   }
-  const sorted = sortDocs(matched, sort);
+  const sorted = sortDocs(matched, sort, undefined, collator);
   return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
+}
+
+/**
+ * A filter with `$text` (see text/search.ts): the text search's matches (or, with `$text` in an
+ * `$or`, every document) checked against the rest of the filter, sorted, paged; their scores
+ * go to `opts.textScores`. A page sorted by score alone reads documents best first and stops
+ * when the page is full (when nothing else is checked, only the page's documents are read).
+ */
+function findText(coll: Collection | undefined, filter: Doc, opts: FindOptions): Doc[] {
+  const search = textSearch(coll, filter, opts.ns ?? coll?.ns ?? '');
+  const query = compileFilter(search.filter, opts.variables, opts.collator);
+  const rest = Object.keys(search.filter).length > 0;
+  const stats = opts.stats ?? { docsExamined: 0, plan: '' };
+  stats.plan = `TEXT_MATCH ${search.index.name}`;
+  const { ids } = search;
+  const skip = opts.skip ?? 0;
+  const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+  const sort = opts.sort ?? [];
+  const scores = new Map<Doc, number>();
+  const keep = (out: Doc[]) => {
+    if (opts.textScores) for (const d of out) opts.textScores.set(d, scores.get(d) ?? 0);
+    return out;
+  };
+
+  if (
+    search.required &&
+    limit !== Infinity &&
+    sort.length === 1 &&
+    sort[0]![0] === TEXT_SCORE_SORT
+  ) {
+    const wanted = skip + limit;
+    // Only the page's best when nothing else is checked (a short page: insertion is cheap).
+    const order =
+      rest || search.checks || wanted > 100
+        ? byScore(search.scores)
+        : topByScore(search.scores, wanted);
+    const page: Doc[] = [];
+    for (const i of order) {
+      stats.docsExamined++;
+      const d = search.resolve(ids[i]!);
+      if (!d || (rest && !query.test(d))) continue;
+      page.push(d);
+      scores.set(d, search.scores[i]!);
+      if (page.length >= wanted) break;
+    }
+    return keep(page.slice(skip));
+  }
+
+  const matched: Doc[] = [];
+  if (search.required) {
+    for (let i = 0; i < ids.length; i++) {
+      stats.docsExamined++;
+      const d = search.resolve(ids[i]!);
+      if (!d || (rest && !query.test(d))) continue;
+      matched.push(d);
+      scores.set(d, search.scores[i]!);
+    }
+  } else {
+    const hits = new Map<Doc, number>();
+    for (let i = 0; i < ids.length; i++) {
+      const d = search.resolve(ids[i]!);
+      if (d) hits.set(d, search.scores[i]!);
+    }
+    for (const d of (coll as Collection).docs.values()) {
+      stats.docsExamined++;
+      const hit = hits.has(d);
+      if (!query.test({ ...d, [TEXT_MARKER]: hit })) continue;
+      matched.push(d);
+      scores.set(d, hits.get(d) ?? 0);
+    }
+  }
+  return keep(
+    sortDocs(matched, sort, scores, opts.collator).slice(
+      skip,
+      limit === Infinity ? undefined : skip + limit,
+    ),
+  );
+}
+
+/**
+ * How many documents a filter with `$text` matches, when the text search alone decides it (no
+ * other condition, negation, phrase or sensitivity: every posting is a match); else undefined.
+ */
+export function textCount(coll: Collection, filter: Doc): number | undefined {
+  if (!isPlainObject(filter) || !mentionsText(filter)) return undefined;
+  const search = textSearch(coll, filter, coll.ns);
+  if (!search.required || search.checks || Object.keys(search.filter).length > 0) return undefined;
+  return search.ids.length;
+}
+
+/** Positions of `scores`, best first (ties in their order). */
+function byScore(scores: readonly number[]): Uint32Array {
+  const order = new Uint32Array(scores.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+}
+
+/** The positions of the `n` best scores, best first (ties in their order). */
+function topByScore(scores: readonly number[], n: number): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i]!;
+    if (top.length === n && s <= scores[top[n - 1]!]!) continue;
+    let j = top.length;
+    while (j > 0 && scores[top[j - 1]!]! < s) j--;
+    top.splice(j, 0, i);
+    if (top.length > n) top.pop();
+  }
+  return top;
 }
 
 /** Filters, sorts and pages documents that are not in a collection (a view's output). */
 export function findInDocs(docs: Doc[], filter: Doc, opts: FindOptions = {}): Doc[] {
-  const query = compileFilter(filter, opts.variables);
+  // A view's pipeline comes first: mongod's error for a $text that is not the first stage.
+  if (isPlainObject(filter) && mentionsText(filter)) throw textNotFirst();
+  if (opts.sort?.some(([f]) => f === TEXT_SCORE_SORT)) throw noTextScore();
+  const query = compileFilter(filter, opts.variables, opts.collator);
   const skip = opts.skip ?? 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
   const sorted = sortDocs(
     docs.filter((d) => query.test(d)),
     opts.sort ?? [],
+    undefined,
+    opts.collator,
   );
   return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
 }
@@ -298,17 +466,63 @@ function simpleProjection(projection: Doc): ((doc: Doc) => Doc) | undefined {
   };
 }
 
+/** mongod's error for a `$match` with `$text` anywhere but first in a pipeline. */
+export function textNotFirst(): MongoServerError {
+  return serverError(
+    'Location17313',
+    '$match with $text is only allowed as the first pipeline stage',
+  );
+}
+
+function isTextScoreMeta(v: unknown): boolean {
+  return isPlainObject(v) && Object.keys(v).length === 1 && v.$meta === 'textScore';
+}
+
 /**
  * Applies a find projection (see projection.ts for mongod's rules; the commonest ones without
- * it); `_id` stays the first field as in MongoDB.
+ * it); `_id` stays the first field as in MongoDB. `scores`: the text scores of a `$text` query's
+ * documents, for fields `{ $meta: 'textScore' }` (which, alone, keep every field, as in mongod).
  */
-export function project(docs: Doc[], filter: Doc, projection: unknown, variables?: Doc): Doc[] {
+export function project(
+  docs: Doc[],
+  filter: Doc,
+  projection: unknown,
+  variables?: Doc,
+  scores?: Map<Doc, number>,
+): Doc[] {
   if (!projection || !isPlainObject(projection) || Object.keys(projection).length === 0)
     return docs;
+  const meta = Object.keys(projection).filter((k) => isTextScoreMeta(projection[k]));
+  if (meta.length > 0) {
+    if (!scores) throw noTextScore();
+    const rest: Doc = { ...projection };
+    for (const k of meta) {
+      if (k.split('.').includes('$'))
+        throw badValue(`positional projection cannot be used with $meta: '${k}'`);
+      delete rest[k];
+    }
+    const base = Object.keys(rest).length > 0 ? project(docs, filter, rest, variables) : docs;
+    return base.map((d, i) => {
+      const out: Doc = { ...d };
+      for (const k of meta) setMetaField(out, k.split('.'), scores.get(docs[i]!) ?? 0);
+      return out;
+    });
+  }
   const simple = simpleProjection(projection);
   if (simple) return docs.map(simple);
   const apply = guard(() => compileProjection(projection, filter, variables));
   return guard(() => docs.map(apply));
+}
+
+/** Sets a computed field at a path of a projected copy, copying the objects along the way. */
+function setMetaField(doc: Doc, path: string[], value: unknown): void {
+  let cur = doc;
+  for (const part of path.slice(0, -1)) {
+    const next = cur[part];
+    cur[part] = isPlainObject(next) ? { ...next } : {};
+    cur = cur[part] as Doc;
+  }
+  cur[path[path.length - 1]!] = value;
 }
 
 const UPDATE_OPERATORS = new Set([

@@ -18,6 +18,14 @@ import {
 
 export type Doc = Record<string, unknown>;
 
+/** Whether a value is or holds a string (the values a collation compares differently). */
+export function holdsString(v: unknown): boolean {
+  if (typeof v === 'string') return true;
+  if (Array.isArray(v)) return v.some(holdsString);
+  if (isPlainObject(v)) return Object.values(v).some(holdsString);
+  return false;
+}
+
 /** MongoDB's canonical type order for comparisons and sorting (numbers of every width share 2). */
 export function typeRank(v: unknown): number {
   if (v === undefined || v === null) return 1;

@@ -4,12 +4,27 @@ import type { Collection } from '../collection';
 import type { Engine } from '../engine';
 import { badValue, MongoServerError, serverError } from '../errors';
 import { coveredCount } from '../planner';
-import { applyUpdate, evalLet, findDocs, guard, parseSort, type FindOptions } from '../query';
+import { Aggregator as BaseAggregator } from 'mingo/aggregator';
+import { Lazy, type Iterator } from 'mingo/lazy';
+import { checkCollatedPipeline, collatedContext } from '../collation';
+import { mentionsText } from '../text/search';
+import {
+  applyUpdate,
+  evalLet,
+  findDocs,
+  guard,
+  noTextScore,
+  parseSort,
+  sortDocs,
+  textCount,
+  textNotFirst,
+  type FindOptions,
+} from '../query';
 import { normalizeTimezones } from '../timezones';
 import { isPlainObject, type Doc } from '../values';
 import { collStatsOf } from './admin';
 import { checkPipeline } from './pipelines';
-import { checkHint, collName, rejectCollation, type CommandContext, type Handler } from './context';
+import { checkHint, collName, readCollator, type CommandContext, type Handler } from './context';
 import { cursorBatchSize, cursorReply } from './cursors';
 import { SERVER_VERSION, SESSION_UID } from './handshake';
 import { prepareInsert } from './writes';
@@ -26,19 +41,26 @@ export const aggregate: Handler = (cmd, db, ctx) => {
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
-  rejectCollation(cmd.collation);
   const stages = pipeline as Doc[];
   checkPipeline(stages);
   const variables = evalLet(cmd.let);
   const isDbLevel = cmd.aggregate === 1;
   const name = isDbLevel ? '$cmd.aggregate' : collName(cmd, 'aggregate');
+  const collator = readCollator(cmd.collation, engine.collection(db, name));
+  if (collator) checkCollatedPipeline(stages);
+  // $text only in a first $match (mongod's rule), which the text index runs (see below).
+  for (const stage of stages.slice(1))
+    if (isPlainObject(stage) && isPlainObject(stage.$match) && mentionsText(stage.$match))
+      throw textNotFirst();
   if (cmd.explain === true) return explainAggregate(cmd, db, ctx, 'queryPlanner');
   if (!isDbLevel) {
     const coll = engine.collection(db, name);
     checkHint(coll, cmd.hint);
-    const counted = countFromIndex(coll, cmd);
+    const counted = collator ? undefined : countFromIndex(coll, cmd);
     if (counted) return cursorReply(ctx, `${db}.${name}`, counted, cursorBatchSize(cmd));
   }
+  /** The text scores of a first `$match` with `$text`, for `{ $meta: 'textScore' }` after it. */
+  let textScores: Map<Doc, number> | undefined;
   let input: Doc[];
   let rest = stages;
   const first = stages[0];
@@ -63,10 +85,21 @@ export const aggregate: Handler = (cmd, db, ctx) => {
     rest = stages.slice(1);
   } else {
     const coll = engine.collection(db, name);
-    if (first && '$match' in first && isPlainObject(first.$match) && !containsExpr(first.$match)) {
+    const match =
+      first && '$match' in first && isPlainObject(first.$match) ? first.$match : undefined;
+    const text = match !== undefined && mentionsText(match);
+    if (match && (text || !containsExpr(match))) {
       const second = stages[1];
       const sort = second && '$sort' in second ? parseSort(second.$sort) : [];
-      input = readDocs(engine, db, name, first.$match, { sort, variables, hint: cmd.hint });
+      if (text) textScores = new Map();
+      input = readDocs(engine, db, name, match, {
+        sort,
+        variables,
+        hint: cmd.hint,
+        collator,
+        textScores,
+        ns: `${db}.${name}`,
+      });
       rest = stages.slice(sort.length ? 2 : 1);
     } else {
       input = isView(coll)
@@ -82,16 +115,39 @@ export const aggregate: Handler = (cmd, db, ctx) => {
   const outTarget = last && '$out' in last ? last.$out : undefined;
   const mergeSpec = last && '$merge' in last ? last.$merge : undefined;
   const body = outTarget !== undefined || mergeSpec !== undefined ? rest.slice(0, -1) : rest;
-  const results = guard(
+  let pipelineBody = body;
+  const scored = body.some(usesTextScore);
+  if (scored) {
+    if (!textScores) throw noTextScore();
+    const scores = textScores;
+    input = input.map((d) => ({ ...d, [SCORE_FIELD]: scores.get(d) ?? 0 }));
+    pipelineBody = body.map(withScoreField);
+  }
+  const options = {
+    collectionResolver: resolver(engine, db),
+    variables,
+    // Clone inputs, so stages never mutate stored documents, unless no stage can: cloning
+    // every matched document is most of the cost of a count or a $group over many.
+    processingMode: pipelineBody.every(readsOnly) ? 0 : 1,
+  };
+  const normalized = normalizeTimezones(pipelineBody);
+  let results = guard(
     () =>
-      new Aggregator(normalizeTimezones(body), {
-        collectionResolver: resolver(engine, db),
-        variables,
-        // Clone inputs, so stages never mutate stored documents, unless no stage can: cloning
-        // every matched document is most of the cost of a count or a $group over many.
-        processingMode: body.every(readsOnly) ? 0 : 1,
-      }).run(input) as Doc[],
+      (collator
+        ? new BaseAggregator(normalized, {
+            ...options,
+            // $sort as find sorts (mingo's reverses the ties of a descending collated sort).
+            context: collatedContext(collator, {
+              $sort: (coll: Iterator, spec: unknown) =>
+                coll.transform((docs) =>
+                  Lazy(sortDocs(docs as Doc[], parseSort(spec), undefined, collator)),
+                ),
+            }),
+          } as never)
+        : new Aggregator(normalized, options)
+      ).run(input) as Doc[],
   );
+  if (scored) results = results.map((d) => withoutScoreField(d) as Doc);
   if (outTarget !== undefined) {
     writeOut(engine, db, outTarget, results);
     return cursorReply(ctx, `${db}.${name}`, [], undefined);
@@ -102,6 +158,67 @@ export const aggregate: Handler = (cmd, db, ctx) => {
   }
   return cursorReply(ctx, `${db}.${name}`, results, cursorBatchSize(cmd));
 };
+
+/**
+ * The field the documents of a pipeline after a `$text` match carry their text score in, for the
+ * stages that read it (`{ $meta: 'textScore' }`, rewritten to read this field). A name with a
+ * NUL byte, which no stored field has; removed from the results.
+ */
+const SCORE_FIELD = '\u0000textScore';
+
+function isTextScoreMeta(v: unknown): boolean {
+  return isPlainObject(v) && Object.keys(v).length === 1 && v.$meta === 'textScore';
+}
+
+function usesTextScore(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(usesTextScore);
+  if (!isPlainObject(v)) return false;
+  return isTextScoreMeta(v) || Object.values(v).some(usesTextScore);
+}
+
+/** `{ $meta: 'textScore' }` anywhere in an expression, as a reference to SCORE_FIELD. */
+function metaToField(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(metaToField);
+  if (!isPlainObject(v)) return v;
+  if (isTextScoreMeta(v)) return `$${SCORE_FIELD}`;
+  const out: Doc = {};
+  for (const [k, x] of Object.entries(v)) out[k] = metaToField(x);
+  return out;
+}
+
+/**
+ * A stage reading SCORE_FIELD where it says `{ $meta: 'textScore' }`: a `$sort` key sorts by it
+ * (descending, as mongod's textScore sort); an inclusion `$project` keeps it, since mongod keeps
+ * a document's metadata through projections.
+ */
+function withScoreField(stage: Doc): Doc {
+  const [name, spec] = stageOf(stage) ?? [];
+  if (name === '$sort' && isPlainObject(spec)) {
+    const sort: Doc = {};
+    for (const [k, v] of Object.entries(spec)) {
+      if (isTextScoreMeta(v)) sort[SCORE_FIELD] = -1;
+      else sort[k] = v;
+    }
+    return { $sort: sort };
+  }
+  const out = metaToField(stage) as Doc;
+  if (name === '$project' && isPlainObject(spec)) {
+    // An exclusion projection names only excluded fields (`{ _id: 0 }` alone excludes too).
+    const excluded = (v: unknown) => v === 0 || v === false;
+    const others = Object.entries(spec).filter(([k]) => k !== '_id');
+    const exclusion = others.length > 0 ? others.every(([, v]) => excluded(v)) : excluded(spec._id);
+    if (!exclusion) (out.$project as Doc)[SCORE_FIELD] = 1;
+  }
+  return out;
+}
+
+function withoutScoreField(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutScoreField);
+  if (!isPlainObject(v)) return v;
+  const out: Doc = {};
+  for (const [k, x] of Object.entries(v)) if (k !== SCORE_FIELD) out[k] = withoutScoreField(x);
+  return out;
+}
 
 /** The only key of a one-stage document, with its argument. */
 function stageOf(stage: unknown): [string, unknown] | undefined {
@@ -146,7 +263,7 @@ function countFromIndex(coll: Collection | undefined, cmd: Doc): Doc[] | undefin
       Number.isInteger(p[1]) &&
       ((p[0] === '$skip' && p[1] >= 0) || (p[0] === '$limit' && p[1] > 0)),
   );
-  let n = plain ? coveredCount(coll, filter) : undefined;
+  let n = plain ? (coveredCount(coll, filter) ?? textCount(coll, filter)) : undefined;
   if (n === undefined) return undefined;
   for (const [pageOp, arg] of paging as Array<[string, number]>) {
     n = pageOp === '$skip' ? Math.max(n - arg, 0) : Math.min(n, arg);
@@ -295,7 +412,13 @@ export function explainAggregate(
   if (coll) checkHint(coll, cmd.hint);
   const read =
     coll && !isView(coll) && !containsExpr(match)
-      ? findDocs(coll, match, { sort, stats, hint: cmd.hint })
+      ? findDocs(coll, match, {
+          sort,
+          stats,
+          hint: cmd.hint,
+          collator: readCollator(cmd.collation, coll),
+          ns: `${db}.${name}`,
+        })
       : undefined;
   const [stage, indexName] = (stats.plan || 'COLLSCAN').split(' ');
   const cursor: Doc = {

@@ -9,6 +9,7 @@ import { badValue, serverError } from '../errors';
 import type { FailPoints } from '../failpoints';
 import type { ServerState } from './admin';
 import { isPlainObject, valueKey, type Doc } from '../values';
+import { operationCollator, type Collator } from '../collation';
 import { isView } from './views';
 
 export const DEFAULT_BATCH = 101;
@@ -79,8 +80,18 @@ export function checkHint(coll: Collection | undefined, hint: unknown): void {
   throw badValue('hint provided does not correspond to an existing index');
 }
 
-/** Collations are not supported (see the package README): refuse rather than compare binary. */
-export function rejectCollation(collation: unknown): void {
-  if (collation !== undefined && collation !== null)
-    throw badValue('collation is not supported by this server');
+/**
+ * The collation a command reads or writes with (see collation.ts): its `collation` option, else
+ * the collection's default; undefined for the simple (binary) one. A view has no collation of
+ * its own here, and a non-simple one cannot be asked of it (mongod's error when a view's
+ * default collation would be overridden).
+ */
+export function readCollator(
+  collation: unknown,
+  coll: Collection | undefined,
+): Collator | undefined {
+  const collator = operationCollator(collation, coll);
+  if (collator && isView(coll))
+    throw serverError('OptionNotSupportedOnView', "Cannot override a view's default collation");
+  return collator;
 }

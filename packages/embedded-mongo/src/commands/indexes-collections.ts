@@ -1,6 +1,8 @@
 /** Index and collection management: createIndexes, listIndexes, dropIndexes, create, collMod, drop... */
 import type { Collection, IndexSpec } from '../collection';
 import type { Engine } from '../engine';
+import { checkCollation, displayCollation } from '../collation';
+import { isTextIndexKey, normalizeTextIndexSpec } from '../text/spec';
 import { badValue, serverError } from '../errors';
 import { compileFilter } from '../query';
 import { checkValidatorOptions } from '../validation';
@@ -9,8 +11,71 @@ import { collName, DEFAULT_BATCH, num, type Handler } from './context';
 import { cursorReply } from './cursors';
 import { isView } from './views';
 
+/** An index spec as mongod lists it: `v`, `key`, `name`, then the options. */
 function indexSpecOut(spec: IndexSpec): Doc {
-  return { v: 2, ...spec };
+  const { key, name, ...options } = spec;
+  return { v: 2, key, name, ...options };
+}
+
+/**
+ * The spec an index is stored with: its name (generated from the key as given when absent), a
+ * text index's fields as mongod stores them (text/spec.ts), the collation (the collection's
+ * default when it gives none; the simple one is no collation) as mongod reports it.
+ */
+function indexSpec(raw: Doc, collectionCollation: unknown): IndexSpec {
+  const rawKey = raw.key as Doc;
+  const name =
+    typeof raw.name === 'string'
+      ? raw.name
+      : Object.entries(rawKey)
+          .map(([k, v]) => `${k}_${typeof v === 'number' ? (v > 0 ? 1 : -1) : String(v)}`)
+          .join('_');
+  const out: Doc = { ...raw, name };
+  delete out.v;
+  // The namespace older clients put in specs (mongorestore does): mongod 4.4+ keeps none.
+  delete out.ns;
+  if (raw.collation !== undefined && !isPlainObject(raw.collation))
+    throw serverError('CannotCreateIndex', '"collation" for an index must be a document');
+  const given = checkCollation(raw.collation);
+  const collation =
+    given === null
+      ? undefined
+      : (given ?? (isPlainObject(collectionCollation) ? collectionCollation : undefined));
+  if (collation) out.collation = collation;
+  else delete out.collation;
+  if (isTextIndexKey(rawKey)) {
+    if (collation)
+      throw serverError(
+        'CannotCreateIndex',
+        `Index type 'text' does not support collation: ${displayCollation(collation)}`,
+      );
+    if (raw.unique === true)
+      throw serverError(
+        'CannotCreateIndex',
+        'unique text indexes are not supported by this server',
+      );
+    return normalizeTextIndexSpec(out) as IndexSpec;
+  }
+  const key: Doc = {};
+  for (const [k, v] of Object.entries(rawKey)) key[k] = (v as number) > 0 ? 1 : -1;
+  out.key = key;
+  return out as IndexSpec;
+}
+
+/** An index spec without its name, in any field order: the same index when these are equal. */
+function optionsKey(spec: IndexSpec): string {
+  return Object.keys(spec)
+    .filter((k) => k !== 'name')
+    .sort()
+    .map((k) => `${k}=${valueKey(spec[k])}`)
+    .join(';');
+}
+
+function keySpecsConflict(spec: IndexSpec, existing: IndexSpec): Error {
+  return serverError(
+    'IndexKeySpecsConflict',
+    `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`,
+  );
 }
 
 export const createIndexes: Handler = (cmd, db, { engine }) => {
@@ -25,33 +90,61 @@ export const createIndexes: Handler = (cmd, db, { engine }) => {
     if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0) {
       throw serverError('FailedToParse', 'index specification must have a non-empty key document');
     }
-    for (const v of Object.values(raw.key)) {
-      if (v !== 1 && v !== -1 && !(typeof v === 'number' && v !== 0)) {
-        throw serverError(
-          'InvalidOptions',
-          `index type ${JSON.stringify(v)} is not supported by this server`,
-        );
+    const text = isTextIndexKey(raw.key);
+    if (!text) {
+      for (const v of Object.values(raw.key)) {
+        if (v !== 1 && v !== -1 && !(typeof v === 'number' && v !== 0)) {
+          throw serverError(
+            'InvalidOptions',
+            `index type ${JSON.stringify(v)} is not supported by this server`,
+          );
+        }
       }
     }
-    const key: Doc = {};
-    for (const [k, v] of Object.entries(raw.key)) key[k] = (v as number) > 0 ? 1 : -1;
-    const spec = {
-      ...raw,
-      key,
-      name:
-        typeof raw.name === 'string'
-          ? raw.name
-          : Object.entries(key)
-              .map(([k, v]) => `${k}_${v}`)
-              .join('_'),
-    } as IndexSpec;
-    delete spec.v;
-    // The namespace older clients put in specs (mongorestore does): mongod 4.4+ keeps none.
-    delete (spec as Doc).ns;
+    const spec = indexSpec(raw, coll.options.collation);
     const sameName = coll.index(spec.name);
-    const sameKey = coll.indexes.find((i) => valueKey(i.spec.key) === valueKey(spec.key));
+    if (text) {
+      if (sameName) {
+        if (valueKey(sameName.spec.key) !== valueKey(spec.key))
+          throw keySpecsConflict(spec, sameName.spec);
+        if (optionsKey(sameName.spec) !== optionsKey(spec))
+          throw serverError(
+            'IndexOptionsConflict',
+            `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
+          );
+        continue;
+      }
+      const existing = coll.textIndex;
+      if (existing) {
+        if (valueKey(existing.spec.key) === valueKey(spec.key)) {
+          if (optionsKey(existing.spec) === optionsKey(spec))
+            throw serverError(
+              'IndexOptionsConflict',
+              `Index already exists with a different name: ${existing.name}`,
+            );
+          throw serverError(
+            'IndexOptionsConflict',
+            `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`,
+          );
+        }
+        throw serverError(
+          'CannotCreateIndex',
+          `only one text index per collection allowed, found existing text index "${existing.name}"`,
+        );
+      }
+      engine.createIndex(coll, spec);
+      continue;
+    }
+    const sameKey = coll.indexes.find(
+      (i) =>
+        valueKey(i.spec.key) === valueKey(spec.key) &&
+        valueKey(i.spec.collation) === valueKey(spec.collation),
+    );
     if (sameName) {
-      if (valueKey(sameName.spec.key) !== valueKey(spec.key)) {
+      if (
+        valueKey(sameName.spec.key) !== valueKey(spec.key) ||
+        valueKey(sameName.spec.collation) !== valueKey(spec.collation)
+      ) {
         throw serverError(
           'IndexKeySpecsConflict',
           `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
@@ -139,7 +232,7 @@ export const listCollections: Handler = (cmd, db, ctx) => {
             type: 'collection',
             options: c.options,
             info: { readOnly: false },
-            idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+            idIndex: indexSpecOut(c.indexes[0]!.spec),
           },
   );
   const filter = isPlainObject(cmd.filter) ? cmd.filter : {};
@@ -175,6 +268,12 @@ export const create: Handler = (cmd, db, { engine }) => {
   // the one _id index, and mongod keeps idIndex out of the collection's options too.
   delete options.idIndex;
   checkValidatorOptions(options);
+  // The collection's default collation, stored as mongod reports it (none when simple).
+  const collation = checkCollation(options.collation);
+  if (collation) options.collation = collation;
+  else delete options.collation;
+  if (collation && options.viewOn !== undefined)
+    throw badValue('a view with a default collation is not supported by this server');
   if (options.viewOn !== undefined) {
     if (typeof options.viewOn !== 'string' || options.viewOn === '')
       throw serverError('TypeMismatch', "'viewOn' must be a non-empty string");

@@ -14,7 +14,9 @@ import {
 } from '../query';
 import { validateDocument } from '../validation';
 import { cloneDoc, isPlainObject, sameDocument, type Doc } from '../values';
-import { checkHint, collName, num, rejectCollation, type Handler } from './context';
+import { checkCollatedUpdate } from '../collation';
+import { mentionsText } from '../text/search';
+import { checkHint, collName, num, readCollator, type Handler } from './context';
 import { rejectView } from './views';
 import { checkPipeline } from './pipelines';
 import { RAW_DOCUMENTS } from '../wire';
@@ -181,11 +183,13 @@ function updateDocuments(
     );
   }
   const coll = engine.collection(db, name);
-  rejectCollation(spec.collation);
+  const collator = readCollator(spec.collation, coll);
+  if (collator) checkCollatedUpdate(spec.u, spec.arrayFilters);
   checkHint(coll, spec.hint);
-  const matches = findDocs(coll, filter, { limit: multi ? 0 : 1, variables });
+  const ns = `${db}.${name}`;
+  const matches = findDocs(coll, filter, { limit: multi ? 0 : 1, variables, collator, ns });
   if (matches.length === 0) {
-    compileFilter(filter, variables);
+    compileFilter(filter, variables, collator);
     if (spec.upsert !== true) {
       checkUpdate(spec.u, opts); // surface invalid updates as errors
       return { n: 0, nModified: 0 };
@@ -271,12 +275,14 @@ export const del: Handler = (cmd, db, { engine }) => {
     try {
       if (!isPlainObject(spec)) throw badValue('delete statement must be an object');
       const coll = engine.collection(db, name);
-      rejectCollation(spec.collation);
+      const collator = readCollator(spec.collation, coll);
       checkHint(coll, spec.hint);
       const limit = num(spec.limit, 0);
       const matches = findDocs(coll, (spec.q ?? {}) as Doc, {
         limit: limit === 1 ? 1 : 0,
         variables,
+        collator,
+        ns: `${db}.${name}`,
       });
       for (const d of matches) engine.remove(coll as Collection, d);
       n += matches.length;
@@ -300,13 +306,25 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
     throw serverError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   rejectView(engine, db, name);
   const coll = engine.collection(db, name);
-  rejectCollation(cmd.collation);
+  const collator = readCollator(cmd.collation, coll);
+  if (collator && !remove) checkCollatedUpdate(cmd.update, cmd.arrayFilters);
   checkHint(coll, cmd.hint);
   const variables = evalLet(cmd.let);
   const bypass = cmd.bypassDocumentValidation === true;
-  const [old] = findDocs(coll, filter, { sort: parseSort(cmd.sort), limit: 1, variables });
+  const textScores = new Map<Doc, number>();
+  const [old] = findDocs(coll, filter, {
+    sort: parseSort(cmd.sort),
+    limit: 1,
+    variables,
+    collator,
+    ns: `${db}.${name}`,
+    textScores,
+  });
+  // A text score is the matched document's, also for the version after the update.
+  const text = isPlainObject(filter) && mentionsText(filter);
+  const scores = (d: Doc) => (old && text ? new Map([[d, textScores.get(old) ?? 0]]) : undefined);
   const shape = (d: Doc | undefined) =>
-    (d && cmd.fields ? project([d], {}, cmd.fields)[0] : d) ?? null;
+    (d && cmd.fields ? project([d], {}, cmd.fields, undefined, scores(d))[0] : d) ?? null;
   const opts = {
     arrayFilters: cmd.arrayFilters as Doc[] | undefined,
     variables,
@@ -316,7 +334,7 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
     return { lastErrorObject: { n: old ? 1 : 0 }, value: shape(old), ok: 1 };
   }
   if (!old) {
-    compileFilter(filter, variables);
+    compileFilter(filter, variables, collator);
     if (cmd.upsert !== true) {
       checkUpdate(cmd.update, opts);
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
