@@ -44,6 +44,14 @@ export const ErrorCodes = {
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
   MaxTimeMSExpired: 50,
+  PathNotViable: 28,
+  CannotBackfillArray: 34,
+  ConflictingUpdateOperators: 40,
+  EmptyFieldName: 56,
+  CannotCreateIndex: 67,
+  BSONObjectTooLarge: 10334,
+  Location51198: 51198,
+  Location17420: 17420,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

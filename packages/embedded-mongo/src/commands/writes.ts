@@ -1,11 +1,12 @@
 /** The write commands: insert, update, delete and findAndModify. */
-import { ObjectId } from 'bson';
+import { calculateObjectSize, ObjectId } from 'bson';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
 import { badValue, serverError, MongoServerError } from '../errors';
 import {
   applyUpdate,
   buildUpsert,
+  checkUpdate,
   compileFilter,
   evalLet,
   findDocs,
@@ -76,6 +77,33 @@ function dollarPrefixedKey(v: unknown): string | undefined {
   return undefined;
 }
 
+/** mongod's largest document (BSONObjMaxUserSize). */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Refuses a document over 16 MiB as mongod does: an insert with BadValue "object to insert too
+ * large", an upsert with 17420, an update with BSONObjectTooLarge. `bytes` is its encoded size
+ * when known.
+ */
+export function checkDocumentSize(
+  doc: Doc,
+  kind: 'insert' | 'upsert' | 'update',
+  bytes?: number,
+): void {
+  const size = bytes ?? calculateObjectSize(doc);
+  if (size <= MAX_DOCUMENT_BYTES) return;
+  if (kind === 'insert')
+    throw badValue(
+      `object to insert too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`,
+    );
+  if (kind === 'upsert')
+    throw serverError('Location17420', `Document to upsert is larger than ${MAX_DOCUMENT_BYTES}`);
+  throw serverError(
+    'BSONObjectTooLarge',
+    `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`,
+  );
+}
+
 /**
  * The document to store for an insert: `_id` first (a new ObjectId when missing). `owned` when
  * nothing else holds `doc` (the insert command's documents, decoded from this message), which is
@@ -115,8 +143,10 @@ export const insert: Handler = (cmd, db, { engine }) => {
     if (ordered && writeErrors.length) return;
     try {
       const doc = prepareInsert(raw, true);
+      const encoded = doc === raw ? bytes?.[index] : undefined;
+      checkDocumentSize(doc, 'insert', encoded?.length);
       validateDocument(coll, doc, undefined, bypass);
-      engine.insert(coll, doc, doc === raw ? bytes?.[index] : undefined);
+      engine.insert(coll, doc, encoded);
       n++;
     } catch (e) {
       writeErrors.push(toWriteError(e, index));
@@ -124,6 +154,25 @@ export const insert: Handler = (cmd, db, { engine }) => {
   });
   return writeErrors.length ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
 };
+
+/**
+ * The variables of an update statement: the command's `let` and, for a pipeline update, the
+ * statement's constants `c` (mongod refuses `c` with any other update, code 51198).
+ */
+function withConstants(letVars: Doc | undefined, c: unknown, u: unknown): Doc | undefined {
+  if (c === undefined) return letVars;
+  if (!Array.isArray(u))
+    throw serverError(
+      'Location51198',
+      'Constant values may only be specified for pipeline updates',
+    );
+  if (!isPlainObject(c))
+    throw serverError(
+      'TypeMismatch',
+      "BSON field 'update.updates.c' is the wrong type, expected type 'object'",
+    );
+  return { ...letVars, ...c };
+}
 
 /** Updates matching documents; returns counts and the upserted _id if one was inserted. */
 function updateDocuments(
@@ -134,11 +183,12 @@ function updateDocuments(
 ): { n: number; nModified: number; upserted?: unknown } {
   const filter = (spec.q ?? {}) as Doc;
   const multi = spec.multi === true;
-  const variables = spec.let as Doc | undefined;
+  const variables = withConstants(spec.let as Doc | undefined, spec.c, spec.u);
   const bypass = spec.bypassDocumentValidation === true;
   const opts = {
     arrayFilters: spec.arrayFilters as Doc[] | undefined,
     variables,
+    filter,
   };
   if (
     multi &&
@@ -158,11 +208,12 @@ function updateDocuments(
   if (matches.length === 0) {
     compileFilter(filter, variables);
     if (spec.upsert !== true) {
-      applyUpdate({}, spec.u, { ...opts, inserting: true }); // surface invalid updates as errors
+      checkUpdate(spec.u, opts); // surface invalid updates as errors
       return { n: 0, nModified: 0 };
     }
     const doc = buildUpsert(filter, spec.u, opts);
     validateId(doc);
+    checkDocumentSize(doc, 'upsert');
     const target = engine.getOrCreate(db, name);
     validateDocument(target, doc, undefined, bypass);
     engine.insert(target, doc);
@@ -172,6 +223,7 @@ function updateDocuments(
   for (const old of matches) {
     const updated = applyUpdate(old, spec.u, opts);
     if (sameDocument(old, updated)) continue;
+    checkDocumentSize(updated, 'update');
     validateDocument(coll as Collection, updated, old, bypass);
     engine.replace(coll as Collection, old, updated);
     nModified++;
@@ -281,6 +333,7 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
   const opts = {
     arrayFilters: cmd.arrayFilters as Doc[] | undefined,
     variables,
+    filter,
   };
   if (remove) {
     if (old) engine.remove(coll as Collection, old);
@@ -289,11 +342,12 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
   if (!old) {
     compileFilter(filter, variables);
     if (cmd.upsert !== true) {
-      applyUpdate({}, cmd.update, { ...opts, inserting: true });
+      checkUpdate(cmd.update, opts);
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     }
     const doc = buildUpsert(filter, cmd.update, opts);
     validateId(doc);
+    checkDocumentSize(doc, 'upsert');
     const target = engine.getOrCreate(db, name);
     validateDocument(target, doc, undefined, bypass);
     engine.insert(target, doc);
@@ -305,6 +359,7 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
   }
   const updated = applyUpdate(old, cmd.update, opts);
   if (!sameDocument(old, updated)) {
+    checkDocumentSize(updated, 'update');
     validateDocument(coll as Collection, updated, old, bypass);
     engine.replace(coll as Collection, old, updated);
   }
