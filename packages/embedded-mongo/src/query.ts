@@ -11,6 +11,7 @@ import { plan } from './planner';
 import { cloneDoc, compareValues, isPlainObject, valueKey, valuesAtPath, type Doc } from './values';
 import { normalizeTimezones } from './timezones';
 import { positionalMatch } from './positional';
+import { checkFilterOperators } from './unsupported';
 import { applyOperators, compareFields, parseUpdate, type ParsedUpdate } from './update-operators';
 
 export type SortSpec = Array<[string, 1 | -1]>;
@@ -31,6 +32,7 @@ export function compileFilter(filter: unknown, variables?: Doc): Query {
   }
   if (filter && '$text' in filter)
     throw badValue('text search ($text) is not supported by this server');
+  if (filter) checkFilterOperators(filter as Doc);
   return guard(
     () => new Query(normalizeTimezones((filter ?? {}) as Doc), variables ? { variables } : {}),
   );

@@ -1,4 +1,5 @@
 /** The aggregate command: pipelines over collections, views and $documents, $out and $merge. */
+import { checkCollation } from '../collation';
 import { Aggregator } from 'mingo';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
@@ -7,7 +8,7 @@ import { coveredCount } from '../planner';
 import { applyUpdate, evalLet, findDocs, guard, parseSort } from '../query';
 import { normalizeTimezones } from '../timezones';
 import { isPlainObject, type Doc } from '../values';
-import { checkHint, collName, rejectCollation, type Handler } from './context';
+import { checkHint, collName, type Handler } from './context';
 import { cursorBatchSize, cursorReply } from './cursors';
 import { SERVER_VERSION, SESSION_UID } from './handshake';
 import { prepareInsert } from './writes';
@@ -24,7 +25,7 @@ export const aggregate: Handler = (cmd, db, ctx) => {
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
-  rejectCollation(cmd.collation);
+  checkCollation(cmd.collation);
   const stages = pipeline as Doc[];
   const variables = evalLet(cmd.let);
   const isDbLevel = cmd.aggregate === 1;

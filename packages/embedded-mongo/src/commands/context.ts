@@ -74,9 +74,3 @@ export function checkHint(coll: Collection | undefined, hint: unknown): void {
   }
   throw badValue('hint provided does not correspond to an existing index');
 }
-
-/** Collations are not supported (see the package README): refuse rather than compare binary. */
-export function rejectCollation(collation: unknown): void {
-  if (collation !== undefined && collation !== null)
-    throw badValue('collation is not supported by this server');
-}

@@ -2,6 +2,7 @@
 import type { IndexSpec } from '../collection';
 import { badValue, serverError } from '../errors';
 import { compileFilter } from '../query';
+import { checkCreateOptions, checkIndexSpec } from '../unsupported';
 import { checkValidatorOptions } from '../validation';
 import { isPlainObject, valueKey, type Doc } from '../values';
 import { collName, DEFAULT_BATCH, num, type Handler } from './context';
@@ -24,14 +25,7 @@ export const createIndexes: Handler = (cmd, db, { engine }) => {
     if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0) {
       throw serverError('FailedToParse', 'index specification must have a non-empty key document');
     }
-    for (const v of Object.values(raw.key)) {
-      if (v !== 1 && v !== -1 && !(typeof v === 'number' && v !== 0)) {
-        throw serverError(
-          'InvalidOptions',
-          `index type ${JSON.stringify(v)} is not supported by this server`,
-        );
-      }
-    }
+    checkIndexSpec(raw);
     const key: Doc = {};
     for (const [k, v] of Object.entries(raw.key)) key[k] = (v as number) > 0 ? 1 : -1;
     const spec = {
@@ -168,6 +162,7 @@ export const create: Handler = (cmd, db, { engine }) => {
   const options: Doc = {};
   for (const [k, v] of Object.entries(cmd))
     if (!GENERIC_FIELDS.has(k) && k !== 'create') options[k] = v;
+  checkCreateOptions(options);
   checkValidatorOptions(options);
   if (options.viewOn !== undefined) {
     if (typeof options.viewOn !== 'string' || options.viewOn === '')

@@ -1,15 +1,16 @@
 /** The read commands: find, count and distinct. */
+import { checkCollation } from '../collation';
 import { commandStats } from '../command-stats';
 import { badValue } from '../errors';
 import { coveredCount } from '../planner';
 import { evalLet, parseSort, project, type FindOptions } from '../query';
+import { checkFindOptions } from '../unsupported';
 import { isPlainObject, valueKey, type Doc } from '../values';
 import {
   checkHint,
   collName,
   DEFAULT_BATCH,
   num,
-  rejectCollation,
   type CommandContext,
   type Handler,
 } from './context';
@@ -44,7 +45,8 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
   const limit = Math.abs(limitRaw);
   const skip = num(cmd.skip, 0);
   if (skip < 0) throw badValue('skip value must be non-negative');
-  rejectCollation(cmd.collation);
+  checkCollation(cmd.collation);
+  checkFindOptions(cmd);
   checkHint(ctx.engine.collection(db, name), cmd.hint);
   const docs = readDocs(ctx.engine, db, name, filter, {
     sort: parseSort(cmd.sort),
@@ -90,7 +92,7 @@ export const explain: Handler = (cmd, db, ctx) => {
 
 export const count: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'count');
-  rejectCollation(cmd.collation);
+  checkCollation(cmd.collation);
   const coll = engine.collection(db, name);
   checkHint(coll, cmd.hint);
   const query = (cmd.query ?? {}) as Doc;
@@ -119,7 +121,8 @@ export const count: Handler = (cmd, db, { engine }) => {
 
 export const distinct: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'distinct');
-  rejectCollation(cmd.collation);
+  checkCollation(cmd.collation);
+  checkHint(engine.collection(db, name), cmd.hint);
   if (typeof cmd.key !== 'string') throw badValue("'key' must be a string");
   const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc);
   const seen = new Map<string, unknown>();

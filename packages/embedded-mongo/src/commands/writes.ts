@@ -1,4 +1,5 @@
 /** The write commands: insert, update, delete and findAndModify. */
+import { checkCollation } from '../collation';
 import { calculateObjectSize, ObjectId } from 'bson';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
@@ -15,7 +16,7 @@ import {
 } from '../query';
 import { validateDocument } from '../validation';
 import { cloneDoc, isPlainObject, sameDocument, type Doc } from '../values';
-import { checkHint, collName, num, rejectCollation, type Handler } from './context';
+import { checkHint, collName, num, type Handler } from './context';
 import { rejectView } from './views';
 import { RAW_DOCUMENTS } from '../wire';
 
@@ -202,7 +203,7 @@ function updateDocuments(
     );
   }
   const coll = engine.collection(db, name);
-  rejectCollation(spec.collation);
+  checkCollation(spec.collation);
   checkHint(coll, spec.hint);
   const matches = findDocs(coll, filter, { limit: multi ? 0 : 1, variables });
   if (matches.length === 0) {
@@ -294,7 +295,7 @@ export const del: Handler = (cmd, db, { engine }) => {
     try {
       if (!isPlainObject(spec)) throw badValue('delete statement must be an object');
       const coll = engine.collection(db, name);
-      rejectCollation(spec.collation);
+      checkCollation(spec.collation);
       checkHint(coll, spec.hint);
       const limit = num(spec.limit, 0);
       const matches = findDocs(coll, (spec.q ?? {}) as Doc, {
@@ -323,7 +324,7 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
     throw serverError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   rejectView(engine, db, name);
   const coll = engine.collection(db, name);
-  rejectCollation(cmd.collation);
+  checkCollation(cmd.collation);
   checkHint(coll, cmd.hint);
   const variables = evalLet(cmd.let);
   const bypass = cmd.bypassDocumentValidation === true;
