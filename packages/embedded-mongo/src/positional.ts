@@ -12,9 +12,9 @@
  * first sorts the conditions of an `$and` into its canonical order; here they keep the order of
  * the filter (the same result unless two conditions each match through an array).
  */
+import { ObjectId } from 'bson';
 import type { Query } from 'mingo';
-import { compileFilter } from './query';
-import { isPlainObject, type Doc } from './values';
+import { isPlainObject, valueKey, valuesAtPath, type Doc } from './values';
 
 type Compile = (filter: Doc) => Query;
 
@@ -25,13 +25,17 @@ const NO_POSITION = new Set(['$ne', '$nin', '$not', '$size', '$options', '$comme
  * The position (a decimal string) for `$` in an update of `doc`, which matches `filter`; undefined
  * when no condition of the filter matched through an array.
  */
-export function positionalMatch(filter: unknown, doc: Doc, variables?: Doc): string | undefined {
+export function positionalMatch(
+  filter: unknown,
+  doc: Doc,
+  compileFilter: Compile,
+): string | undefined {
   const cache = new Map<string, Query>();
   const compile: Compile = (f) => {
-    const key = JSON.stringify(f);
+    const key = valueKey(f);
     let q = cache.get(key);
     if (!q) {
-      q = compileFilter(f, variables);
+      q = compileFilter(f);
       cache.set(key, q);
     }
     return q;
@@ -117,6 +121,19 @@ function arrayPosition(
   compile: Compile,
   leaf: boolean,
 ): string | undefined {
+  if (isScalar(cond)) {
+    // Equality with a scalar (the commonest: { tags: 'b' }, { 'comments._id': id }), without mingo.
+    const want = valueKey(cond);
+    const rest = path.split('.').slice(prefix.length);
+    const equal = (v: unknown) =>
+      valueKey(v) === want || (Array.isArray(v) && v.some((x) => valueKey(x) === want));
+    for (let i = 0; i < arr.length; i++) {
+      const el = arr[i];
+      if (leaf ? equal(el) : isPlainObject(el) && valuesAtPath(el, rest).some(equal))
+        return String(i);
+    }
+    return undefined;
+  }
   const query = compile({ [path]: cond });
   const elemMatch = isPlainObject(cond) && '$elemMatch' in cond;
   for (let i = 0; i < arr.length; i++) {
@@ -127,6 +144,19 @@ function arrayPosition(
     if (query.test(withValueAt(doc, prefix, stand))) return String(i);
   }
   return undefined;
+}
+
+/** A value an equality compares by valueKey alone (no regex, array, document, null or NaN). */
+function isScalar(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Number.isNaN(v);
+    default:
+      return v instanceof ObjectId || v instanceof Date;
+  }
 }
 
 /** A shallow copy of `doc` with `value` in place of what is at `path` (the copy shares the rest). */

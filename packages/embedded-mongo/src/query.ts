@@ -404,7 +404,7 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
   // The position `$` stands for: where the statement's query matched this document.
   const matched =
     parsed.positional && opts.filter && !opts.inserting
-      ? positionalMatch(opts.filter, doc, opts.variables)
+      ? positionalMatch(opts.filter, doc, (f) => compileFilter(f, opts.variables))
       : undefined;
   applyOperators(parsed, out, matched, opts.inserting === true);
   if (!opts.inserting) checkIdUnchanged(doc, out);
@@ -421,7 +421,7 @@ function parsedOperators(update: Doc, opts: UpdateOptions): ParsedUpdate {
   const hit = parsedCache.get(update);
   if (hit && hit.arrayFilters === opts.arrayFilters && hit.variables === opts.variables)
     return hit.parsed;
-  const parsed = parseUpdate(update, opts.arrayFilters, opts.variables);
+  const parsed = parseUpdate(update, opts.arrayFilters, (f) => compileFilter(f, opts.variables));
   parsedCache.set(update, {
     arrayFilters: opts.arrayFilters,
     variables: opts.variables,
@@ -480,9 +480,14 @@ function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
     }
   }
   const changes: Array<[string, string, unknown]> = [];
+  let created = 0;
   for (const [op, arg] of Object.entries(update) as Array<[string, Doc]>)
-    for (const [f, v] of Object.entries(arg)) changes.push([f, op, v]);
-  if (changes.length > 1) changes.sort((a, b) => compareFields(a[0], b[0]));
+    for (const [f, v] of Object.entries(arg)) {
+      changes.push([f, op, v]);
+      if (op !== '$unset' && !Object.hasOwn(doc, f)) created++;
+    }
+  // Only the order of the fields it creates shows (they are appended).
+  if (created > 1) changes.sort((a, b) => compareFields(a[0], b[0]));
   const out: Doc = { ...doc };
   for (const [f, op, v] of changes) {
     if (op === '$set') out[f] = cloneDoc(v);

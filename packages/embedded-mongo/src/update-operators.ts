@@ -20,8 +20,10 @@ import { Decimal128, Long, Timestamp } from 'bson';
 import type { Query } from 'mingo';
 import { elementText, idText, isNumeric, typeName, valueText } from './bson-text';
 import { badValue, serverError } from './errors';
-import { compileFilter } from './query';
 import { cloneDoc, compareValues, isPlainObject, valueKey, type Doc } from './values';
+
+/** Compiles a query filter (the caller's compileFilter, with the command's `let` variables). */
+export type CompileFilter = (filter: Doc) => Query;
 
 /** Where a value lives: `container[key]`, or the document itself (container null). */
 interface Elem {
@@ -732,15 +734,15 @@ abstract class CullingLeaf extends Leaf {
 
 class PullLeaf extends CullingLeaf {
   readonly match: (el: unknown) => boolean;
-  constructor(path: string, value: unknown, variables: Doc | undefined) {
+  constructor(path: string, value: unknown, compile: CompileFilter) {
     super(path);
     const first = isPlainObject(value) ? Object.keys(value)[0] : undefined;
     if (isPlainObject(value) && !(first !== undefined && PATH_OPERATORS.has(first))) {
       // A query on the elements themselves ({ a: 1 }, { $or: [...] }): documents only.
-      const query = compileFilter(value, variables);
+      const query = compile(value);
       this.match = (el) => isPlainObject(el) && query.test(el);
     } else if (isPlainObject(value) || value instanceof RegExp) {
-      const query = compileFilter({ v: value }, variables);
+      const query = compile({ v: value });
       this.match = (el) => query.test({ v: el });
     } else {
       const key = valueKey(value);
@@ -922,7 +924,7 @@ function isFilterPart(p: string): boolean {
   return p.length >= 3 && p.startsWith('$[') && p.endsWith(']');
 }
 
-function makeLeaf(op: string, path: string, value: unknown, variables?: Doc): Leaf {
+function makeLeaf(op: string, path: string, value: unknown, compile: CompileFilter): Leaf {
   switch (op) {
     case '$set':
       return new SetLeaf(path, value);
@@ -948,7 +950,7 @@ function makeLeaf(op: string, path: string, value: unknown, variables?: Doc): Le
     case '$pop':
       return new PopLeaf(path, value);
     case '$pull':
-      return new PullLeaf(path, value, variables);
+      return new PullLeaf(path, value, compile);
     case '$pullAll':
       return new PullAllLeaf(path, value);
     case '$bit':
@@ -1034,7 +1036,7 @@ function addLeaf(
  * Parses `arrayFilters` as mongod does: each a filter on one identifier (`{ 'x.a': 1 }`,
  * `{ x: { $gt: 2 } }`), identifiers unique and made of a lowercase letter then letters and digits.
  */
-export function parseArrayFilters(raw: unknown, variables?: Doc): Map<string, Query> {
+export function parseArrayFilters(raw: unknown, compile: CompileFilter): Map<string, Query> {
   const out = new Map<string, Query>();
   if (raw === undefined || raw === null) return out;
   if (!Array.isArray(raw))
@@ -1070,7 +1072,7 @@ export function parseArrayFilters(raw: unknown, variables?: Doc): Map<string, Qu
         'FailedToParse',
         `Found multiple array filters with the same top-level field name ${id}`,
       );
-    out.set(id, compileFilter(filter, variables));
+    out.set(id, compile(filter));
   });
   return out;
 }
@@ -1089,8 +1091,12 @@ function collectIdentifiers(filter: Doc, into: Set<string>): void {
  * Parses an operator update (`{ $set: {...}, $inc: {...} }`) with its array filters; throws
  * mongod's parse errors (unknown modifier, conflicts, bad arguments, unused array filters).
  */
-export function parseUpdate(update: Doc, arrayFilters?: unknown, variables?: Doc): ParsedUpdate {
-  const filters = parseArrayFilters(arrayFilters, variables);
+export function parseUpdate(
+  update: Doc,
+  arrayFilters: unknown,
+  compile: CompileFilter,
+): ParsedUpdate {
+  const filters = parseArrayFilters(arrayFilters, compile);
   const root = new ObjectNode();
   const used = new Set<string>();
   let positional = false;
@@ -1120,7 +1126,7 @@ export function parseUpdate(update: Doc, arrayFilters?: unknown, variables?: Doc
       const parts = path.split('.');
       checkPath(path, parts);
       if (parts.includes('$')) positional = true;
-      addLeaf(root, path, makeLeaf(op, path, value, variables), filters, used);
+      addLeaf(root, path, makeLeaf(op, path, value, compile), filters, used);
     }
   }
   for (const id of filters.keys()) {

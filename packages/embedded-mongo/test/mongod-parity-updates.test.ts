@@ -251,6 +251,23 @@ describe('writes mongod refuses', () => {
     expect(await c.countDocuments()).toBe(1);
   });
 
+  test('when an update brings a document to exactly 16 MiB, then it is stored, and one byte more is refused', async () => {
+    const c = coll();
+    const base = { _id: 1, data: '' };
+    const room = 16 * 1024 * 1024 - calculateObjectSize(base) - calculateObjectSize({ z: '' }) + 5;
+    await c.insertOne({ _id: 1, data: 'y'.repeat(room) });
+    // { z: '' } adds its field: the document is then 16777216 bytes, mongod's maximum.
+    await c.updateOne({ _id: 1 }, { $set: { z: '' } });
+    await c.updateOne({ _id: 1 }, { $inc: { n: 0 }, $unset: { z: '' } }); // replaces 8 bytes by 7
+    await expectError(
+      c.updateOne({ _id: 1 }, { $set: { z: 'ab' }, $unset: { n: '' } }),
+      10334,
+      'Resulting document after update is larger than 16777216',
+    );
+    const doc = await c.findOne({ _id: 1 }, { projection: { data: 0 } });
+    expect(doc).toEqual({ _id: 1, n: 0 });
+  });
+
   test('when create asks for capped without a size, then InvalidOptions (72) as mongod', async () => {
     await expectError(
       db.createCollection('a', { capped: 1024 } as never),
@@ -381,6 +398,50 @@ describe('features this server does not implement', () => {
       expect(e.code).toBe(2);
       expect(e.message).toContain(message);
     }
+  });
+});
+
+describe('command options that were accepted and ignored', () => {
+  test('when a delete statement has a limit other than 0 or 1, then FailedToParse (9) and nothing is deleted', async () => {
+    const c = coll();
+    await c.insertMany([{ _id: 1 }, { _id: 2 }]);
+    await expectError(
+      db.command({ delete: 'c', deletes: [{ q: {}, limit: 5 }] }).then((r) => {
+        if (r.writeErrors) throw new MongoServerError(r.writeErrors[0]);
+      }),
+      9,
+      'The limit field in delete objects must be 0 or 1. Got 5',
+    );
+    expect(await c.countDocuments()).toBe(2);
+  });
+
+  test('when listDatabases has a filter, then only the databases it matches are listed', async () => {
+    await coll().insertOne({ _id: 1 });
+    const other = client.db(`parity-other${seq}`);
+    await other.collection<Loose>('x').insertOne({ _id: 1 });
+    const r = await client
+      .db('admin')
+      .command({ listDatabases: 1, nameOnly: true, filter: { name: db.databaseName } });
+    expect(r.databases).toEqual([{ name: db.databaseName }]);
+  });
+
+  test('when an update statement has constants c, then a pipeline update reads them and another refuses them', async () => {
+    const c = coll();
+    await c.insertOne({ _id: 1 });
+    const r = await db.command({
+      update: 'c',
+      updates: [{ q: { _id: 1 }, u: [{ $set: { v: '$$x' } }], c: { x: 42 } }],
+    });
+    expect(r.nModified).toBe(1);
+    expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, v: 42 });
+    const refused = await db.command({
+      update: 'c',
+      updates: [{ q: { _id: 1 }, u: { $set: { v: 1 } }, c: { x: 42 } }],
+    });
+    expect(refused.writeErrors?.[0]).toMatchObject({
+      code: 51198,
+      errmsg: 'Constant values may only be specified for pipeline updates',
+    });
   });
 });
 

@@ -148,11 +148,13 @@ export const listCollections: Handler = (cmd, db, ctx) => {
 };
 
 export const listDatabases: Handler = (cmd, _db, { engine }) => {
-  const dbs = [...engine.dbs.entries()].map(([name, colls]) => ({
+  const all = [...engine.dbs.entries()].map(([name, colls]) => ({
     name,
     sizeOnDisk: 0,
     empty: colls.size === 0,
   }));
+  const filter = isPlainObject(cmd.filter) ? compileFilter(cmd.filter) : undefined;
+  const dbs = filter ? all.filter((d) => filter.test(d)) : all;
   if (cmd.nameOnly === true) return { databases: dbs.map((d) => ({ name: d.name })), ok: 1 };
   return { databases: dbs, totalSize: 0, totalSizeMb: 0, ok: 1 };
 };

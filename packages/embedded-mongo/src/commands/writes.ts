@@ -1,8 +1,9 @@
 /** The write commands: insert, update, delete and findAndModify. */
 import { checkCollation } from '../collation';
-import { calculateObjectSize, ObjectId } from 'bson';
+import { ObjectId } from 'bson';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
+import { checkInsertSize, checkUpdatedSize, checkUpsertSize } from '../doc-size';
 import { badValue, serverError, MongoServerError } from '../errors';
 import {
   applyUpdate,
@@ -78,33 +79,6 @@ function dollarPrefixedKey(v: unknown): string | undefined {
   return undefined;
 }
 
-/** mongod's largest document (BSONObjMaxUserSize). */
-export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-
-/**
- * Refuses a document over 16 MiB as mongod does: an insert with BadValue "object to insert too
- * large", an upsert with 17420, an update with BSONObjectTooLarge. `bytes` is its encoded size
- * when known.
- */
-export function checkDocumentSize(
-  doc: Doc,
-  kind: 'insert' | 'upsert' | 'update',
-  bytes?: number,
-): void {
-  const size = bytes ?? calculateObjectSize(doc);
-  if (size <= MAX_DOCUMENT_BYTES) return;
-  if (kind === 'insert')
-    throw badValue(
-      `object to insert too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`,
-    );
-  if (kind === 'upsert')
-    throw serverError('Location17420', `Document to upsert is larger than ${MAX_DOCUMENT_BYTES}`);
-  throw serverError(
-    'BSONObjectTooLarge',
-    `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`,
-  );
-}
-
 /**
  * The document to store for an insert: `_id` first (a new ObjectId when missing). `owned` when
  * nothing else holds `doc` (the insert command's documents, decoded from this message), which is
@@ -145,7 +119,7 @@ export const insert: Handler = (cmd, db, { engine }) => {
     try {
       const doc = prepareInsert(raw, true);
       const encoded = doc === raw ? bytes?.[index] : undefined;
-      checkDocumentSize(doc, 'insert', encoded?.length);
+      checkInsertSize(doc, encoded?.length);
       validateDocument(coll, doc, undefined, bypass);
       engine.insert(coll, doc, encoded);
       n++;
@@ -214,7 +188,7 @@ function updateDocuments(
     }
     const doc = buildUpsert(filter, spec.u, opts);
     validateId(doc);
-    checkDocumentSize(doc, 'upsert');
+    checkUpsertSize(doc);
     const target = engine.getOrCreate(db, name);
     validateDocument(target, doc, undefined, bypass);
     engine.insert(target, doc);
@@ -224,7 +198,7 @@ function updateDocuments(
   for (const old of matches) {
     const updated = applyUpdate(old, spec.u, opts);
     if (sameDocument(old, updated)) continue;
-    checkDocumentSize(updated, 'update');
+    checkUpdatedSize(old, updated);
     validateDocument(coll as Collection, updated, old, bypass);
     engine.replace(coll as Collection, old, updated);
     nModified++;
@@ -298,6 +272,11 @@ export const del: Handler = (cmd, db, { engine }) => {
       checkCollation(spec.collation);
       checkHint(coll, spec.hint);
       const limit = num(spec.limit, 0);
+      if (limit !== 0 && limit !== 1)
+        throw serverError(
+          'FailedToParse',
+          `The limit field in delete objects must be 0 or 1. Got ${limit}`,
+        );
       const matches = findDocs(coll, (spec.q ?? {}) as Doc, {
         limit: limit === 1 ? 1 : 0,
         variables,
@@ -348,7 +327,7 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
     }
     const doc = buildUpsert(filter, cmd.update, opts);
     validateId(doc);
-    checkDocumentSize(doc, 'upsert');
+    checkUpsertSize(doc);
     const target = engine.getOrCreate(db, name);
     validateDocument(target, doc, undefined, bypass);
     engine.insert(target, doc);
@@ -360,7 +339,7 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
   }
   const updated = applyUpdate(old, cmd.update, opts);
   if (!sameDocument(old, updated)) {
-    checkDocumentSize(updated, 'update');
+    checkUpdatedSize(old, updated);
     validateDocument(coll as Collection, updated, old, bypass);
     engine.replace(coll as Collection, old, updated);
   }
