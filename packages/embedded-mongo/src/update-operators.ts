@@ -259,7 +259,7 @@ abstract class Leaf {
       return;
     }
     if (this.creates) {
-      checkTopLevelDollar(taken.length ? taken : toCreate);
+      checkTopLevelDollar(taken.length ? taken : toCreate, ctx);
       createPathAt(elem, toCreate, this.newValue(ctx), ctx);
     } else if (!this.allowNonViable) checkViability(elem, toCreate, taken, ctx);
   }
@@ -273,10 +273,14 @@ abstract class Leaf {
   }
 }
 
-/** mongod refuses to store a top-level field whose name starts with '$' (storage validation). */
-function checkTopLevelDollar(path: string[]): void {
+/**
+ * mongod refuses to store a top-level field whose name starts with '$' by an update of an
+ * existing document (storage validation); the document an upsert inserts is validated as an
+ * insert, where such names are allowed (MongoDB 5.0+).
+ */
+function checkTopLevelDollar(path: string[], ctx: ApplyContext): void {
   const top = path[0] as string;
-  if (top.startsWith('$'))
+  if (top.startsWith('$') && !ctx.inserting)
     throw serverError(
       'DollarPrefixedFieldName',
       `The dollar ($) prefixed field '${top}' in '${top}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
@@ -329,7 +333,7 @@ class SetLeaf extends Leaf {
   }
   updateExisting(elem: Elem, taken: string[], ctx: ApplyContext): void {
     if (sameBson(valueOf(elem, ctx), this.value)) return;
-    checkTopLevelDollar(taken);
+    checkTopLevelDollar(taken, ctx);
     setValue(elem, cloneDoc(this.value));
   }
   override newValue(): unknown {
@@ -891,7 +895,7 @@ class RenameLeaf extends Leaf {
     if (toCreate.length === 0) {
       if (!sameBson(valueOf(elem, ctx), moved)) setValue(elem, moved);
     } else {
-      checkTopLevelDollar(taken.length ? taken : toCreate);
+      checkTopLevelDollar(taken.length ? taken : toCreate, ctx);
       createPathAt(elem, toCreate, moved, ctx);
     }
     delete (parent as Doc)[this.from[this.from.length - 1] as string];

@@ -514,6 +514,22 @@ describe('several updates of one array in one command', () => {
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, n: 1, a: [0] });
   });
 
+  test('when $set creates a top-level $-prefixed field, then an update refuses it (52) and an upsert inserts it (gh-15642)', async () => {
+    const c = coll();
+    await c.insertOne({ _id: 1 });
+    await expectError(
+      c.updateOne({ _id: 1 }, { $set: { $each: { count: 42 } } }),
+      52,
+      "The dollar ($) prefixed field '$each' in '$each' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.",
+    );
+    await c.updateOne(
+      { _id: 2 },
+      { $setOnInsert: { __v: 0 }, $set: { $each: { count: 42 } } },
+      { upsert: true },
+    );
+    expect(await c.findOne({ _id: 2 })).toEqual({ _id: 2, $each: { count: 42 }, __v: 0 });
+  });
+
   test('when an update creates several fields, then they are added in the order of their names', async () => {
     const c = coll();
     await c.updateOne({ _id: 1 }, { $set: { z: 1, b: 1, a: 1 } }, { upsert: true });
