@@ -365,6 +365,11 @@ export interface UpdateOptions {
 export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {}): Doc {
   validateUpdate(update);
   if (Array.isArray(update)) {
+    if (opts.arrayFilters?.length)
+      throw serverError(
+        'FailedToParse',
+        'arrayFilters may not be specified for pipeline-style updates',
+      );
     const [out] = guard(
       () =>
         new Aggregator(normalizeTimezones(update as Doc[]), { variables: opts.variables }).run([

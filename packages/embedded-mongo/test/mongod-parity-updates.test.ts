@@ -443,6 +443,16 @@ describe('command options that were accepted and ignored', () => {
       errmsg: 'Constant values may only be specified for pipeline updates',
     });
   });
+
+  test('when a pipeline update has arrayFilters, then FailedToParse (9)', async () => {
+    const c = coll();
+    await c.insertOne({ _id: 1, a: [1] });
+    await expectError(
+      c.updateOne({ _id: 1 }, [{ $set: { b: 1 } }], { arrayFilters: [{ x: 1 }] }),
+      9,
+      'arrayFilters may not be specified for pipeline-style updates',
+    );
+  });
 });
 
 describe('$pull', () => {
