@@ -239,6 +239,13 @@ const TOP_LEVEL_OPERATORS = new Set([
   '$sampleRate',
 ]);
 
+/** A DBRef's fields: names starting with '$' that a filter may test like any field. */
+const DBREF_FIELDS = new Set(['$ref', '$id', '$db']);
+
+function isOperator(key: string | undefined): boolean {
+  return key !== undefined && key.startsWith('$') && !DBREF_FIELDS.has(key);
+}
+
 /**
  * Walks a query filter's operators (not its literal values, nor `$expr`) and refuses, with
  * BadValue, `$where`, the geospatial operators and `$jsonSchema` (this server has neither
@@ -247,7 +254,7 @@ const TOP_LEVEL_OPERATORS = new Set([
  */
 export function checkFilterOperators(filter: Doc): void {
   for (const [key, value] of Object.entries(filter)) {
-    if (!key.startsWith('$')) {
+    if (!key.startsWith('$') || DBREF_FIELDS.has(key)) {
       checkCondition(value);
       continue;
     }
@@ -267,7 +274,7 @@ export function checkFilterOperators(filter: Doc): void {
 function checkCondition(cond: unknown): void {
   if (!isPlainObject(cond)) return;
   const keys = Object.keys(cond);
-  if (!keys[0]?.startsWith('$')) return;
+  if (!isOperator(keys[0])) return;
   for (const op of keys) {
     if (GEO_OPERATORS.has(op)) throw badValue(`geospatial query operators (${op}) are ${NOT_HERE}`);
     if (!FIELD_OPERATORS.has(op)) throw badValue(`unknown operator: ${op}`);
@@ -276,7 +283,7 @@ function checkCondition(cond: unknown): void {
     else if (op === '$elemMatch' && isPlainObject(arg)) {
       // { $elemMatch: { $gt: 1 } } tests values, { $elemMatch: { a: 1 } } documents.
       const first = Object.keys(arg)[0];
-      if (first?.startsWith('$') && !TOP_LEVEL_OPERATORS.has(first)) checkCondition(arg);
+      if (isOperator(first) && !TOP_LEVEL_OPERATORS.has(first as string)) checkCondition(arg);
       else checkFilterOperators(arg);
     }
   }
