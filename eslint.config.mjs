@@ -62,10 +62,10 @@ const boundaryZones = [
     message: 'The API imports only @campus/contracts and @campus/embedded-mongo of ours.',
   },
   {
-    target: ['scripts/start.ts', 'scripts/serve'],
+    target: ['scripts/start.ts', 'scripts/serve', 'scripts/ops/render-nginx.ts'],
     from: ['e2e', 'api/test', 'scripts/bench', 'scripts/bundle', 'scripts/compose'],
     message:
-      'What `npm start` runs (scripts/start.ts, scripts/serve) is production code: it never imports test support or benchmarks.',
+      'What `npm start` runs (scripts/start.ts, scripts/serve) and what an operator runs (scripts/ops/render-nginx.ts) is production code: it never imports test support or benchmarks.',
   },
   {
     target: 'api/src/platform',

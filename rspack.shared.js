@@ -391,6 +391,112 @@ class PrecompressPlugin {
   }
 }
 
+/**
+ * A remote's production build carries no page of its own: its `/` answers with this static page,
+ * which says which remote the server holds and links to the files the shell loads, and loads no
+ * script (the standalone development page, src/bootstrap.tsx, exists only in development builds
+ * and `npm run dev`).
+ */
+function remoteIndexHtml({ name, packageName, version, title }) {
+  const escape = (text) => String(text).replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escape(title)}</title>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    `<h1>${escape(title)}</h1>`,
+    `<p>This server holds <code>${escape(name)}</code>, the Module Federation remote ` +
+      `<code>${escape(packageName)}</code>${version ? ` ${escape(version)}` : ''} of Campus. Its pages run inside the ` +
+      'Campus shell, which loads them through its manifest; there is nothing to use here on its own.</p>',
+    '<ul>',
+    '<li><a href="mf-manifest.json">mf-manifest.json</a>: the manifest the shell reads</li>',
+    '<li><a href="remoteEntry.js">remoteEntry.js</a>: the remote\'s entry script</li>',
+    '</ul>',
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+class RemoteIndexPlugin {
+  constructor(page) {
+    this.html = remoteIndexHtml(page);
+  }
+
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('RemoteIndexPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'RemoteIndexPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => compilation.emitAsset('index.html', new sources.RawSource(this.html)),
+      );
+    });
+  }
+}
+
+/**
+ * A loopback address with a port (`localhost:4000`, `127.0.0.1:3001`, `[::1]:4000`): a server on
+ * the developer's machine, which no production page may name. A bare `http://localhost` without a
+ * port is left alone: libraries use it as a base to parse relative URLs with (React Router's
+ * `new URL(path, "http://localhost")`) and never fetch it, and linkify knows `localhost` as a
+ * host name.
+ */
+const LOOPBACK_ADDRESS = /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):\d+/;
+
+/**
+ * The files of a production build that may name a loopback address: the shell's env.json, its
+ * local defaults, which the deployment replaces (docker/shell/40-write-env-json.sh; npm start and
+ * the e2e runs serve their own).
+ */
+const RUNTIME_CONFIG_FILES = new Set(['env.json']);
+
+/** The text files of `assets` ({ name, source }) that name a loopback address, with the match. */
+function loopbackAddressesIn(assets) {
+  const found = [];
+  for (const { name, source } of assets) {
+    if (!PRECOMPRESSED.test(name) || RUNTIME_CONFIG_FILES.has(path.posix.basename(name))) continue;
+    const match = LOOPBACK_ADDRESS.exec(source);
+    if (match) found.push({ name, address: match[0] });
+  }
+  return found;
+}
+
+/**
+ * Fails a production build whose output names a loopback address (LOOPBACK_ADDRESS): such a
+ * build would call a developer's machine from a member's browser (the remotes' standalone page
+ * once shipped `http://localhost:4000`).
+ */
+class NoLoopbackAddressPlugin {
+  apply(compiler) {
+    const { Compilation, WebpackError } = compiler.webpack;
+    compiler.hooks.thisCompilation.tap('NoLoopbackAddressPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'NoLoopbackAddressPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_REPORT },
+        (assets) => {
+          const files = Object.keys(assets).map((name) => ({
+            name,
+            source: String(assets[name].source()),
+          }));
+          for (const { name, address } of loopbackAddressesIn(files)) {
+            compilation.errors.push(
+              new WebpackError(
+                `${name} names ${address}: a production build must not call a development ` +
+                  'address (rspack.shared.js, NoLoopbackAddressPlugin)',
+              ),
+            );
+          }
+        },
+      );
+    });
+  }
+}
+
 function resolveMode(env, argv) {
   if (argv.mode) return argv.mode;
   if (process.env.NODE_ENV === 'production' || process.env.NODE_ENV === 'development') {
@@ -405,7 +511,7 @@ function resolveMode(env, argv) {
  * @param {string} app.name       Module Federation name: an identifier (shell, mf_feed, ...)
  * @param {number} app.port       dev-server port
  * @param {Record<string, string>} [app.exposes]  remotes only: what they publish
- * @param {string} [app.title]    the HTML page title
+ * @param {string} [app.title]    the HTML page title (a remote's: its development page's)
  */
 function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
   const isHost = !exposes;
@@ -415,12 +521,16 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
     const isServe = Boolean(env.RSPACK_SERVE);
     const publicDir = path.join(dir, 'public');
     const template = path.join(dir, 'index.html');
+    // A remote's own page (src/index.ts -> src/bootstrap.tsx, mountStandalone) is a development
+    // harness: a production remote is only its remoteEntry.js, its manifest and their chunks.
+    const hasPage = isHost || !isProduction;
+    const appPackage = require(path.join(dir, 'package.json'));
 
     /** @type {import('@rspack/core').Configuration} */
     const config = {
       mode,
       context: dir,
-      entry: { main: './src/index.ts' },
+      entry: hasPage ? { main: './src/index.ts' } : {},
       devtool: isProduction ? false : 'cheap-module-source-map',
       output: {
         path: path.join(dir, 'dist'),
@@ -488,13 +598,19 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
             ? { experiments: isHost ? { provideExternalRuntime: true } : { externalRuntime: true } }
             : {}),
         }),
-        new rspack.HtmlRspackPlugin({
-          title,
-          ...(fs.existsSync(template) ? { template } : {}),
-          // A remote's own page is only a development harness; the host page is the product.
-          filename: 'index.html',
-          chunks: ['main'],
-        }),
+        hasPage
+          ? new rspack.HtmlRspackPlugin({
+              title,
+              ...(fs.existsSync(template) ? { template } : {}),
+              filename: 'index.html',
+              chunks: ['main'],
+            })
+          : new RemoteIndexPlugin({
+              name,
+              packageName: appPackage.name,
+              version: appPackage.version,
+              title: `Campus: the ${appPackage.name} remote`,
+            }),
         new rspack.DefinePlugin({
           'process.env.NODE_ENV': JSON.stringify(mode),
         }),
@@ -503,12 +619,13 @@ function createAppConfig({ dir, name, port, exposes, title = 'Campus' }) {
           : []),
         ...(isServe && !isProduction ? [reactRefreshPlugin()] : []),
         ...(isProduction && !isServe ? [new PrecompressPlugin()] : []),
+        ...(isProduction ? [new NoLoopbackAddressPlugin()] : []),
       ],
       optimization: {
         minimize: isProduction,
         splitChunks: {
-          // A remote's standalone harness (src/bootstrap.tsx, run only on the remote's own port)
-          // imports every page, so the modules a page shares with it used to be split into a
+          // A remote's standalone harness (src/bootstrap.tsx, in development builds only: run on
+          // the remote's own port) imports every page, so the modules a page shares with it used to be split into a
           // chunk of their own: the feed page downloaded its hooks and who-to-follow as a second
           // file. Left out of the split, each exposed page keeps its own code in its one file.
           ...(isHost
@@ -554,4 +671,10 @@ function reactRefreshPlugin() {
   return new ReactRefreshRspackPlugin();
 }
 
-module.exports = { createAppConfig, readExposes, sharedModules };
+module.exports = {
+  createAppConfig,
+  readExposes,
+  sharedModules,
+  loopbackAddressesIn,
+  NoLoopbackAddressPlugin,
+};

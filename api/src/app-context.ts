@@ -16,7 +16,8 @@ import type { Config } from './platform/config';
 import type { Database } from './platform/db';
 import { EventBus } from './platform/event-bus';
 import { followEventStream } from './platform/event-stream';
-import type { Logger } from './platform/logger';
+import { Readiness } from './platform/health';
+import { outsideRequest, type Logger } from './platform/logger';
 import { createMailQueue } from './platform/mail-queue';
 import { mailTransportFor, type MailTransport } from './platform/mailer';
 import { createUploadStorage } from './platform/storage';
@@ -67,7 +68,8 @@ export function createAppContext(deps: AppContextDeps) {
     owner: `${config.instanceName}/${origin}`,
     logger,
   });
-  events.on('mail.queued', () => void mailQueue.wake());
+  // The worker's round outlives the request whose commit woke it: not logged under its id.
+  events.on('mail.queued', () => void outsideRequest(() => mailQueue.wake()));
   const caches = createReadCaches(
     config,
     {
@@ -98,6 +100,7 @@ export function createAppContext(deps: AppContextDeps) {
       expiresIn: config.jwtExpiresIn,
       verified: caches.tokens,
     }),
+    readiness: new Readiness(logger),
   } satisfies AppContext);
   const eventStream = followEventStream<DomainEvent>({
     Outbox: models.Outbox,

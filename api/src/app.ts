@@ -1,5 +1,5 @@
 import cors from '@koa/cors';
-import Koa from 'koa';
+import Koa, { type Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { createAppContext } from './app-context';
 import type { AppContext, Clock, HttpContext } from './context';
@@ -31,12 +31,15 @@ import { backfillSearchTerms } from './modules/users/search-terms';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
 import { assertFromOurPages } from './platform/csrf';
-import { errorMiddleware } from './platform/errors';
+import { errorMiddleware, logResponseError } from './platform/errors';
+import { healthChecks } from './platform/health';
 import { requestLog, requireJsonBodies, routeTree, securityHeaders } from './platform/http';
 import type { InFlight } from './platform/in-flight';
 import type { Logger } from './platform/logger';
 import type { MailTransport } from './platform/mailer';
+import { createMetrics, exposition, metricsEndpoint, type AppMetrics } from './platform/metrics';
 import { createRateLimits } from './platform/rate-limit';
+import { REQUEST_ID_HEADER, requestIds } from './platform/request-context';
 
 export interface AppDeps {
   config: Config;
@@ -48,9 +51,14 @@ export interface AppDeps {
    * The database the app works on: its models (bound to its own connection, see models.ts) and
    * its reachability.
    */
-  database: Pick<Database<Models>, 'models' | 'requireReachable'>;
+  database: Pick<Database<Models>, 'models' | 'requireReachable' | 'reachable' | 'observeCommands'>;
   /** Counts requests being handled, for a graceful shutdown (main.ts). */
   inFlight?: InFlight;
+  /**
+   * What `GET /metrics` answers on the API port (METRICS_TOKEN): by default this app's metrics;
+   * main.ts adds the process's own, or asks the primary for every process's.
+   */
+  metricsText?: () => Promise<string>;
   /** The app's time (default: the system's; tests move a clock of their own). */
   clock?: Clock;
 }
@@ -67,6 +75,8 @@ export type CampusApp = Koa<AppState> & {
   readonly events: AppContext['events'];
   /** The live streams (`GET /api/stream`) open on this app; `close()` ends them. */
   readonly streams: StreamHub;
+  /** The app's Prometheus metrics (platform/metrics.ts). */
+  readonly metrics: AppMetrics;
   /** Resolves once the app follows the outbox: every later commit of any process reaches it. */
   ready(): Promise<void>;
   /** Resolves once every commit made before the call, by any process, has reached the app. */
@@ -115,13 +125,69 @@ export function createApp(deps: AppDeps): CampusApp {
   };
   // Live streams: the app's events fanned out to its open streams (modules/stream).
   const streams = createStreamHub(context, { ready: eventStream.ready });
-  // Errors after the response started (e.g. a client that hangs up mid-upload) reach Koa itself.
-  app.on('error', (err: unknown) => logger.warn({ err }, 'response error'));
+  // Every route, from the call table: filed by path (platform/http.ts `routeTree`).
+  const routes = routeTree([
+    authRoutes(http),
+    sessionRoutes(http),
+    accountLifecycleRoutes(http),
+    userRoutes(http),
+    profileRoutes(http),
+    followRoutes(http),
+    uploadRoutes(http),
+    feedbackRoutes(http),
+    accountApplicationRoutes(http),
+    settingsRoutes(http),
+    postRoutes(http),
+    commentRoutes(http),
+    notificationRoutes(http),
+    analyticsRoutes(http),
+    streamRoutes(http, streams),
+    // Admin operations: invitations, members' reports, the /api/admin routes.
+    invitationRoutes(http),
+    reportRoutes(http),
+    adminRoutes(http),
+  ]);
+  // Ready to serve members: the database answers and the app hears every process's writes.
+  const stopChecks = [
+    context.readiness.add('database', () =>
+      database.reachable ? true : { ready: false, reason: 'the database is unreachable' },
+    ),
+    context.readiness.add('eventStream', () =>
+      eventStream.following()
+        ? true
+        : { ready: false, reason: "other processes' writes are not followed yet (retrying)" },
+    ),
+  ];
+  const metrics = createMetrics({
+    liveStreams: () => streams.size,
+    mailAttempts: () => context.mailQueue.attempts(),
+    mailDepth: () => context.mailQueue.depth(),
+    cacheCounts: () => caches.counts(),
+    readiness: () => context.readiness.report(),
+    databaseReachable: () => database.reachable,
+    patternOf: routes.patternOf,
+    logger,
+  });
+  const stopTimingCommands = database.observeCommands(metrics.command);
+  // Errors after the response started reach Koa itself: a client that hung up (every closed live
+  // stream, an upload cut off) is a debug line, anything else a warning.
+  app.on('error', (err: unknown, ctx?: Context) => logResponseError(logger, err, ctx));
 
   if (inFlight) app.use(inFlight.middleware);
-  app.use(requestLog(logger));
+  app.use(requestIds(config.trustProxyHops));
+  app.use(requestLog(logger, routes.patternOf));
+  app.use(metrics.http);
   app.use(errorMiddleware(logger));
   app.use(securityHeaders({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  // Before the database is looked at: they answer during an outage too.
+  app.use(healthChecks(context.readiness));
+  app.use(
+    metricsEndpoint(
+      config.metrics.token,
+      deps.metricsText ?? (() => exposition([metrics.registry])),
+      logger,
+    ),
+  );
   app.use(
     cors({
       // Only the configured origins get CORS headers; any other origin is never reflected.
@@ -130,7 +196,7 @@ export function createApp(deps: AppDeps): CampusApp {
       // Last-Event-ID: a live stream reconnecting from another origin (the shell's) says where it was.
       // X-Requested-With: the kit's proof that a cookie-authenticated write is ours (csrf.ts).
       allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'X-Requested-With'],
-      exposeHeaders: ['Retry-After'],
+      exposeHeaders: ['Retry-After', REQUEST_ID_HEADER],
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       maxAge: 600,
     }),
@@ -155,32 +221,12 @@ export function createApp(deps: AppDeps): CampusApp {
       ],
     }),
   );
-  app.use(
-    routeTree([
-      authRoutes(http),
-      sessionRoutes(http),
-      accountLifecycleRoutes(http),
-      userRoutes(http),
-      profileRoutes(http),
-      followRoutes(http),
-      uploadRoutes(http),
-      feedbackRoutes(http),
-      accountApplicationRoutes(http),
-      settingsRoutes(http),
-      postRoutes(http),
-      commentRoutes(http),
-      notificationRoutes(http),
-      analyticsRoutes(http),
-      streamRoutes(http, streams),
-      // Admin operations: invitations, members' reports, the /api/admin routes.
-      invitationRoutes(http),
-      reportRoutes(http),
-      adminRoutes(http),
-    ]),
-  );
+  app.use(routes);
   const close = async () => {
     streams.close();
     unsubscribe();
+    stopTimingCommands();
+    for (const stop of stopChecks) stop();
     await context.mailQueue.close();
     await eventStream.close();
   };
@@ -190,6 +236,7 @@ export function createApp(deps: AppDeps): CampusApp {
     caches,
     events: context.events,
     streams,
+    metrics,
     ready: eventStream.ready,
     caughtUp: eventStream.caughtUp,
     close,

@@ -13,6 +13,7 @@ import type { Models } from './models';
 import type { AppState, TokenService } from './platform/auth';
 import type { Config } from './platform/config';
 import type { EventBus } from './platform/event-bus';
+import type { Readiness } from './platform/health';
 import type { Logger } from './platform/logger';
 import type { MailQueue } from './platform/mail-queue';
 import type { Mailer } from './platform/mailer';
@@ -52,6 +53,12 @@ export interface AppContext {
   readonly storage: UploadStorage;
   /** Signs and checks the API's tokens. */
   readonly tokens: TokenService;
+  /**
+   * What `GET /readyz` checks (platform/health.ts): named checks, each registered by what the app
+   * needs (`readiness.add('database', ...)`, the event stream; the migrations run before the
+   * process listens, so they need none while that holds).
+   */
+  readonly readiness: Readiness;
 }
 
 /**

@@ -1,13 +1,21 @@
-import cluster, { type Worker } from 'node:cluster';
-import type { AddressInfo } from 'node:net';
+import cluster from 'node:cluster';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app';
 import { trackInFlight } from './platform/in-flight';
 import { loadConfig } from './platform/config';
-import { openDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './platform/db';
+import { openDatabase } from './platform/db';
+import { EnvFileError, withEnvFile } from './platform/env-file';
 import { resolveJwtSecret } from './platform/jwt-secret';
 import { previousSecretRefusals } from './platform/key-ring';
 import { createLogger, type Logger } from './platform/logger';
+import { exposition, processMetrics } from './platform/metrics';
+import {
+  clusterMetricsOfWorker,
+  startMetricsServer,
+  type MetricsServer,
+} from './platform/metrics-server';
+import { checkMigrations, migrateDatabase } from './migrations/run';
 import { createModels } from './models';
 import {
   configRefusals,
@@ -16,86 +24,66 @@ import {
   ProductionRefusal,
 } from './platform/production';
 import type { Config } from './platform/config';
+import {
+  announceReady,
+  runProcesses,
+  SHUTDOWN_GRACE_MS,
+  type Settings,
+} from './platform/processes';
 import { demoLogins, findDemoAccount, printDemoLogins, seedDemoDataOnce } from './seed/seed';
-
-/** How long a shutdown waits for requests in progress before closing their connections. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
   // `--demo` asks for demo mode as DEMO_MODE=1 does (npm start and the e2e runs ask for it).
   const demoFlag = process.argv.includes('--demo');
-  const config = loadConfig(demoFlag ? { ...process.env, DEMO_MODE: '1' } : process.env);
-  const logger = createLogger(config.logLevel);
-  const refusals = [...configRefusals(config), ...previousSecretRefusals(config)];
-  if (refusals.length > 0) throw new ProductionRefusal(refusals);
-  if (cluster.isPrimary && config.apiProcesses > 1) return runProcesses(config, logger);
-  return runApi(config, logger);
-}
-
-/**
- * API_PROCESSES > 1: this process only starts the database (the embedded one stays one process,
- * started here; MONGODB_URI otherwise) and runs that many API processes on the API port with
- * node's cluster, which hands each new connection to one of them. A process that dies after it
- * started listening is replaced; one that dies while starting stops everything (a configuration
- * error would otherwise restart forever).
- */
-async function runProcesses(config: Config, logger: Logger) {
-  let embedded: EmbeddedDatabase | undefined;
-  let mongodbUri = config.mongodbUri;
-  if (!mongodbUri) {
-    embedded = await startEmbeddedDatabase(path.join(config.dataDir, 'db'), logger);
-    mongodbUri = `${embedded.uri}/campus?replicaSet=rs0`;
+  const startEnv = { ...process.env };
+  // The settings as they are now: the environment with API_ENV_FILE's variables on top, read
+  // again by a reload (SIGHUP, API_PROCESSES > 1). An API process the main process started has
+  // them in its environment already, and never reads the file itself: a process replaced after
+  // a crash runs with what the last reload accepted, not with an edit nobody reloaded yet.
+  const readSettings = (): Settings => {
+    const env = cluster.isWorker ? startEnv : withEnvFile(startEnv);
+    const config = loadConfig(demoFlag ? { ...env, DEMO_MODE: '1' } : env);
+    const refusals = [...configRefusals(config), ...previousSecretRefusals(config)];
+    if (refusals.length > 0) throw new ProductionRefusal(refusals);
+    return { env, config };
+  };
+  const settings = readSettings();
+  const logger = createLogger(settings.config.logLevel);
+  if (cluster.isPrimary && settings.config.apiProcesses > 1) {
+    return runProcesses(settings, readSettings, logger);
   }
-  let stopping = false;
-  const workers = new Set<Worker>();
-  // Each process has a slot (1..n), taken over by its replacement: its name in the outbox's event
-  // stream (API_SLOT, config.instanceName), so the replacement resumes where it stopped.
-  const fork = (slot: number) => {
-    const worker = cluster.fork({ MONGODB_URI: mongodbUri, API_SLOT: String(slot) });
-    let listening = false;
-    workers.add(worker);
-    worker.once('listening', () => {
-      listening = true;
-    });
-    worker.once('exit', (code, signal) => {
-      workers.delete(worker);
-      if (stopping) return;
-      if (!listening) {
-        logger.fatal({ code, signal }, 'an API process stopped while starting');
-        stop(1);
-        return;
-      }
-      logger.error({ code, signal }, 'an API process stopped: starting another');
-      fork(slot);
-    });
-  };
-  const stop = (exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
-    // Each process finishes its requests in progress (runApi's stop) before the database goes.
-    const exited = [...workers].map(
-      (worker) => new Promise<void>((resolve) => worker.once('exit', () => resolve())),
+  if (cluster.isWorker) {
+    // A hangup of the terminal reaches every process of its group: only the main process reloads.
+    process.on('SIGHUP', () => logger.debug('SIGHUP: the main process replaces this process'));
+  } else {
+    // Alone (API_PROCESSES=1), nothing would serve the port while this process restarts: a
+    // reload would be an outage, so SIGHUP (which would otherwise end the process) changes nothing.
+    process.on('SIGHUP', () =>
+      logger.warn(
+        'SIGHUP ignored: a rolling restart needs API_PROCESSES=2 or more; with one process, ' +
+          'restart it to apply changed settings',
+      ),
     );
-    for (const worker of workers) worker.process.kill('SIGTERM');
-    const forced = setTimeout(() => {
-      for (const worker of workers) worker.process.kill('SIGKILL');
-    }, SHUTDOWN_GRACE_MS + 5_000);
-    void Promise.all(exited)
-      .then(() => embedded?.stop())
-      .then(() => {
-        clearTimeout(forced);
-        process.exit(exitCode);
-      });
-  };
-  logger.info({ processes: config.apiProcesses, port: config.port }, 'starting API processes');
-  for (let slot = 1; slot <= config.apiProcesses; slot++) fork(slot);
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
+  }
+  return runApi(settings.config, logger);
 }
 
 /** One API process: its own connection, app and caches (the only process, or one of several). */
 async function runApi(config: Config, logger: Logger) {
-  const database = await openDatabase({ ...config, logger, models: createModels });
+  // One of several: the primary sums every process's metrics (answered as soon as this starts).
+  const clustered = cluster.isWorker ? clusterMetricsOfWorker() : undefined;
+  // The indexes are the migrations' (declared ones built, undeclared ones dropped), run before
+  // anything reads or writes, once however many processes start together.
+  const database = await openDatabase({
+    ...config,
+    logger,
+    models: createModels,
+    buildIndexes: false,
+  });
+  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
   if (isProduction(config)) {
     const demoRefusals = demoAccountRefusal(config, await findDemoAccount(database));
     if (demoRefusals.length > 0) {
@@ -105,13 +93,35 @@ async function runApi(config: Config, logger: Logger) {
   }
 
   const inFlight = trackInFlight();
+  // The process's own figures (memory, event-loop lag), beside the app's.
+  const processRegistry = processMetrics();
+  const ownMetrics = () => exposition([app.metrics.registry, processRegistry]);
   const app = createApp({
     inFlight,
     config,
     logger,
     jwtSecret: await resolveJwtSecret(config.jwtSecret, database.connection, config.dataDir),
     database,
+    metricsText: clustered ? clustered.text : ownMetrics,
   });
+  // The migrations ran before this process listens; readiness keeps asking, so a database
+  // replaced or restored underneath a running process (one whose migrations are not all recorded)
+  // takes it out of rotation. Only pending migrations count: an older version beside a newer one
+  // (a rolling upgrade or rollback) leaves the indexes to the newer one and stays ready.
+  app.appContext.readiness.add('migrations', async () => {
+    const { pending } = await checkMigrations(database);
+    return pending.length === 0 || { ready: false, reason: `${pending.length} pending` };
+  });
+  clustered?.serve([app.metrics.registry, processRegistry]);
+  let metricsServer: MetricsServer | undefined;
+  if (!clustered && config.metrics.port !== undefined) {
+    metricsServer = await startMetricsServer({
+      ...config.metrics,
+      port: config.metrics.port,
+      text: ownMetrics,
+      logger,
+    });
+  }
   // Avatars an older version kept on disk move into the database (GridFS) under the same names.
   const imported = await app.appContext.storage.importFrom(path.join(config.dataDir, 'uploads'));
   if (imported > 0) logger.info({ imported }, 'uploads copied from DATA_DIR into the database');
@@ -128,31 +138,57 @@ async function runApi(config: Config, logger: Logger) {
     printDemoLogins(await demoLogins(app.appContext, config.adminUserId));
   }
 
-  const server = app.listen(config.port, () => {
+  let stopping = false;
+  const server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, embeddedDatabase: database.embedded, pid: process.pid }, 'api listening');
+    logger.info(
+      { host: config.host, port, embeddedDatabase: database.embedded, pid: process.pid },
+      'api listening',
+    );
+    // Ready once it follows the outbox too (every later commit of any process reaches it): then
+    // a rolling restart may stop the process this one replaces (platform/processes.ts).
+    void (async () => {
+      while (!stopping) {
+        try {
+          await app.ready();
+          if (!stopping) announceReady();
+          return;
+        } catch {
+          // The event stream retries by itself and logs why; ask again in a second.
+          await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+        }
+      }
+    })();
   });
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // From now on every response closes its connection: a client's next request opens another,
+    // which the other processes take (API_PROCESSES > 1) while this one finishes.
+    inFlight.drain();
     // Live streams never finish by themselves: end them first, so their connections can close.
     app.streams.close();
     // Let requests in progress finish their writes (a comment and its post's count move in two
-    // steps) before the database goes, even those whose client has hung up; connections that
-    // are merely idle close at once.
+    // steps) before the database goes, even those whose client has hung up. No new connection
+    // is taken; one kept alive stays open until its next response, which closes it, or until it
+    // has been idle for the keep-alive timeout, as always: closing idle ones at once (what
+    // http.Server's own close() does) resets any whose client is sending its next request at
+    // that moment, and that request fails.
     const drained = new Promise<void>((resolve) => {
-      const closed = new Promise<void>((done) => server.close(() => done()));
-      void Promise.all([closed, inFlight.idle()]).then(() => resolve());
-      server.closeIdleConnections();
+      const closed = new Promise<void>((done) =>
+        net.Server.prototype.close.call(server, () => done()),
+      );
+      // Then the requests of connections that closed meanwhile (a client that hung up).
+      void closed.then(() => inFlight.idle()).then(() => resolve());
       setTimeout(() => {
         server.closeAllConnections();
         resolve();
       }, SHUTDOWN_GRACE_MS).unref();
     });
     drained
+      .then(() => metricsServer?.close())
       .then(() => app.close())
       .then(() => database.close())
       .then(
@@ -175,7 +211,8 @@ async function runApi(config: Config, logger: Logger) {
 
 main().catch((err: unknown) => {
   // A refusal is one line per reason for whoever deploys; anything else keeps its stack.
-  if (err instanceof ProductionRefusal) process.stderr.write(`${err.message}\n`);
-  else console.error(err);
+  if (err instanceof ProductionRefusal || err instanceof EnvFileError) {
+    process.stderr.write(`${err.message}\n`);
+  } else console.error(err);
   process.exit(1);
 });

@@ -12,6 +12,7 @@
  */
 import { VerifiedTokens } from './platform/auth';
 import type { Config } from './platform/config';
+import type { CacheCounts } from './platform/read-cache';
 import type { EventBus } from './platform/event-bus';
 import type { Clock } from './context';
 import type { DomainEvent } from './domain-events';
@@ -36,6 +37,8 @@ export interface ReadCaches {
   readonly comments: CommentPageCache;
   /** Forgets every read (after writes behind the app's back, e.g. a test moving dates). */
   clear(): void;
+  /** Every cache's lookups since the app started, by cache (the metrics' hit ratios). */
+  counts(): Record<string, CacheCounts>;
   /** Subscribes every cache to the events that change it; returns the unsubscribe function. */
   subscribe(events: EventBus<DomainEvent>): () => void;
 }
@@ -67,6 +70,15 @@ export function createReadCaches(
       for (const cache of subscribed) cache.clear();
       tokens.clear();
     },
+    counts: () => ({
+      ...feed.counts(),
+      authors: authors.counts,
+      accounts: accounts.counts,
+      tokens: tokens.counts,
+      sessions: sessions.counts,
+      'notification-pages': notifications.counts,
+      ...comments.counts(),
+    }),
     subscribe(events) {
       const stops = subscribed.map((cache) => cache.subscribe(events));
       return () => stops.forEach((stop) => stop());

@@ -32,6 +32,8 @@ export function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProcess> {
       NODE_ENV: 'development',
       DEMO_MODE: '',
       API_PROCESSES: '1',
+      // The address the tests call, whatever HOST the environment the tests run in has.
+      HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
       ...env,

@@ -9,7 +9,7 @@ import { createApp, type CampusApp } from '../src/app';
 import { createTokenService } from '../src/platform/auth';
 import { loadConfig, MEMBER_ACTIONS, type Config } from '../src/platform/config';
 import { connectDatabase, type Database } from '../src/platform/db';
-import { createLogger } from '../src/platform/logger';
+import { createLogger, type Logger } from '../src/platform/logger';
 import { createModels, type Models } from '../src/models';
 import type { AppContext, Clock } from '../src/context';
 
@@ -55,6 +55,7 @@ export interface TestApp {
   another(
     overrides: Overrides,
     clock?: Clock,
+    logger?: Logger,
   ): { http(): ReturnType<typeof request>; app: CampusApp };
   /** A client on `another(overrides, clock)`. */
   withConfig(overrides: Overrides, clock?: Clock): ReturnType<typeof request>;
@@ -98,9 +99,10 @@ export function buildTestApp(
   overrides: Overrides = {},
   /** The app's clock (default: the system's): a test moves it instead of waiting. */
   clock?: Clock,
+  /** Where the app logs (default: nowhere); test/log-capture.ts keeps the lines to read. */
+  logger: Logger = createLogger('silent'),
 ) {
   const cfg = testConfig(dataDir, overrides);
-  const logger = createLogger('silent');
   const app = createApp({
     config: cfg,
     logger,
@@ -150,9 +152,9 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
   let dataDir = '';
   const apps: CampusApp[] = [];
 
-  const build = (extra: Overrides, clock?: Clock) => {
+  const build = (extra: Overrides, clock?: Clock, logger?: Logger) => {
     if (!database) throw new Error('useTestApp: used before beforeAll');
-    const built = buildTestApp(database, dataDir, { ...overrides, ...extra }, clock);
+    const built = buildTestApp(database, dataDir, { ...overrides, ...extra }, clock, logger);
     apps.push(built.app);
     return built;
   };
@@ -221,8 +223,8 @@ export function useTestApp(overrides: Overrides = {}): TestApp {
     browser() {
       return request.agent(used().callback);
     },
-    another(extra, clock) {
-      const built = build(extra, clock);
+    another(extra, clock, logger) {
+      const built = build(extra, clock, logger);
       return { app: built.app, http: () => request(built.callback) };
     },
     withConfig(extra, clock) {

@@ -26,6 +26,7 @@ const HEADINGS = {
   'bench:web': '## `npm run bench:web`: the pages in Chromium',
   'bench:enumeration':
     '## `npm run bench:enumeration`: answers for addresses with and without an account',
+  'bench:reload': '## `npm run bench:reload`: rolling restarts and a killed API process',
 } as const;
 export type SectionName = keyof typeof HEADINGS;
 

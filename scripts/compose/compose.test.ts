@@ -562,6 +562,48 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  test('each front-end image sets every variable of its nginx template, naming where the image put the build, the snippets and the headers', () => {
+    for (const app of APPS) {
+      const service = services[app.dir]!;
+      const stage = finalStage(dockerfileInstructions(readText(dockerfileOf(service).file)));
+      const imageEnv = Object.fromEntries(
+        stage
+          .filter((i) => i.keyword === 'ENV')
+          .flatMap((i) => i.args.split(/\s+/))
+          .map((pair) => pair.split('=') as [string, string]),
+      );
+      const environment = { ...imageEnv, ...serviceEnvironment(service) };
+      const copies = stage
+        .filter((i) => i.keyword === 'COPY')
+        .map((i) => i.args.split(/\s+/).filter((word) => !word.startsWith('--')));
+      const template = copies.find(
+        ([, target]) => target === '/etc/nginx/templates/default.conf.template',
+      )![0]!;
+      // As the nginx image renders it: the variables that are set (none may be left).
+      const rendered = readText(path.join(repoRoot, template))
+        .replace(/#.*$/gm, '')
+        .replace(/\$\{(\w+)\}/g, (match, name: string) => environment[name] ?? match);
+      expect({ app: app.dir, left: rendered.match(/\$\{\w+\}/g) }).toEqual({
+        app: app.dir,
+        left: null,
+      });
+      const build = copies.find(([source]) => source === `/repo/${app.dir}/dist`)?.[1];
+      expect(rendered).toContain(`root ${build};`);
+      const snippets = copies.find(([source]) => source === 'docker/nginx/snippets/')?.[1];
+      expect(rendered).toContain(`include ${snippets!.replace(/\/$/, '')}/compression.conf;`);
+      // The headers are written where the image let nginx's user write them, and read from there.
+      expect(stage.find((i) => i.keyword === 'RUN')?.args).toContain(
+        `install -d -o 101 -g 0 -m 0755 ${environment.SECURITY_HEADERS_DIR}`,
+      );
+      expect(rendered).toContain(
+        `include ${environment.SECURITY_HEADERS_DIR}/security-headers.conf;`,
+      );
+      if (app.name === 'shell') {
+        expect(rendered).toContain(`alias ${build}/env.json;`);
+      }
+    }
+  });
+
   test('every location of the nginx templates sends the security headers; remotes add CORS', () => {
     for (const [template, includes] of [
       ['shell.conf.template', ['security-headers.conf']],
@@ -576,7 +618,7 @@ describe('docker-compose.yml', () => {
           expect({
             template,
             location: location.split('\n')[0],
-            include: location.includes(`include /etc/nginx/runtime/${include};`),
+            include: location.includes(`include \${SECURITY_HEADERS_DIR}/${include};`),
           }).toEqual({
             template,
             location: location.split('\n')[0],

@@ -55,7 +55,7 @@ export function contentSecurityPolicy({
   return directives.map((directive) => directive.join(' ')).join('; ');
 }
 
-/** Every response of every app carries these (a remote's standalone page included). */
+/** Every response of every app carries these (a remote's index page included). */
 export function securityHeaders(config: CompositionConfig): Record<string, string> {
   return {
     'Content-Security-Policy': contentSecurityPolicy(config),

@@ -4,10 +4,12 @@
 import { parseArgs } from 'node:util';
 import bcrypt from 'bcrypt';
 import { displayNameSchema, emailSchema } from '@campus/contracts';
+import { migrateDatabase } from '../migrations/run';
 import { createModels } from '../models';
 import { createScriptContext } from '../app-context';
 import { loadConfig } from '../platform/config';
 import { openDatabase } from '../platform/db';
+import { withEnvFile } from '../platform/env-file';
 import { createLogger } from '../platform/logger';
 import { readAdminPassword } from './password-input';
 import { provisionAdmin } from './provision-admin';
@@ -36,9 +38,20 @@ async function run(): Promise<void> {
   if (!name.success) throw new Error(name.error.issues[0]?.message ?? 'Invalid --name');
   const password = await readAdminPassword(process.env, process.stdin, process.stdout);
 
-  const config = loadConfig();
+  // The API's own settings: its environment, with API_ENV_FILE's variables on top.
+  const config = loadConfig(withEnvFile(process.env));
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ ...config, logger, models: createModels });
+  const database = await openDatabase({
+    ...config,
+    logger,
+    models: createModels,
+    buildIndexes: false,
+  });
+  // As the API's start does (and waiting for it, when it starts at the same time).
+  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
   try {
     const outcome = await provisionAdmin(createScriptContext(database.models, config, logger), {
       adminUserId: config.adminUserId,

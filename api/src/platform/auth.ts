@@ -9,7 +9,7 @@ import {
   type Role,
 } from '@campus/contracts';
 import { unauthorized } from './errors';
-import { ReadCache } from './read-cache';
+import { ReadCache, type CacheCounts } from './read-cache';
 
 /** The signed-in caller, as routes see it in `ctx.state.user`. */
 export interface AuthUser {
@@ -30,6 +30,10 @@ export interface AuthUser {
 export interface AppState {
   user?: AuthUser;
   credentials?: Credentials;
+  /** The route answered outside the routers (`/uploads/:name`, `/readyz`), for metrics and logs. */
+  route?: string;
+  /** A health check or a metrics scrape: its request line is logged at debug level. */
+  probe?: boolean;
 }
 
 const ALGORITHM = 'HS256';
@@ -97,6 +101,11 @@ export class VerifiedTokens {
     Number.MAX_SAFE_INTEGER,
     MAX_VERIFIED_TOKENS,
   );
+
+  /** Lookups of checked tokens (the metrics' hit ratios). */
+  get counts(): CacheCounts {
+    return this.tokens.counts;
+  }
 
   /**
    * The claims of a token checked before and not expired since. Only the signature check is

@@ -65,6 +65,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'Test' }).logLevel).toBe('silent');
   });
 
+  test('when HOST and METRICS_* are unset, then the API and its metrics listen on this machine only, and no metrics are served', () => {
+    for (const NODE_ENV of ['development', 'production']) {
+      expect(loadConfig({ NODE_ENV })).toMatchObject({
+        host: '127.0.0.1',
+        metrics: { port: undefined, host: '127.0.0.1', token: undefined },
+      });
+    }
+    expect(
+      loadConfig({
+        HOST: '0.0.0.0',
+        METRICS_PORT: '9464',
+        METRICS_HOST: '10.0.0.5',
+        METRICS_TOKEN: 'abc',
+      }),
+    ).toMatchObject({
+      host: '0.0.0.0',
+      metrics: { port: 9464, host: '10.0.0.5', token: 'abc' },
+    });
+    expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow(
+      'METRICS_PORT must be a non-negative integer',
+    );
+  });
+
   test('when a number is malformed, then loading fails loudly', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow('PORT must be a non-negative integer');
   });

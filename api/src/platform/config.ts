@@ -47,7 +47,25 @@ export interface SignInDelays {
 export interface Config {
   /** NODE_ENV, trimmed and lower-cased (`Production` is production); unset: `development`. */
   env: string;
+  /**
+   * The address the API listens on (HOST). Default 127.0.0.1, this machine only: a gateway on
+   * the same machine reaches it, nobody else can and forge X-Forwarded-For past it. A container
+   * (the image sets 0.0.0.0) or a gateway on another machine needs it set.
+   */
+  host: string;
   port: number;
+  /**
+   * Prometheus metrics (platform/metrics.ts), never public: on a port of their own (`port`, on
+   * `host`, loopback by default), and on the API port only with `token` as a bearer token.
+   */
+  metrics: {
+    /** METRICS_PORT: unset, no metrics port. */
+    port: number | undefined;
+    /** METRICS_HOST: the metrics port's address (default 127.0.0.1). */
+    host: string;
+    /** METRICS_TOKEN: unset, /metrics is not served on the API port (and the metrics port asks none). */
+    token: string | undefined;
+  };
   /** How many API processes serve `port` (node's cluster; 1: this process alone). */
   apiProcesses: number;
   /**
@@ -238,7 +256,13 @@ export function loadConfig(env: Env = process.env): Config {
   const appOrigins = [3000, 3001, 3002, 3003, 3004].map((p) => `http://localhost:${p}`);
   return {
     env: nodeEnv,
+    host: str(env, 'HOST') ?? '127.0.0.1',
     port,
+    metrics: {
+      port: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
+      host: str(env, 'METRICS_HOST') ?? '127.0.0.1',
+      token: str(env, 'METRICS_TOKEN'),
+    },
     apiProcesses: Math.max(1, int(env, 'API_PROCESSES', 1)),
     instanceName: str(env, 'API_INSTANCE') ?? `${os.hostname()}-${str(env, 'API_SLOT') ?? '1'}`,
     mongodbUri: str(env, 'MONGODB_URI'),

@@ -37,30 +37,49 @@ const DISCONNECT_MS = 5_000;
  */
 export interface Database<M = unknown> {
   readonly connection: mongoose.Connection;
-  /** The models bound to `connection`, their indexes built. */
+  /** The models bound to `connection`, their indexes built (unless `buildIndexes: false`). */
   readonly models: M;
   /** Whether the driver knows a server it can write to (from its SDAM events). */
   readonly reachable: boolean;
   /** Answers 503 at once while the database is known to be unreachable. */
   readonly requireReachable: Middleware;
+  /**
+   * Calls `listener` after each command the driver completes on this connection (its name, how
+   * long it took, whether it failed): the metrics' database latency. Returns the unsubscribe.
+   */
+  observeCommands(listener: CommandListener): () => void;
   /** Disconnects (given up after a few seconds: see `close` below). */
   close(): Promise<void>;
 }
+
+/** A command the driver completed: its name (`find`, `insert`...), its time, whether it failed. */
+export type CommandListener = (command: { name: string; ms: number; failed: boolean }) => void;
 
 function isReachable(description: mongoose.mongo.TopologyDescription): boolean {
   return [...description.servers.values()].some((server) => server.isWritable);
 }
 
+/** Why the driver has no server it can write to, in a few words (its servers' last errors). */
+function unreachableCause(description: mongoose.mongo.TopologyDescription): string | undefined {
+  const errors = [...description.servers.values()].map((server) => server.error?.message);
+  return errors.find((message) => message !== undefined);
+}
+
 /**
  * Connects to `uri` and builds every declared index before serving, so uniqueness holds from the
- * first request. A first connection that fails is retried for up to `startupTimeoutMs` (a
- * database still starting), since each attempt gives up after the short server selection timeout.
+ * first request (mongoose's autoIndex: it builds what is missing and never drops). The API and its
+ * scripts pass `buildIndexes: false` and run the migrations instead (src/migrations/run.ts), which
+ * also drop the indexes no model declares any more. A first connection that fails is retried for
+ * up to `startupTimeoutMs` (a database still starting), since each attempt gives up after the
+ * short server selection timeout.
  */
 export async function connectDatabase<M = unknown>(
   uri: string,
   options: {
     /** Binds the app's models to the new connection (their indexes are built before returning). */
     models?: (connection: mongoose.Connection) => M;
+    /** false: the models' indexes are left to the migrations (default true: built here). */
+    buildIndexes?: boolean;
     dbName?: string;
     logger?: Logger;
     startupTimeoutMs?: number;
@@ -69,10 +88,13 @@ export async function connectDatabase<M = unknown>(
 ): Promise<Database<M>> {
   const connectOptions: mongoose.ConnectOptions = {
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    // Command events (observeCommands): the metrics time every command the app sends.
+    monitorCommands: true,
     // While the database is down every request is refused before it reaches the driver, so only
     // the monitor's heartbeat can find it back: every 2 s instead of the driver's 10 s.
     heartbeatFrequencyMS: 2_000,
     ...(options.dbName ? { dbName: options.dbName } : {}),
+    ...(options.buildIndexes === false ? { autoIndex: false } : {}),
     ...options.driver,
   };
   const deadline = Date.now() + (options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS);
@@ -92,22 +114,40 @@ export async function connectDatabase<M = unknown>(
   }
   const client = connection.getClient();
   let reachable = true;
+  let unreachableSince = 0;
   // The driver's own view of the topology: a server it can write to, or none. It turns
   // unreachable on the first failed heartbeat or network error, and reachable again on the next
   // successful heartbeat. (Not mongoose's `readyState`, which also reads "disconnected" whenever
   // heartbeats are merely late, as they are behind a busy database's queue.)
+  // An outage is logged twice, one warning when it starts and one when it ends, without a stack:
+  // the failed heartbeats in between (every half second while the server is unknown), the
+  // requests refused with a 503 and the retries of the event stream and the mail queue are
+  // expected then, and logged at debug level only.
   client.on('topologyDescriptionChanged', (event) => {
     const now = isReachable(event.newDescription);
     if (now === reachable) return;
     reachable = now;
-    options.logger?.warn(now ? 'database reachable again' : 'database unreachable');
+    if (!now) {
+      unreachableSince = Date.now();
+      const cause = unreachableCause(event.newDescription);
+      options.logger?.warn(cause ? { cause } : {}, 'database unreachable');
+    } else {
+      options.logger?.warn({ outageMs: Date.now() - unreachableSince }, 'database reachable again');
+    }
   });
   if (options.logger) {
     const { logger } = options;
     client.on('serverHeartbeatFailed', (event) =>
-      logger.warn({ err: event.failure }, 'database heartbeat failed'),
+      logger.debug({ cause: event.failure?.message }, 'database heartbeat failed'),
     );
   }
+  const commandListeners = new Set<CommandListener>();
+  const completed = (failed: boolean) => (event: { commandName: string; duration: number }) => {
+    for (const listener of commandListeners)
+      listener({ name: event.commandName, ms: event.duration, failed });
+  };
+  client.on('commandSucceeded', completed(false));
+  client.on('commandFailed', completed(true));
   const models = options.models ? options.models(connection) : (undefined as M);
   await Promise.all(Object.values(connection.models).map((model) => model.init()));
 
@@ -120,6 +160,10 @@ export async function connectDatabase<M = unknown>(
     requireReachable: async (_ctx, next) => {
       if (!reachable) throw databaseUnavailable();
       return next();
+    },
+    observeCommands(listener) {
+      commandListeners.add(listener);
+      return () => commandListeners.delete(listener);
     },
     async close() {
       // The MongoDB driver (7.8/7.9) can wait forever on a command written to a connection the
@@ -227,6 +271,8 @@ export async function openDatabase<M>(options: {
   dataDir: string;
   logger: Logger;
   models: (connection: mongoose.Connection) => M;
+  /** false: the indexes are left to the migrations (connectDatabase). */
+  buildIndexes?: boolean;
 }): Promise<Database<M> & { embedded: boolean }> {
   const embedded = options.mongodbUri
     ? undefined
@@ -234,7 +280,11 @@ export async function openDatabase<M>(options: {
   const uri = options.mongodbUri ?? `${embedded!.uri}/campus?replicaSet=rs0`;
   let database: Database<M>;
   try {
-    database = await connectDatabase(uri, { logger: options.logger, models: options.models });
+    database = await connectDatabase(uri, {
+      logger: options.logger,
+      models: options.models,
+      buildIndexes: options.buildIndexes,
+    });
   } catch (err) {
     await embedded?.stop();
     throw err;
@@ -247,6 +297,7 @@ export async function openDatabase<M>(options: {
       return database.reachable;
     },
     requireReachable: database.requireReachable,
+    observeCommands: (listener) => database.observeCommands(listener),
     async close() {
       await database.close();
       await embedded?.stop();

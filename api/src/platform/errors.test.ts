@@ -3,7 +3,14 @@ import { Writable } from 'node:stream';
 import Koa from 'koa';
 import request from 'supertest';
 import { z } from 'zod';
-import { DATABASE_UNAVAILABLE, errorMiddleware, HttpError, toClientError } from './errors';
+import {
+  DATABASE_UNAVAILABLE,
+  errorMiddleware,
+  HttpError,
+  logFailure,
+  logResponseError,
+  toClientError,
+} from './errors';
 import { createLogger } from './logger';
 
 describe('toClientError', () => {
@@ -71,6 +78,13 @@ describe('toClientError', () => {
     expect(toClientError(new Error('wrapped', { cause: reset }))).toMatchObject({ status: 503 });
   });
 
+  test('when the driver’s pool was cleared by a network error, then 503 database unavailable', () => {
+    const cleared = Object.assign(new Error('Connection pool was cleared'), {
+      name: 'PoolClearedOnNetworkError',
+    });
+    expect(toClientError(cleared)).toMatchObject({ status: 503, message: DATABASE_UNAVAILABLE });
+  });
+
   test('when the client cuts its own upload off, then it is not called a database failure', () => {
     const aborted = Object.assign(new Error('request aborted'), {
       code: 'ECONNRESET',
@@ -103,5 +117,69 @@ describe('errorMiddleware', () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ message: 'Internal server error' });
     expect(lines.join('')).toContain('secret internal detail');
+  });
+});
+
+/** A logger whose lines are kept, parsed. */
+function keptLines() {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, logger: createLogger('debug', sink) };
+}
+
+describe('expected conditions in the log', () => {
+  test('when the database is unavailable to a request, then its 503 is one debug line without a stack', async () => {
+    const { lines, logger } = keptLines();
+    const app = new Koa();
+    app.use(errorMiddleware(logger));
+    app.use(() => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:27017'), {
+        name: 'MongoServerSelectionError',
+      });
+    });
+    const res = await request(app.callback()).get('/');
+    expect(res.status).toBe(503);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 20,
+      msg: DATABASE_UNAVAILABLE,
+      cause: 'connect ECONNREFUSED 127.0.0.1:27017',
+    });
+    expect(JSON.stringify(lines[0])).not.toContain('stack');
+  });
+
+  test('when background work fails, then a database outage is a debug line and anything else a warning with its stack', () => {
+    const { lines, logger } = keptLines();
+    const outage = Object.assign(new Error('no server'), { name: 'MongoServerSelectionError' });
+    logFailure(logger, outage, 'mail queue: the database failed the worker; trying again soon');
+    logFailure(
+      logger,
+      new Error('a bug'),
+      'mail queue: the database failed the worker; trying again soon',
+    );
+    expect(lines.map((l) => [l.level, l.cause ?? (l.err as { message: string }).message])).toEqual([
+      [20, 'no server'],
+      [40, 'a bug'],
+    ]);
+    expect(JSON.stringify(lines[1])).toContain('stack');
+  });
+
+  test('when a client closes its connection before the answer ended, then it is a debug line; another response error is a warning', () => {
+    const { lines, logger } = keptLines();
+    const closed = Object.assign(new Error('Premature close'), {
+      code: 'ERR_STREAM_PREMATURE_CLOSE',
+    });
+    logResponseError(logger, closed);
+    logResponseError(logger, new Error('something else'));
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [20, 'the client closed the connection before the answer ended'],
+      [40, 'response error'],
+    ]);
+    expect(lines[0]!.err).toBeUndefined();
   });
 });

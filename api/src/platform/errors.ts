@@ -1,7 +1,8 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import mongoose from 'mongoose';
 import { ZodError } from 'zod';
-import type { Logger } from './logger';
+import { loggablePath, type Logger } from './logger';
+import { REQUEST_ID_HEADER } from './request-context';
 
 /** An error whose status and message are safe to show to the client. */
 export class HttpError extends Error {
@@ -56,6 +57,8 @@ const UNAVAILABLE_ERRORS = new Set([
   'MongoTopologyClosedError',
   'MongoClientClosedError',
   'MongoPoolClearedError',
+  // The pool cleared after a network error (a MongoNetworkError, under a name of its own).
+  'PoolClearedOnNetworkError',
 ]);
 
 /**
@@ -82,7 +85,8 @@ function hasHttpStatus(err: object): boolean {
   return ['status', 'statusCode', 'httpCode'].some((key) => key in err);
 }
 
-function isDatabaseUnavailable(err: object): boolean {
+/** Whether `err` means the database cannot be reached right now (an outage, not a bug). */
+export function isDatabaseUnavailable(err: object): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const { name, message, code } = e as { name?: unknown; message?: unknown; code?: unknown };
     if (typeof name === 'string' && UNAVAILABLE_ERRORS.has(name)) return true;
@@ -97,6 +101,51 @@ function isDatabaseUnavailable(err: object): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * Logs a failure of background work (the event stream, the mail queue, live streams): a warning
+ * with its stack, or, when it is the database being unreachable, one debug line. An outage is
+ * logged once when it starts and once when it ends (db.ts), not once per retry.
+ */
+export function logFailure(logger: Logger, err: unknown, message: string): void {
+  if (typeof err === 'object' && err !== null && isDatabaseUnavailable(err)) {
+    logger.debug({ cause: err instanceof Error ? err.message : String(err) }, message);
+  } else {
+    logger.warn({ err }, message);
+  }
+}
+
+/**
+ * Errors of a response whose client went away before it ended: a closed live stream (every one
+ * ends so), a download cut off. Expected, and nothing to do about them.
+ */
+const CLIENT_GONE_CODES = new Set([
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+]);
+
+/**
+ * Koa's `error` event: an error after the response started. A client that went away is a debug
+ * line without a stack; anything else a warning with it.
+ */
+export function logResponseError(logger: Logger, err: unknown, ctx?: Context): void {
+  const code = (err as { code?: unknown } | null)?.code;
+  const where = ctx
+    ? {
+        method: ctx.method,
+        path: loggablePath(ctx.path),
+        reqId: ctx.response.get(REQUEST_ID_HEADER),
+      }
+    : {};
+  if (typeof code === 'string' && CLIENT_GONE_CODES.has(code)) {
+    logger.debug({ ...where, code }, 'the client closed the connection before the answer ended');
+  } else {
+    logger.warn({ ...where, err }, 'response error');
+  }
 }
 
 export const databaseUnavailable = () =>
@@ -169,7 +218,11 @@ export function errorMiddleware(logger: Logger): Middleware {
       }
     } catch (err) {
       const clientError = toClientError(err);
-      if (clientError && clientError.status >= 500) {
+      if (clientError?.status === 503 && clientError.message === DATABASE_UNAVAILABLE) {
+        // Expected during an outage, which the database logs once (db.ts): no stack per request.
+        const cause = err instanceof Error ? err.message : undefined;
+        logger.debug({ cause, method: ctx.method, route: ctx.routerPath }, clientError.message);
+      } else if (clientError && clientError.status >= 500) {
         logger.error({ err, method: ctx.method, route: ctx.routerPath }, clientError.message);
       }
       if (clientError) {

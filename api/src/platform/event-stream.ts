@@ -12,6 +12,7 @@
  * writes, so they forget everything (the replay after the resume forgets again what it changes).
  */
 import { mongo } from 'mongoose';
+import { isDatabaseUnavailable, logFailure } from './errors';
 import type { Logger } from './logger';
 import type { EventPositionModel, OutboxDoc, OutboxModel } from './outbox-model';
 
@@ -42,6 +43,12 @@ export interface EventStream {
    * the stream follows commit order.
    */
   caughtUp(): Promise<void>;
+  /**
+   * Whether the stream is established and has not failed since: the app hears every process's
+   * commits (its readiness, health.ts). False before `ready()`, while it waits to follow again
+   * after a failure, and once closed.
+   */
+  following(): boolean;
   /** Stops following (saving the position first). */
   close(): Promise<void>;
 }
@@ -59,7 +66,13 @@ function cannotResume(err: unknown): boolean {
 export function followEventStream<E>(options: EventStreamOptions<E>): EventStream {
   const { Outbox, Position, consumer, origin, logger } = options;
   let closed = false;
+  /** The stream failed and has not followed again since (logged once it does). */
+  let failing = false;
+  /** It failed because the database went away (an outage db.ts logs itself). */
+  let failedInOutage = false;
   let changes: mongo.ChangeStream<OutboxDoc, Change> | undefined;
+  /** The stream of `changes` has made its first round trip: it follows. */
+  let streamFollows = false;
   let established: Promise<void> | undefined;
   /** The last event handled (undefined: not known yet, read the saved one first). */
   let token: unknown;
@@ -138,6 +151,12 @@ export function followEventStream<E>(options: EventStreamOptions<E>): EventStrea
       await stream.close().catch(() => undefined);
       throw err;
     }
+    streamFollows = true;
+    if (failing) {
+      failing = false;
+      failedInOutage = false;
+      logger.info('event stream: following again');
+    }
     void pump(stream);
   };
 
@@ -153,15 +172,33 @@ export function followEventStream<E>(options: EventStreamOptions<E>): EventStrea
     }
   };
 
+  /**
+   * The database no longer holds the events after the stream's position (its history, the
+   * oplog, moved on, or a restarted embedded database started a new one): subscribers start
+   * afresh. After an outage that is expected of the embedded database (and nothing was committed
+   * meanwhile), so it is not another warning; otherwise it is one. No stack either way.
+   */
+  const historyLost = (err: unknown) => {
+    const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+    const fields = { code, cause: message };
+    if (failedInOutage)
+      logger.info(fields, 'event stream: cannot resume after the outage; following from now');
+    else logger.warn(fields, 'event stream: cannot resume; following from now');
+  };
+
   /** Follows again after a while, from the last event when it can; subscribers start afresh. */
   const failed = (err: unknown) => {
+    streamFollows = false;
     if (closed) return;
     if (cannotResume(err)) {
-      logger.warn({ err }, 'event stream: cannot resume; following from now');
+      historyLost(err);
       token = undefined;
     } else {
-      logger.warn({ err }, 'event stream failed; following again in a second');
+      // Retried every second: during a database outage, a debug line each time (logFailure).
+      logFailure(logger, err, 'event stream failed; following again in a second');
+      failedInOutage = typeof err === 'object' && err !== null && isDatabaseUnavailable(err);
     }
+    failing = true;
     options.reset();
     // Whoever waits to be caught up: the subscribers start afresh, nothing is left behind.
     releaseMarkers();
@@ -179,7 +216,7 @@ export function followEventStream<E>(options: EventStreamOptions<E>): EventStrea
       const attempt = open().catch(async (err: unknown) => {
         if (!cannotResume(err) || token === undefined) throw err;
         // The saved position is gone from the database's history: from now, afresh.
-        logger.warn({ err }, 'event stream: cannot resume; following from now');
+        historyLost(err);
         token = undefined;
         options.reset();
         releaseMarkers();
@@ -203,8 +240,10 @@ export function followEventStream<E>(options: EventStreamOptions<E>): EventStrea
       await Outbox.collection.insertOne({ _id, origin, at: new Date(), events: [] } as never);
       await seen;
     },
+    following: () => streamFollows && !closed,
     async close() {
       closed = true;
+      streamFollows = false;
       clearTimeout(reopenTimer);
       clearTimeout(saveTimer);
       const stream = changes;

@@ -3,7 +3,7 @@
  * security headers) and the one dispatch of its routers (`routeTree`).
  */
 import type Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import helmet from 'koa-helmet';
 import type { AppState } from './auth';
 import { HttpError } from './errors';
@@ -12,22 +12,45 @@ import { loggablePath, type Logger } from './logger';
 /** The one route whose body is not JSON (multipart). */
 export const UPLOAD_PATH = '/api/upload/avatar';
 
-export function requestLog(logger: Logger): Middleware<AppState> {
+/** The pattern of the route that answers `method path` (`/api/users/:id`), if any does. */
+export type PatternOf = (path: string, method: string) => string | undefined;
+
+/**
+ * The route a request matched, as its pattern (`/api/users/:id`, the call table's path), never
+ * the raw path: what metrics count by (a label per user id would be a series per user). A request
+ * answered before its route ran (a 503 while the database is away, a CORS preflight) is filed
+ * under the route that would have answered it (`patternOf`, the route tree's); `unmatched`: no
+ * route would (a 404).
+ */
+export function routeOf(ctx: ParameterizedContext<AppState>, patternOf?: PatternOf): string {
+  const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  if (matched !== undefined) return String(matched);
+  return ctx.state.route ?? patternOf?.(ctx.path, ctx.method) ?? 'unmatched';
+}
+
+/**
+ * One line per request, when it ends: what was asked, what was answered and for whom, with the
+ * client's address as TRUST_PROXY_HOPS decides (Koa's `ctx.ip`: the socket's, or the address the
+ * outermost trusted proxy saw) and the request id (`reqId`, request-context.ts). Health checks
+ * and metrics scrapes, every few seconds, are logged at debug level.
+ */
+export function requestLog(logger: Logger, patternOf?: PatternOf): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      logger.info(
-        {
-          method: ctx.method,
-          path: loggablePath(ctx.path),
-          status: ctx.status,
-          ms: Math.round(performance.now() - started),
-          userId: ctx.state.user?.id,
-        },
-        'request',
-      );
+      const line = {
+        method: ctx.method,
+        path: loggablePath(ctx.path),
+        route: routeOf(ctx, patternOf),
+        status: ctx.status,
+        ms: Math.round(performance.now() - started),
+        ip: ctx.ip,
+        userId: ctx.state.user?.id,
+      };
+      if (ctx.state.probe) logger.debug(line, 'request');
+      else logger.info(line, 'request');
     }
   };
 }
@@ -84,7 +107,9 @@ function routeKey(path: string): string {
  * order), and a path no router knows goes on at once (a 404) instead of through every router. A
  * router with a route whose first two segments are not literal runs for every path.
  */
-export function routeTree(routers: Array<Router<AppState>>): Middleware<AppState> {
+export function routeTree(
+  routers: Array<Router<AppState>>,
+): Middleware<AppState> & { patternOf: PatternOf } {
   const keysOf = (router: Router<AppState>): Set<string> | 'any' => {
     const keys = new Set<string>();
     for (const layer of router.stack) {
@@ -119,6 +144,24 @@ export function routeTree(routers: Array<Router<AppState>>): Middleware<AppState
     const run = byKey.get(routeKey(ctx.path)) ?? rest;
     return run ? run(ctx, next) : next();
   };
+  const patternOf: PatternOf = (path, method) => {
+    const key = routeKey(path);
+    for (const { router, keys } of filed) {
+      if (keys !== 'any' && !keys.has(key)) continue;
+      // HEAD is answered by the GET route; a preflight (OPTIONS) is filed under any method's.
+      const { pathAndMethod, path: onPath } = router.match(
+        path,
+        method === 'HEAD' ? 'GET' : method,
+      );
+      const layers = method === 'OPTIONS' ? onPath : pathAndMethod;
+      const route = layers.findLast((layer) => layer.methods.length > 0);
+      if (route) return String(route.path);
+    }
+    return undefined;
+  };
   // Every route, as a router's middleware shows them (`.router.stack`), for whoever lists them.
-  return Object.assign(dispatch, { router: { stack: routers.flatMap((r) => r.stack) } });
+  return Object.assign(dispatch, {
+    router: { stack: routers.flatMap((r) => r.stack) },
+    patternOf,
+  });
 }

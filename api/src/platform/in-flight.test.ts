@@ -44,6 +44,47 @@ describe('trackInFlight', () => {
   });
 });
 
+describe('trackInFlight: drain', () => {
+  test('when draining starts during a keep-alive request, then its response and later ones close the connection', async () => {
+    const inFlight = trackInFlight();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+    const app = new Koa();
+    app.use(inFlight.middleware);
+    app.use(async (ctx) => {
+      if (ctx.path === '/slow') {
+        entered();
+        await gate;
+      }
+      ctx.body = 'ok';
+    });
+    const server = app.listen(0);
+    const agent = new http.Agent({ keepAlive: true });
+    const get = (path: string) =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        const { port } = server.address() as { port: number };
+        http
+          .get({ port, path, agent }, (res) => res.resume().once('end', () => resolve(res)))
+          .once('error', reject);
+      });
+    try {
+      const before = await get('/');
+      expect(before.headers.connection).toBe('keep-alive');
+      const slow = get('/slow');
+      await handlerEntered;
+      inFlight.drain();
+      release();
+      expect((await slow).headers.connection).toBe('close');
+      expect((await get('/')).headers.connection).toBe('close');
+    } finally {
+      agent.destroy();
+      server.close();
+    }
+  });
+});
+
 describe('singleFlight', () => {
   test('when calls for a key overlap, then one computation answers them all; a later call computes again', async () => {
     const once = singleFlight<string, number>();

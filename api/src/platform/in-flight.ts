@@ -2,6 +2,9 @@
  * Requests still being handled. A client that hangs up does not stop its request's handler,
  * which may still have writes to make (a like and its post's count move in two steps), so a
  * shutdown waits for `idle()` as well as for connections to close before the database goes.
+ * Once `drain()` is called (a shutdown started), every response closes its connection
+ * (`Connection: close`), so a keep-alive client opens a new one for its next request, which
+ * another API process takes, instead of sending it to the process that is stopping.
  */
 import type { Middleware } from 'koa';
 
@@ -10,17 +13,22 @@ export interface InFlight {
   readonly count: number;
   /** Resolves once no request is being handled. */
   idle(): Promise<void>;
+  /** From now on, responses close their connection. */
+  drain(): void;
 }
 
 export function trackInFlight(): InFlight {
   let count = 0;
+  let draining = false;
   const waiters: Array<() => void> = [];
   return {
-    async middleware(_ctx, next) {
+    async middleware(ctx, next) {
       count++;
       try {
         await next();
       } finally {
+        // Before Koa writes the response (a response already streaming keeps its headers).
+        if (draining && !ctx.headerSent) ctx.set('Connection', 'close');
         count--;
         if (count === 0) for (const resolve of waiters.splice(0)) resolve();
       }
@@ -32,6 +40,9 @@ export function trackInFlight(): InFlight {
       return count === 0
         ? Promise.resolve()
         : new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    drain() {
+      draining = true;
     },
   };
 }

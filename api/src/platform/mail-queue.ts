@@ -18,6 +18,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from './config';
+import { logFailure } from './errors';
 import type { Logger } from './logger';
 import { trusted, type mongo, type QueryFilter } from 'mongoose';
 import type { MailState, QueuedMailDoc, QueuedMailModel } from './mail-queue-model';
@@ -84,7 +85,14 @@ export interface MailQueue {
   retry(id: number): Promise<TroubledMail | null>;
   /** Stops the worker, after the mail it is sending. */
   close(): Promise<void>;
+  /** This worker's attempts since it started, by outcome (the metrics). */
+  attempts(): Readonly<Record<AttemptOutcome, number>>;
+  /** The mails in the queue (every process's) by state: waiting to be sent, being sent, failed. */
+  depth(): Promise<Record<'queued' | 'sending' | 'failed', number>>;
 }
+
+/** How an attempt ended: sent, failed to be tried again, or failed for good. */
+export type AttemptOutcome = 'sent' | 'retry' | 'failed';
 
 /** A mail in these states is due at its `nextAttemptAt` (queued) or once its lease ran out. */
 const DUE_STATES: MailState[] = ['queued', 'sending'];
@@ -135,6 +143,7 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
   let round: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  const outcomes: Record<AttemptOutcome, number> = { sent: 0, retry: 0, failed: 0 };
 
   const enqueue = (fields: Partial<QueuedMailDoc> & Pick<QueuedMailDoc, 'to'>) =>
     options.transaction(async () => {
@@ -236,12 +245,14 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
           expiresAt: failed ? new Date(at.getTime() + FAILED_MAIL_TTL_MS) : null,
         },
       });
+      outcomes[failed ? 'failed' : 'retry'] += 1;
       logger.warn(
         { err, mailId: doc._id, attempts: doc.attempts, failed },
         failed ? 'e-mail failed for good' : 'e-mail failed: it will be tried again',
       );
       return;
     }
+    outcomes.sent += 1;
     const at = now();
     // What the mail said (its links carry tokens) goes; who it went to and when stays a day.
     await settle(doc._id, {
@@ -285,13 +296,13 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
         for (let doc = await claim(); doc && !closed; doc = await claim()) await attempt(doc);
       } catch (err) {
         failed = true;
-        logger.warn({ err }, 'mail queue: the database failed the worker; trying again soon');
+        logFailure(logger, err, 'mail queue: the database failed the worker; trying again soon');
       }
       if (closed) return;
       if (again && !failed) continue;
       if (started) {
         await schedule(failed).catch((err: unknown) => {
-          logger.warn({ err }, 'mail queue: next round not scheduled; trying again soon');
+          logFailure(logger, err, 'mail queue: next round not scheduled; trying again soon');
           timer = setTimeout(() => void wake(), AFTER_DATABASE_ERROR_MS);
           timer.unref();
         });
@@ -361,6 +372,18 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
       closed = true;
       clearTimeout(timer);
       while (round) await round;
+    },
+    attempts: () => ({ ...outcomes }),
+    async depth() {
+      const counts = await queued()
+        .aggregate<{ _id: MailState; n: number }>([
+          { $match: { state: { $in: ['queued', 'sending', 'failed'] } } },
+          { $group: { _id: '$state', n: { $sum: 1 } } },
+        ])
+        .toArray();
+      const depth = { queued: 0, sending: 0, failed: 0 };
+      for (const { _id, n } of counts) if (_id in depth) depth[_id as keyof typeof depth] = n;
+      return depth;
     },
   };
 }

@@ -5,12 +5,15 @@
  * ReadCache). Concurrent misses of one page are read once (single flight).
  */
 import { singleFlight } from './in-flight';
+import type { CacheCounts } from './read-cache';
 
 export class OwnedPages<V> {
   private readonly owners = new Map<number, Map<string, { value: V; until: number }>>();
   private readonly generations = new Map<number, number>();
   private all = 0;
   private readonly once = singleFlight<string, V>();
+  /** Pages asked for since the cache was made: kept, or read. */
+  readonly counts: CacheCounts = { hits: 0, misses: 0 };
 
   constructor(
     readonly ttlMs: number,
@@ -24,7 +27,11 @@ export class OwnedPages<V> {
    */
   async page(owner: number, key: string, load: () => Promise<V>): Promise<V> {
     const kept = this.owners.get(owner)?.get(key);
-    if (kept && kept.until > Date.now()) return kept.value;
+    if (kept && kept.until > Date.now()) {
+      this.counts.hits++;
+      return kept.value;
+    }
+    this.counts.misses++;
     if (this.ttlMs <= 0) return load();
     const mark = this.mark(owner);
     return this.once(`${owner}|${mark}|${key}`, async () => {

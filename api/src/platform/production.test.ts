@@ -51,6 +51,17 @@ describe('production refusals', () => {
     expect(isProduction({ env: 'Production' })).toBe(true);
   });
 
+  test('when METRICS_TOKEN is set in production, then it must be as strong as a signing secret; unset, nothing is refused', () => {
+    expect(configRefusals(production({ METRICS_TOKEN: secret() }))).toEqual([]);
+    expect(configRefusals(production({ METRICS_TOKEN: 'metrics' }))).toEqual([
+      expect.stringMatching(
+        /^METRICS_TOKEN has about \d+ bits of estimated entropy, under the 128/,
+      ),
+    ]);
+    // Outside production a short token is the operator's business.
+    expect(configRefusals(loadConfig({ METRICS_TOKEN: 'metrics' }))).toEqual([]);
+  });
+
   test('when JWT_SECRET is unset, then one line says so', () => {
     expect(configRefusals({ ...production(), jwtSecret: undefined })).toEqual([
       'JWT_SECRET must be set in production: a random secret of at least 128 bits (openssl rand -base64 48)',

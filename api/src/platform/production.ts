@@ -18,6 +18,7 @@ type ProductionSettings = Pick<
   | 'webUrl'
   | 'publicUrl'
   | 'allowedOrigins'
+  | 'metrics'
 >;
 
 /**
@@ -53,6 +54,22 @@ export function jwtSecretRefusal(
   return undefined;
 }
 
+/**
+ * Why METRICS_TOKEN, when set, must not guard the metrics in production: a committed value or
+ * one under MIN_SECRET_ENTROPY_BITS would let anyone who reaches the API port read them.
+ */
+function metricsTokenRefusal(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined;
+  if (isCommittedSecret(token)) {
+    return `METRICS_TOKEN is a value committed to the Campus repository: generate one (${GENERATE})`;
+  }
+  const bits = estimatedEntropyBits(token);
+  if (bits < MIN_SECRET_ENTROPY_BITS) {
+    return `METRICS_TOKEN has about ${bits} bits of estimated entropy, under the ${MIN_SECRET_ENTROPY_BITS} production needs: generate one (${GENERATE})`;
+  }
+  return undefined;
+}
+
 /** Why `value` of `variable` is not an absolute http(s) URL (an origin alone when `origin`). */
 function urlProblem(variable: string, value: string, origin: boolean): string | undefined {
   let url: URL;
@@ -79,7 +96,9 @@ function urlProblem(variable: string, value: string, origin: boolean): string | 
  * - DEMO_MODE off: demo mode seeds accounts whose passwords are in the README;
  * - MONGODB_URI, unless EMBEDDED_DATABASE=1 asks for the embedded database on purpose;
  * - WEB_URL, PUBLIC_URL and ALLOWED_ORIGINS: no localhost defaults (links in e-mails, avatar
- *   URLs and CORS would point at the server itself).
+ *   URLs and CORS would point at the server itself);
+ * - METRICS_TOKEN, when set: as strong as a signing secret (it has no default: unset, the API
+ *   port serves no metrics).
  */
 export function configRefusals(config: ProductionSettings): string[] {
   if (!isProduction(config)) return [];
@@ -122,6 +141,8 @@ export function configRefusals(config: ProductionSettings): string[] {
     .map((value) => urlProblem('ALLOWED_ORIGINS', value, true))
     .find(Boolean);
   if (origin) refusals.push(origin);
+  const metricsToken = metricsTokenRefusal(config.metrics.token);
+  if (metricsToken) refusals.push(metricsToken);
   return refusals;
 }
 

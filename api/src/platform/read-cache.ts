@@ -1,3 +1,17 @@
+/** How often a cache was asked for an entry, and how often it held it (the metrics' hit ratios). */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+}
+
+/** The counts of several caches (or parts of one) added up. */
+export function addCounts(...counts: Array<Readonly<CacheCounts>>): CacheCounts {
+  return {
+    hits: counts.reduce((sum, c) => sum + c.hits, 0),
+    misses: counts.reduce((sum, c) => sum + c.misses, 0),
+  };
+}
+
 /** Past this many keys forgotten, a cache stops telling them apart: see `stale`. */
 const MAX_TRACKED_KEYS = 10_000;
 
@@ -24,6 +38,8 @@ export class ReadCache<K, V> {
   private readonly forgotten = new Map<K, number>();
   /** The last generation at which every read under way was refused (`clear`, `deleteWhere`...). */
   private forgottenAll = 0;
+  /** Lookups (`get`) since the cache was made: found, or not (absent or expired). */
+  readonly counts: CacheCounts = { hits: 0, misses: 0 };
 
   constructor(
     readonly ttlMs: number,
@@ -38,9 +54,12 @@ export class ReadCache<K, V> {
 
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.until > this.now()) return entry.value;
-    this.entries.delete(key);
+    if (entry && entry.until > this.now()) {
+      this.counts.hits++;
+      return entry.value;
+    }
+    this.counts.misses++;
+    if (entry) this.entries.delete(key);
     return undefined;
   }
 

@@ -157,6 +157,7 @@ export function createUploadStorage(
         if (!match || ctx.method !== 'GET') return next();
         const name = match[1]!;
         if (!STORED_NAME.test(name)) return next();
+        ctx.state.route = '/uploads/:name';
         const [file] = await bucket().find({ filename: name }).limit(1).toArray();
         if (!file) return next();
         const metadata = file.metadata as UploadMetadata | undefined;

@@ -5,6 +5,7 @@ import { openDatabase } from '../platform/db';
 import { createLogger } from '../platform/logger';
 import { isProduction } from '../platform/production';
 import { createUploadStorage } from '../platform/storage';
+import { migrateDatabase } from '../migrations/run';
 import { createModels } from '../models';
 import { createScriptContext } from '../app-context';
 import { demoLogins, printDemoLogins, resetDemoCollections, seedDemoDataOnce } from './seed';
@@ -21,7 +22,17 @@ async function run() {
     throw new Error('The demo data is never seeded in production: NODE_ENV must not be production');
   }
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ ...config, logger, models: createModels });
+  const database = await openDatabase({
+    ...config,
+    logger,
+    models: createModels,
+    buildIndexes: false,
+  });
+  // As the API's start does (and waiting for it, when it starts at the same time).
+  await migrateDatabase(database, { logger }).catch(async (err: unknown) => {
+    await database.close();
+    throw err;
+  });
   const target = createScriptContext(database.models, config, logger);
   try {
     if (process.argv.includes('--reset')) await resetDemoCollections(target);

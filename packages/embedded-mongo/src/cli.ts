@@ -7,6 +7,8 @@
  *   Cuts a damaged journal at its last good record, after copying it (see repair.ts).
  * embedded-mongo compact --dbpath .data/db
  *   Rewrites the journal as a snapshot (quick starts; see Engine.compact). Offline.
+ * embedded-mongo dump|restore|fingerprint --uri mongodb://HOST:PORT ...
+ *   Backups of a running server in mongodump's archive format (see backup/cli.ts).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +16,9 @@ import { JournalCorruptError, type StorageFaults } from './journal';
 import { describeRepair, repairJournal } from './repair';
 import { startServer } from './server';
 import { Engine } from './engine';
+import type * as BackupCliModule from './backup/cli';
+
+type BackupCli = typeof BackupCliModule;
 
 function fatal(message: string): never {
   process.stderr.write(`embedded-mongo: FATAL: ${message}\n`);
@@ -126,6 +131,11 @@ async function main(): Promise<void> {
   const [first, ...rest] = process.argv.slice(2);
   if (first === 'repair') repair(rest);
   else if (first === 'compact') compactOffline(rest);
+  else if (first === 'dump' || first === 'restore' || first === 'fingerprint')
+    // Loaded only for these commands, so that the server never loads the driver (a dynamic
+    // import() would bypass the tsx/cjs loader the bin script runs us under).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    await (require('./backup/cli') as BackupCli).runBackupCommand(first, rest);
   else await serve(process.argv.slice(2));
 }
 

@@ -52,6 +52,8 @@ export const ErrorCodes = {
   BSONObjectTooLarge: 10334,
   Location51198: 51198,
   Location17420: 17420,
+  SnapshotTooOld: 239,
+  SnapshotUnavailable: 246,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

@@ -15,3 +15,15 @@ export interface StartOptions extends ServerOptions {
 export function start(options: StartOptions = {}): Promise<RunningServer> {
   return startServer({ port: 0, ...options });
 }
+
+/** Backups in mongodump's archive format, and fingerprints to compare databases (see backup/). */
+export { compareFingerprints, dump, fingerprint, restore } from './backup';
+export type {
+  CollectionFingerprint,
+  DumpOptions,
+  DumpResult,
+  Fingerprint,
+  FingerprintOptions,
+  RestoreOptions,
+  RestoreResult,
+} from './backup';

@@ -24,6 +24,8 @@ export interface ReplicaSetOptions {
   oplogEntries?: number;
   /** How long a transaction may stay open; default 60 000 ms, as mongod. */
   transactionLifetimeMs?: number;
+  /** How long a snapshot read's point in time is kept without a read at it; default 5 minutes. */
+  snapshotIdleMs?: number;
 }
 
 /** Writes a driver may retry with the same txnNumber (retryable writes). */
@@ -61,7 +63,12 @@ export class ReplicaSet {
     this.name = options.replSetName ?? 'rs0';
     this.me = options.me;
     this.oplog = new Oplog(engine, this.clock, options.oplogEntries);
-    this.transactions = new Transactions(engine, options.transactionLifetimeMs);
+    this.transactions = new Transactions(
+      engine,
+      options.transactionLifetimeMs,
+      this.clock,
+      options.snapshotIdleMs,
+    );
     this.streams = new ChangeStreams(engine, this.oplog);
     this.ttl = new TtlMonitor(engine, options.ttlMonitorIntervalMs);
   }
@@ -80,6 +87,8 @@ export class ReplicaSet {
         reply = this.transactions.inTransaction(body, name, exec);
       else if (body.txnNumber !== undefined && RETRYABLE.has(name) && isPlainObject(body.lsid))
         reply = this.transactions.retryable(body, exec);
+      else if (isPlainObject(body.readConcern) && body.readConcern.level === 'snapshot')
+        reply = this.transactions.snapshotRead(body, name, exec);
       else reply = this.dispatch(body, name, defaultDb, ctx);
     } catch (e) {
       reply = errorReply(e);

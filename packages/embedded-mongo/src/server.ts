@@ -47,6 +47,12 @@ export interface ServerOptions extends EngineOptions {
   /** How often expired documents of TTL indexes are deleted (default 60 000 ms, as mongod). */
   ttlMonitorIntervalMs?: number;
   /**
+   * How long the point in time of snapshot reads (`readConcern: { level: 'snapshot' }` outside
+   * transactions, what `embedded-mongo dump` reads at) is kept without a read at it (default
+   * 300 000 ms, mongod's `minSnapshotHistoryWindowInSeconds`).
+   */
+  snapshotIdleMs?: number;
+  /**
    * After a start from a data directory, documents left undecoded and indexes left unbuilt (see
    * Engine.warmUp) are decoded and built in the background, a slice per event-loop turn, from
    * the moment the server listens (default true); a command needing one first builds it at once.
@@ -95,6 +101,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     replSetName: options.replSetName,
     ttlMonitorIntervalMs: options.ttlMonitorIntervalMs,
     oplogEntries: options.oplogEntries,
+    snapshotIdleMs: options.snapshotIdleMs,
   });
 
   const server = net.createServer((socket) => {

@@ -20,10 +20,19 @@
  *   commit.
  * - Commit applies the writes as one journal record (engine.applyTransaction): all or nothing,
  *   also across a kill -9; the change events follow only then.
+ *
+ * Snapshot reads outside transactions (`readConcern: { level: 'snapshot' }`, what the driver's
+ * `startSession({ snapshot: true })` sends; `embedded-mongo dump` reads every collection so) use
+ * the same copy on write: the first read picks the cluster time of the latest change and opens a
+ * read-only view there (a "point"); reads with `atClusterTime` at that time run against it. A
+ * point lasts while it is read at least every 5 minutes (mongod keeps 5 minutes of history,
+ * `minSnapshotHistoryWindowInSeconds`), until its sessions end, or until a collection is dropped.
  */
+import { Timestamp } from 'bson';
+import type { ClusterClock } from './cluster-time';
 import type { Collection } from './collection';
 import { undoChange, type DocChange, type Engine, type EngineChange } from './engine';
-import { MongoServerError, serverError } from './errors';
+import { badValue, MongoServerError, serverError } from './errors';
 import { isPlainObject, valueKey, type Doc } from './values';
 import { isView } from './commands/views';
 import { RAW_DOCUMENTS } from './wire';
@@ -58,6 +67,11 @@ const SINGLE_NAMESPACE = new Set([
   'findAndModify',
   'findandmodify',
 ]);
+
+/** Commands that read at a point in time outside transactions, as in mongod. */
+const SNAPSHOT_READS = new Set(['find', 'aggregate', 'distinct']);
+/** How long a snapshot point is kept without a read at it (mongod's 300 s of history). */
+const SNAPSHOT_IDLE_MS = 5 * 60_000;
 
 interface Write {
   coll: Collection;
@@ -100,14 +114,30 @@ interface Session {
 
 export type Execute = (cmd: Doc) => Doc;
 
+/** A point in time snapshot reads read at (see the module comment). */
+interface SnapshotPoint {
+  at: Timestamp;
+  /** Read-only: what others changed since `at` (its writes stay empty). */
+  view: Transaction;
+  lastRead: number;
+  /** The sessions that read at it (their lsid keys); it ends when they all have. */
+  sessions: Set<string>;
+}
+
 export class Transactions {
   private readonly sessions = new Map<string, Session>();
   private readonly open = new Set<Transaction>();
+  /** Snapshot points by cluster time (`pointKey`). Their views are in `open` too. */
+  private readonly points = new Map<string, SnapshotPoint>();
 
   constructor(
     private readonly engine: Engine,
     /** Transactions open longer than this are aborted (mongod's transactionLifetimeLimitSeconds). */
     private readonly lifetimeMs = 60_000,
+    /** The replica set's clock: snapshot reads read at its times (none: no snapshot reads). */
+    private readonly clock?: ClusterClock,
+    /** A snapshot point not read at for this long is forgotten. */
+    private readonly snapshotIdleMs = SNAPSHOT_IDLE_MS,
   ) {
     engine.observers.push((change) => this.remember(change));
   }
@@ -115,7 +145,10 @@ export class Transactions {
   /** Copy on write: open transactions keep the version a committed change replaces. */
   private remember(change: EngineChange): void {
     if (this.open.size === 0) return;
+    if (this.points.size) this.forgetIdlePoints();
     if (change.op === 'drop' || change.op === 'dropDatabase') {
+      // A point's view would read the dropped collection as missing or empty: no longer there.
+      for (const key of [...this.points.keys()]) this.endPoint(key);
       // The documents a transaction read or wrote are gone: it cannot commit (mongod would
       // have made the drop wait for it; here the drop wins).
       const gone = (ns: string) =>
@@ -168,7 +201,97 @@ export class Transactions {
       const s = this.sessions.get(key);
       if (s?.txn?.state === 'inProgress') this.end(s.txn, 'aborted');
       this.sessions.delete(key);
+      for (const [pointKey, p] of [...this.points])
+        if (p.sessions.delete(key) && p.sessions.size === 0) this.endPoint(pointKey);
     }
+  }
+
+  /**
+   * A command with `readConcern: { level: 'snapshot' }` outside a transaction. find, aggregate
+   * and distinct read at the point `atClusterTime` names (without it: at the latest change, a
+   * new point) and answer with `atClusterTime`, as mongod does (on the cursor, or at the top for
+   * distinct), so that the driver's snapshot session sends it with its next reads. A getMore or
+   * killCursors (the driver sends the read concern with them too) only keeps the point alive:
+   * a cursor holds its results already. Other commands are refused, as mongod refuses them.
+   */
+  snapshotRead(body: Doc, name: string, exec: Execute): Doc {
+    const readConcern = body.readConcern as Doc;
+    if (name === 'getMore' || name === 'killCursors') {
+      const at = readConcern.atClusterTime;
+      if (at instanceof Timestamp) {
+        const p = this.points.get(pointKey(at));
+        if (p) p.lastRead = Date.now();
+      }
+      return exec(body);
+    }
+    if (!this.clock || !SNAPSHOT_READS.has(name))
+      throw serverError(
+        'InvalidOptions',
+        `readConcern level 'snapshot' is only valid in multi-document transactions or for find, aggregate and distinct, not for ${name}`,
+      );
+    if (name === 'aggregate' && Array.isArray(body.pipeline))
+      for (const stage of body.pipeline)
+        if (
+          isPlainObject(stage) &&
+          ('$out' in stage || '$merge' in stage || '$changeStream' in stage)
+        )
+          throw serverError(
+            'InvalidOptions',
+            `readConcern level 'snapshot' is not supported with ${Object.keys(stage)[0]}`,
+          );
+    const point = this.point(readConcern.atClusterTime);
+    if (isPlainObject(body.lsid)) point.sessions.add(valueKey(body.lsid.id));
+    const reply = this.statement(point.view, () => exec(body), this.scope(body, name));
+    // Read-only: nothing may have been written through the view.
+    point.view.writes.clear();
+    if (isPlainObject(reply.cursor)) reply.cursor.atClusterTime = point.at;
+    else if (reply.ok === 1) reply.atClusterTime = point.at;
+    return reply;
+  }
+
+  /** The point at `at` (undefined: at the latest change), opened when that is still now. */
+  private point(at: unknown): SnapshotPoint {
+    this.forgetIdlePoints();
+    const clock = this.clock as ClusterClock;
+    const last = clock.last;
+    if (at !== undefined && !(at instanceof Timestamp))
+      throw badValue('atClusterTime must be a Timestamp');
+    const wanted = at ?? last;
+    const existing = this.points.get(pointKey(wanted));
+    if (existing) {
+      existing.lastRead = Date.now();
+      return existing;
+    }
+    if (wanted.greaterThan(last))
+      throw serverError(
+        'SnapshotUnavailable',
+        `Read timestamp ${describe(wanted)} is later than the latest cluster time ${describe(last)}`,
+      );
+    if (wanted.lessThan(last))
+      throw serverError(
+        'SnapshotTooOld',
+        `Read timestamp ${describe(wanted)} is older than the oldest available timestamp: ` +
+          `this server keeps a point in time while it is read at least every ` +
+          `${Math.round(this.snapshotIdleMs / 1000)} s and no collection is dropped`,
+      );
+    const view = new Transaction({}, -1);
+    this.open.add(view);
+    const p: SnapshotPoint = { at: wanted, view, lastRead: Date.now(), sessions: new Set() };
+    this.points.set(pointKey(wanted), p);
+    return p;
+  }
+
+  private endPoint(key: string): void {
+    const p = this.points.get(key);
+    if (!p) return;
+    this.points.delete(key);
+    this.end(p.view, 'aborted');
+  }
+
+  private forgetIdlePoints(): void {
+    const now = Date.now();
+    for (const [key, p] of [...this.points])
+      if (now - p.lastRead > this.snapshotIdleMs) this.endPoint(key);
   }
 
   /** A write with `lsid` + `txnNumber` outside a transaction. */
@@ -407,6 +530,14 @@ export class Transactions {
     this.end(t, 'aborted');
     return { ok: 1 };
   }
+}
+
+function pointKey(at: Timestamp): string {
+  return `${at.high >>> 0}:${at.low >>> 0}`;
+}
+
+function describe(at: Timestamp): string {
+  return `Timestamp(${at.high >>> 0}, ${at.low >>> 0})`;
 }
 
 const DUPLICATE_KEY = 11000;

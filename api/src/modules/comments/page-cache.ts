@@ -15,7 +15,7 @@
 import type { DomainEvent } from '../../domain-events';
 import type { EventBus } from '../../platform/event-bus';
 import { OwnedPages } from '../../platform/owned-pages';
-import { ReadCache } from '../../platform/read-cache';
+import { ReadCache, type CacheCounts } from '../../platform/read-cache';
 import type { CommentDoc } from './model';
 
 /** Posts whose pages are kept at most. */
@@ -45,6 +45,11 @@ export class CommentPageCache {
   constructor(ttlMs: number) {
     this.pages = new OwnedPages(ttlMs, MAX_POSTS, MAX_PAGES_PER_POST);
     this.viewers = new ReadCache(ttlMs, MAX_VIEWERS);
+  }
+
+  /** Lookups of pages and of viewers' likes (the metrics' hit ratios). */
+  counts(): Record<string, CacheCounts> {
+    return { 'comment-pages': this.pages.counts, 'comment-likes': this.viewers.counts };
   }
 
   /**

@@ -16,6 +16,7 @@
 import type { DomainEvent } from '../../domain-events';
 import type { EventBus } from '../../platform/event-bus';
 import { OwnedPages } from '../../platform/owned-pages';
+import type { CacheCounts } from '../../platform/read-cache';
 
 /** Members whose pages are kept at most (the least recently stored go first). */
 const MAX_MEMBERS = 10_000;
@@ -39,6 +40,11 @@ export class NotificationPageCache {
 
   clear(): void {
     this.pages.clear();
+  }
+
+  /** Pages asked for (the metrics' hit ratios). */
+  get counts(): CacheCounts {
+    return this.pages.counts;
   }
 
   /** Members with pages kept. */

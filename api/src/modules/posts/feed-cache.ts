@@ -18,7 +18,7 @@ import type { DomainEvent } from '../../domain-events';
 import type { EventBus } from '../../platform/event-bus';
 import { singleFlight } from '../../platform/in-flight';
 import { findOneBatch } from '../../platform/one-batch';
-import { ReadCache } from '../../platform/read-cache';
+import { addCounts, ReadCache, type CacheCounts } from '../../platform/read-cache';
 import { FeedHeads, HEAD_SIZE, type HeadQuery } from './feed-heads';
 import type { PostDoc, PostModel } from './model';
 import { TopPosts } from './top-posts';
@@ -71,6 +71,16 @@ export class FeedCache {
     this.followLists = new ReadCache(ttlMs, 10_000);
     this.heads = new FeedHeads(ttlMs, this);
     this.top = new TopPosts(ttlMs, this);
+  }
+
+  /** Lookups of each part (the metrics' hit ratios). */
+  counts(): Record<string, CacheCounts> {
+    return {
+      'feed-pages': addCounts(this.pages.shared.counts, this.pages.following.counts),
+      'feed-posts': this.posts.counts,
+      'viewer-flags': this.flags.counts,
+      'follow-lists': this.followLists.counts,
+    };
   }
 
   /** Forgets everything (events may have been missed; a test moved dates behind the app). */

@@ -3,7 +3,7 @@
  * posts: a post with no likes (no reposts) needs no lookup of the viewer's, since a like and its
  * count move in one transaction and its event forgets both.
  */
-import { ReadCache } from '../../platform/read-cache';
+import { ReadCache, type CacheCounts } from '../../platform/read-cache';
 import type { FeedSources } from './feed-cache';
 import type { PostDoc } from './model';
 
@@ -27,6 +27,11 @@ export class ViewerFlagsCache {
     private readonly sources: Pick<FeedSources, 'likedPosts' | 'repostedPosts'>,
   ) {
     this.viewers = new ReadCache(ttlMs, 10_000);
+  }
+
+  /** Lookups of viewers' flags (the metrics' hit ratios). */
+  get counts(): CacheCounts {
+    return this.viewers.counts;
   }
 
   /** The viewer liked, unliked, reposted or undid a repost: their flags are read again. */

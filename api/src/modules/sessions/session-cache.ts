@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../domain-events';
 import type { EventBus } from '../../platform/event-bus';
-import { ReadCache } from '../../platform/read-cache';
+import { ReadCache, type CacheCounts } from '../../platform/read-cache';
 
 const MAX_SESSIONS = 10_000;
 
@@ -18,6 +18,11 @@ export class SessionCache {
 
   mark(): number {
     return this.sessions.mark();
+  }
+
+  /** Lookups of sessions (the metrics' hit ratios). */
+  get counts(): CacheCounts {
+    return this.sessions.counts;
   }
 
   get(sessionId: string): string | null | undefined {

@@ -9,7 +9,8 @@ import { STREAM_HEARTBEAT_MS, STREAM_MAX_PER_MEMBER, type FeedTab } from '@campu
 import type { Notification } from '@campus/contracts';
 import type { DomainEvent, DomainEventOf } from '../../domain-events';
 import type { EventBus } from '../../platform/event-bus';
-import type { Logger } from '../../platform/logger';
+import { logFailure } from '../../platform/errors';
+import { outsideRequest, type Logger } from '../../platform/logger';
 import { MemberStream, type OpenStreamRequest } from './member-stream';
 import { LIVE_STREAM_TTL_MS, type StreamRegistry } from './registry';
 
@@ -125,7 +126,7 @@ export class StreamHub {
       for (const key of dropped) this.byKey.get(key)?.close();
       await this.prime(stream);
     } catch (err) {
-      this.deps.logger.warn({ err }, 'live stream could not start');
+      logFailure(this.deps.logger, err, 'live stream could not start');
       stream.close();
     }
   }
@@ -150,7 +151,7 @@ export class StreamHub {
     this.byKey.delete(stream.key);
     this.deps.registry
       ?.remove(stream.key)
-      .catch((err: unknown) => this.deps.logger.warn({ err }, 'live stream record not removed'));
+      .catch((err: unknown) => logFailure(this.deps.logger, err, 'live stream record not removed'));
     const list = this.byMember.get(stream.request.userId);
     if (!list) return;
     const i = list.indexOf(stream);
@@ -165,11 +166,14 @@ export class StreamHub {
   /** One timer for all the app's streams. */
   private startHeartbeat(): void {
     if (this.heartbeat) return;
-    this.heartbeat = setInterval(() => {
-      for (const list of this.byMember.values())
-        for (const stream of list) stream.write('event: heartbeat\ndata: {}\n\n');
-      this.refreshRecords();
-    }, this.deps.heartbeatMs ?? STREAM_HEARTBEAT_MS);
+    // Started by the request that opened the first stream, it outlives it: not under its id.
+    this.heartbeat = outsideRequest(() =>
+      setInterval(() => {
+        for (const list of this.byMember.values())
+          for (const stream of list) stream.write('event: heartbeat\ndata: {}\n\n');
+        this.refreshRecords();
+      }, this.deps.heartbeatMs ?? STREAM_HEARTBEAT_MS),
+    );
     this.heartbeat.unref();
   }
 
@@ -179,7 +183,9 @@ export class StreamHub {
     this.lastRefresh = Date.now();
     this.deps.registry
       .refresh([...this.byKey.keys()])
-      .catch((err: unknown) => this.deps.logger.warn({ err }, 'live stream records not refreshed'));
+      .catch((err: unknown) =>
+        logFailure(this.deps.logger, err, 'live stream records not refreshed'),
+      );
   }
 
   private notificationCreated(e: DomainEventOf<'notification.created'>): void {
@@ -203,7 +209,7 @@ export class StreamHub {
             for (const stream of this.byMember.get(batch.get(view.id)!) ?? [])
               stream.notification(view);
         } catch (err) {
-          this.deps.logger.warn({ err }, 'live updates: notifications could not be read');
+          logFailure(this.deps.logger, err, 'live updates: notifications could not be read');
         }
       }
     })().finally(() => {
@@ -239,7 +245,7 @@ export class StreamHub {
             for (const stream of this.byMember.get(userId) ?? [])
               stream.unread(counts.get(userId) ?? 0);
         } catch (err) {
-          this.deps.logger.warn({ err }, 'live updates: unread counts could not be read');
+          logFailure(this.deps.logger, err, 'live updates: unread counts could not be read');
         }
       }
     })().finally(() => {
@@ -267,7 +273,7 @@ export class StreamHub {
         (valid) => {
           if (!valid) stream.close();
         },
-        (err: unknown) => this.deps.logger.warn({ err }, 'live updates: session check failed'),
+        (err: unknown) => logFailure(this.deps.logger, err, 'live updates: session check failed'),
       );
     }
   }

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../../domain-events';
 import type { AuthUser } from '../../platform/auth';
 import type { EventBus } from '../../platform/event-bus';
-import { ReadCache } from '../../platform/read-cache';
+import { ReadCache, type CacheCounts } from '../../platform/read-cache';
 
 const MAX_ACCOUNTS = 10_000;
 
@@ -22,6 +22,11 @@ export class AccountCache {
 
   mark(): number {
     return this.accounts.mark();
+  }
+
+  /** Lookups of accounts (the metrics' hit ratios). */
+  get counts(): CacheCounts {
+    return this.accounts.counts;
   }
 
   get(id: number): AuthUser | undefined {

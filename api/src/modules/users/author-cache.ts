@@ -1,7 +1,7 @@
 import { trusted } from 'mongoose';
 import type { DomainEvent } from '../../domain-events';
 import type { EventBus } from '../../platform/event-bus';
-import { ReadCache } from '../../platform/read-cache';
+import { ReadCache, type CacheCounts } from '../../platform/read-cache';
 import type { UserModel } from './model';
 
 export const AUTHOR_FIELDS = { _id: 1, name: 1, email: 1, avatarUrl: 1, affiliation: 1 } as const;
@@ -30,6 +30,11 @@ export class AuthorCache {
     private readonly User: UserModel,
   ) {
     this.authors = new ReadCache(ttlMs, MAX_AUTHORS);
+  }
+
+  /** Lookups of authors (the metrics' hit ratios). */
+  get counts(): CacheCounts {
+    return this.authors.counts;
   }
 
   async byId(ids: Iterable<number>): Promise<Map<number, AuthorDoc>> {

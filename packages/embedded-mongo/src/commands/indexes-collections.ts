@@ -39,6 +39,8 @@ export const createIndexes: Handler = (cmd, db, { engine }) => {
               .join('_'),
     } as IndexSpec;
     delete spec.v;
+    // The namespace older clients put in specs (mongorestore does): mongod 4.4+ keeps none.
+    delete (spec as Doc).ns;
     const sameName = coll.index(spec.name);
     const sameKey = coll.indexes.find((i) => valueKey(i.spec.key) === valueKey(spec.key));
     if (sameName) {
@@ -165,6 +167,9 @@ export const create: Handler = (cmd, db, { engine }) => {
   for (const [k, v] of Object.entries(cmd))
     if (!GENERIC_FIELDS.has(k) && k !== 'create') options[k] = v;
   checkCreateOptions(options);
+  // The _id index's specification (mongorestore sends the dumped one): every collection here has
+  // the one _id index, and mongod keeps idIndex out of the collection's options too.
+  delete options.idIndex;
   checkValidatorOptions(options);
   if (options.viewOn !== undefined) {
     if (typeof options.viewOn !== 'string' || options.viewOn === '')
