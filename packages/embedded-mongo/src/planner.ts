@@ -217,7 +217,9 @@ export function plan(
   // scanned whole, as mongod scans it with [MinKey, MaxKey] bounds.
   const best =
     chooseIndex(
-      hinted ? [hinted] : coll.indexes.filter((ix) => !ix.spec.hidden && holdsEveryMatch(ix, bounds)),
+      hinted
+        ? [hinted]
+        : coll.indexes.filter((ix) => !ix.spec.hidden && holdsEveryMatch(ix, bounds)),
       bounds,
       sort,
       collator,

@@ -1,9 +1,9 @@
 /**
  * Reading and writing documents with MongoDB semantics on top of mingo: filters, sort,
- * projection, update operators (incl. $setOnInsert), pipeline updates, replacements and upserts.
+ * projection, pipeline updates, replacements and upserts; operator updates are applied by
+ * src/update-operators.ts.
  */
 import { ObjectId } from 'bson';
-import { update as mingoUpdate } from 'mingo';
 import { Aggregator, Query } from './mingo';
 import type { Collection } from './collection';
 import { badValue, serverError, MongoServerError } from './errors';
@@ -21,6 +21,9 @@ import { normalizeTimezones } from './timezones';
 import { compileProjection } from './projection';
 import { mentionsText, TEXT_MARKER, textSearch, withoutText } from './text/search';
 import { checkCollatedFilter, collatedQuery, type Collator } from './collation';
+import { positionalMatch } from './positional';
+import { checkFilterOperators } from './unsupported';
+import { applyOperators, compareFields, parseUpdate, type ParsedUpdate } from './update-operators';
 
 export type SortSpec = Array<[string, 1 | -1]>;
 
@@ -51,6 +54,7 @@ export function compileFilter(filter: unknown, variables?: Doc, collator?: Colla
   // findDocs runs $text itself (text/search.ts). A filter compiled only to be checked (an update
   // that matched nothing) gets, in its place, a marker field that no document has.
   if (mentionsText(f)) f = withoutText(f, true);
+  checkFilterOperators(f);
   if (collator) {
     checkCollatedFilter(f);
     return guard(() => collatedQuery(normalizeTimezones(f), collator, variables));
@@ -525,24 +529,6 @@ function setMetaField(doc: Doc, path: string[], value: unknown): void {
   cur[path[path.length - 1]!] = value;
 }
 
-const UPDATE_OPERATORS = new Set([
-  '$set',
-  '$unset',
-  '$inc',
-  '$mul',
-  '$rename',
-  '$min',
-  '$max',
-  '$currentDate',
-  '$addToSet',
-  '$pop',
-  '$pull',
-  '$pullAll',
-  '$push',
-  '$bit',
-  '$setOnInsert',
-]);
-
 export function isOperatorUpdate(update: unknown): boolean {
   return isPlainObject(update) && Object.keys(update).some((k) => k.startsWith('$'));
 }
@@ -551,25 +537,6 @@ function validateUpdate(update: unknown): void {
   if (Array.isArray(update)) return;
   if (!isPlainObject(update))
     throw badValue('Update argument must be either an object or an array');
-  if (!isOperatorUpdate(update)) return;
-  for (const [op, arg] of Object.entries(update)) {
-    if (!op.startsWith('$')) {
-      throw serverError(
-        'FailedToParse',
-        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
-      );
-    }
-    if (!UPDATE_OPERATORS.has(op))
-      throw serverError(
-        'FailedToParse',
-        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
-      );
-    if (!isPlainObject(arg))
-      throw serverError(
-        'FailedToParse',
-        `Modifiers operate on fields but we found type ${typeof arg} instead.`,
-      );
-  }
 }
 
 function checkIdUnchanged(before: Doc, after: Doc): void {
@@ -587,7 +554,7 @@ function checkIdUnchanged(before: Doc, after: Doc): void {
  */
 function checkIdNotTargeted(modifier: Doc, doc: Doc): void {
   for (const [op, arg] of Object.entries(modifier)) {
-    if (!isPlainObject(arg)) continue;
+    if (!isPlainObject(arg) || op === '$setOnInsert') continue;
     for (const [field, value] of Object.entries(arg)) {
       const targets = op === '$rename' ? [field, String(value)] : [field];
       for (const t of targets) {
@@ -612,12 +579,21 @@ export interface UpdateOptions {
   arrayFilters?: Doc[];
   inserting?: boolean;
   variables?: Doc;
+  /** The statement's query: where it matched an array is the position `$` stands for. */
+  filter?: Doc;
+  /** The statement's collation (undefined: binary): the query matched through it. */
+  collator?: Collator;
 }
 
 /** Returns the updated copy of `doc` (the stored document is never touched). */
 export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {}): Doc {
   validateUpdate(update);
   if (Array.isArray(update)) {
+    if (opts.arrayFilters?.length)
+      throw serverError(
+        'FailedToParse',
+        'arrayFilters may not be specified for pipeline-style updates',
+      );
     const [out] = guard(
       () =>
         new Aggregator(normalizeTimezones(update as Doc[]), { variables: opts.variables }).run([
@@ -650,44 +626,73 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
     const simple = simpleUpdate(doc, u);
     if (simple) return simple;
   }
-  const modifier: Doc = { ...u };
-  const onInsert = modifier.$setOnInsert as Doc | undefined;
-  delete modifier.$setOnInsert;
-  if (opts.inserting && onInsert)
-    modifier.$set = { ...(modifier.$set as Doc | undefined), ...onInsert };
-  const out = copyTargeted(doc, modifier, opts.arrayFilters);
-  if (!opts.inserting) checkIdNotTargeted(modifier, doc);
-  // mingo refuses any $set of _id; mongod allows it when inserting (upsert, $setOnInsert) and
-  // when the value is unchanged, so _id is set here and the rest goes to mingo.
-  if (isPlainObject(modifier.$set) && '_id' in modifier.$set) {
-    const { _id: id, ...set } = modifier.$set;
-    if (doc._id !== undefined && valueKey(id) !== valueKey(doc._id)) {
+  const parsed = parsedOperators(u, opts);
+  if (opts.inserting) checkUpsertId(u, doc);
+  else checkIdNotTargeted(u, doc);
+  const out = copyTargeted(doc, u);
+  // The position `$` stands for: where the statement's query matched this document.
+  const matched =
+    parsed.positional && opts.filter && !opts.inserting
+      ? positionalMatch(
+          opts.filter,
+          doc,
+          (f) => compileFilter(f, opts.variables, opts.collator),
+          opts.collator !== undefined,
+        )
+      : undefined;
+  applyOperators(parsed, out, matched, opts.inserting === true);
+  if (!opts.inserting) checkIdUnchanged(doc, out);
+  return idFirst(out);
+}
+
+/** Parsed operator updates by update document: a multi update parses its update once. */
+const parsedCache = new WeakMap<
+  Doc,
+  { arrayFilters: unknown; variables: unknown; parsed: ParsedUpdate }
+>();
+
+function parsedOperators(update: Doc, opts: UpdateOptions): ParsedUpdate {
+  const hit = parsedCache.get(update);
+  if (hit && hit.arrayFilters === opts.arrayFilters && hit.variables === opts.variables)
+    return hit.parsed;
+  const parsed = parseUpdate(update, opts.arrayFilters, (f) => compileFilter(f, opts.variables));
+  parsedCache.set(update, {
+    arrayFilters: opts.arrayFilters,
+    variables: opts.variables,
+    parsed,
+  });
+  return parsed;
+}
+
+/**
+ * Checks an update that may match no document, as mongod does before it looks for one: an
+ * operator update is parsed (unknown operators, conflicts, bad arguments, unused array filters
+ * fail), pipelines and replacements are applied to an empty document.
+ */
+export function checkUpdate(update: unknown, opts: UpdateOptions = {}): void {
+  if (isOperatorUpdate(update)) parsedOperators(update as Doc, opts);
+  else applyUpdate({}, update, { ...opts, inserting: true });
+}
+
+/** An upsert keeps the `_id` its query gave the new document (mongod's immutable path). */
+function checkUpsertId(update: Doc, seed: Doc): void {
+  if (seed._id === undefined) return;
+  for (const op of ['$set', '$setOnInsert']) {
+    const arg = update[op];
+    if (isPlainObject(arg) && '_id' in arg && valueKey(arg._id) !== valueKey(seed._id))
       throw serverError(
         'ImmutableField',
         "Performing an update on the path '_id' would modify the immutable field '_id'",
       );
-    }
-    out._id = cloneDoc(id);
-    if (Object.keys(set).length) modifier.$set = set;
-    else delete modifier.$set;
   }
-  if (Object.keys(modifier).length > 0) {
-    guard(() =>
-      mingoUpdate(out, modifier, opts.arrayFilters, undefined, {
-        cloneMode: 'deep',
-        queryOptions: opts.variables ? { variables: opts.variables } : undefined,
-      }),
-    );
-  }
-  if (!opts.inserting) checkIdUnchanged(doc, out);
-  return idFirst(out);
 }
 
 /**
  * The commonest updates without mingo: `$set`, `$unset` and `$inc` of top-level fields other than
  * `_id` (no dots, no `$`), each field named once, `$inc` by a number on a number or a missing
  * field. Returns the new version (sharing the fields it does not name), or undefined for any
- * other update, which mingo applies.
+ * other update, which src/update-operators.ts applies. As there (and in mongod), fields are
+ * applied in the order of their names, so new fields are appended in that order.
  */
 function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
   const seen = new Set<string>();
@@ -708,13 +713,20 @@ function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
       }
     }
   }
-  const out: Doc = { ...doc };
-  for (const [op, arg] of Object.entries(update) as Array<[string, Doc]>) {
+  const changes: Array<[string, string, unknown]> = [];
+  let created = 0;
+  for (const [op, arg] of Object.entries(update) as Array<[string, Doc]>)
     for (const [f, v] of Object.entries(arg)) {
-      if (op === '$set') setField(out, f, cloneDoc(v));
-      else if (op === '$unset') delete out[f];
-      else out[f] = ((doc[f] as number | undefined) ?? 0) + (v as number);
+      changes.push([f, op, v]);
+      if (op !== '$unset' && !Object.hasOwn(doc, f)) created++;
     }
+  // Only the order of the fields it creates shows (they are appended).
+  if (created > 1) changes.sort((a, b) => compareFields(a[0], b[0]));
+  const out: Doc = { ...doc };
+  for (const [f, op, v] of changes) {
+    if (op === '$set') setField(out, f, cloneDoc(v));
+    else if (op === '$unset') delete out[f];
+    else out[f] = ((doc[f] as number | undefined) ?? 0) + (v as number);
   }
   return out;
 }
@@ -726,9 +738,8 @@ function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
  * so the new version can share what the update does not touch: one copy of what changes instead
  * of a deep copy of the whole document.
  */
-function copyTargeted(doc: Doc, modifier: Doc, arrayFilters?: Doc[]): Doc {
+function copyTargeted(doc: Doc, modifier: Doc): Doc {
   const out: Doc = { ...doc };
-  if (arrayFilters && arrayFilters.length > 0) return cloneDoc(doc);
   for (const [op, arg] of Object.entries(modifier)) {
     if (!isPlainObject(arg)) continue;
     for (const [path, value] of Object.entries(arg)) {

@@ -124,6 +124,50 @@ describe('queries and sorts with a collation', () => {
   });
 });
 
+describe('collations with the other query and update semantics', () => {
+  test("when a collated filter uses $type, $all, $in and ranges, then they keep mongod's type rules and compare strings through the collation", async () => {
+    const c = db.collection<{ _id: number; [k: string]: unknown }>('mixed');
+    await c.insertMany([
+      { _id: 1, a: 1, tags: ['a', 'B'] },
+      { _id: 2, a: 1.5, tags: 'A' },
+      { _id: 3, a: 2, tags: ['c'] },
+    ]);
+    const ids = async (filter: object) =>
+      (await c.find(filter, { collation: CI }).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    // $all on a field that is not an array matches its one value; $type: 'int' is no double.
+    expect(await ids({ tags: { $all: ['a'] } })).toEqual([1, 2]);
+    expect(await ids({ tags: { $in: ['b'] }, a: { $type: 'int' } })).toEqual([1]);
+    expect(await ids({ tags: { $gt: 'A', $lt: 'C' } })).toEqual([1]);
+    expect(await ids({ tags: { $gte: 'a', $lte: 'c' }, a: { $type: 'number' } })).toEqual([
+      1, 2, 3,
+    ]);
+  });
+
+  test('when a collated update uses the positional $, then it stands for the element the collation matched', async () => {
+    const c = db.collection<{ _id: number; [k: string]: unknown }>('positional');
+    await c.insertOne({ _id: 1, tags: ['a', 'B', 'c'] });
+    const r = await c.updateOne({ tags: 'b' }, { $set: { 'tags.$': 'bee' } }, { collation: CI });
+    expect(r.modifiedCount).toBe(1);
+    expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, tags: ['a', 'bee', 'c'] });
+  });
+
+  test('when a hint names an index of another collation, then the query still finds every match', async () => {
+    const c = db.collection<{ _id: number; [k: string]: unknown }>('hinted');
+    await c.insertMany([
+      { _id: 1, n: 'Ann' },
+      { _id: 2, n: 'ann' },
+      { _id: 3, n: 'Bob' },
+    ]);
+    await c.createIndex({ n: 1 });
+    const found = await c
+      .find({ n: 'ANN' }, { collation: CI })
+      .hint('n_1')
+      .sort({ _id: 1 })
+      .toArray();
+    expect(found.map((d) => d._id)).toEqual([1, 2]);
+  });
+});
+
 describe('indexes with a collation', () => {
   test('when a unique index has a case-insensitive collation, then values equal through it are duplicates', async () => {
     const users = db.collection('users');

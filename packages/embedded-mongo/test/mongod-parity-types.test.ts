@@ -318,6 +318,22 @@ describe('field names', () => {
     const projected = await c.findOne({ _id: 1 }, { projection: { path1: 1, other: 1 } });
     expect(Object.prototype.hasOwnProperty.call(projected?.path1, '__proto__')).toBe(true);
   });
+
+  test('when an update path goes through a field named __proto__, then the field is written as mongod writes it and nothing is polluted (mongoose "avoids prototype pollution on init")', async () => {
+    const c = coll('protoPaths');
+    await c.insertOne({ _id: 1, a: 1, tags: ['x'] });
+    await c.updateOne({ _id: 1 }, { $rename: { a: '__proto__.x' } });
+    await c.updateOne({ _id: 1 }, { $set: { '__proto__.y': 2, 'q.__proto__': 3 } });
+    await c.updateOne({ _id: 1 }, { $unset: { '__proto__.x': 1 } });
+    const found = await c.findOne({ _id: 1 });
+    expect(Object.prototype.hasOwnProperty.call(found, '__proto__')).toBe(true);
+    expect(found?.__proto__).toEqual({ y: 2 });
+    expect(Object.prototype.hasOwnProperty.call(found?.q, '__proto__')).toBe(true);
+    expect(({} as Document).x).toBeUndefined();
+    expect(({} as Document).y).toBeUndefined();
+    // The stored document is still a plain document: queries match it.
+    expect(await c.countDocuments({ tags: 'x', '__proto__.y': 2 })).toBe(1);
+  });
 });
 
 describe('smaller differences', () => {

@@ -5,6 +5,7 @@ import { checkCollation, displayCollation } from '../collation';
 import { isTextIndexKey, normalizeTextIndexSpec } from '../text/spec';
 import { badValue, serverError } from '../errors';
 import { compileFilter } from '../query';
+import { checkCreateOptions, checkIndexSpec } from '../unsupported';
 import { checkValidatorOptions } from '../validation';
 import { isPlainObject, valueKey, type Doc } from '../values';
 import { collName, DEFAULT_BATCH, num, type Handler } from './context';
@@ -90,17 +91,8 @@ export const createIndexes: Handler = (cmd, db, { engine }) => {
     if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0) {
       throw serverError('FailedToParse', 'index specification must have a non-empty key document');
     }
+    checkIndexSpec(raw);
     const text = isTextIndexKey(raw.key);
-    if (!text) {
-      for (const v of Object.values(raw.key)) {
-        if (v !== 1 && v !== -1 && !(typeof v === 'number' && v !== 0)) {
-          throw serverError(
-            'InvalidOptions',
-            `index type ${JSON.stringify(v)} is not supported by this server`,
-          );
-        }
-      }
-    }
     const spec = indexSpec(raw, coll.options.collation);
     const sameName = coll.index(spec.name);
     if (text) {
@@ -250,11 +242,13 @@ export const listCollections: Handler = (cmd, db, ctx) => {
 };
 
 export const listDatabases: Handler = (cmd, _db, { engine }) => {
-  const dbs = [...engine.dbs.entries()].map(([name, colls]) => ({
+  const all = [...engine.dbs.entries()].map(([name, colls]) => ({
     name,
     sizeOnDisk: 0,
     empty: colls.size === 0,
   }));
+  const filter = isPlainObject(cmd.filter) ? compileFilter(cmd.filter) : undefined;
+  const dbs = filter ? all.filter((d) => filter.test(d)) : all;
   if (cmd.nameOnly === true) return { databases: dbs.map((d) => ({ name: d.name })), ok: 1 };
   return { databases: dbs, totalSize: 0, totalSizeMb: 0, ok: 1 };
 };
@@ -264,6 +258,7 @@ export const create: Handler = (cmd, db, { engine }) => {
   const options: Doc = {};
   for (const [k, v] of Object.entries(cmd))
     if (!GENERIC_FIELDS.has(k) && k !== 'create') options[k] = v;
+  checkCreateOptions(options);
   // The _id index's specification (mongorestore sends the dumped one): every collection here has
   // the one _id index, and mongod keeps idIndex out of the collection's options too.
   delete options.idIndex;

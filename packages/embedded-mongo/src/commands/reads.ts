@@ -3,6 +3,7 @@ import { commandStats } from '../command-stats';
 import { badValue } from '../errors';
 import { coveredCount } from '../planner';
 import { evalLet, parseSort, project, textCount, type FindOptions } from '../query';
+import { checkFindOptions } from '../unsupported';
 import { isPlainObject, valueKey, type Doc } from '../values';
 import type { Collator } from '../collation';
 import { mentionsText } from '../text/search';
@@ -49,6 +50,7 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
   if (skip < 0) throw badValue('skip value must be non-negative');
   const coll = ctx.engine.collection(db, name);
   const collator = readCollator(cmd.collation, coll);
+  checkFindOptions(cmd);
   checkHint(coll, cmd.hint);
   const text = isPlainObject(filter) && mentionsText(filter);
   if (text && cmd.hint !== undefined) throw badValue('text and hint not allowed in same query');
@@ -139,9 +141,12 @@ export const count: Handler = (cmd, db, { engine }) => {
 
 export const distinct: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'distinct');
-  const collator = readCollator(cmd.collation, engine.collection(db, name));
+  const coll = engine.collection(db, name);
+  const collator = readCollator(cmd.collation, coll);
+  checkHint(coll, cmd.hint);
   if (typeof cmd.key !== 'string') throw badValue("'key' must be a string");
   const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc, {
+    hint: cmd.hint,
     ns: `${db}.${name}`,
     collator,
   });
