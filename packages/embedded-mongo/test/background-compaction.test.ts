@@ -13,8 +13,6 @@ import { start } from '../src';
 import { scanJournal, type StorageFaults } from '../src/journal';
 import { killSpawnedServers, spawnServer, waitForExit, watchOutput } from './support/spawn-server';
 
-jest.setTimeout(90_000);
-
 let dir: string;
 let journal: string;
 const children = new Set<ChildProcess>();

@@ -9,8 +9,6 @@ import { calculateObjectSize, ObjectId } from 'bson';
 import { MongoClient, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 import { start, type RunningServer } from '../src';
 
-jest.setTimeout(60_000);
-
 let server: RunningServer;
 let client: MongoClient;
 let db: Db;
