@@ -61,4 +61,4 @@ test('when likes, comments, reposts and deletes run concurrently, then every sto
   // Races end in a clear 4xx (e.g. a second repost, a comment on a post deleted meanwhile), never a 5xx.
   expect(results.filter((r) => r && r.status >= 500)).toEqual([]);
   expect(await findCountMismatches({ models: app.models })).toEqual([]);
-}, 60_000);
+});

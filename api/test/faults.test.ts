@@ -86,20 +86,20 @@ beforeAll(async () => {
   const built = buildTestApp(database, dataDir);
   app = built.app;
   http = () => request(built.callback);
-}, 30_000);
+});
 
 afterEach(async () => {
   // Whatever a test did to the database, the next one starts with it up and reachable.
   if (!serverRunning()) server = await startDatabase(port, dbPath);
   expect(await eventually(async () => database.reachable)).toBe(true);
-}, 30_000);
+});
 
 afterAll(async () => {
   app?.close();
   await database?.close();
   if (server) await stopDatabase(server, 'SIGTERM');
   await fs.rm(dataDir, { recursive: true, force: true });
-}, 30_000);
+});
 
 test('when the database is down, then requests get a 503 with a message without reaching the driver, and the API recovers by itself when it returns', async () => {
   const member = await createMember(app);

@@ -42,14 +42,14 @@ beforeAll(async () => {
   const built = buildTestApp(database, dataDir, {}, undefined, logs.logger);
   app = built.app;
   http = () => request(built.callback);
-}, 60_000);
+});
 
 afterAll(async () => {
   await app?.close();
   await database?.close();
   if (server) await stopDatabaseProcess(server, 'SIGTERM');
   await fs.rm(dataDir, { recursive: true, force: true });
-}, 30_000);
+});
 
 test('when the database goes away and comes back, then the log has one warning at the start and one at the end, and /readyz follows it', async () => {
   const member = await createMember(app);

@@ -125,7 +125,7 @@ describe('ids from blocks', () => {
     expect(new Set(stored.map((l) => l._id)).size).toBe(36);
     for (const p of posts)
       expect((await app.models.Post.findById(p.id).lean())?.likesCount).toBe(6);
-  }, 60_000);
+  });
 });
 
 describe('the caller behind a token', () => {

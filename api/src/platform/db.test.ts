@@ -24,5 +24,5 @@ describe('startEmbeddedDatabase', () => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

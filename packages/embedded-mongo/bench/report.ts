@@ -184,6 +184,7 @@ const HEADINGS = {
   'bench:snapshot-reads': `## \`npm run bench:snapshot-reads -w ${PACKAGE}\`: reads after a restart`,
   'heap-bench': `## \`bench/heap-bench.ts\` (${PACKAGE}): the warm server's memory`,
   'bench:compaction': `## \`npm run bench:compaction -w ${PACKAGE}\`: reads while compacting`,
+  'bench:text': `## \`npm run bench:text -w ${PACKAGE}\`: text search over short posts`,
 } as const;
 export type BenchName = keyof typeof HEADINGS;
 

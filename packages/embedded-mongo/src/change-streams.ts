@@ -11,8 +11,9 @@
  * A tailing `getMore` with nothing to return waits, without polling, for the next oplog entry
  * or for its `maxTimeMS` (1 s by default, as mongod), then answers.
  */
+import { checkCollation } from './collation';
 import { Long, Timestamp } from 'bson';
-import { Aggregator, Query } from 'mingo';
+import { Aggregator, Query } from './mingo';
 import type { Engine, EngineChange, TxnInfo } from './engine';
 import { type ClusterClock } from './cluster-time';
 import { badValue, MongoServerError, serverError } from './errors';
@@ -204,6 +205,9 @@ export class ChangeStreams {
     const stages = cmd.pipeline as Doc[];
     const spec = (stages[0] as Doc).$changeStream;
     if (!isPlainObject(spec)) throw badValue('$changeStream stage must be an object');
+    // Its later stages compare binary: a collation asked of a change stream is refused.
+    if (checkCollation(cmd.collation))
+      throw badValue('a change stream with a collation is not supported by this server');
     for (const s of stages.slice(1))
       if (isPlainObject(s) && '$changeStream' in s)
         throw serverError('Location40352', '$changeStream is only valid as the first stage');

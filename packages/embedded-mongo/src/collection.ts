@@ -8,11 +8,14 @@ import os from 'node:os';
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
 import { MaxKey, MinKey, ObjectId } from 'bson';
-import { Query } from 'mingo';
+import { Query } from './mingo';
 import { serverError } from './errors';
 import { DocStore } from './doc-store';
 import { readTopLevel, SnapshotBase, type IndexKey } from './index-base';
 import { compareValues, valueKey, valuesAtPath, isPlainObject, type Doc } from './values';
+import { isTextIndexKey, TextSpec } from './text/spec';
+import { checkCollation, collatorFor, displayCollation, type Collator } from './collation';
+import { TextPostings, type Postings, type TextEntries } from './text/postings';
 
 export interface IndexSpec {
   name: string;
@@ -61,11 +64,21 @@ export class Index {
    * reads its keys (see `base`); without one it is built from the documents. `done` is told once
    * it is ready.
    */
-  private pending?: { docs: DocStore; order?: Uint8Array; done: () => void };
+  protected pending?: { docs: DocStore; order?: Uint8Array; done: () => void };
   /** How the index was last made (for tests). */
   builtFrom?: 'snapshot base' | 'sort';
   /** Key order read from the journal's snapshot, waiting for `defer`. */
   snapshotOrder?: Uint8Array;
+
+  /** The index's collation (see collation.ts); undefined: binary. */
+  readonly collator?: Collator;
+  /** Compares two values of an indexed field, in the index's order (its collation's). */
+  readonly compareValue: (a: unknown, b: unknown) => number;
+  /**
+   * Whether keys must be unique: a unique index, or the `_id` index of a collection with a
+   * collation (binary duplicates of `_id` are refused by the collection itself).
+   */
+  private readonly enforcesUnique: boolean;
 
   constructor(
     readonly spec: IndexSpec,
@@ -77,15 +90,34 @@ export class Index {
       dir: dir === -1 ? -1 : 1,
     }));
     const fields = this.fields;
-    this._tree = new BTree<IndexKey, true>(undefined, (a, b) => {
-      for (let i = 0; i < fields.length; i++) {
-        const c = compareValues(a[i], b[i]);
-        if (c !== 0) return c * (fields[i] as { dir: number }).dir;
-      }
-      const ia = a[fields.length] as string;
-      const ib = b[fields.length] as string;
-      return ia < ib ? -1 : ia > ib ? 1 : 0;
-    });
+    this.collator = indexCollator(spec.collation);
+    // Stored as mongod reports it (a spec journaled before collations were implemented).
+    if (this.collator) spec.collation = this.collator.spec;
+    const collated = this.collator?.compare;
+    this.compareValue = collated ?? compareValues;
+    this.enforcesUnique = spec.unique === true || (spec.name === '_id_' && collated !== undefined);
+    this._tree = new BTree<IndexKey, true>(
+      undefined,
+      collated
+        ? (a, b) => {
+            for (let i = 0; i < fields.length; i++) {
+              const c = collated(a[i], b[i]);
+              if (c !== 0) return c * (fields[i] as { dir: number }).dir;
+            }
+            const ia = a[fields.length] as string;
+            const ib = b[fields.length] as string;
+            return ia < ib ? -1 : ia > ib ? 1 : 0;
+          }
+        : (a, b) => {
+            for (let i = 0; i < fields.length; i++) {
+              const c = compareValues(a[i], b[i]);
+              if (c !== 0) return c * (fields[i] as { dir: number }).dir;
+            }
+            const ia = a[fields.length] as string;
+            const ib = b[fields.length] as string;
+            return ia < ib ? -1 : ia > ib ? 1 : 0;
+          },
+    );
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression);
     this.topLevel = this.fields.every((f) => f.path.length === 1);
     this.names = this.topLevel ? this.fields.map((f) => Buffer.from(f.name)) : undefined;
@@ -191,11 +223,12 @@ export class Index {
     const cmp = this._tree._compare;
     const fields = this.fields;
     const n = fields.length;
+    const compareValue = this.compareValue;
     const compareAt = (position: number, k: IndexKey): number => {
       if (!names || !readTopLevel(image, docs.snapshotOffset(position), names, values))
         return cmp(keyOf(position), k);
       for (let i = 0; i < n; i++) {
-        const c = compareValues(values[i], k[i]);
+        const c = compareValue(values[i], k[i]);
         if (c !== 0) return c * fields[i]!.dir;
       }
       const id = docs.snapshotKey(position);
@@ -259,12 +292,15 @@ export class Index {
     return this.partial !== undefined;
   }
 
-  /** Whether the index holds every document (usable by the planner for any query). */
+  /**
+   * Whether the index holds every document (usable by the planner for any query whose
+   * collation it is compatible with: see planner.ts).
+   */
   get complete(): boolean {
-    return !this.spec.sparse && !this.partial && !this.spec.collation;
+    return !this.spec.sparse && !this.partial;
   }
 
-  private covers(doc: Doc): boolean {
+  protected covers(doc: Doc): boolean {
     if (this.partial && !this.partial.test(doc)) return false;
     if (this.spec.sparse)
       return this.fields.some((f) => valuesAtPath(doc, f.path).some((v) => v !== undefined));
@@ -321,16 +357,36 @@ export class Index {
     return tuples;
   }
 
+  /**
+   * Whether replacing `before` by `after` leaves this index's keys as they are (then the
+   * collection skips its remove and add). Only worth asking where keys are costly to make.
+   */
+  unchanged(_before: Doc, _after: Doc): boolean {
+    return false;
+  }
+
   /** Throws E11000 if inserting `doc` (with _id key `id`) would duplicate a unique key. */
   checkUnique(doc: Doc, id: string): void {
-    if (!this.spec.unique) return;
+    if (!this.enforcesUnique) return;
     if (this.pending) this.buildPending();
     if (!this.covers(doc)) return;
     for (const t of this.tuples(doc)) {
-      const owner = this.owners.get(valueKey(t));
+      // Keys equal through a collation lie together in the tree ('A@x' beside 'a@x').
+      const owner = this.collator ? this.collatedOwner(t, id) : this.owners.get(valueKey(t));
       if (owner !== undefined && owner !== id) throw this.duplicateError(t);
       if (this.base && this.baseOwner(t, id) !== undefined) throw this.duplicateError(t);
     }
+  }
+
+  /** Another document whose key in the tree has values equal to `t` (collated indexes). */
+  private collatedOwner(t: unknown[], id: string): string | undefined {
+    const n = this.fields.length;
+    const compareValue = this.compareValue;
+    for (const [k] of this._tree.entries([...t, ''])) {
+      for (let f = 0; f < n; f++) if (compareValue(k[f], t[f]) !== 0) return undefined;
+      if (k[n] !== id) return k[n] as string;
+    }
+    return undefined;
   }
 
   /** Another live document of the snapshot whose key has the values `t`, if any. */
@@ -339,7 +395,7 @@ export class Index {
     const n = this.fields.length;
     for (let i = base.search([...t, ''], false); i < base.length; i++) {
       const k = base.key(i);
-      for (let f = 0; f < n; f++) if (compareValues(k[f], t[f]) !== 0) return undefined;
+      for (let f = 0; f < n; f++) if (this.compareValue(k[f], t[f]) !== 0) return undefined;
       if (base.live(i) && k[n] !== id) return k[n] as string;
     }
     return undefined;
@@ -349,9 +405,12 @@ export class Index {
     const keyValue: Doc = {};
     this.fields.forEach((f, i) => (keyValue[f.name] = tuple[i]));
     const shown = this.fields.map((f, i) => `${f.name}: ${display(tuple[i])}`).join(', ');
+    const collation = isPlainObject(this.spec.collation)
+      ? ` collation: ${displayCollation(this.spec.collation)}`
+      : '';
     return serverError(
       'DuplicateKey',
-      `E11000 duplicate key error collection: ${this.ns} index: ${this.name} dup key: { ${shown} }`,
+      `E11000 duplicate key error collection: ${this.ns} index: ${this.name}${collation} dup key: { ${shown} }`,
       { keyPattern: this.spec.key, keyValue },
     );
   }
@@ -361,7 +420,7 @@ export class Index {
     if (this.pending || !this.covers(doc)) return;
     for (const t of this.tuples(doc)) {
       this._tree.set([...t, id], true);
-      if (this.spec.unique) this.owners.set(valueKey(t), id);
+      if (this.spec.unique && !this.collator) this.owners.set(valueKey(t), id);
     }
   }
 
@@ -369,7 +428,8 @@ export class Index {
     if (this.pending || !this.covers(doc)) return;
     for (const t of this.tuples(doc)) {
       this._tree.delete([...t, id]);
-      if (this.spec.unique && this.owners.get(valueKey(t)) === id) this.owners.delete(valueKey(t));
+      if (this.spec.unique && !this.collator && this.owners.get(valueKey(t)) === id)
+        this.owners.delete(valueKey(t));
     }
   }
 
@@ -394,7 +454,7 @@ export class Index {
       }
     }
     keys.sort(cmp);
-    if (this.spec.unique) {
+    if (this.spec.unique && !this.collator) {
       const n = this.fields.length;
       for (const k of keys) this.owners.set(tupleKey(k, n), k[n] as string);
     }
@@ -497,6 +557,106 @@ export class Index {
   }
 }
 
+/**
+ * A text index (`{ content: 'text' }`, stored as `{ _fts: 'text', _ftsx: 1 }`): the terms of each
+ * document's weighted strings with their scores, in an inverted index (text/postings.ts) instead
+ * of the B-tree. Used only by `$text` queries (text/search.ts), never by the planner.
+ */
+export class TextIndex extends Index {
+  readonly text: TextSpec;
+  private readonly postings: TextPostings;
+  /** The top-level fields the keys depend on (undefined: every field, with the wildcard). */
+  private readonly fieldsRead?: string[];
+  /**
+   * The entries of the last two documents worked out: a write checks its new version first,
+   * then removes the old one's entries and adds the new one's.
+   */
+  private memo: Array<{ doc: Doc; entries: TextEntries }> = [];
+
+  constructor(spec: IndexSpec, ns: string) {
+    super(spec, ns);
+    this.text = new TextSpec(spec);
+    this.postings = new TextPostings(this.text);
+    this.fieldsRead = this.text.readsEverything ? undefined : this.text.topLevelFields();
+  }
+
+  /** A document has several keys: no key order in the snapshot, built from the documents. */
+  override get multikey(): boolean {
+    return true;
+  }
+
+  override get complete(): boolean {
+    return false;
+  }
+
+  override order(): undefined {
+    return undefined;
+  }
+
+  override *keys(): Generator<IndexKey> {}
+
+  private entriesOf(doc: Doc): TextEntries {
+    const hit = this.memo.find((m) => m.doc === doc);
+    if (hit) return hit.entries;
+    const entries = this.postings.entries(doc);
+    this.memo = [{ doc, entries }, ...this.memo.slice(0, 1)];
+    return entries;
+  }
+
+  /** Not unique: checks what the document files, so mongod's errors come before any change. */
+  override checkUnique(doc: Doc): void {
+    if (this.covers(doc)) this.entriesOf(doc);
+  }
+
+  override add(doc: Doc, id: string): void {
+    if (this.pending || !this.covers(doc)) return;
+    this.postings.add(id, this.entriesOf(doc));
+  }
+
+  override remove(doc: Doc, id: string): void {
+    if (this.pending || !this.covers(doc)) return;
+    this.postings.remove(id, this.entriesOf(doc));
+  }
+
+  override build(docs: DocStore): void {
+    this.builtFrom = 'sort';
+    this.postings.clear();
+    for (const [id, doc] of docs)
+      if (this.covers(doc)) this.postings.add(id, this.postings.entries(doc));
+  }
+
+  /** The fields the index reads are the same values (an update of a post's counters). */
+  override unchanged(before: Doc, after: Doc): boolean {
+    if (!this.fieldsRead || this.hasPartialFilter) return false;
+    for (const f of this.fieldsRead) {
+      const a = before[f];
+      const b = after[f];
+      if (a !== b && valueKey(a) !== valueKey(b)) return false;
+    }
+    return true;
+  }
+
+  /** The documents holding `term` under the prefix key `prefix`, with its score in each. */
+  lookup(prefix: string, term: string): Readonly<Postings> | undefined {
+    if (this.pending) this.buildPending();
+    return this.postings.lookup(prefix, term);
+  }
+}
+
+/**
+ * The collator of an index's stored collation. An index stored with a collation this server
+ * does not implement (accepted and ignored before collations were implemented) stays binary,
+ * as it was built.
+ */
+function indexCollator(collation: unknown): Collator | undefined {
+  if (!isPlainObject(collation)) return undefined;
+  try {
+    return collatorFor(checkCollation(collation));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The B-tree's keys within [lo, hi] in tree order, or reversed. */
 function* treeKeys(
   tree: BTree<IndexKey, true>,
@@ -554,7 +714,10 @@ export class Collection {
     /** Creation options (validator, viewOn/pipeline...); replaced as a whole by collMod. */
     public options: Doc = {},
   ) {
-    this.indexes.push(new Index({ name: '_id_', key: { _id: 1 } }, this.ns));
+    const collation = isPlainObject(options.collation) ? options.collation : undefined;
+    this.indexes.push(
+      new Index({ name: '_id_', key: { _id: 1 }, ...(collation ? { collation } : {}) }, this.ns),
+    );
   }
 
   get ns(): string {
@@ -586,9 +749,9 @@ export class Collection {
       return;
     }
     for (const ix of this.indexes) ix.checkUnique(newDoc, id);
-    for (const ix of this.indexes) ix.remove(oldDoc, id);
+    for (const ix of this.indexes) if (!ix.unchanged(oldDoc, newDoc)) ix.remove(oldDoc, id);
     this.docs.set(id, newDoc);
-    for (const ix of this.indexes) ix.add(newDoc, id);
+    for (const ix of this.indexes) if (!ix.unchanged(oldDoc, newDoc)) ix.add(newDoc, id);
   }
 
   delete(doc: Doc): void {
@@ -597,8 +760,14 @@ export class Collection {
     for (const ix of this.indexes) ix.remove(doc, id);
   }
 
+  /** The collection's text index (there is at most one), if any. */
+  get textIndex(): TextIndex | undefined {
+    for (const ix of this.indexes) if (ix instanceof TextIndex) return ix;
+    return undefined;
+  }
+
   addIndex(spec: IndexSpec): void {
-    const ix = new Index(spec, this.ns);
+    const ix = isTextIndexKey(spec.key) ? new TextIndex(spec, this.ns) : new Index(spec, this.ns);
     if (this.deferIndexes) {
       this.indexes.push(ix);
       return;

@@ -378,6 +378,15 @@ export class DocStore {
     return this.cached(i, false);
   }
 
+  /** The stored BSON of a snapshot document not set since the start (collStats sizes it as it is). */
+  rawBytes(key: string): Uint8Array | undefined {
+    const i = this.map.has(key) ? -1 : this.locate(key);
+    if (i < 0 || !this.snapshotLive(i)) return undefined;
+    const s = this.snap!;
+    const off = s.offsets[i]!;
+    return s.source.subarray(off, off + s.source.readInt32LE(off));
+  }
+
   /**
    * The snapshot's document at `position` as set since the start, when it was (REPLACED);
    * undefined when it is unchanged or deleted.

@@ -90,6 +90,8 @@ export class Engine {
   /** The journal held far more records than the state when it was opened: compact soon. */
   private dueAtStart = false;
   private closing = false;
+  /** The data directory (undefined: everything in memory). */
+  readonly dataPath?: string;
 
   /**
    * Replays the journal of `dbPath` when there is one; throws JournalCorruptError when it is
@@ -101,6 +103,7 @@ export class Engine {
     this.compactOnStop = options.compactOnStop ?? false;
     this.faults = options.faults;
     this.onCompacted = options.onCompacted;
+    this.dataPath = options.dbPath;
     if (options.dbPath) {
       this.replaying = true;
       this.journal = Journal.open(
@@ -206,9 +209,17 @@ export class Engine {
       case 'dropDatabase':
         this.dbs.delete(op.db);
         break;
-      case 'createIndex':
-        this.ensureCollection(op.db, op.coll, undefined, false).addIndex(op.spec as IndexSpec);
+      case 'createIndex': {
+        const c = this.ensureCollection(op.db, op.coll, undefined, false);
+        const spec = op.spec as IndexSpec;
+        const existing = c.index(spec.name);
+        // The same index again: its new options (collMod, see modifyIndex).
+        if (existing && keyOf(existing.spec.key) === keyOf(spec.key)) {
+          for (const k of Object.keys(existing.spec)) if (!(k in spec)) delete existing.spec[k];
+          Object.assign(existing.spec, spec);
+        } else c.addIndex(spec);
         break;
+      }
       case 'dropIndex':
         this.collection(op.db, op.coll)?.dropIndex(op.name);
         break;
@@ -545,6 +556,22 @@ export class Engine {
   dropIndex(c: Collection, name: string): void {
     c.dropIndex(name);
     this.log({ o: 'dropIndex', db: c.db, coll: c.name, name });
+  }
+
+  /**
+   * Changes options of an index in place (collMod: `hidden`, `expireAfterSeconds`; `false` for
+   * `hidden` removes it, as mongod lists a shown index without the field), journaled as the
+   * index's `createIndex` record with its new spec, which a replay applies to the index of that
+   * name and key (see apply).
+   */
+  modifyIndex(c: Collection, name: string, changes: Doc): void {
+    const ix = c.index(name);
+    if (!ix) return;
+    for (const [k, v] of Object.entries(changes)) {
+      if (k === 'hidden' && v === false) delete ix.spec.hidden;
+      else ix.spec[k] = v;
+    }
+    this.log({ o: 'createIndex', db: c.db, coll: c.name, spec: cloneDoc(ix.spec) });
   }
 }
 

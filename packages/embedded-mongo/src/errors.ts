@@ -44,8 +44,26 @@ export const ErrorCodes = {
   ChangeStreamFatalError: 280,
   ChangeStreamHistoryLost: 286,
   MaxTimeMSExpired: 50,
+  PathNotViable: 28,
+  CannotBackfillArray: 34,
+  ConflictingUpdateOperators: 40,
+  EmptyFieldName: 56,
+  CannotCreateIndex: 67,
+  BSONObjectTooLarge: 10334,
+  Location51198: 51198,
+  Location17420: 17420,
   SnapshotTooOld: 239,
   SnapshotUnavailable: 246,
+  // Text search and collation (src/text/, src/collation.ts).
+  NoSuchKey: 4,
+  CannotBuildIndexKeys: 171,
+  NoQueryExecutionPlans: 291,
+  Location17261: 17261,
+  Location17262: 17262,
+  Location17313: 17313,
+  Location40218: 40218,
+  Location40414: 40414,
+  OptionNotSupportedOnView: 167,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

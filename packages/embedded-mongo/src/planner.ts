@@ -9,6 +9,7 @@
 import type { Collection, Index } from './collection';
 import { ObjectId } from 'bson';
 import { compareValues, isPlainObject, valueKey, type Doc } from './values';
+import { holdsString, sameCollation, type Collator } from './collation';
 
 interface FieldBounds {
   eq?: unknown[]; // the value must be one of these
@@ -108,9 +109,14 @@ function chooseIndex(
   indexes: Index[],
   bounds: Map<string, FieldBounds>,
   sort: Array<[string, 1 | -1]>,
+  collator?: Collator,
 ): IndexChoice | undefined {
   let best: IndexChoice | undefined;
   for (const index of indexes) {
+    // An index of another collation orders and equates strings otherwise: usable only for
+    // bounds without strings, and never for the order of a sort (mongod's rule).
+    const sameOrder = sameCollation(index.collator, collator);
+    if (!sameOrder && boundsHoldStrings(index, bounds)) continue;
     let prefixes: unknown[][] = [[]];
     let i = 0;
     for (; i < index.fields.length; i++) {
@@ -124,43 +130,101 @@ function chooseIndex(
     const rb = nextField ? bounds.get(nextField.name) : undefined;
     const range = rb && (rb.low !== undefined || rb.high !== undefined) ? rb : undefined;
     // With several prefixes ($in lists) each one's range is in sort order: merged (mergeScans).
-    const dir = sortMatches(index, i, sort);
+    const dir = sameOrder ? sortMatches(index, i, sort) : null;
     const score = i * 10 + (range ? 5 : 0) + (dir ? 3 : 0);
     if (!best || score > best.score) best = { index, prefixes, range, dir, score };
   }
   return best;
 }
 
+/** Whether any bound the filter puts on one of the index's fields is or holds a string. */
+function boundsHoldStrings(index: Index, bounds: Map<string, FieldBounds>): boolean {
+  for (const f of index.fields) {
+    const b = bounds.get(f.name);
+    if (!b) continue;
+    if (b.eq?.some(holdsString) || holdsString(b.low) || holdsString(b.high)) return true;
+  }
+  return false;
+}
+
 /**
  * Whether `index` holds every document the filter can match: a complete index always does; a
- * sparse one (no partial filter, no collation) does when the filter asks one of its fields to
+ * sparse one (no partial filter) does when the filter asks one of its fields to
  * equal values that are neither null nor missing, since a document without that field cannot
  * match (what mongod does too: `{ dedupeKey: 'x' }` reads the sparse unique index, not the
  * collection).
  */
 function holdsEveryMatch(index: Index, bounds: Map<string, FieldBounds>): boolean {
   if (index.complete) return true;
-  if (!index.spec.sparse || index.hasPartialFilter || index.spec.collation) return false;
+  if (!index.spec.sparse || index.hasPartialFilter) return false;
   return index.fields.some((f) => {
     const eq = bounds.get(f.name)?.eq;
     return eq !== undefined && eq.length > 0 && eq.every((v) => v !== null && v !== undefined);
   });
 }
 
-export function plan(coll: Collection, filter: Doc, sort: Array<[string, 1 | -1]>): Plan {
+/**
+ * The index a `hint` names (by name or key pattern), `'$natural'` for a collection scan, or
+ * undefined without a hint. Hints naming no index (or a hidden one) were refused before
+ * (commands/context.ts checkHint).
+ */
+export function hintedIndex(coll: Collection, hint: unknown): Index | '$natural' | undefined {
+  if (typeof hint === 'string') return coll.index(hint);
+  if (!isPlainObject(hint) || Object.keys(hint).length === 0) return undefined;
+  if ('$natural' in hint) return '$natural';
+  const key = valueKey(hint);
+  return coll.indexes.find((ix) => valueKey(ix.spec.key) === key);
+}
+
+/**
+ * Whether some index serves `filter` (an `_id` equality, or an equality or range on an index's
+ * leading field): mongod's condition for each `$or` branch beside a `$text` (see text/search.ts).
+ * Hidden indexes serve nothing.
+ */
+export function indexable(coll: Collection, filter: Doc): boolean {
   const bounds = extractBounds(filter);
+  if (bounds.get('_id')?.eq) return true;
+  const best = chooseIndex(
+    coll.indexes.filter((ix) => !ix.spec.hidden && holdsEveryMatch(ix, bounds)),
+    bounds,
+    [],
+  );
+  return best !== undefined && best.score > 0;
+}
+
+export function plan(
+  coll: Collection,
+  filter: Doc,
+  sort: Array<[string, 1 | -1]>,
+  hint?: unknown,
+  collator?: Collator,
+): Plan {
+  const bounds = extractBounds(filter);
+  const hinted = hint === undefined ? undefined : hintedIndex(coll, hint);
+  if (hinted === '$natural')
+    return { candidates: coll.docs.values(), sorted: sort.length === 0, summary: 'COLLSCAN' };
   const idBounds = bounds.get('_id');
-  if (idBounds?.eq) {
+  // `_id` keys are binary: a lookup by them only when no collation compares the strings.
+  const binaryIds = !collator || !idBounds?.eq?.some(holdsString);
+  if (idBounds?.eq && binaryIds && !hinted) {
     const keys = idBounds.eq.map(valueKey);
     return { candidates: lookup(coll, keys), sorted: keys.length <= 1, summary: 'IDHACK' };
   }
 
-  const best = chooseIndex(
-    coll.indexes.filter((ix) => holdsEveryMatch(ix, bounds)),
-    bounds,
-    sort,
-  );
-  if (!best || best.score === 0) {
+  // A hinted index is used whatever it holds, as mongod does (a sparse or partial one may then
+  // miss matches); hidden indexes are invisible to the planner.
+  // A hinted index of another collation than the query's cannot take string bounds: it is then
+  // scanned whole, as mongod scans it with [MinKey, MaxKey] bounds.
+  const best =
+    chooseIndex(
+      hinted
+        ? [hinted]
+        : coll.indexes.filter((ix) => !ix.spec.hidden && holdsEveryMatch(ix, bounds)),
+      bounds,
+      sort,
+      collator,
+    ) ?? (hinted ? { index: hinted, prefixes: [[]], dir: null, score: 0 } : undefined);
+  if (!best || (best.score === 0 && !hinted)) {
     return { candidates: coll.docs.values(), sorted: sort.length === 0, summary: 'COLLSCAN' };
   }
   const { index, prefixes, range, dir } = best;
@@ -199,10 +263,11 @@ function* mergeScans(
   const from = (prefixes[0] as unknown[]).length;
   const n = index.fields.length;
   const sign = reverse ? -1 : 1;
+  const compareValue = index.compareValue;
   // Keys compare by the fields after the prefix, then by _id key, as the tree orders them.
   const cmp = (a: unknown[], b: unknown[]): number => {
     for (let i = from; i < n; i++) {
-      const c = compareValues(a[i], b[i]);
+      const c = compareValue(a[i], b[i]);
       if (c !== 0) return c * (index.fields[i] as { dir: number }).dir * sign;
     }
     const ia = a[n] as string;
@@ -338,6 +403,8 @@ function fieldTests(filter: Doc): Map<string, KeyTest[]> | undefined {
 
 /** An index where every document has exactly one key, holding every tested field. */
 function countsExactly(index: Index, fields: Iterable<string>): boolean {
+  // Keys in a collation's order: the binary tests below would not follow its ranges.
+  if (index.collator) return false;
   if (!index.complete || index.multikey || index.fields.some((f) => f.path.length > 1))
     return false;
   for (const field of fields) if (!index.fields.some((f) => f.name === field)) return false;
@@ -379,7 +446,7 @@ export function coveredCount(coll: Collection, filter: Doc): number | undefined 
   if (!tests) return undefined;
   if (tests.size === 0) return coll.docs.size;
   const choice = chooseIndex(
-    coll.indexes.filter((ix) => countsExactly(ix, tests.keys())),
+    coll.indexes.filter((ix) => !ix.spec.hidden && countsExactly(ix, tests.keys())),
     distinctEqualities(extractBounds(filter)),
     [],
   );

@@ -1,14 +1,29 @@
 /**
  * Reading and writing documents with MongoDB semantics on top of mingo: filters, sort,
- * projection, update operators (incl. $setOnInsert), pipeline updates, replacements and upserts.
+ * projection, pipeline updates, replacements and upserts; operator updates are applied by
+ * src/update-operators.ts.
  */
 import { ObjectId } from 'bson';
-import { Aggregator, Query, find as mingoFind, update as mingoUpdate } from 'mingo';
+import { Aggregator, Query } from './mingo';
 import type { Collection } from './collection';
 import { badValue, serverError, MongoServerError } from './errors';
 import { plan } from './planner';
-import { cloneDoc, compareValues, isPlainObject, valueKey, valuesAtPath, type Doc } from './values';
+import {
+  cloneDoc,
+  compareValues,
+  isPlainObject,
+  setField,
+  valueKey,
+  valuesAtPath,
+  type Doc,
+} from './values';
 import { normalizeTimezones } from './timezones';
+import { compileProjection } from './projection';
+import { mentionsText, TEXT_MARKER, textSearch, withoutText } from './text/search';
+import { checkCollatedFilter, collatedQuery, type Collator } from './collation';
+import { positionalMatch } from './positional';
+import { checkFilterOperators } from './unsupported';
+import { applyOperators, compareFields, parseUpdate, type ParsedUpdate } from './update-operators';
 
 export type SortSpec = Array<[string, 1 | -1]>;
 
@@ -22,16 +37,41 @@ export function guard<T>(fn: () => T): T {
   }
 }
 
-export function compileFilter(filter: unknown, variables?: Doc): Query {
+/** A compiled filter. */
+export interface Matcher {
+  test(doc: Doc): boolean;
+}
+
+/**
+ * Compiles a filter; with a collator (see collation.ts), its comparisons of strings go through
+ * the collation.
+ */
+export function compileFilter(filter: unknown, variables?: Doc, collator?: Collator): Matcher {
   if (filter !== undefined && filter !== null && !isPlainObject(filter)) {
     throw serverError('TypeMismatch', 'filter must be an object');
   }
-  if (filter && '$text' in filter)
-    throw badValue('text search ($text) is not supported by this server');
-  return guard(
-    () => new Query(normalizeTimezones((filter ?? {}) as Doc), variables ? { variables } : {}),
+  let f = (filter ?? {}) as Doc;
+  // findDocs runs $text itself (text/search.ts). A filter compiled only to be checked (an update
+  // that matched nothing) gets, in its place, a marker field that no document has.
+  if (mentionsText(f)) f = withoutText(f, true);
+  checkFilterOperators(f);
+  if (collator) {
+    checkCollatedFilter(f);
+    return guard(() => collatedQuery(normalizeTimezones(f), collator, variables));
+  }
+  return guard(() => new Query(normalizeTimezones(f), variables ? { variables } : {}));
+}
+
+/** mongod's error for `{ $meta: 'textScore' }` (projection, sort) in a query without `$text`. */
+export function noTextScore(): MongoServerError {
+  return serverError(
+    'Location40218',
+    'query requires text score metadata, but it is not available',
   );
 }
+
+/** The sort key that `{ $meta: 'textScore' }` stands for: descending by text score. */
+export const TEXT_SCORE_SORT = '\u0000textScore';
 
 /**
  * Evaluates a command's `let` document as mongod does: every value is an expression evaluated
@@ -59,33 +99,51 @@ export function parseSort(sort: unknown): SortSpec {
   if (!isPlainObject(sort)) throw badValue('sort must be an object');
   return Object.entries(sort).map(([k, v]) => {
     if (v === 1 || v === -1) return [k, v];
-    if (isPlainObject(v)) throw badValue(`$meta sort is not supported`);
+    if (isPlainObject(v)) {
+      if (Object.keys(v).length === 1 && v.$meta === 'textScore') return [TEXT_SCORE_SORT, -1];
+      throw badValue(`$meta sort ${JSON.stringify(v)} is not supported by this server`);
+    }
     const n = Number(v);
     if (n === 1 || n === -1) return [k, n];
     throw badValue(`Illegal key in $sort specification: ${k}: ${String(v)}`);
   });
 }
 
-function sortKey(doc: Doc, path: string[], dir: 1 | -1): unknown {
+function sortKey(doc: Doc, path: string[], dir: 1 | -1, compare = compareValues): unknown {
   const values = valuesAtPath(doc, path).flatMap((v) =>
     Array.isArray(v) ? (v.length ? v : [undefined]) : [v],
   );
   let best: unknown = values[0];
   for (const v of values.slice(1)) {
-    const c = compareValues(v, best);
+    const c = compare(v, best);
     if ((dir === 1 && c < 0) || (dir === -1 && c > 0)) best = v;
   }
   return best;
 }
 
-export function sortDocs(docs: Doc[], sort: SortSpec): Doc[] {
+/**
+ * Sorts documents (`scores`: their text scores, for a `{ $meta: 'textScore' }` key; `collator`:
+ * the collation strings compare by).
+ */
+export function sortDocs(
+  docs: Doc[],
+  sort: SortSpec,
+  scores?: Map<Doc, number>,
+  collator?: Collator,
+): Doc[] {
   if (sort.length === 0) return docs;
   if (sort.length === 1 && sort[0]?.[0] === '$natural')
     return sort[0][1] === -1 ? docs.reverse() : docs;
-  const keyed = docs.map((d) => ({ d, k: sort.map(([f, dir]) => sortKey(d, f.split('.'), dir)) }));
+  const compare = collator?.compare ?? compareValues;
+  const keyed = docs.map((d) => ({
+    d,
+    k: sort.map(([f, dir]) =>
+      f === TEXT_SCORE_SORT ? (scores?.get(d) ?? 0) : sortKey(d, f.split('.'), dir, compare),
+    ),
+  }));
   keyed.sort((a, b) => {
     for (let i = 0; i < sort.length; i++) {
-      const c = compareValues(a.k[i], b.k[i]);
+      const c = compare(a.k[i], b.k[i]);
       if (c !== 0) return c * (sort[i] as [string, 1 | -1])[1];
     }
     return 0;
@@ -99,8 +157,16 @@ export interface FindOptions {
   limit?: number;
   /** `let` variables ($$name) for $expr in the filter. */
   variables?: Doc;
+  /** The command's `hint` (an index name or key pattern, or `$natural`), checked already. */
+  hint?: unknown;
   /** Filled in with what the read cost (explain's executionStats). */
   stats?: { docsExamined: number; plan: string };
+  /** The namespace read (for errors that name it). */
+  ns?: string;
+  /** Filled in, for a filter with `$text`, with the text score of each document returned. */
+  textScores?: Map<Doc, number>;
+  /** The collation the read compares strings by (undefined: binary). */
+  collator?: Collator;
 }
 
 /** A value a filter may compare by valueKey alone (no regex, array, document or NaN). */
@@ -124,7 +190,7 @@ function isSimpleValue(v: unknown): boolean {
  * missing field, as in MongoDB). A document whose field holds an array (where MongoDB matches any
  * element) is handed to mingo. Undefined for any other filter.
  */
-function simpleMatcher(filter: Doc, full: () => Query): ((doc: Doc) => boolean) | undefined {
+function simpleMatcher(filter: Doc, full: () => Matcher): ((doc: Doc) => boolean) | undefined {
   const tests: Array<[string, (v: unknown) => boolean]> = [];
   for (const [field, cond] of Object.entries(filter)) {
     if (field.startsWith('$') || field.includes('.')) return undefined;
@@ -198,9 +264,13 @@ function simpleTest(op: string, arg: unknown): ((v: unknown) => boolean) | undef
 
 /** Matching documents (stored references, unprojected) in the requested order. */
 export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOptions = {}): Doc[] {
-  let compiled: Query | undefined;
-  const full = () => (compiled ??= compileFilter(filter, opts.variables));
-  const simple = isPlainObject(filter) && !opts.variables ? simpleMatcher(filter, full) : undefined;
+  if (isPlainObject(filter) && mentionsText(filter)) return findText(coll, filter, opts);
+  if (opts.sort?.some(([f]) => f === TEXT_SCORE_SORT)) throw noTextScore();
+  let compiled: Matcher | undefined;
+  const collator = opts.collator;
+  const full = () => (compiled ??= compileFilter(filter, opts.variables, collator));
+  const simple =
+    isPlainObject(filter) && !opts.variables && !collator ? simpleMatcher(filter, full) : undefined;
   const query = simple ? { test: simple } : full();
   if (!coll) return [];
   const sort = opts.sort ?? [];
@@ -209,7 +279,7 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
   const natural = sort.length === 1 && sort[0]?.[0] === '$natural';
   const p = natural
     ? { candidates: coll.docs.values(), sorted: false, summary: 'COLLSCAN' }
-    : plan(coll, filter, sort);
+    : plan(coll, filter, sort, opts.hint, collator);
   const stats = opts.stats ?? { docsExamined: 0, plan: '' };
   stats.plan = p.summary;
   if (p.sorted) {
@@ -232,18 +302,132 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
     stats.docsExamined++;
     if (query.test(d)) matched.push(d);
   }
-  const sorted = sortDocs(matched, sort);
+  const sorted = sortDocs(matched, sort, undefined, collator);
   return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
+}
+
+/**
+ * A filter with `$text` (see text/search.ts): the text search's matches (or, with `$text` in an
+ * `$or`, every document) checked against the rest of the filter, sorted, paged; their scores
+ * go to `opts.textScores`. A page sorted by score alone reads documents best first and stops
+ * when the page is full (when nothing else is checked, only the page's documents are read).
+ */
+function findText(coll: Collection | undefined, filter: Doc, opts: FindOptions): Doc[] {
+  const search = textSearch(coll, filter, opts.ns ?? coll?.ns ?? '');
+  const query = compileFilter(search.filter, opts.variables, opts.collator);
+  const rest = Object.keys(search.filter).length > 0;
+  const stats = opts.stats ?? { docsExamined: 0, plan: '' };
+  stats.plan = `TEXT_MATCH ${search.index.name}`;
+  const { ids } = search;
+  const skip = opts.skip ?? 0;
+  const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+  const sort = opts.sort ?? [];
+  const scores = new Map<Doc, number>();
+  const keep = (out: Doc[]) => {
+    if (opts.textScores) for (const d of out) opts.textScores.set(d, scores.get(d) ?? 0);
+    return out;
+  };
+
+  if (
+    search.required &&
+    limit !== Infinity &&
+    sort.length === 1 &&
+    sort[0]![0] === TEXT_SCORE_SORT
+  ) {
+    const wanted = skip + limit;
+    // Only the page's best when nothing else is checked (a short page: insertion is cheap).
+    const order =
+      rest || search.checks || wanted > 100
+        ? byScore(search.scores)
+        : topByScore(search.scores, wanted);
+    const page: Doc[] = [];
+    for (const i of order) {
+      stats.docsExamined++;
+      const d = search.resolve(ids[i]!);
+      if (!d || (rest && !query.test(d))) continue;
+      page.push(d);
+      scores.set(d, search.scores[i]!);
+      if (page.length >= wanted) break;
+    }
+    return keep(page.slice(skip));
+  }
+
+  const matched: Doc[] = [];
+  if (search.required) {
+    for (let i = 0; i < ids.length; i++) {
+      stats.docsExamined++;
+      const d = search.resolve(ids[i]!);
+      if (!d || (rest && !query.test(d))) continue;
+      matched.push(d);
+      scores.set(d, search.scores[i]!);
+    }
+  } else {
+    const hits = new Map<Doc, number>();
+    for (let i = 0; i < ids.length; i++) {
+      const d = search.resolve(ids[i]!);
+      if (d) hits.set(d, search.scores[i]!);
+    }
+    for (const d of (coll as Collection).docs.values()) {
+      stats.docsExamined++;
+      const hit = hits.has(d);
+      if (!query.test({ ...d, [TEXT_MARKER]: hit })) continue;
+      matched.push(d);
+      scores.set(d, hits.get(d) ?? 0);
+    }
+  }
+  return keep(
+    sortDocs(matched, sort, scores, opts.collator).slice(
+      skip,
+      limit === Infinity ? undefined : skip + limit,
+    ),
+  );
+}
+
+/**
+ * How many documents a filter with `$text` matches, when the text search alone decides it (no
+ * other condition, negation, phrase or sensitivity: every posting is a match); else undefined.
+ */
+export function textCount(coll: Collection, filter: Doc): number | undefined {
+  if (!isPlainObject(filter) || !mentionsText(filter)) return undefined;
+  const search = textSearch(coll, filter, coll.ns);
+  if (!search.required || search.checks || Object.keys(search.filter).length > 0) return undefined;
+  return search.ids.length;
+}
+
+/** Positions of `scores`, best first (ties in their order). */
+function byScore(scores: readonly number[]): Uint32Array {
+  const order = new Uint32Array(scores.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+}
+
+/** The positions of the `n` best scores, best first (ties in their order). */
+function topByScore(scores: readonly number[], n: number): number[] {
+  const top: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i]!;
+    if (top.length === n && s <= scores[top[n - 1]!]!) continue;
+    let j = top.length;
+    while (j > 0 && scores[top[j - 1]!]! < s) j--;
+    top.splice(j, 0, i);
+    if (top.length > n) top.pop();
+  }
+  return top;
 }
 
 /** Filters, sorts and pages documents that are not in a collection (a view's output). */
 export function findInDocs(docs: Doc[], filter: Doc, opts: FindOptions = {}): Doc[] {
-  const query = compileFilter(filter, opts.variables);
+  // A view's pipeline comes first: mongod's error for a $text that is not the first stage.
+  if (isPlainObject(filter) && mentionsText(filter)) throw textNotFirst();
+  if (opts.sort?.some(([f]) => f === TEXT_SCORE_SORT)) throw noTextScore();
+  const query = compileFilter(filter, opts.variables, opts.collator);
   const skip = opts.skip ?? 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
   const sorted = sortDocs(
     docs.filter((d) => query.test(d)),
     opts.sort ?? [],
+    undefined,
+    opts.collator,
   );
   return sorted.slice(skip, limit === Infinity ? undefined : skip + limit);
 }
@@ -275,50 +459,75 @@ function simpleProjection(projection: Doc): ((doc: Doc) => Doc) | undefined {
     return (doc) => {
       const out: Doc = {};
       if (withId && doc._id !== undefined) out._id = doc._id;
-      for (const k in doc) if (fields.has(k) && doc[k] !== undefined) out[k] = doc[k];
+      for (const k in doc) if (fields.has(k) && doc[k] !== undefined) setField(out, k, doc[k]);
       return out;
     };
   return (doc) => {
     const out: Doc = {};
     if (withId && doc._id !== undefined) out._id = doc._id;
-    for (const k in doc) if (k !== '_id' && !fields.has(k)) out[k] = doc[k];
+    for (const k in doc) if (k !== '_id' && !fields.has(k)) setField(out, k, doc[k]);
     return out;
   };
 }
 
-/** Applies a find projection; `_id` stays the first field as in MongoDB. */
-export function project(docs: Doc[], filter: Doc, projection: unknown): Doc[] {
-  if (!projection || !isPlainObject(projection) || Object.keys(projection).length === 0)
-    return docs;
-  const simple = simpleProjection(projection);
-  if (simple) return docs.map(simple);
-  const out = guard(
-    () => mingoFind(docs, filter, normalizeTimezones(projection as Doc)).all() as Doc[],
+/** mongod's error for a `$match` with `$text` anywhere but first in a pipeline. */
+export function textNotFirst(): MongoServerError {
+  return serverError(
+    'Location17313',
+    '$match with $text is only allowed as the first pipeline stage',
   );
-  return out.map((d) => {
-    if (!('_id' in d) || Object.keys(d)[0] === '_id') return d;
-    const { _id, ...rest } = d;
-    return { _id, ...rest };
-  });
 }
 
-const UPDATE_OPERATORS = new Set([
-  '$set',
-  '$unset',
-  '$inc',
-  '$mul',
-  '$rename',
-  '$min',
-  '$max',
-  '$currentDate',
-  '$addToSet',
-  '$pop',
-  '$pull',
-  '$pullAll',
-  '$push',
-  '$bit',
-  '$setOnInsert',
-]);
+function isTextScoreMeta(v: unknown): boolean {
+  return isPlainObject(v) && Object.keys(v).length === 1 && v.$meta === 'textScore';
+}
+
+/**
+ * Applies a find projection (see projection.ts for mongod's rules; the commonest ones without
+ * it); `_id` stays the first field as in MongoDB. `scores`: the text scores of a `$text` query's
+ * documents, for fields `{ $meta: 'textScore' }` (which, alone, keep every field, as in mongod).
+ */
+export function project(
+  docs: Doc[],
+  filter: Doc,
+  projection: unknown,
+  variables?: Doc,
+  scores?: Map<Doc, number>,
+): Doc[] {
+  if (!projection || !isPlainObject(projection) || Object.keys(projection).length === 0)
+    return docs;
+  const meta = Object.keys(projection).filter((k) => isTextScoreMeta(projection[k]));
+  if (meta.length > 0) {
+    if (!scores) throw noTextScore();
+    const rest: Doc = { ...projection };
+    for (const k of meta) {
+      if (k.split('.').includes('$'))
+        throw badValue(`positional projection cannot be used with $meta: '${k}'`);
+      delete rest[k];
+    }
+    const base = Object.keys(rest).length > 0 ? project(docs, filter, rest, variables) : docs;
+    return base.map((d, i) => {
+      const out: Doc = { ...d };
+      for (const k of meta) setMetaField(out, k.split('.'), scores.get(docs[i]!) ?? 0);
+      return out;
+    });
+  }
+  const simple = simpleProjection(projection);
+  if (simple) return docs.map(simple);
+  const apply = guard(() => compileProjection(projection, filter, variables));
+  return guard(() => docs.map(apply));
+}
+
+/** Sets a computed field at a path of a projected copy, copying the objects along the way. */
+function setMetaField(doc: Doc, path: string[], value: unknown): void {
+  let cur = doc;
+  for (const part of path.slice(0, -1)) {
+    const next = cur[part];
+    cur[part] = isPlainObject(next) ? { ...next } : {};
+    cur = cur[part] as Doc;
+  }
+  cur[path[path.length - 1]!] = value;
+}
 
 export function isOperatorUpdate(update: unknown): boolean {
   return isPlainObject(update) && Object.keys(update).some((k) => k.startsWith('$'));
@@ -328,25 +537,6 @@ function validateUpdate(update: unknown): void {
   if (Array.isArray(update)) return;
   if (!isPlainObject(update))
     throw badValue('Update argument must be either an object or an array');
-  if (!isOperatorUpdate(update)) return;
-  for (const [op, arg] of Object.entries(update)) {
-    if (!op.startsWith('$')) {
-      throw serverError(
-        'FailedToParse',
-        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
-      );
-    }
-    if (!UPDATE_OPERATORS.has(op))
-      throw serverError(
-        'FailedToParse',
-        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
-      );
-    if (!isPlainObject(arg))
-      throw serverError(
-        'FailedToParse',
-        `Modifiers operate on fields but we found type ${typeof arg} instead.`,
-      );
-  }
 }
 
 function checkIdUnchanged(before: Doc, after: Doc): void {
@@ -364,7 +554,7 @@ function checkIdUnchanged(before: Doc, after: Doc): void {
  */
 function checkIdNotTargeted(modifier: Doc, doc: Doc): void {
   for (const [op, arg] of Object.entries(modifier)) {
-    if (!isPlainObject(arg)) continue;
+    if (!isPlainObject(arg) || op === '$setOnInsert') continue;
     for (const [field, value] of Object.entries(arg)) {
       const targets = op === '$rename' ? [field, String(value)] : [field];
       for (const t of targets) {
@@ -389,12 +579,21 @@ export interface UpdateOptions {
   arrayFilters?: Doc[];
   inserting?: boolean;
   variables?: Doc;
+  /** The statement's query: where it matched an array is the position `$` stands for. */
+  filter?: Doc;
+  /** The statement's collation (undefined: binary): the query matched through it. */
+  collator?: Collator;
 }
 
 /** Returns the updated copy of `doc` (the stored document is never touched). */
 export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {}): Doc {
   validateUpdate(update);
   if (Array.isArray(update)) {
+    if (opts.arrayFilters?.length)
+      throw serverError(
+        'FailedToParse',
+        'arrayFilters may not be specified for pipeline-style updates',
+      );
     const [out] = guard(
       () =>
         new Aggregator(normalizeTimezones(update as Doc[]), { variables: opts.variables }).run([
@@ -427,44 +626,73 @@ export function applyUpdate(doc: Doc, update: unknown, opts: UpdateOptions = {})
     const simple = simpleUpdate(doc, u);
     if (simple) return simple;
   }
-  const modifier: Doc = { ...u };
-  const onInsert = modifier.$setOnInsert as Doc | undefined;
-  delete modifier.$setOnInsert;
-  if (opts.inserting && onInsert)
-    modifier.$set = { ...(modifier.$set as Doc | undefined), ...onInsert };
-  const out = copyTargeted(doc, modifier, opts.arrayFilters);
-  if (!opts.inserting) checkIdNotTargeted(modifier, doc);
-  // mingo refuses any $set of _id; mongod allows it when inserting (upsert, $setOnInsert) and
-  // when the value is unchanged, so _id is set here and the rest goes to mingo.
-  if (isPlainObject(modifier.$set) && '_id' in modifier.$set) {
-    const { _id: id, ...set } = modifier.$set;
-    if (doc._id !== undefined && valueKey(id) !== valueKey(doc._id)) {
+  const parsed = parsedOperators(u, opts);
+  if (opts.inserting) checkUpsertId(u, doc);
+  else checkIdNotTargeted(u, doc);
+  const out = copyTargeted(doc, u);
+  // The position `$` stands for: where the statement's query matched this document.
+  const matched =
+    parsed.positional && opts.filter && !opts.inserting
+      ? positionalMatch(
+          opts.filter,
+          doc,
+          (f) => compileFilter(f, opts.variables, opts.collator),
+          opts.collator !== undefined,
+        )
+      : undefined;
+  applyOperators(parsed, out, matched, opts.inserting === true);
+  if (!opts.inserting) checkIdUnchanged(doc, out);
+  return idFirst(out);
+}
+
+/** Parsed operator updates by update document: a multi update parses its update once. */
+const parsedCache = new WeakMap<
+  Doc,
+  { arrayFilters: unknown; variables: unknown; parsed: ParsedUpdate }
+>();
+
+function parsedOperators(update: Doc, opts: UpdateOptions): ParsedUpdate {
+  const hit = parsedCache.get(update);
+  if (hit && hit.arrayFilters === opts.arrayFilters && hit.variables === opts.variables)
+    return hit.parsed;
+  const parsed = parseUpdate(update, opts.arrayFilters, (f) => compileFilter(f, opts.variables));
+  parsedCache.set(update, {
+    arrayFilters: opts.arrayFilters,
+    variables: opts.variables,
+    parsed,
+  });
+  return parsed;
+}
+
+/**
+ * Checks an update that may match no document, as mongod does before it looks for one: an
+ * operator update is parsed (unknown operators, conflicts, bad arguments, unused array filters
+ * fail), pipelines and replacements are applied to an empty document.
+ */
+export function checkUpdate(update: unknown, opts: UpdateOptions = {}): void {
+  if (isOperatorUpdate(update)) parsedOperators(update as Doc, opts);
+  else applyUpdate({}, update, { ...opts, inserting: true });
+}
+
+/** An upsert keeps the `_id` its query gave the new document (mongod's immutable path). */
+function checkUpsertId(update: Doc, seed: Doc): void {
+  if (seed._id === undefined) return;
+  for (const op of ['$set', '$setOnInsert']) {
+    const arg = update[op];
+    if (isPlainObject(arg) && '_id' in arg && valueKey(arg._id) !== valueKey(seed._id))
       throw serverError(
         'ImmutableField',
         "Performing an update on the path '_id' would modify the immutable field '_id'",
       );
-    }
-    out._id = cloneDoc(id);
-    if (Object.keys(set).length) modifier.$set = set;
-    else delete modifier.$set;
   }
-  if (Object.keys(modifier).length > 0) {
-    guard(() =>
-      mingoUpdate(out, modifier, opts.arrayFilters, undefined, {
-        cloneMode: 'deep',
-        queryOptions: opts.variables ? { variables: opts.variables } : undefined,
-      }),
-    );
-  }
-  if (!opts.inserting) checkIdUnchanged(doc, out);
-  return idFirst(out);
 }
 
 /**
  * The commonest updates without mingo: `$set`, `$unset` and `$inc` of top-level fields other than
  * `_id` (no dots, no `$`), each field named once, `$inc` by a number on a number or a missing
  * field. Returns the new version (sharing the fields it does not name), or undefined for any
- * other update, which mingo applies.
+ * other update, which src/update-operators.ts applies. As there (and in mongod), fields are
+ * applied in the order of their names, so new fields are appended in that order.
  */
 function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
   const seen = new Set<string>();
@@ -485,13 +713,20 @@ function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
       }
     }
   }
-  const out: Doc = { ...doc };
-  for (const [op, arg] of Object.entries(update) as Array<[string, Doc]>) {
+  const changes: Array<[string, string, unknown]> = [];
+  let created = 0;
+  for (const [op, arg] of Object.entries(update) as Array<[string, Doc]>)
     for (const [f, v] of Object.entries(arg)) {
-      if (op === '$set') out[f] = cloneDoc(v);
-      else if (op === '$unset') delete out[f];
-      else out[f] = ((doc[f] as number | undefined) ?? 0) + (v as number);
+      changes.push([f, op, v]);
+      if (op !== '$unset' && !Object.hasOwn(doc, f)) created++;
     }
+  // Only the order of the fields it creates shows (they are appended).
+  if (created > 1) changes.sort((a, b) => compareFields(a[0], b[0]));
+  const out: Doc = { ...doc };
+  for (const [f, op, v] of changes) {
+    if (op === '$set') setField(out, f, cloneDoc(v));
+    else if (op === '$unset') delete out[f];
+    else out[f] = ((doc[f] as number | undefined) ?? 0) + (v as number);
   }
   return out;
 }
@@ -503,9 +738,8 @@ function simpleUpdate(doc: Doc, update: Doc): Doc | undefined {
  * so the new version can share what the update does not touch: one copy of what changes instead
  * of a deep copy of the whole document.
  */
-function copyTargeted(doc: Doc, modifier: Doc, arrayFilters?: Doc[]): Doc {
+function copyTargeted(doc: Doc, modifier: Doc): Doc {
   const out: Doc = { ...doc };
-  if (arrayFilters && arrayFilters.length > 0) return cloneDoc(doc);
   for (const [op, arg] of Object.entries(modifier)) {
     if (!isPlainObject(arg)) continue;
     for (const [path, value] of Object.entries(arg)) {

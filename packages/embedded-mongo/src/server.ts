@@ -7,6 +7,7 @@ import net from 'node:net';
 import { Engine, type EngineOptions } from './engine';
 import type { CommandContext } from './commands/dispatch';
 import { CURSOR_TIMEOUT_MS } from './commands/context';
+import { ServerState } from './commands/admin';
 import { reapIdleCursors } from './commands/cursors';
 import type { Doc } from './values';
 import { FailPoints } from './failpoints';
@@ -83,12 +84,16 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const engine = new Engine({ ...options, onJournalFailure: (e) => fail(e) });
   const cursors: CommandContext['cursors'] = new Map();
-  const cursorTimeoutMs = options.cursorTimeoutMs ?? CURSOR_TIMEOUT_MS;
-  const cursorMonitor = setInterval(
-    () => reapIdleCursors(cursors, cursorTimeoutMs),
-    Math.max(10, Math.min(4000, cursorTimeoutMs)),
-  );
-  cursorMonitor.unref();
+  let cursorTimeoutMs = options.cursorTimeoutMs ?? CURSOR_TIMEOUT_MS;
+  const monitorCursors = () => {
+    const timer = setInterval(
+      () => reapIdleCursors(cursors, cursorTimeoutMs),
+      Math.max(10, Math.min(4000, cursorTimeoutMs)),
+    );
+    timer.unref();
+    return timer;
+  };
+  let cursorMonitor = monitorCursors();
   const sessions: NonNullable<CommandContext['sessions']> = new Map();
   let cursorSeq = 0;
   let connectionSeq = 0;
@@ -103,9 +108,29 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     oplogEntries: options.oplogEntries,
     snapshotIdleMs: options.snapshotIdleMs,
   });
+  const state = new ServerState(
+    () => replset.me,
+    () => ({ ...replset.helloFields(), rbid: 1 }),
+    (name, value) => {
+      if (name === 'ttlMonitorSleepSecs') replset.ttl.setInterval(Number(value) * 1000);
+      else if (name === 'ttlMonitorEnabled') replset.ttl.enabled = value === true;
+      else if (name === 'cursorTimeoutMillis') {
+        cursorTimeoutMs = Number(value);
+        clearInterval(cursorMonitor);
+        cursorMonitor = monitorCursors();
+      }
+    },
+    {
+      enableTestCommands: options.enableTestCommands === true,
+      ttlMonitorSleepSecs: (options.ttlMonitorIntervalMs ?? 60_000) / 1000,
+      cursorTimeoutMillis: cursorTimeoutMs,
+    },
+  );
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
+    state.connections.current++;
+    state.connections.totalCreated++;
     commandStats?.add('connection opened');
     socket.setNoDelay(true);
     const ctx: CommandContext = {
@@ -114,8 +139,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       sessions,
       nextCursorId: () => ++cursorSeq,
       connectionId: ++connectionSeq,
-      cursorTimeoutMs,
+      get cursorTimeoutMs() {
+        return cursorTimeoutMs;
+      },
       failPoints,
+      server: state,
     };
     // Chunks are kept apart until a whole message is there, so a large message arriving in
     // many packets is copied once, not once per packet.
@@ -186,7 +214,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       }
     });
     socket.on('error', (e) => report(e));
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      state.connections.current--;
+    });
   });
 
   function handle(message: Buffer, ctx: CommandContext): Reply {
@@ -209,6 +240,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return encodeReply(++responseSeq, req.header.requestId, body);
     }
     const cmdName = Object.keys(req.body)[0] ?? '';
+    state.count(cmdName, req.body);
     if (commandStats) countCommand(cmdName, req.body);
     if (cmdName === 'hello' || cmdName === 'ismaster' || cmdName === 'isMaster')
       rememberAppName(req.body, ctx);

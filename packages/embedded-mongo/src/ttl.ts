@@ -9,14 +9,29 @@ import type { Engine } from './engine';
 import { valuesAtPath, type Doc } from './values';
 
 export class TtlMonitor {
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
+  /** Off with `setParameter: 1, ttlMonitorEnabled: false`: the passes delete nothing. */
+  enabled = true;
 
   constructor(
     private readonly engine: Engine,
     intervalMs = 60_000,
   ) {
-    this.timer = setInterval(() => this.run(), intervalMs);
-    this.timer.unref();
+    this.timer = this.schedule(intervalMs);
+  }
+
+  private schedule(intervalMs: number): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      if (this.enabled) this.run();
+    }, intervalMs);
+    timer.unref();
+    return timer;
+  }
+
+  /** A new interval between passes (`setParameter: 1, ttlMonitorSleepSecs: n`), from now. */
+  setInterval(intervalMs: number): void {
+    clearInterval(this.timer);
+    this.timer = this.schedule(intervalMs);
   }
 
   /** One pass; returns how many documents it deleted. */

@@ -4,7 +4,7 @@
  * command says `bypassDocumentValidation: true`. Validators are query filters; `$jsonSchema`
  * is not supported.
  */
-import { Query } from 'mingo';
+import { Query } from './mingo';
 import type { Collection } from './collection';
 import { badValue, serverError } from './errors';
 import { guard } from './query';

@@ -4,6 +4,7 @@
  */
 import {
   Binary,
+  DBRef,
   Decimal128,
   Double,
   Int32,
@@ -17,8 +18,16 @@ import {
 
 export type Doc = Record<string, unknown>;
 
-/** MongoDB's canonical type order for comparisons and sorting. */
-function typeRank(v: unknown): number {
+/** Whether a value is or holds a string (the values a collation compares differently). */
+export function holdsString(v: unknown): boolean {
+  if (typeof v === 'string') return true;
+  if (Array.isArray(v)) return v.some(holdsString);
+  if (isPlainObject(v)) return Object.values(v).some(holdsString);
+  return false;
+}
+
+/** MongoDB's canonical type order for comparisons and sorting (numbers of every width share 2). */
+export function typeRank(v: unknown): number {
   if (v === undefined || v === null) return 1;
   if (v instanceof MinKey) return 0;
   if (v instanceof MaxKey) return 100;
@@ -101,8 +110,8 @@ export function compareValues(a: unknown, b: unknown): number {
       return x < y ? -1 : x > y ? 1 : 0;
     }
     case 4: {
-      const ea = Object.entries(a as Doc);
-      const eb = Object.entries(b as Doc);
+      const ea = Object.entries(docView(a));
+      const eb = Object.entries(docView(b));
       for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
         const [ka, va] = ea[i] as [string, unknown];
         const [kb, vb] = eb[i] as [string, unknown];
@@ -175,7 +184,7 @@ export function valueKey(v: unknown): string {
   if (typeof v === 'object') {
     return (
       '{' +
-      Object.entries(v as Doc)
+      Object.entries(docView(v))
         .map(([k, x]) => JSON.stringify(k) + ':' + valueKey(x))
         .join(',') +
       '}'
@@ -184,10 +193,35 @@ export function valueKey(v: unknown): string {
   return 'u' + String(v);
 }
 
+/**
+ * An embedded document's fields as stored: a DBRef (which bson decodes `{ $ref, $id, $db }`
+ * documents into) as its `$ref`, `$id`, `$db` and other fields, in that order.
+ */
+export function docView(v: unknown): Doc {
+  if (v instanceof DBRef) return v.toJSON() as unknown as Doc;
+  return v as Doc;
+}
+
 function isPlainObject(v: unknown): v is Doc {
   if (v === null || typeof v !== 'object') return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Sets a field of a document as its own data property: a field named `__proto__` (a legal field
+ * name, which bson decodes as an own property) is kept as a field instead of replacing the
+ * object's prototype.
+ */
+export function setField(doc: Doc, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(doc, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  else doc[key] = value;
 }
 
 /** Deep copy of plain objects and arrays; BSON value objects are immutable here and shared. */
@@ -196,7 +230,7 @@ export function cloneDoc<T>(v: T): T {
   if (v instanceof Date) return new Date(v.getTime()) as T;
   if (isPlainObject(v)) {
     const out: Doc = {};
-    for (const k of Object.keys(v)) out[k] = cloneDoc(v[k]);
+    for (const k of Object.keys(v)) setField(out, k, cloneDoc(v[k]));
     return out as T;
   }
   return v;
@@ -210,10 +244,15 @@ export function valuesAtPath(doc: unknown, path: string[], i = 0): unknown[] {
   if (Array.isArray(doc)) {
     const seg = path[i] as string;
     if (/^\d+$/.test(seg)) return valuesAtPath(doc[Number(seg)], path, i + 1);
-    return doc.flatMap((el) => (isPlainObject(el) ? valuesAtPath(el, path, i) : []));
+    return doc.flatMap((el) =>
+      isPlainObject(el) || el instanceof DBRef ? valuesAtPath(el, path, i) : [],
+    );
   }
+  if (doc instanceof DBRef) return valuesAtPath(docView(doc), path, i);
   if (!isPlainObject(doc)) return [undefined];
-  return valuesAtPath(doc[path[i] as string], path, i + 1);
+  const seg = path[i] as string;
+  // Own fields only: a path named like a prototype property (`constructor`) reads nothing.
+  return valuesAtPath(Object.hasOwn(doc, seg) ? doc[seg] : undefined, path, i + 1);
 }
 
 /** Whether MongoDB considers two values equal (same as comparing their valueKey), cheaply when shared. */
@@ -268,6 +307,6 @@ export function topLevelDelta(before: Doc, after: Doc): { set: Doc; unset: strin
 export function applyDelta(before: Doc, delta: { set?: Doc; unset?: string[] }): Doc {
   const out: Doc = { ...before };
   for (const k of delta.unset ?? []) delete out[k];
-  for (const [k, v] of Object.entries(delta.set ?? {})) out[k] = v;
+  for (const [k, v] of Object.entries(delta.set ?? {})) setField(out, k, v);
   return out;
 }

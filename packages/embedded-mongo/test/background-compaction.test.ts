@@ -13,8 +13,6 @@ import { start } from '../src';
 import { scanJournal, type StorageFaults } from '../src/journal';
 import { killSpawnedServers, spawnServer, waitForExit, watchOutput } from './support/spawn-server';
 
-jest.setTimeout(90_000);
-
 let dir: string;
 let journal: string;
 const children = new Set<ChildProcess>();
@@ -391,3 +389,56 @@ test.each<[Point]>([
     }
   },
 );
+
+test('when the compact command rewrites a journal with text, collated and hidden indexes, then a restart has each index as it was and uses it', async () => {
+  const server = await start({ dbPath: dir });
+  let restarted: Awaited<ReturnType<typeof start>> | undefined;
+  try {
+    const client = await connect(server.uri);
+    const posts = client.db('compact').collection<{ _id: number; t: string; tag: string }>('posts');
+    await posts.createIndex({ t: 'text' }, { weights: { t: 2 } });
+    await posts.createIndex(
+      { tag: 1 },
+      { name: 'tag_ci', unique: true, collation: { locale: 'en', strength: 2 } },
+    );
+    await posts.createIndex({ t: 1 }, { name: 't_hidden' });
+    await client
+      .db('compact')
+      .command({ collMod: 'posts', index: { name: 't_hidden', hidden: true } });
+    await posts.insertMany([
+      { _id: 1, t: 'snowy mountains', tag: 'Alps' },
+      { _id: 2, t: 'sunny beaches', tag: 'Coast' },
+    ]);
+    // Enough churn that the rewrite has something to drop.
+    for (let i = 0; i < 50; i += 1)
+      await posts.updateOne({ _id: 2 }, { $set: { t: `sunny beaches ${i}` } });
+    const compacted = await client.db('compact').command({ compact: 'posts' });
+    expect(compacted.bytesFreed).toBeGreaterThan(0);
+    await server.stop();
+
+    restarted = await start({ dbPath: dir });
+    const again = (await connect(restarted.uri)).db('compact').collection('posts');
+    const indexes = await again.listIndexes().toArray();
+    expect(indexes.find((ix) => ix.name === 't_text')).toMatchObject({
+      key: { _fts: 'text', _ftsx: 1 },
+      weights: { t: 2 },
+    });
+    expect(indexes.find((ix) => ix.name === 'tag_ci')).toMatchObject({
+      unique: true,
+      collation: { locale: 'en', strength: 2 },
+    });
+    expect(indexes.find((ix) => ix.name === 't_hidden')).toMatchObject({ hidden: true });
+    expect(
+      await again
+        .find({ $text: { $search: 'mountain' } }, { projection: { score: { $meta: 'textScore' } } })
+        .toArray(),
+    ).toEqual([{ _id: 1, t: 'snowy mountains', tag: 'Alps', score: 2 * 0.75 }]);
+    // The collated unique index still refuses a case variant of a stored tag.
+    await expect(again.insertOne({ _id: 3, t: 'x', tag: 'alps' } as never)).rejects.toMatchObject({
+      code: 11000,
+    });
+  } finally {
+    if (server) await server.stop().catch(() => undefined);
+    await restarted?.stop();
+  }
+});

@@ -12,7 +12,7 @@ import {
   type Document,
   type Filter,
 } from 'mongodb';
-import { Query } from 'mingo';
+import { Query } from '../src/mingo';
 import { deserialize, serialize } from 'bson';
 import { start, type RunningServer } from '../src';
 
@@ -89,7 +89,8 @@ async function watchReads<T>(coll: string, fn: () => Promise<T>): Promise<[T, bo
 }
 
 /**
- * The reference: mingo over every stored document, as the usual path would match them (with the
+ * The reference: the server's matcher (mingo with its mongod operators, src/mingo.ts) over every
+ * stored document, as the usual path would match them (with the
  * filter's values as the server decodes them: a Double arrives as a number).
  */
 async function bruteForce(coll: string, filter: Document): Promise<number> {

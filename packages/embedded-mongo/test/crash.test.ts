@@ -4,8 +4,6 @@ import path from 'node:path';
 import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { killSpawnedServers, spawnServer, waitForExit } from './support/spawn-server';
 
-jest.setTimeout(60_000);
-
 let dir: string;
 const openClients = new Set<MongoClient>();
 

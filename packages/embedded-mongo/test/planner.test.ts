@@ -10,7 +10,7 @@ import {
   type Document,
   type Sort,
 } from 'mongodb';
-import { Query } from 'mingo';
+import { Query } from '../src/mingo';
 import { start, type RunningServer } from '../src';
 import type { Collection } from '../src/collection';
 import type { Doc } from '../src/values';

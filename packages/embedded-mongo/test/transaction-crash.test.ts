@@ -9,8 +9,6 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { killSpawnedServers, spawnServer, waitForExit } from './support/spawn-server';
 
-jest.setTimeout(90_000);
-
 let dir: string;
 const clients = new Set<MongoClient>();
 

@@ -1,13 +1,30 @@
 /** The aggregate command: pipelines over collections, views and $documents, $out and $merge. */
-import { Aggregator } from 'mingo';
+import { Aggregator } from '../mingo';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
-import { badValue, serverError } from '../errors';
+import { badValue, MongoServerError, serverError } from '../errors';
 import { coveredCount } from '../planner';
-import { applyUpdate, evalLet, findDocs, guard, parseSort } from '../query';
+import { Aggregator as BaseAggregator } from 'mingo/aggregator';
+import { Lazy, type Iterator } from 'mingo/lazy';
+import { checkCollatedPipeline, collatedContext } from '../collation';
+import { mentionsText } from '../text/search';
+import {
+  applyUpdate,
+  evalLet,
+  findDocs,
+  guard,
+  noTextScore,
+  parseSort,
+  sortDocs,
+  textCount,
+  textNotFirst,
+  type FindOptions,
+} from '../query';
 import { normalizeTimezones } from '../timezones';
 import { isPlainObject, type Doc } from '../values';
-import { checkHint, collName, rejectCollation, type Handler } from './context';
+import { collStatsOf } from './admin';
+import { checkPipeline } from './pipelines';
+import { checkHint, collName, readCollator, type CommandContext, type Handler } from './context';
 import { cursorBatchSize, cursorReply } from './cursors';
 import { SERVER_VERSION, SESSION_UID } from './handshake';
 import { prepareInsert } from './writes';
@@ -24,17 +41,26 @@ export const aggregate: Handler = (cmd, db, ctx) => {
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
   }
-  rejectCollation(cmd.collation);
   const stages = pipeline as Doc[];
+  checkPipeline(stages);
   const variables = evalLet(cmd.let);
   const isDbLevel = cmd.aggregate === 1;
   const name = isDbLevel ? '$cmd.aggregate' : collName(cmd, 'aggregate');
+  const collator = readCollator(cmd.collation, engine.collection(db, name));
+  if (collator) checkCollatedPipeline(stages);
+  // $text only in a first $match (mongod's rule), which the text index runs (see below).
+  for (const stage of stages.slice(1))
+    if (isPlainObject(stage) && isPlainObject(stage.$match) && mentionsText(stage.$match))
+      throw textNotFirst();
+  if (cmd.explain === true) return explainAggregate(cmd, db, ctx, 'queryPlanner');
   if (!isDbLevel) {
     const coll = engine.collection(db, name);
     checkHint(coll, cmd.hint);
-    const counted = countFromIndex(coll, cmd);
+    const counted = collator ? undefined : countFromIndex(coll, cmd);
     if (counted) return cursorReply(ctx, `${db}.${name}`, counted, cursorBatchSize(cmd));
   }
+  /** The text scores of a first `$match` with `$text`, for `{ $meta: 'textScore' }` after it. */
+  let textScores: Map<Doc, number> | undefined;
   let input: Doc[];
   let rest = stages;
   const first = stages[0];
@@ -54,34 +80,74 @@ export const aggregate: Handler = (cmd, db, ctx) => {
         }).run([{}]) as Doc[],
     ).flatMap((x) => (Array.isArray(x.d) ? (x.d as Doc[]) : []));
     rest = stages.slice(1);
+  } else if (first && '$collStats' in first) {
+    input = [collStatsStage(engine, db, name, first.$collStats, ctx)];
+    rest = stages.slice(1);
   } else {
     const coll = engine.collection(db, name);
-    if (first && '$match' in first && isPlainObject(first.$match) && !containsExpr(first.$match)) {
+    const match =
+      first && '$match' in first && isPlainObject(first.$match) ? first.$match : undefined;
+    const text = match !== undefined && mentionsText(match);
+    if (match && (text || !containsExpr(match))) {
       const second = stages[1];
       const sort = second && '$sort' in second ? parseSort(second.$sort) : [];
-      input = readDocs(engine, db, name, first.$match, { sort, variables });
+      if (text) textScores = new Map();
+      input = readDocs(engine, db, name, match, {
+        sort,
+        variables,
+        hint: cmd.hint,
+        collator,
+        textScores,
+        ns: `${db}.${name}`,
+      });
       rest = stages.slice(sort.length ? 2 : 1);
     } else {
-      input = isView(coll) ? allDocs(engine, db, name) : coll ? [...coll.docs.values()] : [];
+      input = isView(coll)
+        ? allDocs(engine, db, name)
+        : cmd.hint !== undefined
+          ? readDocs(engine, db, name, {}, { hint: cmd.hint })
+          : coll
+            ? [...coll.docs.values()]
+            : [];
     }
   }
   const last = rest[rest.length - 1];
   const outTarget = last && '$out' in last ? last.$out : undefined;
   const mergeSpec = last && '$merge' in last ? last.$merge : undefined;
   const body = outTarget !== undefined || mergeSpec !== undefined ? rest.slice(0, -1) : rest;
-  if (cmd.explain === true) {
-    return { explainVersion: '1', stages: stages, serverInfo: { version: SERVER_VERSION }, ok: 1 };
+  let pipelineBody = body;
+  const scored = body.some(usesTextScore);
+  if (scored) {
+    if (!textScores) throw noTextScore();
+    const scores = textScores;
+    input = input.map((d) => ({ ...d, [SCORE_FIELD]: scores.get(d) ?? 0 }));
+    pipelineBody = body.map(withScoreField);
   }
-  const results = guard(
+  const options = {
+    collectionResolver: resolver(engine, db),
+    variables,
+    // Clone inputs, so stages never mutate stored documents, unless no stage can: cloning
+    // every matched document is most of the cost of a count or a $group over many.
+    processingMode: pipelineBody.every(readsOnly) ? 0 : 1,
+  };
+  const normalized = normalizeTimezones(pipelineBody);
+  let results = guard(
     () =>
-      new Aggregator(normalizeTimezones(body), {
-        collectionResolver: resolver(engine, db),
-        variables,
-        // Clone inputs, so stages never mutate stored documents, unless no stage can: cloning
-        // every matched document is most of the cost of a count or a $group over many.
-        processingMode: body.every(readsOnly) ? 0 : 1,
-      }).run(input) as Doc[],
+      (collator
+        ? new BaseAggregator(normalized, {
+            ...options,
+            // $sort as find sorts (mingo's reverses the ties of a descending collated sort).
+            context: collatedContext(collator, {
+              $sort: (coll: Iterator, spec: unknown) =>
+                coll.transform((docs) =>
+                  Lazy(sortDocs(docs as Doc[], parseSort(spec), undefined, collator)),
+                ),
+            }),
+          } as never)
+        : new Aggregator(normalized, options)
+      ).run(input) as Doc[],
   );
+  if (scored) results = results.map((d) => withoutScoreField(d) as Doc);
   if (outTarget !== undefined) {
     writeOut(engine, db, outTarget, results);
     return cursorReply(ctx, `${db}.${name}`, [], undefined);
@@ -92,6 +158,67 @@ export const aggregate: Handler = (cmd, db, ctx) => {
   }
   return cursorReply(ctx, `${db}.${name}`, results, cursorBatchSize(cmd));
 };
+
+/**
+ * The field the documents of a pipeline after a `$text` match carry their text score in, for the
+ * stages that read it (`{ $meta: 'textScore' }`, rewritten to read this field). A name with a
+ * NUL byte, which no stored field has; removed from the results.
+ */
+const SCORE_FIELD = '\u0000textScore';
+
+function isTextScoreMeta(v: unknown): boolean {
+  return isPlainObject(v) && Object.keys(v).length === 1 && v.$meta === 'textScore';
+}
+
+function usesTextScore(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(usesTextScore);
+  if (!isPlainObject(v)) return false;
+  return isTextScoreMeta(v) || Object.values(v).some(usesTextScore);
+}
+
+/** `{ $meta: 'textScore' }` anywhere in an expression, as a reference to SCORE_FIELD. */
+function metaToField(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(metaToField);
+  if (!isPlainObject(v)) return v;
+  if (isTextScoreMeta(v)) return `$${SCORE_FIELD}`;
+  const out: Doc = {};
+  for (const [k, x] of Object.entries(v)) out[k] = metaToField(x);
+  return out;
+}
+
+/**
+ * A stage reading SCORE_FIELD where it says `{ $meta: 'textScore' }`: a `$sort` key sorts by it
+ * (descending, as mongod's textScore sort); an inclusion `$project` keeps it, since mongod keeps
+ * a document's metadata through projections.
+ */
+function withScoreField(stage: Doc): Doc {
+  const [name, spec] = stageOf(stage) ?? [];
+  if (name === '$sort' && isPlainObject(spec)) {
+    const sort: Doc = {};
+    for (const [k, v] of Object.entries(spec)) {
+      if (isTextScoreMeta(v)) sort[SCORE_FIELD] = -1;
+      else sort[k] = v;
+    }
+    return { $sort: sort };
+  }
+  const out = metaToField(stage) as Doc;
+  if (name === '$project' && isPlainObject(spec)) {
+    // An exclusion projection names only excluded fields (`{ _id: 0 }` alone excludes too).
+    const excluded = (v: unknown) => v === 0 || v === false;
+    const others = Object.entries(spec).filter(([k]) => k !== '_id');
+    const exclusion = others.length > 0 ? others.every(([, v]) => excluded(v)) : excluded(spec._id);
+    if (!exclusion) (out.$project as Doc)[SCORE_FIELD] = 1;
+  }
+  return out;
+}
+
+function withoutScoreField(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutScoreField);
+  if (!isPlainObject(v)) return v;
+  const out: Doc = {};
+  for (const [k, x] of Object.entries(v)) if (k !== SCORE_FIELD) out[k] = withoutScoreField(x);
+  return out;
+}
 
 /** The only key of a one-stage document, with its argument. */
 function stageOf(stage: unknown): [string, unknown] | undefined {
@@ -136,7 +263,7 @@ function countFromIndex(coll: Collection | undefined, cmd: Doc): Doc[] | undefin
       Number.isInteger(p[1]) &&
       ((p[0] === '$skip' && p[1] >= 0) || (p[0] === '$limit' && p[1] > 0)),
   );
-  let n = plain ? coveredCount(coll, filter) : undefined;
+  let n = plain ? (coveredCount(coll, filter) ?? textCount(coll, filter)) : undefined;
   if (n === undefined) return undefined;
   for (const [pageOp, arg] of paging as Array<[string, number]>) {
     n = pageOp === '$skip' ? Math.max(n - arg, 0) : Math.min(n, arg);
@@ -214,4 +341,112 @@ function writeMerge(engine: Engine, db: string, spec: unknown, docs: Doc[]): voi
     } else throw badValue(`unsupported $merge whenMatched: ${String(whenMatched)}`);
     engine.replace(coll, existing, next);
   }
+}
+
+/**
+ * `$collStats` (first stage): one document with the collection's `ns`, `host`, `localTime` and
+ * what was asked of `storageStats` (collStats' figures, with its `scale`) and `count`.
+ * `latencyStats` and `queryExecStats` are not kept by this server and are refused.
+ */
+function collStatsStage(
+  engine: Engine,
+  db: string,
+  name: string,
+  spec: unknown,
+  ctx: CommandContext,
+): Doc {
+  if (!isPlainObject(spec))
+    throw serverError(
+      'FailedToParse',
+      '$collStats must take a nested object but found: ' + String(spec),
+    );
+  const out: Doc = {
+    ns: `${db}.${name}`,
+    host: ctx.server?.address() ?? '',
+    localTime: new Date(),
+  };
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === 'storageStats') {
+      const scale = isPlainObject(v) && v.scale !== undefined ? Number(v.scale) : 1;
+      if (!Number.isInteger(scale) || scale < 1) throw badValue('scale has to be >= 1');
+      out.storageStats = collStatsOf(engine, db, name, scale);
+    } else if (k === 'count') {
+      const coll = engine.collection(db, name);
+      if (!coll || isView(coll))
+        throw serverError(
+          'NamespaceNotFound',
+          `Unable to retrieve count in $collStats stage :: caused by :: Collection [${db}.${name}] not found.`,
+        );
+      out.count = coll.docs.size;
+    } else if (k === 'latencyStats' || k === 'queryExecStats') {
+      throw badValue(`$collStats ${k} is not supported by this server`);
+    } else {
+      throw new MongoServerError(40168, 'Location40168', `unrecognized option to $collStats: ${k}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * explain of an aggregate (the `explain` command wrapping one, or `explain: true`): the plan of
+ * its leading `$match` (and `$sort`) as find's explain reports it, in a `$cursor` stage, then the
+ * other stages as given. With `executionStats` the leading read runs and its counts are reported.
+ */
+export function explainAggregate(
+  cmd: Doc,
+  db: string,
+  ctx: CommandContext,
+  verbosity: unknown,
+): Doc {
+  const pipeline = Array.isArray(cmd.pipeline) ? (cmd.pipeline as Doc[]) : [];
+  checkPipeline(pipeline);
+  const isDbLevel = cmd.aggregate === 1;
+  const name = isDbLevel ? '$cmd.aggregate' : collName(cmd, 'aggregate');
+  const first = pipeline[0];
+  const match = first && '$match' in first && isPlainObject(first.$match) ? first.$match : {};
+  const second = pipeline[first && '$match' in first ? 1 : 0];
+  const sort = second && '$sort' in second ? parseSort(second.$sort) : [];
+  const stats: NonNullable<FindOptions['stats']> = { docsExamined: 0, plan: '' };
+  const started = Date.now();
+  const coll = isDbLevel ? undefined : ctx.engine.collection(db, name);
+  if (coll) checkHint(coll, cmd.hint);
+  const read =
+    coll && !isView(coll) && !containsExpr(match)
+      ? findDocs(coll, match, {
+          sort,
+          stats,
+          hint: cmd.hint,
+          collator: readCollator(cmd.collation, coll),
+          ns: `${db}.${name}`,
+        })
+      : undefined;
+  const [stage, indexName] = (stats.plan || 'COLLSCAN').split(' ');
+  const cursor: Doc = {
+    queryPlanner: {
+      namespace: `${db}.${name}`,
+      parsedQuery: match,
+      winningPlan: {
+        stage,
+        ...(indexName ? { indexName } : {}),
+        summary: stats.plan || 'COLLSCAN',
+      },
+      rejectedPlans: [],
+    },
+  };
+  if (verbosity !== 'queryPlanner' && read) {
+    cursor.executionStats = {
+      executionSuccess: true,
+      nReturned: read.length,
+      executionTimeMillis: Date.now() - started,
+      totalDocsExamined: stats.docsExamined,
+    };
+  }
+  const consumed = (first && '$match' in first ? 1 : 0) + (sort.length ? 1 : 0);
+  return {
+    explainVersion: '1',
+    stages: [{ $cursor: cursor }, ...pipeline.slice(consumed)],
+    serverInfo: { host: ctx.server?.address() ?? '', version: SERVER_VERSION },
+    command: cmd,
+    ok: 1,
+  };
 }

@@ -7,7 +7,9 @@ import type { Collection } from '../collection';
 import type { Engine } from '../engine';
 import { badValue, serverError } from '../errors';
 import type { FailPoints } from '../failpoints';
+import type { ServerState } from './admin';
 import { isPlainObject, valueKey, type Doc } from '../values';
+import { operationCollator, type Collator } from '../collation';
 import { isView } from './views';
 
 export const DEFAULT_BATCH = 101;
@@ -38,6 +40,8 @@ export interface CommandContext {
   cursorTimeoutMs?: number;
   /** Present when test commands are enabled (see failpoints.ts). */
   failPoints?: FailPoints;
+  /** The running server's counters and parameters (serverStatus, setParameter). */
+  server?: ServerState;
 }
 
 export type Handler = (cmd: Doc, db: string, ctx: CommandContext) => Doc;
@@ -63,20 +67,31 @@ export function num(v: unknown, fallback: number): number {
  */
 export function checkHint(coll: Collection | undefined, hint: unknown): void {
   if (hint === undefined || hint === null || !coll || isView(coll)) return;
+  // A hidden index cannot be hinted (mongod answers as for a missing one).
   if (typeof hint === 'string') {
-    if (coll.index(hint)) return;
+    if (coll.index(hint) && !coll.index(hint)?.spec.hidden) return;
   } else if (isPlainObject(hint)) {
     if (Object.keys(hint).length === 0 || '$natural' in hint) return;
     const key = valueKey(hint);
-    if (coll.indexes.some((i) => valueKey(i.spec.key) === key)) return;
+    if (coll.indexes.some((i) => valueKey(i.spec.key) === key && !i.spec.hidden)) return;
   } else {
     throw badValue('hint must be a string or an object');
   }
   throw badValue('hint provided does not correspond to an existing index');
 }
 
-/** Collations are not supported (see the package README): refuse rather than compare binary. */
-export function rejectCollation(collation: unknown): void {
-  if (collation !== undefined && collation !== null)
-    throw badValue('collation is not supported by this server');
+/**
+ * The collation a command reads or writes with (see collation.ts): its `collation` option, else
+ * the collection's default; undefined for the simple (binary) one. A view has no collation of
+ * its own here, and a non-simple one cannot be asked of it (mongod's error when a view's
+ * default collation would be overridden).
+ */
+export function readCollator(
+  collation: unknown,
+  coll: Collection | undefined,
+): Collator | undefined {
+  const collator = operationCollator(collation, coll);
+  if (collator && isView(coll))
+    throw serverError('OptionNotSupportedOnView', "Cannot override a view's default collation");
+  return collator;
 }

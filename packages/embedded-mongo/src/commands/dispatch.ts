@@ -7,7 +7,8 @@ import { isPlainObject, valueKey, type Doc } from '../values';
 import type { CommandContext, Handler } from './context';
 import { getMore, killCursors } from './cursors';
 import { aggregate } from './aggregation';
-import { buildInfo, endSessions, getParameter, hello, ok } from './handshake';
+import { buildInfo, endSessions, hello, ok } from './handshake';
+import { collStats, dbStats, getParameter, serverStatus, setParameter } from './admin';
 import {
   collMod,
   create,
@@ -45,6 +46,12 @@ export const commands: Record<string, Handler> = {
   buildInfo,
   buildinfo: buildInfo,
   getParameter,
+  setParameter,
+  serverStatus,
+  dbStats,
+  dbstats: dbStats,
+  collStats,
+  collstats: collStats,
   endSessions,
   killAllSessions: ok,
   listDatabases,

@@ -1,4 +1,4 @@
-/** The handshake and server-information commands: hello / ismaster, buildInfo, getParameter. */
+/** The handshake and server-information commands: hello / ismaster, buildInfo. */
 import { Binary } from 'bson';
 import { isPlainObject, valueKey, type Doc } from '../values';
 import { MAX_BSON_BYTES } from '../wire';
@@ -39,15 +39,6 @@ export const buildInfo: Handler = () => ({
   storageEngines: ['embedded'],
   ok: 1,
 });
-
-export const getParameter: Handler = (cmd) => {
-  const reply: Doc = {};
-  if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*') {
-    reply.featureCompatibilityVersion = { version: '7.0' };
-  }
-  reply.ok = 1;
-  return reply;
-};
 
 export const ok: Handler = () => ({ ok: 1 });
 

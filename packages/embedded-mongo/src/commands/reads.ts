@@ -2,18 +2,22 @@
 import { commandStats } from '../command-stats';
 import { badValue } from '../errors';
 import { coveredCount } from '../planner';
-import { evalLet, parseSort, project, type FindOptions } from '../query';
+import { evalLet, parseSort, project, textCount, type FindOptions } from '../query';
+import { checkFindOptions } from '../unsupported';
 import { isPlainObject, valueKey, type Doc } from '../values';
+import type { Collator } from '../collation';
+import { mentionsText } from '../text/search';
 import {
   checkHint,
   collName,
   DEFAULT_BATCH,
   num,
-  rejectCollation,
+  readCollator,
   type CommandContext,
   type Handler,
 } from './context';
 import { cursorReply } from './cursors';
+import { explainAggregate } from './aggregation';
 import { isView, readDocs } from './views';
 
 export const find: Handler = (cmd, db, ctx) => {
@@ -44,16 +48,26 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
   const limit = Math.abs(limitRaw);
   const skip = num(cmd.skip, 0);
   if (skip < 0) throw badValue('skip value must be non-negative');
-  rejectCollation(cmd.collation);
-  checkHint(ctx.engine.collection(db, name), cmd.hint);
+  const coll = ctx.engine.collection(db, name);
+  const collator = readCollator(cmd.collation, coll);
+  checkFindOptions(cmd);
+  checkHint(coll, cmd.hint);
+  const text = isPlainObject(filter) && mentionsText(filter);
+  if (text && cmd.hint !== undefined) throw badValue('text and hint not allowed in same query');
+  const textScores = text ? new Map<Doc, number>() : undefined;
   const docs = readDocs(ctx.engine, db, name, filter, {
     sort: parseSort(cmd.sort),
     skip,
     limit,
     variables: evalLet(cmd.let),
     stats,
+    hint: cmd.hint,
+    ns: `${db}.${name}`,
+    textScores,
+    collator,
   });
-  return { name, out: project(docs, filter, cmd.projection), limit, single };
+  const out = project(docs, filter, cmd.projection, undefined, textScores);
+  return { name, out, limit, single };
 }
 
 /**
@@ -62,8 +76,10 @@ function runFind(cmd: Doc, db: string, ctx: CommandContext, stats?: FindOptions[
  */
 export const explain: Handler = (cmd, db, ctx) => {
   const inner = cmd.explain;
+  if (isPlainObject(inner) && Object.keys(inner)[0] === 'aggregate')
+    return explainAggregate(inner, db, ctx, cmd.verbosity);
   if (!isPlainObject(inner) || Object.keys(inner)[0] !== 'find')
-    throw badValue('explain is only supported for find on this server');
+    throw badValue('explain is only supported for find and aggregate on this server');
   const stats = { docsExamined: 0, plan: '' };
   const started = Date.now();
   const { name, out } = runFind(inner, db, ctx, stats);
@@ -90,8 +106,8 @@ export const explain: Handler = (cmd, db, ctx) => {
 
 export const count: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'count');
-  rejectCollation(cmd.collation);
   const coll = engine.collection(db, name);
+  const collator = readCollator(cmd.collation, coll);
   checkHint(coll, cmd.hint);
   const query = (cmd.query ?? {}) as Doc;
   // estimatedDocumentCount(): the count of a whole collection is its size (mongod reads it from
@@ -109,19 +125,32 @@ export const count: Handler = (cmd, db, { engine }) => {
   const limit = Math.abs(num(cmd.limit, 0));
   // Fractional or negative values keep findDocs' handling of them.
   const paging = Number.isInteger(skip) && skip >= 0 && Number.isInteger(limit);
-  if (coll && !isView(coll) && isPlainObject(query) && paging) {
-    const n = coveredCount(coll, query);
+  if (coll && !isView(coll) && isPlainObject(query) && paging && !collator) {
+    const n = coveredCount(coll, query) ?? textCount(coll, query);
     if (n !== undefined) return { n: Math.min(Math.max(n - skip, 0), limit || Infinity), ok: 1 };
   }
-  const docs = readDocs(engine, db, name, query, { skip, limit });
+  const docs = readDocs(engine, db, name, query, {
+    skip,
+    limit,
+    hint: cmd.hint,
+    ns: `${db}.${name}`,
+    collator,
+  });
   return { n: docs.length, ok: 1 };
 };
 
 export const distinct: Handler = (cmd, db, { engine }) => {
   const name = collName(cmd, 'distinct');
-  rejectCollation(cmd.collation);
+  const coll = engine.collection(db, name);
+  const collator = readCollator(cmd.collation, coll);
+  checkHint(coll, cmd.hint);
   if (typeof cmd.key !== 'string') throw badValue("'key' must be a string");
-  const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc);
+  const docs = readDocs(engine, db, name, (cmd.query ?? {}) as Doc, {
+    hint: cmd.hint,
+    ns: `${db}.${name}`,
+    collator,
+  });
+  if (collator) return { values: collatedDistinct(docs, cmd.key.split('.'), collator), ok: 1 };
   const seen = new Map<string, unknown>();
   const path = cmd.key.split('.');
   const collect = (v: unknown, i: number): void => {
@@ -138,3 +167,21 @@ export const distinct: Handler = (cmd, db, { engine }) => {
   for (const d of docs) collect(d, 0);
   return { values: [...seen.values()], ok: 1 };
 };
+
+/** The values of a path in documents, one per class of values equal through the collation. */
+function collatedDistinct(docs: Doc[], path: string[], collator: Collator): unknown[] {
+  const out: unknown[] = [];
+  const collect = (v: unknown, i: number): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) collect(x, i);
+      return;
+    }
+    if (i === path.length) {
+      if (v !== undefined && !out.some((x) => collator.equals(x, v))) out.push(v);
+      return;
+    }
+    if (isPlainObject(v)) collect(v[path[i] as string], i + 1);
+  };
+  for (const d of docs) collect(d, 0);
+  return out;
+}

@@ -1,5 +1,5 @@
 /** Views: a collection defined by a pipeline over another, read-only, resolved at read time. */
-import { Aggregator } from 'mingo';
+import { Aggregator } from '../mingo';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
 import { serverError } from '../errors';

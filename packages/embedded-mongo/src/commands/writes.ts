@@ -2,20 +2,26 @@
 import { ObjectId } from 'bson';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
+import { checkInsertSize, checkUpdatedSize, checkUpsertSize } from '../doc-size';
 import { badValue, serverError, MongoServerError } from '../errors';
 import {
   applyUpdate,
   buildUpsert,
+  checkUpdate,
   compileFilter,
   evalLet,
   findDocs,
   parseSort,
   project,
+  type UpdateOptions,
 } from '../query';
 import { validateDocument } from '../validation';
 import { cloneDoc, isPlainObject, sameDocument, type Doc } from '../values';
-import { checkHint, collName, num, rejectCollation, type Handler } from './context';
+import { checkCollatedUpdate } from '../collation';
+import { mentionsText } from '../text/search';
+import { checkHint, collName, num, readCollator, type Handler } from './context';
 import { rejectView } from './views';
+import { checkPipeline } from './pipelines';
 import { RAW_DOCUMENTS } from '../wire';
 
 function rejectTransactions(cmd: Doc): void {
@@ -115,8 +121,10 @@ export const insert: Handler = (cmd, db, { engine }) => {
     if (ordered && writeErrors.length) return;
     try {
       const doc = prepareInsert(raw, true);
+      const encoded = doc === raw ? bytes?.[index] : undefined;
+      checkInsertSize(doc, encoded?.length);
       validateDocument(coll, doc, undefined, bypass);
-      engine.insert(coll, doc, doc === raw ? bytes?.[index] : undefined);
+      engine.insert(coll, doc, encoded);
       n++;
     } catch (e) {
       writeErrors.push(toWriteError(e, index));
@@ -124,6 +132,59 @@ export const insert: Handler = (cmd, db, { engine }) => {
   });
   return writeErrors.length ? { n, writeErrors, ok: 1 } : { n, ok: 1 };
 };
+
+/** The stages an update pipeline may hold (mongod refuses others with InvalidOptions). */
+const UPDATE_PIPELINE_STAGES = new Set([
+  '$addFields',
+  '$set',
+  '$project',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+]);
+
+/**
+ * Refuses an update mongod would refuse, when no document matched: an operator update or a
+ * replacement as query.ts checkUpdate does; a pipeline by its stages, without running it (mongod
+ * does not evaluate its expressions when nothing matches: `$add` of a missing field is no error
+ * then).
+ */
+function checkUnmatchedUpdate(update: unknown, opts: UpdateOptions): void {
+  if (!Array.isArray(update)) {
+    checkUpdate(update, opts);
+    return;
+  }
+  if (opts.arrayFilters?.length)
+    throw serverError(
+      'FailedToParse',
+      'arrayFilters may not be specified for pipeline-style updates',
+    );
+  checkPipeline(update);
+  for (const stage of update as Doc[]) {
+    const name = Object.keys(stage)[0] as string;
+    if (!UPDATE_PIPELINE_STAGES.has(name))
+      throw serverError('InvalidOptions', `${name} is not allowed to be used within an update`);
+  }
+}
+
+/**
+ * The variables of an update statement: the command's `let` and, for a pipeline update, the
+ * statement's constants `c` (mongod refuses `c` with any other update, code 51198).
+ */
+function withConstants(letVars: Doc | undefined, c: unknown, u: unknown): Doc | undefined {
+  if (c === undefined) return letVars;
+  if (!Array.isArray(u))
+    throw serverError(
+      'Location51198',
+      'Constant values may only be specified for pipeline updates',
+    );
+  if (!isPlainObject(c))
+    throw serverError(
+      'TypeMismatch',
+      "BSON field 'update.updates.c' is the wrong type, expected type 'object'",
+    );
+  return { ...letVars, ...c };
+}
 
 /** Updates matching documents; returns counts and the upserted _id if one was inserted. */
 function updateDocuments(
@@ -134,12 +195,8 @@ function updateDocuments(
 ): { n: number; nModified: number; upserted?: unknown } {
   const filter = (spec.q ?? {}) as Doc;
   const multi = spec.multi === true;
-  const variables = spec.let as Doc | undefined;
+  const variables = withConstants(spec.let as Doc | undefined, spec.c, spec.u);
   const bypass = spec.bypassDocumentValidation === true;
-  const opts = {
-    arrayFilters: spec.arrayFilters as Doc[] | undefined,
-    variables,
-  };
   if (
     multi &&
     isPlainObject(spec.u) &&
@@ -152,17 +209,26 @@ function updateDocuments(
     );
   }
   const coll = engine.collection(db, name);
-  rejectCollation(spec.collation);
+  const collator = readCollator(spec.collation, coll);
+  if (collator) checkCollatedUpdate(spec.u, spec.arrayFilters);
+  const opts: UpdateOptions = {
+    arrayFilters: spec.arrayFilters as Doc[] | undefined,
+    variables,
+    filter,
+    collator,
+  };
   checkHint(coll, spec.hint);
-  const matches = findDocs(coll, filter, { limit: multi ? 0 : 1, variables });
+  const ns = `${db}.${name}`;
+  const matches = findDocs(coll, filter, { limit: multi ? 0 : 1, variables, collator, ns });
   if (matches.length === 0) {
-    compileFilter(filter, variables);
+    compileFilter(filter, variables, collator);
     if (spec.upsert !== true) {
-      applyUpdate({}, spec.u, { ...opts, inserting: true }); // surface invalid updates as errors
+      checkUnmatchedUpdate(spec.u, opts); // surface invalid updates as errors
       return { n: 0, nModified: 0 };
     }
     const doc = buildUpsert(filter, spec.u, opts);
     validateId(doc);
+    checkUpsertSize(doc);
     const target = engine.getOrCreate(db, name);
     validateDocument(target, doc, undefined, bypass);
     engine.insert(target, doc);
@@ -172,6 +238,7 @@ function updateDocuments(
   for (const old of matches) {
     const updated = applyUpdate(old, spec.u, opts);
     if (sameDocument(old, updated)) continue;
+    checkUpdatedSize(old, updated);
     validateDocument(coll as Collection, updated, old, bypass);
     engine.replace(coll as Collection, old, updated);
     nModified++;
@@ -242,12 +309,19 @@ export const del: Handler = (cmd, db, { engine }) => {
     try {
       if (!isPlainObject(spec)) throw badValue('delete statement must be an object');
       const coll = engine.collection(db, name);
-      rejectCollation(spec.collation);
+      const collator = readCollator(spec.collation, coll);
       checkHint(coll, spec.hint);
       const limit = num(spec.limit, 0);
+      if (limit !== 0 && limit !== 1)
+        throw serverError(
+          'FailedToParse',
+          `The limit field in delete objects must be 0 or 1. Got ${limit}`,
+        );
       const matches = findDocs(coll, (spec.q ?? {}) as Doc, {
         limit: limit === 1 ? 1 : 0,
         variables,
+        collator,
+        ns: `${db}.${name}`,
       });
       for (const d of matches) engine.remove(coll as Collection, d);
       n += matches.length;
@@ -271,29 +345,44 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
     throw serverError('FailedToParse', 'Cannot specify both upsert=true and remove=true');
   rejectView(engine, db, name);
   const coll = engine.collection(db, name);
-  rejectCollation(cmd.collation);
+  const collator = readCollator(cmd.collation, coll);
+  if (collator && !remove) checkCollatedUpdate(cmd.update, cmd.arrayFilters);
   checkHint(coll, cmd.hint);
   const variables = evalLet(cmd.let);
   const bypass = cmd.bypassDocumentValidation === true;
-  const [old] = findDocs(coll, filter, { sort: parseSort(cmd.sort), limit: 1, variables });
+  const textScores = new Map<Doc, number>();
+  const [old] = findDocs(coll, filter, {
+    sort: parseSort(cmd.sort),
+    limit: 1,
+    variables,
+    collator,
+    ns: `${db}.${name}`,
+    textScores,
+  });
+  // A text score is the matched document's, also for the version after the update.
+  const text = isPlainObject(filter) && mentionsText(filter);
+  const scores = (d: Doc) => (old && text ? new Map([[d, textScores.get(old) ?? 0]]) : undefined);
   const shape = (d: Doc | undefined) =>
-    (d && cmd.fields ? project([d], {}, cmd.fields)[0] : d) ?? null;
-  const opts = {
+    (d && cmd.fields ? project([d], {}, cmd.fields, undefined, scores(d))[0] : d) ?? null;
+  const opts: UpdateOptions = {
     arrayFilters: cmd.arrayFilters as Doc[] | undefined,
     variables,
+    filter,
+    collator,
   };
   if (remove) {
     if (old) engine.remove(coll as Collection, old);
     return { lastErrorObject: { n: old ? 1 : 0 }, value: shape(old), ok: 1 };
   }
   if (!old) {
-    compileFilter(filter, variables);
+    compileFilter(filter, variables, collator);
     if (cmd.upsert !== true) {
-      applyUpdate({}, cmd.update, { ...opts, inserting: true });
+      checkUnmatchedUpdate(cmd.update, opts);
       return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
     }
     const doc = buildUpsert(filter, cmd.update, opts);
     validateId(doc);
+    checkUpsertSize(doc);
     const target = engine.getOrCreate(db, name);
     validateDocument(target, doc, undefined, bypass);
     engine.insert(target, doc);
@@ -305,6 +394,7 @@ export const findAndModify: Handler = (cmd, db, { engine }) => {
   }
   const updated = applyUpdate(old, cmd.update, opts);
   if (!sameDocument(old, updated)) {
+    checkUpdatedSize(old, updated);
     validateDocument(coll as Collection, updated, old, bypass);
     engine.replace(coll as Collection, old, updated);
   }

@@ -4,11 +4,12 @@
  *  2. no entry of its file's or its own `runOnRequirements` can be met by the server we emulate:
  *     a MongoDB 7.0.0 without authentication, CSFLE or serverless, of the topology the suite
  *     runs it as (the CRUD suite: "single"; the replica-set suites: a one-member "replicaset");
- *  3. it uses a feature the package README lists as unsupported (text / geo / Atlas search,
- *     collation; for the CRUD suite also transactions and change streams, which it leaves to
- *     the replica-set suites), or a test-runner facility that needs more than one server (see
- *     REPLSET_UNSUPPORTED).
+ *  3. it uses a feature the package README lists as unsupported (geo / Atlas search, a
+ *     collation other than the simple one and the case-insensitive English ones; for the CRUD
+ *     suite also transactions and change streams, which it leaves to the replica-set suites),
+ *     or a test-runner facility that needs more than one server (see REPLSET_UNSUPPORTED).
  */
+import { checkCollation } from '../../src/collation';
 import type { Doc } from './match';
 
 export const SERVER_VERSION = '7.0.0';
@@ -72,9 +73,18 @@ const UNSUPPORTED_OPERATIONS: Record<string, string> = {
   updateSearchIndex: 'Atlas search',
 };
 
+/** Whether the server implements a collation (see src/collation.ts). */
+function implementedCollation(spec: unknown): boolean {
+  try {
+    checkCollation(spec);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const UNSUPPORTED_KEYS: Record<string, string> = {
-  collation: 'collation',
-  $text: 'text search',
+  collation: 'a collation other than simple and case-insensitive English',
   $search: 'Atlas search',
   $searchMeta: 'Atlas search',
   $vectorSearch: 'Atlas search',
@@ -97,6 +107,7 @@ function unsupportedKey(v: unknown): string | undefined {
   if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype)
     return undefined;
   for (const [k, x] of Object.entries(v as Doc)) {
+    if (k === 'collation' && implementedCollation(x)) continue;
     if (Object.hasOwn(UNSUPPORTED_KEYS, k)) return UNSUPPORTED_KEYS[k];
     const r = unsupportedKey(x);
     if (r) return r;
