@@ -148,6 +148,8 @@ function samePosts(a: PostDoc[], b: PostDoc[]): boolean {
 /** Screened pages kept per viewer's record, at most this many pages each (oldest go first). */
 const KEPT_SCREENS_PER_VIEWER = 32;
 const screens = new WeakMap<SafetyRecord, Map<string, KeptScreen>>();
+/** Screens under way, by viewer's record and page. */
+const screening = new WeakMap<SafetyRecord, Map<string, Promise<ScreenedPage>>>();
 
 function keptScreen(
   ctx: AppContext,
@@ -179,12 +181,36 @@ async function screenedPage(
   const read = (limit: number) => feedPage(ctx, viewerId, { ...query, offset: 0, limit });
   const key = `${query.tab}|${query.topFilter ?? ''}|${query.offset}:${query.limit}`;
   const now = ctx.clock.now().getTime();
-  let byPage = screens.get(safety.record);
-  const kept = byPage?.get(key);
+  const kept = screens.get(safety.record)?.get(key);
   const firstRead = kept ? await read(kept.last.read) : await read(end);
   if (kept && keptScreen(ctx, kept, now, firstRead)) return kept.result;
-  // What the rounds below read: from the top down to the page's end first.
-  let page = kept ? await read(end) : firstRead;
+  // Concurrent requests of the viewer for the page (50 at once as a cached page runs out) wait
+  // for one screen rather than each making its own.
+  const first = kept ? await read(end) : firstRead;
+  let underWay = screening.get(safety.record);
+  const running = underWay?.get(key);
+  if (running) return running;
+  if (!underWay) screening.set(safety.record, (underWay = new Map()));
+  const made = screen(ctx, query, safety, key, first, read);
+  underWay.set(key, made);
+  try {
+    return await made;
+  } finally {
+    if (underWay.get(key) === made) underWay.delete(key);
+  }
+}
+
+/** Screens the tab from `page` (its top `offset + limit` posts) down; keeps the result. */
+async function screen(
+  ctx: AppContext,
+  query: FeedQuery,
+  safety: ViewerSafety,
+  key: string,
+  first: { posts: PostDoc[]; ids: readonly number[] },
+  read: (limit: number) => Promise<{ posts: PostDoc[]; ids: readonly number[] }>,
+): Promise<ScreenedPage> {
+  const end = query.offset + query.limit;
+  let page = first;
   const originals = new Map<number, PostDoc>();
   let size = end;
   for (let round = 1; ; round++) {
@@ -200,6 +226,7 @@ async function screenedPage(
       const mutedHere = new Map<number, string>();
       for (const p of posts) if (muted.has(p._id)) mutedHere.set(p._id, muted.get(p._id)!);
       const result = { posts, ids: whole ? page.ids : posts.map((p) => p._id), muted: mutedHere };
+      let byPage = screens.get(safety.record);
       if (!byPage) screens.set(safety.record, (byPage = new Map()));
       byPage.delete(key);
       if (byPage.size >= KEPT_SCREENS_PER_VIEWER) byPage.delete(byPage.keys().next().value!);
