@@ -121,11 +121,20 @@ const JSX_RUNTIME =
   /[\\/]node_modules[\\/]react[\\/](?:jsx-runtime\.js|cjs[\\/]react-jsx-runtime\.production\.js)$/;
 
 /**
- * The kit's entry points a post needs (the card, its report menu, the text with links and the
- * member rows beside it, with their follow buttons), grouped apart from the rest so a page
- * without posts or members (notifications, the admin's pages) does not download them.
+ * The kit's entry points a post needs (the card, its '⋯' menu with Mute and Block and the report
+ * dialog, the collapsed muted-word row, the text with links and the member rows beside it, with
+ * their follow buttons), grouped apart from the rest so a page without posts or members
+ * (notifications, the admin's pages) does not download them.
  */
-const KIT_POST_ENTRIES = ['post-card', 'report', 'text', 'user-row', 'follow-button'];
+const KIT_POST_ENTRIES = [
+  'post-card',
+  'own-words',
+  'safety',
+  'report',
+  'text',
+  'user-row',
+  'follow-button',
+];
 
 /**
  * The kit's files that it loads itself with `import('./...')` (the report dialog, linkify): they

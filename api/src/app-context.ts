@@ -11,6 +11,7 @@ import { accountMailComposers } from './modules/account-lifecycle/mail-composers
 import { IdSequences } from './modules/counters/ids';
 import { likedPosts } from './modules/likes/queries';
 import { repostedPosts } from './modules/reposts/repost-records';
+import { loadSafetyRecord } from './modules/safety/relations';
 import { createTokenService } from './platform/auth';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
@@ -77,6 +78,7 @@ export function createAppContext(deps: AppContextDeps) {
       User: models.User,
       likedPosts: (viewerId, ids) => likedPosts(context, viewerId, ids),
       repostedPosts: (viewerId, ids) => repostedPosts(context, viewerId, ids),
+      safety: (userId) => loadSafetyRecord(context, userId),
     },
     clock,
   );

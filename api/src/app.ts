@@ -7,6 +7,7 @@ import type { Models } from './models';
 import { accountApplicationRoutes } from './modules/account-applications/routes';
 import { accountLifecycleRoutes } from './modules/account-lifecycle/routes';
 import { adminRoutes } from './modules/admin/routes';
+import { appealRoutes } from './modules/appeals/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes } from './modules/auth/routes';
 import { commentRoutes } from './modules/comments/routes';
@@ -17,6 +18,7 @@ import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
 import { profileRoutes } from './modules/profiles/routes';
 import { reportRoutes } from './modules/reports/routes';
+import { safetyRoutes } from './modules/safety/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { createStreamHub } from './modules/stream/create';
 import type { StreamHub } from './modules/stream/hub';
@@ -133,6 +135,7 @@ export function createApp(deps: AppDeps): CampusApp {
     userRoutes(http),
     profileRoutes(http),
     followRoutes(http),
+    safetyRoutes(http),
     uploadRoutes(http),
     feedbackRoutes(http),
     accountApplicationRoutes(http),
@@ -145,6 +148,7 @@ export function createApp(deps: AppDeps): CampusApp {
     // Admin operations: invitations, members' reports, the /api/admin routes.
     invitationRoutes(http),
     reportRoutes(http),
+    appealRoutes(http),
     adminRoutes(http),
   ]);
   // Ready to serve members: the database answers and the app hears every process's writes.

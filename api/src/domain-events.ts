@@ -21,6 +21,11 @@ export type DomainEvent =
       isJdTagged: boolean;
       /** The post this one quotes (a repost, a comment shared to the timeline). */
       originalPostId: number | null;
+      /**
+       * That post's author: live counts leave out a repost of a member the viewer hides. Absent
+       * from events stored before it (read as unknown: only `authorId` is checked).
+       */
+      originalAuthorId?: number | null;
     }
   /** Deleted by its author, or removed by moderation; a repost's count moves with `post.unreposted`. */
   | { type: 'post.deleted'; postId: number; authorId: number }
@@ -28,6 +33,10 @@ export type DomainEvent =
   | { type: 'post.unliked'; postId: number; userId: number }
   | { type: 'post.reposted'; postId: number; userId: number; repostPostId: number }
   | { type: 'post.unreposted'; postId: number; userId: number; repostPostId: number }
+  /** Its author edited its text (a quote's comment); the earlier text is kept as a version. */
+  | { type: 'post.edited'; postId: number; authorId: number }
+  /** A post moderation removed is back (an appeal was lifted, issue 38). */
+  | { type: 'post.restored'; postId: number; authorId: number }
   /** Counts set again from their sources (moderation removed comments under these posts). */
   | { type: 'post.recounted'; postIds: number[] }
   // Comments.
@@ -40,11 +49,36 @@ export type DomainEvent =
     }
   | { type: 'comment.liked'; commentId: number; postId: number; userId: number }
   | { type: 'comment.unliked'; commentId: number; postId: number; userId: number }
+  /** Its author edited its text; the earlier text is kept as a version. */
+  | { type: 'comment.edited'; commentId: number; postId: number; authorId: number }
+  /**
+   * Deleted by its author, the post's count moved. `placeholder`: it had replies and stays as a
+   * "deleted" placeholder above them. `alsoGone`: a placeholder whose last reply this was, gone too.
+   */
+  | {
+      type: 'comment.deleted';
+      commentId: number;
+      postId: number;
+      authorId: number;
+      parentId: number | null;
+      placeholder: boolean;
+      alsoGone: number[];
+    }
   /** Removed by moderation, with its replies. */
   | { type: 'comment.removed'; commentIds: number[]; postId: number }
+  /** Comments moderation removed are back (an appeal was lifted), with their replies. */
+  | { type: 'comment.restored'; commentIds: number[]; postId: number }
   // Follows.
   | { type: 'follow.created'; followerId: number; followingId: number }
   | { type: 'follow.removed'; followerId: number; followingId: number }
+  // Privacy and safety (modules/safety): what each member hides; the caches forget those members'
+  // views. A block also ends the follows between the two (`follow.removed`).
+  | { type: 'member.blocked'; blockerId: number; blockedId: number }
+  | { type: 'member.unblocked'; blockerId: number; blockedId: number }
+  | { type: 'member.muted'; muterId: number; mutedId: number }
+  | { type: 'member.unmuted'; muterId: number; mutedId: number }
+  | { type: 'word.muted'; userId: number; wordId: number }
+  | { type: 'word.unmuted'; userId: number; wordId: number }
   // Notifications.
   | { type: 'notification.created'; notificationId: number; userId: number }
   /** Some or all of the member's notifications were marked read. */
@@ -80,6 +114,13 @@ export type DomainEvent =
       targetId: number;
     }
   | { type: 'report.resolved'; caseId: number; action: 'remove' | 'dismiss' }
+  // Reasons and appeals (issue 38).
+  /** A removal or suspension was recorded with its reason. */
+  | { type: 'decision.recorded'; decisionId: number; memberId: number }
+  /** Decisions about the member no longer stand (an appeal lifted, a reactivation). */
+  | { type: 'decision.lifted'; memberId: number }
+  | { type: 'appeal.filed'; appealId: number; memberId: number }
+  | { type: 'appeal.decided'; appealId: number; memberId: number; outcome: 'lifted' | 'upheld' }
   | { type: 'setting.changed'; key: string }
   /** An e-mail was queued (platform/mail-queue.ts): the workers look for mail due. */
   | { type: 'mail.queued' }

@@ -6,6 +6,7 @@
  */
 import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
+import { appealModel, decisionModel } from './modules/appeals/model';
 import { auditEntryModel } from './modules/audit/model';
 import { knownDeviceModel, signInDelayModel } from './modules/auth/model';
 import { invitationModel } from './modules/invitations/model';
@@ -19,7 +20,9 @@ import { liveStreamModel } from './modules/stream/model';
 import { notificationModel } from './modules/notifications/model';
 import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
+import { blockModel, mutedWordModel, muteModel } from './modules/safety/model';
 import { browserSessionModel } from './modules/sessions/model';
+import { contentVersionModel } from './modules/versions/model';
 import { appSettingModel } from './modules/settings/model';
 import { userModel } from './modules/users/model';
 import { queuedMailModel } from './platform/mail-queue-model';
@@ -29,19 +32,25 @@ import { rateLimitWindowModel } from './platform/rate-limit-model';
 export function createModels(connection: Connection) {
   return {
     AccountApplication: accountApplicationModel(connection),
+    Appeal: appealModel(connection),
     AppSetting: appSettingModel(connection),
     AuditEntry: auditEntryModel(connection),
+    Block: blockModel(connection),
     BrowserSession: browserSessionModel(connection),
     Invitation: invitationModel(connection),
     KnownDevice: knownDeviceModel(connection),
     Report: reportModel(connection),
     ReportCase: reportCaseModel(connection),
     Comment: commentModel(connection),
+    ContentVersion: contentVersionModel(connection),
     Counter: counterModel(connection),
+    Decision: decisionModel(connection),
     EventPosition: eventPositionModel(connection),
     Feedback: feedbackModel(connection),
     Follow: followModel(connection),
     Like: likeModel(connection),
+    Mute: muteModel(connection),
+    MutedWord: mutedWordModel(connection),
     LiveStream: liveStreamModel(connection),
     Notification: notificationModel(connection),
     Outbox: outboxModel(connection),

@@ -23,6 +23,7 @@ import { AuthorCache } from './modules/users/author-cache';
 import type { UserModel } from './modules/users/model';
 import { CommentPageCache } from './modules/comments/page-cache';
 import { NotificationPageCache } from './modules/notifications/page-cache';
+import { SafetyCache, type SafetyLoader } from './modules/safety/safety-cache';
 
 export interface ReadCaches {
   readonly feed: FeedCache;
@@ -35,6 +36,8 @@ export interface ReadCaches {
   readonly notifications: NotificationPageCache;
   /** Pages of posts' comments and viewers' comment likes. */
   readonly comments: CommentPageCache;
+  /** Each member's blocks, mutes and muted words (modules/safety). */
+  readonly safety: SafetyCache;
   /** Forgets every read (after writes behind the app's back, e.g. a test moving dates). */
   clear(): void;
   /** Every cache's lookups since the app started, by cache (the metrics' hit ratios). */
@@ -46,7 +49,7 @@ export interface ReadCaches {
 /** The caches read through the app's own models and services. */
 export function createReadCaches(
   config: Pick<Config, 'readCacheMs' | 'authorCacheMs' | 'authCacheMs'>,
-  sources: FeedSources & { User: UserModel },
+  sources: FeedSources & { User: UserModel; safety: SafetyLoader },
   clock: Clock,
 ): ReadCaches {
   const feed = new FeedCache(config.readCacheMs, sources);
@@ -57,8 +60,10 @@ export function createReadCaches(
   const sessions = new SessionCache(config.authCacheMs, () => clock.now().getTime());
   const notifications = new NotificationPageCache(config.readCacheMs);
   const comments = new CommentPageCache(config.readCacheMs);
-  const subscribed = [feed, authors, accounts, sessions, notifications, comments];
+  const safety = new SafetyCache(config.readCacheMs, sources.safety, clock);
+  const subscribed = [feed, authors, accounts, sessions, notifications, comments, safety];
   return {
+    safety,
     feed,
     authors,
     accounts,
@@ -77,6 +82,7 @@ export function createReadCaches(
       tokens: tokens.counts,
       sessions: sessions.counts,
       'notification-pages': notifications.counts,
+      safety: safety.counts,
       ...comments.counts(),
     }),
     subscribe(events) {

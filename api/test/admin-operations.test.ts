@@ -357,7 +357,11 @@ describe('members and suspension', () => {
       .post('/api/auth/login')
       .send({ email: spammer.email, password: TEST_PASSWORD });
     expect(login.status).toBe(403);
-    expect(login.body).toEqual({ message: ACCOUNT_SUSPENDED_MESSAGE });
+    // With the reason and how to appeal (issue 38; api/test/appeals.test.ts).
+    expect(login.body).toEqual({
+      message: ACCOUNT_SUSPENDED_MESSAGE,
+      suspension: expect.objectContaining({ reason: { category: 'other', text: 'Spam' } }),
+    });
 
     const feed = await as(reader.auth).get('/api/posts').expect(200);
     expect(feed.body.map((p: { id: number }) => p.id)).not.toContain(post.body.id);
@@ -458,6 +462,9 @@ describe('reports', () => {
       actor: null,
       targetType: 'post',
       content: 'Nasty words',
+      // No reason given: "Something else" (issue 38).
+      decisionId: expect.any(Number),
+      reason: { category: 'other', text: null },
     });
     const twice = await asAdmin().post(`/api/admin/reports/${group.id}/resolve`, {
       action: 'dismiss',
@@ -563,7 +570,7 @@ describe('reports', () => {
         400,
         'Target type must be one of post, comment, user',
       ],
-      [{ targetType: 'post', targetId: 1, reason: '  ' }, 400, 'Reason is required'],
+      [{ targetType: 'post', targetId: 1, reason: '  ' }, 400, 'Choose what is wrong'],
       [{ targetType: 'post', targetId: '1', reason: 'x' }, 400, 'Target id must be a number'],
       [
         { targetType: 'post', targetId: { $gt: 0 }, reason: 'x' },
@@ -623,6 +630,7 @@ describe('summary and audit log', () => {
     expect(after).toEqual({
       pendingApplications: before.pendingApplications + 1,
       openReports: before.openReports,
+      pendingAppeals: before.pendingAppeals,
       pendingFeedback: before.pendingFeedback + 1,
     });
   });

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import {
   errorResponseSchema,
   responseSchemas,
+  suspendedSignInErrorSchema,
   type ApiCall,
   type Notification,
 } from '@campus/contracts';
@@ -187,6 +188,58 @@ describe('API responses and their contracts', () => {
       http().get(`/api/posts/${post.id}/comments?cursor=0.0`).set('Authorization', ada.auth),
     );
     expect(more.comments.map((c) => c.id)).toEqual(detail.comments.map((c) => c.id));
+    // Your own words: edits with their versions, a comment deleted as a placeholder.
+    const edited = await answers(
+      'PUT /api/posts/:id',
+      http()
+        .put(`/api/posts/${post.id}`)
+        .set('Authorization', admin.auth)
+        .send({ content: 'Welcome, all' }),
+    );
+    expect(edited.editedAt).toEqual(expect.any(String));
+    const postVersions = await answers(
+      'GET /api/posts/:id/versions',
+      http().get(`/api/posts/${post.id}/versions`).set('Authorization', ada.auth),
+    );
+    expect(postVersions.versions.map((v) => v.content)).toEqual(['Welcome, all', 'Welcome']);
+    const second = await answers(
+      'POST /api/posts/:id/comments',
+      http()
+        .post(`/api/posts/${post.id}/comments`)
+        .set('Authorization', ada.auth)
+        .send({ content: 'Second' }),
+    );
+    await answers(
+      'PUT /api/comments/:id',
+      http()
+        .put(`/api/comments/${second.id}`)
+        .set('Authorization', ada.auth)
+        .send({ content: 'Second, edited' }),
+    );
+    await answers(
+      'GET /api/comments/:id/versions',
+      http().get(`/api/comments/${second.id}/versions`).set('Authorization', admin.auth),
+    );
+    const answer = await http()
+      .post(`/api/posts/${post.id}/comments`)
+      .set('Authorization', admin.auth)
+      .send({ content: 'Answer', parentId: second.id })
+      .expect(201);
+    const gone = await answers(
+      'DELETE /api/comments/:id',
+      http().delete(`/api/comments/${second.id}`).set('Authorization', ada.auth),
+    );
+    expect(gone.placeholder).toBe(true);
+    const withPlaceholder = await answers(
+      'GET /api/posts/:id',
+      http().get(`/api/posts/${post.id}`).set('Authorization', ada.auth),
+    );
+    expect(withPlaceholder.comments.find((c) => c.id === second.id)?.deleted).toBe(true);
+    // Its last reply deleted, the placeholder goes too (and Ada's reply notification with it).
+    await http()
+      .delete(`/api/comments/${answer.body.id}`)
+      .set('Authorization', admin.auth)
+      .expect(200);
     for (const query of ['', '?tab=for-you', '?tab=following', '?tab=jd', '?topFilter=true']) {
       const page = await answers(
         'GET /api/posts',
@@ -225,6 +278,49 @@ describe('API responses and their contracts', () => {
         .send({ name: 'Grace', contactInfo: 'grace@example.org', message: 'Alumna, 1998' }),
     );
     await answers('GET /api/settings', http().get('/api/settings'));
+
+    // Privacy and safety: block, mute, muted words, the lists, and each undone.
+    const other = await t.createMember({ name: 'Other' });
+    await answers(
+      'POST /api/users/:id/block',
+      http().post(`/api/users/${other.id}/block`).set('Authorization', ada.auth),
+    );
+    await answers(
+      'POST /api/users/:id/mute',
+      http()
+        .post(`/api/users/${other.id}/mute`)
+        .set('Authorization', ada.auth)
+        .send({ duration: '7d' }),
+    );
+    const word = await answers(
+      'POST /api/safety/muted-words',
+      http()
+        .post('/api/safety/muted-words')
+        .set('Authorization', ada.auth)
+        .send({ phrase: 'welcome' }),
+    );
+    const mutedPage = await answers(
+      'GET /api/posts',
+      http().get('/api/posts').set('Authorization', ada.auth),
+    );
+    expect(mutedPage.some((p) => p.mutedWord === 'welcome')).toBe(true);
+    const lists = await answers(
+      'GET /api/safety',
+      http().get('/api/safety').set('Authorization', ada.auth),
+    );
+    expect([lists.blocked.length, lists.muted.length, lists.words.length]).toEqual([1, 1, 1]);
+    await answers(
+      'DELETE /api/users/:id/block',
+      http().delete(`/api/users/${other.id}/block`).set('Authorization', ada.auth),
+    );
+    await answers(
+      'DELETE /api/users/:id/mute',
+      http().delete(`/api/users/${other.id}/mute`).set('Authorization', ada.auth),
+    );
+    await answers(
+      'DELETE /api/safety/muted-words/:id',
+      http().delete(`/api/safety/muted-words/${word.id}`).set('Authorization', ada.auth),
+    );
 
     // Notifications: the admin has one of almost every type.
     const notifications = await answers(
@@ -335,10 +431,54 @@ describe('API responses and their contracts', () => {
         action: 'dismiss',
       }),
     );
+    // Reasons and appeals (issue 38): a removal with its reason, appealed and lifted.
+    const removable = await http()
+      .post('/api/posts')
+      .set('Authorization', ada.auth)
+      .send({ content: 'To be removed and appealed' });
+    await http()
+      .post('/api/reports')
+      .set('Authorization', admin.auth)
+      .send({ targetType: 'post', targetId: removable.body.id, category: 'spam' });
+    const removalCase = (
+      await asAdmin(http().get('/api/admin/reports?category=spam'))
+    ).body.items.find((r: { targetId: number }) => r.targetId === removable.body.id);
+    await answers(
+      'POST /api/admin/reports/:id/resolve',
+      asAdmin(http().post(`/api/admin/reports/${removalCase.id}/resolve`)).send({
+        action: 'remove',
+        category: 'spam',
+        reason: 'Advertising',
+      }),
+    );
+    const removal = (
+      await http().get('/api/notifications').set('Authorization', ada.auth)
+    ).body.find((n: Notification) => n.type === 'content_removed');
+    const appeal = await answers(
+      'POST /api/appeals',
+      http()
+        .post('/api/appeals')
+        .set('Authorization', ada.auth)
+        .send({ decisionId: removal.decisionId, text: 'It was not an advert.' }),
+    );
+    await answers('GET /api/admin/appeals', asAdmin(http().get('/api/admin/appeals')));
+    await answers(
+      'POST /api/admin/appeals/:id/decide',
+      asAdmin(http().post(`/api/admin/appeals/${appeal.id}/decide`)).send({ outcome: 'lift' }),
+    );
     await answers('GET /api/admin/users', asAdmin(http().get('/api/admin/users?q=ada')));
     await answers(
       'POST /api/admin/users/:id/suspend',
       asAdmin(http().post(`/api/admin/users/${ada.id}/suspend`)).send({ reason: 'Testing' }),
+    );
+    const suspendedSignIn = await http().post('/api/auth/login').send({ email, password });
+    expect(suspendedSignIn.status).toBe(403);
+    expectContract(suspendedSignInErrorSchema, suspendedSignIn.body);
+    await answers(
+      'POST /api/appeals/suspension',
+      http()
+        .post('/api/appeals/suspension')
+        .send({ ticket: suspendedSignIn.body.suspension.ticket, text: 'Please.' }),
     );
     await answers(
       'POST /api/admin/users/:id/reactivate',

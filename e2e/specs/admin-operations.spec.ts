@@ -242,9 +242,11 @@ test('a reported post is removed by the admin and disappears from feeds and prof
   await card.getByRole('button', { name: 'More actions for this post' }).click();
   await card.getByRole('menuitem', { name: 'Report post' }).click();
   const dialog = page.getByRole('dialog', { name: 'Report post' });
-  await expect(dialog.getByLabel('Reason')).toBeFocused();
+  // What is wrong (issue 38): a category first, then optional details.
+  await expect(dialog.getByRole('radio', { name: 'Spam' })).toBeFocused();
   await expectAccessible(page, testInfo, 'report dialog');
-  await dialog.getByLabel('Reason').fill('Spam');
+  await dialog.getByRole('radio', { name: 'Spam' }).check();
+  await dialog.getByLabel('Details (optional)').fill('Sells followers');
   await dialog.getByRole('button', { name: 'Send report' }).click();
   await expect(toast(page)).toContainText('Report sent');
   await expect(dialog).toHaveCount(0);
@@ -252,7 +254,7 @@ test('a reported post is removed by the admin and disappears from feeds and prof
   // Reporting it again is refused with the API's message.
   await card.getByRole('button', { name: 'More actions for this post' }).click();
   await card.getByRole('menuitem', { name: 'Report post' }).click();
-  await dialog.getByLabel('Reason').fill('Still spam');
+  await dialog.getByRole('radio', { name: 'Something else' }).check();
   await dialog.getByRole('button', { name: 'Send report' }).click();
   await expect(toast(page)).toContainText('already reported');
 
@@ -261,13 +263,12 @@ test('a reported post is removed by the admin and disappears from feeds and prof
   await admin.goto('/admin/reports');
   const row = admin.getByRole('article', { name: `Reported post by ${author.name}` });
   await expect(row).toContainText(content);
-  await expect(row.getByRole('list', { name: 'Reasons' })).toContainText('Spam');
+  await expect(row.getByRole('list', { name: 'Reasons' })).toContainText('Spam Sells followers');
   await expectAccessible(admin, testInfo, 'admin reports');
   await row.getByRole('button', { name: `Remove post (post by ${author.name})` }).click();
-  await admin
-    .getByRole('dialog', { name: 'Remove post?' })
-    .getByRole('button', { name: 'Remove post' })
-    .click();
+  const remove = admin.getByRole('dialog', { name: 'Remove post?' });
+  await remove.getByRole('radio', { name: 'Spam' }).check();
+  await remove.getByRole('button', { name: 'Remove post' }).click();
   await expect(toast(admin)).toContainText('Removed');
   await expect(admin.getByRole('article', { name: `Reported post by ${author.name}` })).toHaveCount(
     0,
@@ -308,6 +309,7 @@ test("a suspended member's session ends at once and they cannot sign in until re
   await expectAccessible(admin, testInfo, 'admin members');
   await row.getByRole('button', { name: `Suspend ${member.name}` }).click();
   const dialog = admin.getByRole('dialog', { name: `Suspend ${member.name}` });
+  await dialog.getByRole('radio', { name: 'Spam' }).check();
   await dialog.getByLabel('Reason').fill('Spam accounts');
   await expectAccessible(admin, testInfo, 'suspend dialog');
   await dialog.getByRole('button', { name: 'Suspend' }).click();

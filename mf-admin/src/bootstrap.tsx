@@ -1,5 +1,6 @@
 import { mountStandalone } from '@campus/kit/standalone';
 import AnalyticsPage from './analytics/analytics-page';
+import AppealsPage from './appeals/appeals-page';
 import ApplicationsPage from './applications/applications-page';
 import AuditPage from './audit/audit-page';
 import FeedbackPage from './feedback/feedback-page';
@@ -12,6 +13,7 @@ mountStandalone([
   { path: '/admin/feedback', element: <FeedbackPage /> },
   { path: '/admin/members', element: <MembersPage /> },
   { path: '/admin/reports', element: <ReportsPage /> },
+  { path: '/admin/appeals', element: <AppealsPage /> },
   { path: '/admin/audit', element: <AuditPage /> },
   { path: '*', element: <AnalyticsPage /> },
 ]);

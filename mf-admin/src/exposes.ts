@@ -8,5 +8,6 @@ export const exposes = {
   './FeedbackPage': () => import('./feedback/feedback-page'),
   './MembersPage': () => import('./members/members-page'),
   './ReportsPage': () => import('./reports/reports-page'),
+  './AppealsPage': () => import('./appeals/appeals-page'),
   './AuditPage': () => import('./audit/audit-page'),
 } satisfies RemoteExposes<'mf_admin'>;

@@ -2,7 +2,9 @@
  * `npm run bench:api`: autocannon against a bare Koa hello-world (the ceiling), then against the
  * API (its own process, on the bench dataset, rate limits off, signed in) for each feed tab and
  * Top Posts (first and tenth page), a post with its comments, the notifications and the four
- * analytics endpoints (as the admin). Prints req/s, p50/p99 latency, the CPU per request of the
+ * analytics endpoints (as the admin), then each tab's first page for a member with 500 blocks and
+ * mutes and 50 muted words beside a member with none who follows the same people (issue 38,
+ * safety-member.ts; `BENCH_ONLY=safety` runs these alone). Prints req/s, p50/p99 latency, the CPU per request of the
  * API process and of the database process and its ratio to the hello-world's (each row
  * BENCH_REPEATS times, interleaved with the hello-world, medians), the latency of a single request
  * on an idle server, and the database round trips per request.
@@ -34,6 +36,13 @@ import { cpuMeter, perRequestUs } from './cpu';
 import { CONNECTIONS, countRoundTrips, median, runLoad, signToken, type LoadResult } from './load';
 import { BENCH_JWT_SECRET, LOOPBACK, READ_CACHE_MS, startApi, startKoaCeiling } from './processes';
 import { fmt, table, writeSection } from './report';
+import {
+  createSafetyMembers,
+  SAFETY_BLOCKS,
+  SAFETY_MUTES,
+  SAFETY_WORDS,
+  type SafetyMembers,
+} from './safety-member';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const HELLO_DURATION = Number(process.env.BENCH_HELLO_DURATION ?? Math.max(2, DURATION / 2));
@@ -232,9 +241,30 @@ async function drain(url: string): Promise<void> {
   }
 }
 
+/** One row of several measurements of it (each of one repetition): their medians. */
+function medianRow(rows: Row[]): Row {
+  const of = (pick: (r: Row) => number) => median(rows.map(pick));
+  return {
+    name: rows[0]!.name,
+    requestsPerSecond: of((r) => r.requestsPerSecond),
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
+    errors: rows.reduce((sum, r) => sum + r.errors, 0),
+    statusCodes: rows.flatMap((r) => r.statusCodes),
+    apiUs: of((r) => r.apiUs),
+    dbUs: of((r) => r.dbUs),
+    helloUs: of((r) => r.helloUs),
+    helloRequestsPerSecond: of((r) => r.helloRequestsPerSecond),
+    apiRatio: of((r) => r.apiRatio),
+    totalRatio: of((r) => r.totalRatio),
+    measured: rows.every((r) => r.measured),
+  };
+}
+
 async function main() {
   const db = await openBenchDatabase({});
   const children: Array<{ stop(): Promise<void> }> = [];
+  let safetyMembers: SafetyMembers | undefined;
   try {
     const database = await db.connect();
     const { Post } = database.models;
@@ -291,12 +321,14 @@ async function main() {
         paths: string[];
         /** Also the 404 (HELLO_DURATION s) just before the row in each repetition. */
         withFloor?: boolean;
+        /** Repetitions (default BENCH_REPEATS). */
+        repeats?: number;
       },
     ): Promise<Row> => {
       const reps: Array<
         { load: LoadResult; hello: LoadResult; helloUs: number; floorUs?: number } & CpuPerRequest
       > = [];
-      for (let i = 0; i < REPEATS; i++) {
+      for (let i = 0; i < (options.repeats ?? REPEATS); i++) {
         const helloMeter = cpuMeter({ hello: helloPid });
         const hello = await runLoad({ url: ceiling.url, duration: HELLO_DURATION });
         const helloCpu = helloMeter.stop();
@@ -408,6 +440,62 @@ async function main() {
       );
     }
 
+    // Issue 38: feed pages of a member with 500 blocks and mutes and 50 muted words against a
+    // member with none who follows the same people, in the same run (BENCH_ONLY=safety: these
+    // rows alone).
+    const safetyRatios: Array<{ tab: string; ratio: number; rows: Row[] }> = [];
+    if (!ONLY || ONLY.toLowerCase().includes('safety')) {
+      safetyMembers = await createSafetyMembers(database);
+      const as = (id: number) => ({ authorization: `Bearer ${signToken(id)}` });
+      const tabs: Array<[string, string]> = [
+        ['For You', ''],
+        ['Following', 'tab=following&'],
+        ['JD', 'tab=jd&'],
+        ['Top Posts', 'topFilter=true&'],
+      ];
+      for (const [tab, query] of tabs) {
+        const paths = [`/api/posts?${query}limit=${PAGE}&offset=0`];
+        for (const id of [safetyMembers.plainId, safetyMembers.safetyId])
+          await runLoad({ url: `${api.url}${paths[0]}`, duration: WARMUP, headers: as(id) });
+        await drain(api.url);
+        // The two members in pairs, the pair's order alternating (the machine's drift during a
+        // row falls on both alike), the ratio taken within each pair, then its median.
+        const members = {
+          plain: {
+            name: `GET /api/posts ${tab}, page 1, a member who hides nobody`,
+            headers: as(safetyMembers.plainId),
+          },
+          hiding: {
+            name: `GET /api/posts ${tab}, page 1, a member with ${SAFETY_BLOCKS + SAFETY_MUTES} blocks and mutes and ${SAFETY_WORDS} muted words`,
+            headers: as(safetyMembers.safetyId),
+          },
+        };
+        const pairs: Array<Record<keyof typeof members, Row>> = [];
+        for (let i = 0; i < REPEATS; i++) {
+          const order =
+            i % 2 === 0 ? (['plain', 'hiding'] as const) : (['hiding', 'plain'] as const);
+          const pair: Partial<Record<keyof typeof members, Row>> = {};
+          for (const who of order) {
+            const { name, headers } = members[who];
+            pair[who] = await measure(name, { url: api.url, headers, paths, repeats: 1 });
+          }
+          pairs.push(pair as Record<keyof typeof members, Row>);
+        }
+        const plain = medianRow(pairs.map((p) => p.plain));
+        const hiding = medianRow(pairs.map((p) => p.hiding));
+        rows.push(plain, hiding);
+        const ratio = median(
+          pairs.map((p) => (p.plain.apiUs > 0 ? p.hiding.apiUs / p.plain.apiUs : 0)),
+        );
+        safetyRatios.push({ tab, ratio, rows: [plain, hiding] });
+        console.log(
+          `${tab}, page 1: a member who hides nobody ${fmt(plain.apiUs)} µs, a member with ${SAFETY_BLOCKS + SAFETY_MUTES} blocks and mutes and ${SAFETY_WORDS} muted words ${fmt(hiding.apiUs)} µs API CPU/request (${fmt(ratio, 2)}×)` +
+            (plain.errors + hiding.errors ? `; ${plain.errors + hiding.errors} errors` : ''),
+        );
+      }
+    }
+    const worstSafety = safetyRatios.length ? Math.max(...safetyRatios.map((s) => s.ratio)) : 0;
+
     const unmeasured = rows.filter((r) => !r.measured).map((r) => r.name);
     const feeds = rows.filter((r) => isFeedRow(r.name));
     const worstFeed = feeds.length ? Math.max(...feeds.map((r) => r.apiUs)) : 0;
@@ -425,6 +513,9 @@ async function main() {
         : '',
       overview || analytics.length
         ? `- analytics p99 ≤ 500 ms at ${CONNECTIONS} connections: highest ${worstAnalyticsP99} ms → **${judged(worstAnalyticsP99 <= 500, ...analytics)}**`
+        : '',
+      safetyRatios.length
+        ? `- feed pages of a member with ${SAFETY_BLOCKS + SAFETY_MUTES} blocks and mutes and ${SAFETY_WORDS} muted words ≤ 1.15× the API CPU/request of a member with none (same follows, same run): ${safetyRatios.map((s) => `${s.tab} ${fmt(s.ratio, 2)}×`).join(', ')} → **${judged(worstSafety <= 1.15, ...safetyRatios.flatMap((s) => s.rows))}**`
         : '',
       unmeasured.length
         ? `- not measured (a repetition, or the hello-world or 404 before it, answered no request within its ${DURATION} s; the machine was too busy): ${unmeasured.join('; ')}`
@@ -508,6 +599,7 @@ async function main() {
       { skip: ONLY ? 'BENCH_ONLY runs some rows only' : undefined },
     );
   } finally {
+    await safetyMembers?.remove();
     for (const child of children) await child.stop();
     await db.close();
   }

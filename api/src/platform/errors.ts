@@ -8,15 +8,18 @@ import { REQUEST_ID_HEADER } from './request-context';
 export class HttpError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
-  /** Fields the answer carries besides `message` (e-mail verification's `error`). */
-  readonly fields: Record<string, string>;
+  /**
+   * Fields the answer carries besides `message` (e-mail verification's `error`, a suspended
+   * member's `suspension`).
+   */
+  readonly fields: Record<string, unknown>;
 
   constructor(
     status: number,
     message: string,
     headers: Record<string, string> = {},
     cause?: unknown,
-    fields: Record<string, string> = {},
+    fields: Record<string, unknown> = {},
   ) {
     super(message, { cause });
     this.name = 'HttpError';
@@ -158,7 +161,7 @@ interface ClientError {
   status: number;
   message: string;
   headers: Record<string, string>;
-  fields?: Record<string, string>;
+  fields?: Record<string, unknown>;
 }
 
 function numberProp(err: object, key: string): number | undefined {

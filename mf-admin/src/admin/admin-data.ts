@@ -9,6 +9,7 @@ export type AdminListRoute =
   | typeof callRoutes.adminFeedback
   | typeof callRoutes.adminMembers
   | typeof callRoutes.adminReports
+  | typeof callRoutes.adminAppeals
   | typeof callRoutes.auditLog
   | typeof callRoutes.adminMail;
 

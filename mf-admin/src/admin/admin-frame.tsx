@@ -53,6 +53,7 @@ export const ADMIN_PAGES = [
   { path: '/admin/feedback', label: 'Feedback' },
   { path: '/admin/members', label: 'Members' },
   { path: '/admin/reports', label: 'Reports' },
+  { path: '/admin/appeals', label: 'Appeals' },
   { path: '/admin/audit', label: 'Audit log' },
 ] as const;
 

@@ -2,7 +2,12 @@
 // the summary counts, else no failing e-mail, else 404.
 import { mockApi, type ApiHandler } from '@campus/kit/testing';
 
-export const SUMMARY = { pendingApplications: 0, openReports: 0, pendingFeedback: 0 };
+export const SUMMARY = {
+  pendingApplications: 0,
+  openReports: 0,
+  pendingAppeals: 0,
+  pendingFeedback: 0,
+};
 
 export function adminApi(handler: ApiHandler) {
   return mockApi(

@@ -2,8 +2,9 @@ import { ApiError } from '@campus/kit/api';
 import { ReasonDialog as KitReasonDialog } from '@campus/kit/ui';
 
 /**
- * A dialog that asks for a reason before an action (reject an application, suspend a member):
- * the kit's reason dialog with the admin pages' rules. `onConfirm` does the request; its failure
+ * A dialog that asks for a reason before an action (reject an application): the kit's reason
+ * dialog with the admin pages' rules. (A removal and a suspension ask for a category too: the
+ * kit's CategoryReasonDialog.) `onConfirm` does the request; its failure
  * keeps the dialog open with the server's message.
  */
 export function ReasonDialog({

@@ -17,6 +17,8 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'report.remove': 'Removed reported content',
   'report.dismiss': 'Dismissed report',
   'mail.retry': 'Retried e-mail',
+  'appeal.lift': 'Lifted on appeal',
+  'appeal.uphold': 'Upheld on appeal',
 };
 
 const Table = styled(DataTable)`

@@ -16,6 +16,7 @@ const ben: AdminUser = {
   isAdmin: false,
   suspendedAt: null,
   suspensionReason: null,
+  suspensionCategory: null,
   createdAt: now,
   lastActiveAt: null,
 };
@@ -28,6 +29,7 @@ const cy: AdminUser = {
   status: 'suspended',
   suspendedAt: now,
   suspensionReason: 'Spam',
+  suspensionCategory: 'spam',
 };
 const admin: AdminUser = { ...ben, id: 107, name: 'Campus Admin', isAdmin: true };
 
@@ -58,19 +60,25 @@ describe('MembersPage', () => {
     expect(last?.url.searchParams.get('status')).toBe('suspended');
   });
 
-  it('when a member is suspended, then a reason is required and sent', async () => {
+  it('when a member is suspended, then a category and a reason are required and sent', async () => {
     const fetchMock = serve();
     renderPage(<MembersPage />, { path: '/admin/members', signedInAs: ADA });
     await userEvent.click(await screen.findByRole('button', { name: 'Suspend Ben Larsen' }));
     const dialog = await screen.findByRole('dialog', { name: 'Suspend Ben Larsen' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Choose a category');
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Harassment or bullying' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Reason is required');
     expect(callsTo(fetchMock, '/api/admin/users/2/suspend', 'POST')).toHaveLength(0);
-    await userEvent.type(within(dialog).getByLabelText('Reason'), 'Harassment');
+    await userEvent.type(within(dialog).getByLabelText('Reason'), 'Insults in comments');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText('Member suspended')).toBeInTheDocument();
     const [call] = callsTo(fetchMock, '/api/admin/users/2/suspend', 'POST');
-    expect(JSON.parse(String(call?.init.body))).toEqual({ reason: 'Harassment' });
+    expect(JSON.parse(String(call?.init.body))).toEqual({
+      category: 'harassment',
+      reason: 'Insults in comments',
+    });
   });
 
   it('when a suspended member is reactivated, then the toast says they can sign in again', async () => {
@@ -78,7 +86,7 @@ describe('MembersPage', () => {
     renderPage(<MembersPage />, { path: '/admin/members', signedInAs: ADA });
     const row = await screen.findByRole('article', { name: 'Cy Grace' });
     expect(within(row).getByText('Alumni')).toBeInTheDocument();
-    expect(within(row).getByText('Suspended: Spam')).toBeInTheDocument();
+    expect(within(row).getByText('Suspended for spam: Spam')).toBeInTheDocument();
     await userEvent.click(within(row).getByRole('button', { name: 'Reactivate Cy Grace' }));
     expect(await screen.findByText('Cy Grace can sign in again.')).toBeInTheDocument();
     expect(callsTo(fetchMock, '/api/admin/users/3/reactivate', 'POST')).toHaveLength(1);

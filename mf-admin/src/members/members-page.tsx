@@ -5,22 +5,29 @@ import {
   callRoutes,
   ADMIN_USER_SEARCH_MAX_LENGTH,
   MEMBER_STATUSES,
+  REPORT_CATEGORIES,
+  REPORT_CATEGORY_LABELS,
   SUSPENSION_REASON_MAX_LENGTH,
   type AdminUser,
   type MemberStatus,
+  type ReportCategory,
 } from '@campus/contracts';
 import { ApiError, callApi } from '@campus/kit/api';
 import { relativeTime } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
-import { Avatar, Badge, Button } from '@campus/kit/ui';
+import { Avatar, Badge, Button, CategoryReasonDialog } from '@campus/kit/ui';
 import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
 import { useListParams } from '../admin/list-params';
 import { ListState } from '../admin/list-state';
 import { Pager } from '../admin/pager';
-import { ReasonDialog } from '../admin/reason-dialog';
 import { Meta, Row, RowActions, Rows, Toolbar } from '../admin/rows';
 import { StatusFilter } from '../admin/status-filter';
+
+const CATEGORY_CHOICES = REPORT_CATEGORIES.map((value) => ({
+  value,
+  label: REPORT_CATEGORY_LABELS[value],
+}));
 
 type Filter = MemberStatus | 'all';
 const FILTERS: readonly Filter[] = ['all', ...MEMBER_STATUSES];
@@ -104,9 +111,12 @@ export default function MembersPage() {
     update({ q: typed.trim() || null, page: null });
   };
 
-  const suspend = async (reason: string) => {
+  const suspend = async ({ category, text }: { category: string; text: string }) => {
     if (!suspending) return;
-    await callApi(callRoutes.suspendMember, { params: { id: suspending.id }, body: { reason } });
+    await callApi(callRoutes.suspendMember, {
+      params: { id: suspending.id },
+      body: { category: category as ReportCategory, reason: text },
+    });
     toast({
       title: 'Member suspended',
       description: `${suspending.name} is signed out and their posts are hidden until you reactivate them.`,
@@ -194,7 +204,11 @@ export default function MembersPage() {
                   )}
                 </Meta>
                 {member.status === 'suspended' && member.suspensionReason && (
-                  <Meta>Suspended: {member.suspensionReason}</Meta>
+                  <Meta>
+                    Suspended for{' '}
+                    {REPORT_CATEGORY_LABELS[member.suspensionCategory ?? 'other'].toLowerCase()}:{' '}
+                    {member.suspensionReason}
+                  </Meta>
                 )}
                 {!member.isAdmin && (
                   <RowActions>
@@ -234,16 +248,23 @@ export default function MembersPage() {
           onPage={setPage}
         />
       )}
-      <ReasonDialog
+      <CategoryReasonDialog
         open={suspending !== null}
         onOpenChange={(open) => !open && setSuspending(null)}
         title={suspending ? `Suspend ${suspending.name}` : 'Suspend member'}
-        description="They are signed out at once and cannot sign in; their posts and comments are hidden from everyone until you reactivate them."
+        description="They are signed out at once and cannot sign in; their posts and comments are hidden from everyone until you reactivate them. They see the reason when they sign in, and may appeal."
+        legend="Category"
+        categories={CATEGORY_CHOICES}
         label="Reason"
+        textRequired
         confirmText="Suspend"
-        required
+        confirmVariant="destructive"
         maxLength={SUSPENSION_REASON_MAX_LENGTH}
         onConfirm={suspend}
+        failureMessage={(failure) =>
+          (failure instanceof ApiError && failure.serverMessage) ||
+          'Something went wrong. Please try again.'
+        }
       />
     </AdminFrame>
   );

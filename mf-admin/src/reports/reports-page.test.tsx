@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AdminReport } from '@campus/contracts';
 import { dismissToast } from '@campus/kit/toast';
@@ -19,9 +19,10 @@ const report: AdminReport = {
     removed: false,
   },
   reasons: [
-    { reason: 'Spam', createdAt: now },
-    { reason: 'Advertising', createdAt: now },
+    { category: 'spam', reason: null, createdAt: now },
+    { category: 'other', reason: 'Advertising', createdAt: now },
   ],
+  categories: ['spam', 'other'],
   reportCount: 2,
   createdAt: now,
   lastReportedAt: now,
@@ -42,7 +43,7 @@ beforeEach(() => act(() => dismissToast()));
 afterEach(() => window.localStorage.clear());
 
 describe('ReportsPage', () => {
-  it('when a post is reported twice, then one entry shows the post, its author and both reasons', async () => {
+  it('when a post is reported twice, then one entry shows the post, its author and both categories with their words', async () => {
     serve();
     renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
     const row = await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
@@ -52,26 +53,49 @@ describe('ReportsPage', () => {
     expect(
       within(reasons)
         .getAllByRole('listitem')
-        .map((item) => item.firstChild?.textContent),
-    ).toEqual(['Spam', 'Advertising']);
+        .map((item) => item.textContent?.replace(/\s*just now$|\s*\d+\w? ago$/, '')),
+    ).toEqual(['Spam', 'Something else Advertising']);
     expect(within(row).getByRole('link', { name: 'Open post' })).toHaveAttribute(
       'href',
       '/post/70',
     );
   });
 
-  it('when the admin removes the post, then it is confirmed first and resolved with remove', async () => {
+  it('when the admin removes the post, then a reason is chosen first and sent with remove', async () => {
     const fetchMock = serve();
     renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
     await userEvent.click(
       await screen.findByRole('button', { name: 'Remove post (post by Ben Larsen)' }),
     );
     const dialog = await screen.findByRole('dialog', { name: 'Remove post?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove post' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Choose a category');
     expect(callsTo(fetchMock, '/api/admin/reports/4/resolve', 'POST')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Spam' }));
+    await userEvent.type(
+      within(dialog).getByLabelText('Words for the member (optional)'),
+      'Selling followers',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Remove post' }));
     expect(await screen.findByText('Removed')).toBeInTheDocument();
     const [call] = callsTo(fetchMock, '/api/admin/reports/4/resolve', 'POST');
-    expect(JSON.parse(String(call?.init.body))).toEqual({ action: 'remove' });
+    expect(JSON.parse(String(call?.init.body))).toEqual({
+      action: 'remove',
+      category: 'spam',
+      reason: 'Selling followers',
+    });
+  });
+
+  it('when the admin picks a category filter, then the list is asked for that category', async () => {
+    const fetchMock = serve();
+    renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
+    await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
+    await userEvent.selectOptions(screen.getByLabelText('Category'), 'Hate');
+    const asked = () =>
+      callsTo(fetchMock, '/api/admin/reports', 'GET').map((c) =>
+        c.url.searchParams.get('category'),
+      );
+    await waitFor(() => expect(asked()).toContain('hate'));
   });
 
   it('when the admin dismisses, then it is resolved with dismiss at once', async () => {

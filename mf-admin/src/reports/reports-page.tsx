@@ -3,19 +3,21 @@ import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   callRoutes,
+  MODERATION_REASON_TEXT_MAX_LENGTH,
+  REPORT_CATEGORIES,
+  REPORT_CATEGORY_LABELS,
   REPORT_STATUSES,
   type AdminReport,
-  type ReportAction,
+  type ReportCategory,
   type ReportStatus,
   type ReportTargetType,
 } from '@campus/contracts';
 import { ApiError, callApi } from '@campus/kit/api';
 import { relativeTime } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
-import { Badge, Button } from '@campus/kit/ui';
+import { Badge, Button, CategoryReasonDialog } from '@campus/kit/ui';
 import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
-import { ConfirmDialog } from '../admin/confirm-dialog';
 import { useListParams } from '../admin/list-params';
 import { ListState } from '../admin/list-state';
 import { Pager } from '../admin/pager';
@@ -23,6 +25,13 @@ import { Meta, Row, RowActions, Rows, Toolbar } from '../admin/rows';
 import { StatusFilter } from '../admin/status-filter';
 
 const STATUS_LABELS: Record<ReportStatus, string> = { open: 'Open', resolved: 'Resolved' };
+
+const CATEGORY_CHOICES = REPORT_CATEGORIES.map((value) => ({
+  value,
+  label: REPORT_CATEGORY_LABELS[value],
+}));
+/** The category filter: '' is every category. */
+const CATEGORY_FILTER = [{ value: '' as const, label: 'All categories' }, ...CATEGORY_CHOICES];
 
 const TARGET_LABELS: Record<ReportTargetType, string> = {
   post: 'Post',
@@ -66,19 +75,37 @@ function targetName(report: AdminReport): string {
     : `${TARGET_LABELS[report.targetType].toLowerCase()} by ${author}`;
 }
 
-/** Issue 18: reported posts, comments and members, one entry per target with every reason. */
+/**
+ * Issue 18: reported posts, comments and members, one entry per target with every reason;
+ * issue 38: each report's category, a filter by category, and a removal's reason for its author.
+ */
 export default function ReportsPage() {
-  const { status, page, setStatus, setPage } = useListParams(REPORT_STATUSES, 'open');
-  const list = useAdminList(callRoutes.adminReports, { status, page });
+  const { status, page, params, setStatus, setPage, update } = useListParams(
+    REPORT_STATUSES,
+    'open',
+  );
+  const rawCategory = params.get('category');
+  const category = REPORT_CATEGORIES.find((value) => value === rawCategory);
+  const list = useAdminList(callRoutes.adminReports, { status, page, category });
   const refresh = useRefreshAdmin();
   const [removing, setRemoving] = useState<AdminReport | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const items = list.data?.items ?? [];
 
-  const resolve = async (report: AdminReport, action: ReportAction) => {
+  /** Dismisses, or removes with the reason its author is shown. Throws on failure (the dialog). */
+  const resolve = async (
+    report: AdminReport,
+    decision:
+      { action: 'dismiss' } | { action: 'remove'; category: ReportCategory; reason: string },
+  ) => {
+    const { action } = decision;
     setBusyId(report.id);
     try {
-      await callApi(callRoutes.resolveReport, { params: { id: report.id }, body: { action } });
+      const body =
+        decision.action === 'remove' && !decision.reason
+          ? { action: decision.action, category: decision.category }
+          : decision;
+      await callApi(callRoutes.resolveReport, { params: { id: report.id }, body });
       toast({
         title: action === 'dismiss' ? 'Report dismissed' : 'Removed',
         description:
@@ -90,6 +117,8 @@ export default function ReportsPage() {
       });
       void refresh();
     } catch (error) {
+      void refresh();
+      if (action === 'remove') throw error;
       toast({
         title: 'Error',
         description:
@@ -97,7 +126,6 @@ export default function ReportsPage() {
           'Failed to resolve the report. Please try again.',
         variant: 'destructive',
       });
-      void refresh();
     } finally {
       setBusyId(null);
     }
@@ -112,6 +140,12 @@ export default function ReportsPage() {
             value={status}
             options={REPORT_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }))}
             onChange={setStatus}
+          />
+          <StatusFilter
+            label="Category"
+            value={category ?? ''}
+            options={CATEGORY_FILTER}
+            onChange={(value) => update({ category: value || null, page: null })}
           />
         </Toolbar>
       }
@@ -161,7 +195,8 @@ export default function ReportsPage() {
                   <Reasons aria-label="Reasons">
                     {report.reasons.map((reason, index) => (
                       <li key={`${reason.createdAt}-${index}`}>
-                        {reason.reason}
+                        <Badge>{REPORT_CATEGORY_LABELS[reason.category]}</Badge>
+                        {reason.reason && <> {reason.reason}</>}
                         <time dateTime={reason.createdAt}>{relativeTime(reason.createdAt)}</time>
                       </li>
                     ))}
@@ -170,6 +205,12 @@ export default function ReportsPage() {
                     <Meta>
                       {report.resolution.action === 'remove' ? 'Removed' : 'Dismissed'}{' '}
                       {relativeTime(report.resolution.resolvedAt)}
+                      {report.resolution.reason && (
+                        <span>
+                          · Reason: {REPORT_CATEGORY_LABELS[report.resolution.reason.category]}
+                          {report.resolution.reason.text && ` (${report.resolution.reason.text})`}
+                        </span>
+                      )}
                     </Meta>
                   )}
                   {report.status === 'open' && (
@@ -178,7 +219,7 @@ export default function ReportsPage() {
                         size="sm"
                         variant="secondary"
                         disabled={busyId === report.id}
-                        onClick={() => void resolve(report, 'dismiss')}
+                        onClick={() => void resolve(report, { action: 'dismiss' })}
                         aria-label={`Dismiss the reports of the ${name}`}
                       >
                         Dismiss
@@ -209,19 +250,34 @@ export default function ReportsPage() {
           onPage={setPage}
         />
       )}
-      <ConfirmDialog
+      <CategoryReasonDialog
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}
         title={removing ? `${REMOVE_TEXT[removing.targetType]}?` : 'Remove?'}
         description={
           removing?.targetType === 'user'
-            ? `${targetName(removing)} is signed out and hidden until you reactivate them on the Members page.`
-            : `The ${removing ? targetName(removing) : 'content'} disappears for everyone. Its author is told, without who reported it.`
+            ? `${targetName(removing)} is signed out and hidden until you reactivate them on the Members page. They see the reason when they sign in, and may appeal.`
+            : `The ${removing ? targetName(removing) : 'content'} disappears for everyone. Its author is told the reason, without who reported it, and may appeal.`
         }
+        legend="Reason"
+        categories={CATEGORY_CHOICES}
+        label="Words for the member (optional)"
+        maxLength={MODERATION_REASON_TEXT_MAX_LENGTH}
         confirmText={removing ? REMOVE_TEXT[removing.targetType] : 'Remove'}
-        onConfirm={async () => {
-          if (removing) await resolve(removing, 'remove');
+        confirmVariant="destructive"
+        onConfirm={async ({ category: reasonCategory, text }) => {
+          if (removing) {
+            await resolve(removing, {
+              action: 'remove',
+              category: reasonCategory as ReportCategory,
+              reason: text,
+            });
+          }
         }}
+        failureMessage={(failure) =>
+          (failure instanceof ApiError && failure.serverMessage) ||
+          'Failed to resolve the report. Please try again.'
+        }
       />
     </AdminFrame>
   );

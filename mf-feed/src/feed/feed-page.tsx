@@ -166,7 +166,7 @@ const TAB_ITEMS = FEED_TABS.map((value) => ({ value, label: TAB_LABELS[value] })
 
 /**
  * Spec §2 "Home feed": three tabs (remembered for the session), the Top Posts filter on For You,
- * the JD banner, skeletons, empty states, paging by 20, refresh on postCreated / postDeleted, and
+ * the JD banner, skeletons, empty states, paging by 20, refresh on postCreated / postDeleted / postEdited, and
  * the scroll position restored when coming back from a post within 30 minutes.
  */
 export default function FeedPage() {
@@ -208,6 +208,9 @@ export default function FeedPage() {
   };
 
   useAppEvent('postCreated', () => void feed.refresh());
+  useAppEvent('postEdited', () => void feed.refresh());
+  // Muted or blocked from a card's menu (issue 38): the feed is read again without them.
+  useAppEvent('memberHidden', () => void feed.refresh());
   useAppEvent('postDeleted', ({ postId }) => {
     feed.hide(postId);
     void feed.refresh();

@@ -4,7 +4,8 @@ import styled from 'styled-components';
 import type { Comment } from '@campus/contracts';
 import { TimeAgo } from '@campus/kit/format';
 import { usePostLike } from '@campus/kit/post-card';
-import { ReportMenu } from '@campus/kit/report';
+import { CommentMenu, EditedLabel } from '@campus/kit/own-words';
+import { useSafetyMenuItems } from '@campus/kit/safety';
 import { UserText } from '@campus/kit/text';
 import { mediaMobile } from '@campus/kit/theme';
 import { Avatar } from '@campus/kit/ui';
@@ -59,6 +60,16 @@ const Text = styled(UserText)`
   overflow-wrap: anywhere;
 `;
 
+const Placeholder = styled.p`
+  margin: 0;
+  padding: ${({ theme }) => theme.space(2)} ${({ theme }) => theme.space(3)};
+  border: 1px dashed ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.md};
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: 0.875rem;
+  font-style: italic;
+`;
+
 const Actions = styled.div`
   display: flex;
   gap: ${({ theme }) => theme.space(3)};
@@ -101,11 +112,37 @@ function CommentLike({ comment }: { comment: Comment }) {
   );
 }
 
+/** The comment's '⋯' menu, with Mute and Block of its author when it is someone else's (issue 38). */
+function OthersAwareCommentMenu({
+  postId,
+  comment,
+  onChanged,
+}: {
+  postId: number;
+  comment: Comment;
+  onChanged: () => void;
+}) {
+  const safety = useSafetyMenuItems(comment.author);
+  return (
+    <>
+      <CommentMenu
+        postId={postId}
+        comment={comment}
+        onChanged={onChanged}
+        triggerRef={safety.triggerRef}
+        otherItems={safety.items}
+      />
+      {safety.dialogs}
+    </>
+  );
+}
+
 function CommentItem({
   postId,
   comment,
   topLevelId,
   onPosted,
+  onChanged,
   children,
 }: {
   postId: number;
@@ -113,17 +150,29 @@ function CommentItem({
   /** Replies attach to the top-level comment (one level, spec §2). */
   topLevelId: number;
   onPosted: (sharedToTimeline: boolean) => void;
+  /** After the comment was edited or deleted. */
+  onChanged: () => void;
   children?: ReactNode;
 }) {
   const [replying, setReplying] = useState(false);
+  if (comment.deleted) {
+    // Deleted by its author while it had replies: its place stays, so they keep their context.
+    return (
+      <Item id={`comment-${comment.id}`} aria-label="Deleted comment">
+        <Placeholder>This comment was deleted.</Placeholder>
+        {children}
+      </Item>
+    );
+  }
   return (
-    <Item aria-label={`Comment by ${comment.author.name}`}>
+    <Item id={`comment-${comment.id}`} aria-label={`Comment by ${comment.author.name}`}>
       <Head>
         <Avatar name={comment.author.name} src={comment.author.avatarUrl} size={32} />
         <Link dir="auto" title={comment.author.name} to={`/profile/${comment.author.id}`}>
           {comment.author.name}
         </Link>
         <TimeAgo date={comment.createdAt} />
+        <EditedLabel kind="comment" id={comment.id} editedAt={comment.editedAt} />
       </Head>
       <Text text={comment.content} />
       <Actions>
@@ -136,13 +185,7 @@ function CommentItem({
         >
           Reply
         </button>
-        <ReportMenu
-          targetType="comment"
-          targetId={comment.id}
-          authorId={comment.author.id}
-          label="Report"
-          menuLabel={`More actions for the comment by ${comment.author.name}`}
-        />
+        <OthersAwareCommentMenu postId={postId} comment={comment} onChanged={onChanged} />
       </Actions>
       {replying && (
         <div style={{ marginLeft: 40 }}>
@@ -168,10 +211,13 @@ export function CommentList({
   postId,
   comments,
   onPosted,
+  onChanged,
 }: {
   postId: number;
   comments: Comment[];
   onPosted: (sharedToTimeline: boolean) => void;
+  /** After a comment was edited or deleted by its author (read the thread again). */
+  onChanged: () => void;
 }) {
   if (comments.length === 0) return null;
   return (
@@ -183,9 +229,16 @@ export function CommentList({
           comment={comment}
           topLevelId={comment.id}
           onPosted={onPosted}
+          onChanged={onChanged}
         >
           {comment.replies && comment.replies.length > 0 && (
-            <List aria-label={`Replies to ${comment.author.name}`}>
+            <List
+              aria-label={
+                comment.deleted
+                  ? 'Replies to a deleted comment'
+                  : `Replies to ${comment.author.name}`
+              }
+            >
               {comment.replies.map((reply) => (
                 <CommentItem
                   key={reply.id}
@@ -193,6 +246,7 @@ export function CommentList({
                   comment={reply}
                   topLevelId={comment.id}
                   onPosted={onPosted}
+                  onChanged={onChanged}
                 />
               ))}
             </List>

@@ -5,6 +5,7 @@ import type { PostDetail } from '@campus/contracts';
 import { keys, useCallData } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { TimeAgo } from '@campus/kit/format';
+import { EditedLabel, PostMenu } from '@campus/kit/own-words';
 import {
   PostBody,
   QuotedPost,
@@ -16,6 +17,7 @@ import {
   usePostRepost,
   type OpenPostState,
 } from '@campus/kit/post-card';
+import { useSafetyMenuItems } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
 import { mediaMobile } from '@campus/kit/theme';
@@ -114,6 +116,9 @@ const plural = (count: number, one: string) => (count === 1 ? one : `${one}s`);
 function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => void }) {
   const { user } = useSession();
   const location = useLocation();
+  const navigate = useNavigate();
+  // Mute and Block of the '⋯' menu when the post is someone else's (issue 38).
+  const safety = useSafetyMenuItems(post.author);
   const like = usePostLike(post);
   const reposts = usePostRepost(post, { onUndone: onChanged });
   const [repostOpen, setRepostOpen] = useState(false);
@@ -147,7 +152,8 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
             <Link to={`/profile/${post.author.id}`} dir="auto">
               {post.author.name}
             </Link>{' '}
-            {sharedComment ? 'commented' : 'reposted'} · <TimeAgo date={post.createdAt} />
+            {sharedComment ? 'commented' : 'reposted'} · <TimeAgo date={post.createdAt} />{' '}
+            <EditedLabel kind="post" id={post.id} editedAt={post.editedAt} />
           </RepostLine>
           {post.repostComment && (
             <Quote dir="auto" aria-label={`${post.author.name}'s comment`}>
@@ -206,6 +212,14 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
           Repost
         </Button>
         {post.canDelete && <DeletePostButton postId={post.id} />}
+        <PostMenu
+          post={post}
+          onEdited={onChanged}
+          onDeleted={() => void navigate('/', { replace: true })}
+          triggerRef={safety.triggerRef}
+          otherItems={safety.items}
+        />
+        {safety.dialogs}
       </Actions>
       {user && !repost && (
         <RepostDialog
@@ -222,7 +236,12 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
       <CommentsSection aria-labelledby="comments-title">
         <h2 id="comments-title">Comments</h2>
         <CommentForm postId={post.id} fieldRef={commentField} onPosted={onCommentPosted} />
-        <CommentList postId={post.id} comments={more.comments} onPosted={onCommentPosted} />
+        <CommentList
+          postId={post.id}
+          comments={more.comments}
+          onPosted={onCommentPosted}
+          onChanged={onChanged}
+        />
         {more.hasMore && (
           <Button
             variant="ghost"

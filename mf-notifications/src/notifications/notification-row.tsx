@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import type { NotificationGroup } from '@campus/contracts';
 import { relativeTime } from '@campus/kit/format';
 import { Avatar } from '@campus/kit/ui';
+import { AppealButton } from './appeal-button';
 import { groupActors, groupTarget } from './notification-target';
 import { notificationText } from './notification-text';
 
@@ -86,7 +87,17 @@ export function NotificationRow({
   viewerId?: number;
   onOpen: (group: NotificationGroup) => void;
 }) {
-  const { who: single, action, preview, postId } = notificationText(group.latest);
+  const { who: single, action, preview, postId, detail } = notificationText(group.latest);
+  const { latest } = group;
+  // A removal names its decision (issue 38): the member may appeal it from here.
+  const appealable =
+    latest.type === 'content_removed' && latest.decisionId !== null
+      ? {
+          decisionId: latest.decisionId,
+          what: latest.targetType,
+          appealed: latest.appealed === true,
+        }
+      : null;
   const who = groupActors(group, single);
   const target = groupTarget(group, viewerId);
   const unread = !group.isRead;
@@ -111,6 +122,7 @@ export function NotificationRow({
           <strong>{who}</strong> {action}
         </p>
         {preview && <blockquote id={previewId}>{preview}</blockquote>}
+        {detail && <p>{detail}</p>}
         <small>
           <time dateTime={group.createdAt}>{relativeTime(group.createdAt)}</time>
         </small>
@@ -135,6 +147,7 @@ export function NotificationRow({
           {content}
         </button>
       )}
+      {appealable && <AppealButton {...appealable} />}
       {postId !== undefined && (
         <PostLink>
           <Link to={`/post/${postId}`} onClick={() => onOpen(group)}>

@@ -41,7 +41,30 @@ describe('notificationTarget', () => {
     ],
     [{ ...base, type: 'like', post: null }, null],
     [{ ...base, type: 'feedback_reply', feedback: null, reply: 'Thanks' }, null],
-    [{ ...base, actor: null, type: 'content_removed', targetType: 'post', content: 'x' }, null],
+    [
+      {
+        ...base,
+        actor: null,
+        type: 'content_removed',
+        targetType: 'post',
+        content: 'x',
+        decisionId: 3,
+        reason: { category: 'spam', text: null },
+      },
+      null,
+    ],
+    [
+      {
+        ...base,
+        actor: null,
+        type: 'appeal_decided',
+        outcome: 'lifted',
+        decisionKind: 'post_removal',
+        content: 'x',
+        response: null,
+      },
+      null,
+    ],
   ] satisfies [Notification, string | null][])('leads %o to %s', (notification, target) => {
     expect(notificationTarget(notification)).toBe(target);
   });

@@ -25,6 +25,7 @@ export function notificationTarget(
       return '/admin/applications';
     case 'feedback_reply':
     case 'content_removed':
+    case 'appeal_decided':
       return null;
     default: {
       // a type from a newer API: its post, if it names one

@@ -64,11 +64,49 @@ describe('notificationText', () => {
         type: 'content_removed',
         targetType: 'comment',
         content: 'Rude words',
+        decisionId: 4,
+        reason: { category: 'harassment', text: 'Insults a classmate' },
       }),
     ).toEqual({
       who: 'Campus',
       action: 'removed your comment after reports',
       preview: 'Rude words',
+      detail: 'Reason: Harassment or bullying. Insults a classmate',
+    });
+  });
+
+  it("says an appeal's outcome and the Campus team's words (issue 38)", () => {
+    expect(
+      notificationText({
+        ...base,
+        actor: null,
+        type: 'appeal_decided',
+        outcome: 'lifted',
+        decisionKind: 'post_removal',
+        content: 'A joke',
+        response: 'Fair enough.',
+      }),
+    ).toEqual({
+      who: 'Campus',
+      action: 'restored your post after your appeal',
+      preview: 'A joke',
+      detail: 'From the Campus team: Fair enough.',
+    });
+    expect(
+      notificationText({
+        ...base,
+        actor: null,
+        type: 'appeal_decided',
+        outcome: 'upheld',
+        decisionKind: 'suspension',
+        content: null,
+        response: null,
+      }),
+    ).toEqual({
+      who: 'Campus',
+      action: 'reviewed your appeal and kept your suspension',
+      preview: undefined,
+      detail: undefined,
     });
   });
 

@@ -1,4 +1,10 @@
-import type { Notification, NotificationType } from '@campus/contracts';
+import {
+  REPORT_CATEGORY_LABELS,
+  type DecisionKind,
+  type ModerationReason,
+  type Notification,
+  type NotificationType,
+} from '@campus/contracts';
 import { truncate } from '@campus/kit/format';
 
 /** Spec §2/§9: post previews are cut to 100 characters, feedback to 200. */
@@ -12,7 +18,30 @@ export interface NotificationText {
   preview?: string;
   /** The post to link to ('View post'), when the notification is about one that still exists. */
   postId?: number;
+  /** A line under the preview: a removal's reason, an appeal's answer (issue 38). */
+  detail?: string;
 }
+
+/** 'Reason: Harassment or bullying. Mocks a classmate' (issue 38). */
+export function reasonText(reason: ModerationReason): string {
+  const category = REPORT_CATEGORY_LABELS[reason.category] ?? 'Something else';
+  return reason.text ? `Reason: ${category}. ${reason.text}` : `Reason: ${category}`;
+}
+
+const APPEAL_OUTCOMES: Record<DecisionKind, { lifted: string; upheld: string }> = {
+  post_removal: {
+    lifted: 'restored your post after your appeal',
+    upheld: 'reviewed your appeal and kept your post removed',
+  },
+  comment_removal: {
+    lifted: 'restored your comment after your appeal',
+    upheld: 'reviewed your appeal and kept your comment removed',
+  },
+  suspension: {
+    lifted: 'lifted your suspension after your appeal',
+    upheld: 'reviewed your appeal and kept your suspension',
+  },
+};
 
 /**
  * The types this build knows. A Record over contracts' union, so the compiler asks for a new type
@@ -29,6 +58,7 @@ const KNOWN_TYPES: Record<NotificationType, true> = {
   account_application: true,
   feedback_reply: true,
   content_removed: true,
+  appeal_decided: true,
 };
 
 function isKnown(notification: { type: string }): notification is Notification {
@@ -131,6 +161,20 @@ export function notificationText(notification: Notification): NotificationText {
             : 'removed your comment after reports',
         preview: notification.content
           ? truncate(notification.content, POST_PREVIEW_LENGTH)
+          : undefined,
+        detail: notification.reason ? reasonText(notification.reason) : undefined,
+      };
+    case 'appeal_decided':
+      return {
+        who: 'Campus',
+        action:
+          APPEAL_OUTCOMES[notification.decisionKind]?.[notification.outcome] ??
+          'decided your appeal',
+        preview: notification.content
+          ? truncate(notification.content, POST_PREVIEW_LENGTH)
+          : undefined,
+        detail: notification.response
+          ? `From the Campus team: ${notification.response}`
           : undefined,
       };
     default: {

@@ -209,6 +209,76 @@ describe('NotificationsPage', () => {
     expect(JSON.parse(String(call?.init.body))).toEqual({ keys: ['feedback_reply#30'] });
   });
 
+  it('a removal shows its reason and offers one appeal, sent in a few sentences (issue 38)', async () => {
+    const removed: Notification = {
+      id: 40,
+      type: 'content_removed',
+      isRead: true,
+      createdAt: at,
+      actor: null,
+      targetType: 'post',
+      content: 'A misunderstood joke',
+      decisionId: 12,
+      reason: { category: 'harassment', text: 'Mocks a classmate' },
+    };
+    const fetchMock = serve(
+      ({ method, pathname }) =>
+        method === 'POST' && pathname === '/api/appeals'
+          ? {
+              status: 201,
+              body: { id: 1, decisionId: 12, status: 'pending', createdAt: at, decidedAt: null },
+            }
+          : undefined,
+      [{ groups: [groupOf(removed, [40], [])], nextCursor: null }],
+    );
+    renderNotifications();
+    const row = await screen.findByRole('button', {
+      name: 'Campus removed your post after reports',
+    });
+    expect(
+      within(row).getByText('Reason: Harassment or bullying. Mocks a classmate'),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Appeal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Appeal the removal of your post' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send appeal' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Appeal is required');
+    expect(callsTo(fetchMock, '/api/appeals', 'POST')).toHaveLength(0);
+    await userEvent.type(
+      within(dialog).getByLabelText('Your appeal'),
+      'It was a joke between friends.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send appeal' }));
+    expect(
+      await screen.findByText('Appeal sent. The Campus team will review it.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Appeal' })).not.toBeInTheDocument();
+    const [call] = callsTo(fetchMock, '/api/appeals', 'POST');
+    expect(JSON.parse(String(call?.init.body))).toEqual({
+      decisionId: 12,
+      text: 'It was a joke between friends.',
+    });
+  });
+
+  it('a removal the member appealed before offers no second appeal (issue 38)', async () => {
+    const removed: Notification = {
+      id: 41,
+      type: 'content_removed',
+      isRead: true,
+      createdAt: at,
+      actor: null,
+      targetType: 'comment',
+      content: 'Heated words',
+      decisionId: 13,
+      reason: { category: 'hate', text: null },
+      appealed: true,
+    };
+    serve(() => undefined, [{ groups: [groupOf(removed, [41], [])], nextCursor: null }]);
+    renderNotifications();
+    await screen.findByRole('button', { name: 'Campus removed your comment after reports' });
+    expect(screen.getByText('You appealed this decision.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Appeal' })).not.toBeInTheDocument();
+  });
+
   it('puts the unread state back when marking read fails', async () => {
     const fetchMock = serve(({ method }) =>
       method === 'PUT' ? { status: 500, body: {} } : undefined,

@@ -216,15 +216,26 @@ describe('ProfilePage', () => {
     renderProfile('/profile/2');
     expect(await screen.findByText('Alumni')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'More actions for Ben Larsen' }));
+    // Issue 38: Mute and Block come first, then Report user.
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Mute Ben Larsen',
+      'Block Ben Larsen',
+      'Report user',
+    ]);
     await userEvent.click(screen.getByRole('menuitem', { name: 'Report user' }));
     const dialog = await screen.findByRole('dialog', { name: 'Report user' });
-    await userEvent.type(within(dialog).getByLabelText('Reason'), 'Impersonating a professor');
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Impersonation' }));
+    await userEvent.type(
+      within(dialog).getByLabelText('Details (optional)'),
+      'Impersonating a professor',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send report' }));
     expect(await screen.findByText('Report sent')).toBeInTheDocument();
     const report = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/api/reports'));
     expect(JSON.parse(String((report![1] as RequestInit).body))).toEqual({
       targetType: 'user',
       targetId: 2,
+      category: 'impersonation',
       reason: 'Impersonating a professor',
     });
   });

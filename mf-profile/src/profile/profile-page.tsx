@@ -176,6 +176,7 @@ export default function ProfilePage() {
                   targetType="user"
                   targetId={profile.id}
                   authorId={profile.id}
+                  authorName={profile.name}
                   label="Report user"
                   menuLabel={`More actions for ${profile.name}`}
                 />

@@ -34,5 +34,7 @@ export function useProfile(userId: number | null) {
   useAppEvent('profileChanged', refetch);
   useAppEvent('postCreated', refetch);
   useAppEvent('postDeleted', refetch);
+  useAppEvent('postEdited', refetch);
+  useAppEvent('memberHidden', refetch);
   return result;
 }

@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import { Button } from '@campus/kit/ui';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccountDialog } from './delete-account-dialog';
+import { PrivacyAndSafety } from './privacy-safety';
 import { SessionsList } from './sessions-list';
 import { SignOutEverywhereButton } from './sign-out-everywhere';
 
@@ -44,7 +45,10 @@ const Section = styled.section`
   }
 `;
 
-/** /settings: the signed-in member's account: password, sessions, and leaving for good. */
+/**
+ * /settings: the signed-in member's account: password, sessions, privacy and safety (blocks,
+ * mutes, muted words), and leaving for good.
+ */
 export default function SettingsPage() {
   const [deleteOpen, setDeleteOpen] = useState(false);
   return (
@@ -59,6 +63,11 @@ export default function SettingsPage() {
         <h2 id="settings-devices">Where you&apos;re signed in</h2>
         <p>Every device signed in to your account. Sign out one you no longer use or recognise.</p>
         <SessionsList headingId="settings-devices" />
+      </Section>
+      <Section aria-labelledby="settings-safety">
+        <h2 id="settings-safety">Privacy and safety</h2>
+        <p>Members you block or mute, and words you mute. Nobody is told; undo any of them here.</p>
+        <PrivacyAndSafety />
       </Section>
       <Section aria-labelledby="settings-sessions">
         <h2 id="settings-sessions">Sign out of all devices</h2>

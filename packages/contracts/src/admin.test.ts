@@ -57,13 +57,16 @@ describe('admin payloads', () => {
     expect(rejectApplicationRequestSchema.parse({})).toEqual({});
   });
 
-  test('when a report names an unknown target type or no reason, then it is refused', () => {
+  test('when a report names an unknown target type, or neither a category nor words, then it is refused', () => {
     expect(
       message(reportRequestSchema.safeParse({ targetType: 'group', targetId: 1, reason: 'spam' })),
     ).toBe('Target type must be one of post, comment, user');
     expect(
       message(reportRequestSchema.safeParse({ targetType: 'post', targetId: 1, reason: '' })),
-    ).toBe('Reason is required');
+    ).toBe('Choose what is wrong');
+    expect(
+      reportRequestSchema.parse({ targetType: 'post', targetId: 1, category: 'hate', reason: ' ' }),
+    ).toEqual({ targetType: 'post', targetId: 1, category: 'hate' });
     expect(message(resolveReportRequestSchema.safeParse({ action: 'ban' }))).toBe(
       'Action must be one of remove, dismiss',
     );

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { idSchema, isoDateSchema, requiredText } from './common';
 import { feedbackStatusSchema } from './feedback';
+import { reportCategorySchema } from './moderation-reasons';
 import { affiliationSchema } from './users';
 
 // ---------------------------------------------------------------- paging
@@ -209,6 +210,8 @@ export const adminUserSchema = z.object({
   isAdmin: z.boolean(),
   suspendedAt: isoDateSchema.nullable(),
   suspensionReason: z.string().nullable(),
+  /** The category of the suspension's reason (issue 38); null when not suspended. */
+  suspensionCategory: reportCategorySchema.nullable(),
   createdAt: isoDateSchema,
   lastActiveAt: isoDateSchema.nullable(),
 });
@@ -218,8 +221,12 @@ export type AdminUserList = z.infer<typeof adminUserListSchema>;
 
 export const SUSPENSION_REASON_MAX_LENGTH = 1000;
 
-/** `POST /api/admin/users/:id/suspend` payload. */
+/**
+ * `POST /api/admin/users/:id/suspend` payload: the reason the member is shown, a category
+ * (issue 38; default `other`) and the administrator's words.
+ */
 export const suspendUserRequestSchema = z.strictObject({
+  category: reportCategorySchema.optional(),
   reason: requiredText('Reason', SUSPENSION_REASON_MAX_LENGTH),
 });
 export type SuspendUserRequest = z.infer<typeof suspendUserRequestSchema>;
@@ -242,11 +249,20 @@ export const AUDIT_ACTIONS = [
   'report.remove',
   'report.dismiss',
   'mail.retry',
+  'appeal.lift',
+  'appeal.uphold',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
-export const AUDIT_TARGET_TYPES = ['application', 'feedback', 'user', 'report', 'mail'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'application',
+  'feedback',
+  'user',
+  'report',
+  'mail',
+  'appeal',
+] as const;
 export const auditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof auditTargetTypeSchema>;
 
@@ -297,6 +313,7 @@ export type AdminMailList = z.infer<typeof adminMailListSchema>;
 export const adminSummarySchema = z.object({
   pendingApplications: z.number().int().nonnegative(),
   openReports: z.number().int().nonnegative(),
+  pendingAppeals: z.number().int().nonnegative(),
   pendingFeedback: z.number().int().nonnegative(),
 });
 export type AdminSummary = z.infer<typeof adminSummarySchema>;

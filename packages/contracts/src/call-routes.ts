@@ -73,6 +73,17 @@ export const callRoutes = defineRoutes({
   uploadAvatar: { method: 'POST', path: '/api/upload/avatar', status: 201 },
   sendFeedback: { method: 'POST', path: '/api/feedback', status: 201 },
   sendReport: { method: 'POST', path: '/api/reports', status: 201 },
+  // Privacy and safety (issue 38): block, mute, muted words.
+  safetyLists: { method: 'GET', path: '/api/safety', status: 200 },
+  addMutedWord: { method: 'POST', path: '/api/safety/muted-words', status: 201 },
+  removeMutedWord: { method: 'DELETE', path: '/api/safety/muted-words/:id', status: 204 },
+  blockMember: { method: 'POST', path: '/api/users/:id/block', status: 200 },
+  unblockMember: { method: 'DELETE', path: '/api/users/:id/block', status: 200 },
+  muteMember: { method: 'POST', path: '/api/users/:id/mute', status: 200 },
+  unmuteMember: { method: 'DELETE', path: '/api/users/:id/mute', status: 200 },
+  // Appeals (issue 38): a removal by its signed-in author, a suspension from the sign-in page.
+  fileAppeal: { method: 'POST', path: '/api/appeals', status: 201 },
+  appealSuspension: { method: 'POST', path: '/api/appeals/suspension', status: 201 },
 
   // Posts and comments.
   feed: { method: 'GET', path: '/api/posts', status: 200 },
@@ -85,6 +96,12 @@ export const callRoutes = defineRoutes({
   repost: { method: 'POST', path: '/api/posts/:id/repost', status: 201 },
   undoRepost: { method: 'DELETE', path: '/api/posts/:id/repost', status: 200 },
   likeComment: { method: 'POST', path: '/api/comments/:id/like', status: 200 },
+  // Your own words: edits (each keeps a version) and deleting your own comments.
+  editPost: { method: 'PUT', path: '/api/posts/:id', status: 200 },
+  postVersions: { method: 'GET', path: '/api/posts/:id/versions', status: 200 },
+  editComment: { method: 'PUT', path: '/api/comments/:id', status: 200 },
+  deleteComment: { method: 'DELETE', path: '/api/comments/:id', status: 200 },
+  commentVersions: { method: 'GET', path: '/api/comments/:id/versions', status: 200 },
 
   // Notifications: one path, two answers (the plain list, or a page of groups).
   notifications: { method: 'GET', path: '/api/notifications', status: 200 },
@@ -118,6 +135,8 @@ export const callRoutes = defineRoutes({
   reactivateMember: { method: 'POST', path: '/api/admin/users/:id/reactivate', status: 200 },
   adminReports: { method: 'GET', path: '/api/admin/reports', status: 200 },
   resolveReport: { method: 'POST', path: '/api/admin/reports/:id/resolve', status: 200 },
+  adminAppeals: { method: 'GET', path: '/api/admin/appeals', status: 200 },
+  decideAppeal: { method: 'POST', path: '/api/admin/appeals/:id/decide', status: 200 },
   auditLog: { method: 'GET', path: '/api/admin/audit', status: 200 },
   adminMail: { method: 'GET', path: '/api/admin/mail', status: 200 },
   retryMail: { method: 'POST', path: '/api/admin/mail/:id/retry', status: 200 },

@@ -25,6 +25,15 @@ import {
   suspendUserRequestSchema,
 } from './admin';
 import {
+  adminAppealListSchema,
+  adminAppealSchema,
+  adminAppealsQuerySchema,
+  appealRequestSchema,
+  decideAppealRequestSchema,
+  memberAppealSchema,
+  suspensionAppealRequestSchema,
+} from './appeals';
+import {
   activeUsersSchema,
   analyticsOverviewSchema,
   engagementSchema,
@@ -86,6 +95,12 @@ import {
   repostSchema,
   undoRepostResponseSchema,
 } from './posts';
+import {
+  contentVersionListSchema,
+  deleteCommentResponseSchema,
+  editCommentSchema,
+  editPostSchema,
+} from './own-words';
 import { profileSchema } from './profile';
 import {
   adminReportListSchema,
@@ -95,6 +110,14 @@ import {
   reportResponseSchema,
   resolveReportRequestSchema,
 } from './reports';
+import {
+  blockResponseSchema,
+  mutedWordRequestSchema,
+  mutedWordSchema,
+  muteRequestSchema,
+  muteResponseSchema,
+  safetyListsSchema,
+} from './safety';
 import { settingsSchema } from './settings';
 import { AVATAR_FIELD, avatarUploadResponseSchema } from './uploads';
 import {
@@ -212,6 +235,19 @@ export const calls = defineCalls({
   uploadAvatar: { params: noParams, body: avatar, response: avatarUploadResponseSchema },
   sendFeedback: { params: noParams, body: feedbackRequestSchema, response: feedbackResponseSchema },
   sendReport: { params: noParams, body: reportRequestSchema, response: reportResponseSchema },
+  safetyLists: { params: noParams, response: safetyListsSchema },
+  addMutedWord: { params: noParams, body: mutedWordRequestSchema, response: mutedWordSchema },
+  removeMutedWord: { params: id, response: noContent },
+  blockMember: { params: id, body: emptyRequestSchema, response: blockResponseSchema },
+  unblockMember: { params: id, response: blockResponseSchema },
+  muteMember: { params: id, body: muteRequestSchema, response: muteResponseSchema },
+  unmuteMember: { params: id, response: muteResponseSchema },
+  fileAppeal: { params: noParams, body: appealRequestSchema, response: memberAppealSchema },
+  appealSuspension: {
+    params: noParams,
+    body: suspensionAppealRequestSchema,
+    response: memberAppealSchema,
+  },
 
   feed: { params: noParams, query: feedQuerySchema, response: postListSchema },
   createPost: { params: noParams, body: createPostSchema, response: postSchema },
@@ -223,6 +259,11 @@ export const calls = defineCalls({
   repost: { params: id, body: repostSchema, response: postSchema },
   undoRepost: { params: id, response: undoRepostResponseSchema },
   likeComment: { params: id, response: likeResponseSchema },
+  editPost: { params: id, body: editPostSchema, response: postSchema },
+  postVersions: { params: id, response: contentVersionListSchema },
+  editComment: { params: id, body: editCommentSchema, response: commentSchema },
+  deleteComment: { params: id, response: deleteCommentResponseSchema },
+  commentVersions: { params: id, response: contentVersionListSchema },
 
   notifications: {
     params: noParams,
@@ -277,6 +318,12 @@ export const calls = defineCalls({
     response: adminReportListSchema,
   },
   resolveReport: { params: id, body: resolveReportRequestSchema, response: adminReportSchema },
+  adminAppeals: {
+    params: noParams,
+    query: adminAppealsQuerySchema,
+    response: adminAppealListSchema,
+  },
+  decideAppeal: { params: id, body: decideAppealRequestSchema, response: adminAppealSchema },
   auditLog: { params: noParams, query: adminPageQuerySchema, response: auditListSchema },
   adminMail: { params: noParams, query: adminPageQuerySchema, response: adminMailListSchema },
   retryMail: { params: id, body: emptyRequestSchema, response: adminMailSchema },

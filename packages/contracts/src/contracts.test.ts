@@ -280,6 +280,8 @@ describe('notificationSchema', () => {
           return n.reply;
         case 'content_removed':
           return n.content;
+        case 'appeal_decided':
+          return n.outcome;
         default: {
           const unknown: never = n;
           return unknown;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { decisionKindSchema } from './appeals';
 import { idSchema, isoDateSchema } from './common';
+import { moderationReasonSchema } from './moderation-reasons';
 
 /** Every notification type the API creates; the API's registry has one entry per type. */
 export const NOTIFICATION_TYPES = [
@@ -12,6 +14,7 @@ export const NOTIFICATION_TYPES = [
   'account_application',
   'feedback_reply',
   'content_removed',
+  'appeal_decided',
 ] as const;
 export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationTypeSchema>;
@@ -75,11 +78,30 @@ const feedbackReplyNotificationSchema = member('feedback_reply', {
 /**
  * Sent to a member when the administrator removed their post or comment after reports. It never
  * names who reported: `actor` is always null; `content` is the start of what was removed.
+ * `reason` is the administrator's (issue 38) and `decisionId` what an appeal names (both null on
+ * notifications stored before reasons).
  */
 const contentRemovedNotificationSchema = member('content_removed', {
   actor: z.null(),
   targetType: z.enum(['post', 'comment']),
   content: z.string(),
+  decisionId: idSchema.nullable(),
+  reason: moderationReasonSchema.nullable(),
+  /** True once the member appealed this decision: there is one appeal per decision. */
+  appealed: z.boolean().optional(),
+});
+/**
+ * Sent to a member when the administrator decided their appeal (issue 38): `lifted` undid the
+ * decision (the post or comment is back, the account active), `upheld` kept it. `content` is the
+ * start of the removed post or comment (null for a suspension); `response` the administrator's
+ * words, if any.
+ */
+const appealDecidedNotificationSchema = member('appeal_decided', {
+  actor: z.null(),
+  outcome: z.enum(['lifted', 'upheld']),
+  decisionKind: decisionKindSchema,
+  content: z.string().nullable(),
+  response: z.string().nullable(),
 });
 
 /**
@@ -98,6 +120,7 @@ export const notificationSchema = z.discriminatedUnion('type', [
   accountApplicationNotificationSchema,
   feedbackReplyNotificationSchema,
   contentRemovedNotificationSchema,
+  appealDecidedNotificationSchema,
 ]);
 export type Notification = z.infer<typeof notificationSchema>;
 /** One type's notification, e.g. `NotificationOf<'like'>`. */

@@ -50,6 +50,8 @@ const postFields = {
    * the id of that comment on the original post. Such a post reads as a comment, not a repost.
    */
   sharedCommentId: idSchema.nullable().optional(),
+  /** When its author last edited its text (null or absent: never); earlier versions: `postVersions`. */
+  editedAt: isoDateSchema.nullable().optional(),
 };
 
 /**
@@ -62,6 +64,12 @@ export const originalPostSchema = z.object(postFields);
 export const postSchema = z.object({
   ...postFields,
   originalPost: originalPostSchema.nullable().optional(),
+  /**
+   * Set when the post (or the post it quotes) contains one of the viewer's muted words or
+   * phrases (issue 38): the client shows a collapsed "Hidden: contains a muted word" row that
+   * opens to the post. Absent otherwise.
+   */
+  mutedWord: z.string().optional(),
 });
 export type Post = z.infer<typeof postSchema>;
 export const postListSchema = z.array(postSchema);
@@ -78,6 +86,13 @@ export interface Comment {
   author: PostAuthor;
   likesCount: number;
   isLiked: boolean;
+  /** When its author last edited it (null or absent: never); earlier versions: `commentVersions`. */
+  editedAt?: string | null;
+  /**
+   * True for a comment its author deleted while it had replies: a placeholder that keeps the
+   * replies in their place, with empty `content`, no likes and no versions.
+   */
+  deleted?: boolean;
   replies?: Comment[];
 }
 
@@ -88,6 +103,8 @@ export const commentSchema: z.ZodType<Comment> = z.object({
   author: postAuthorSchema,
   likesCount: z.number().int().nonnegative(),
   isLiked: z.boolean(),
+  editedAt: isoDateSchema.nullable().optional(),
+  deleted: z.boolean().optional(),
   get replies() {
     return z.array(commentSchema).optional();
   },

@@ -5,7 +5,13 @@
  */
 import { z } from 'zod';
 import { adminMemberRefSchema, adminPageQuerySchema, adminPageSchema } from './admin';
-import { idSchema, isoDateSchema, requiredText } from './common';
+import { idSchema, isoDateSchema } from './common';
+import {
+  MODERATION_REASON_TEXT_MAX_LENGTH,
+  moderationReasonSchema,
+  optionalText,
+  reportCategorySchema,
+} from './moderation-reasons';
 
 export const REPORT_TARGET_TYPES = ['post', 'comment', 'user'] as const;
 export const reportTargetTypeSchema = z.enum(REPORT_TARGET_TYPES, {
@@ -15,15 +21,25 @@ export type ReportTargetType = z.infer<typeof reportTargetTypeSchema>;
 
 export const REPORT_REASON_MAX_LENGTH = 1000;
 
-/** `POST /api/reports` payload (members). */
-export const reportRequestSchema = z.strictObject({
-  targetType: reportTargetTypeSchema,
-  targetId: z
-    .number('Target id must be a number')
-    .int('Target id must be a whole number')
-    .positive('Target id must be positive'),
-  reason: requiredText('Reason', REPORT_REASON_MAX_LENGTH),
-});
+/**
+ * `POST /api/reports` payload (members): a category (issue 38) and optional words. A report
+ * without a category (a client older than categories) must say something, and counts as
+ * `other` ("Something else").
+ */
+export const reportRequestSchema = z
+  .strictObject({
+    targetType: reportTargetTypeSchema,
+    targetId: z
+      .number('Target id must be a number')
+      .int('Target id must be a whole number')
+      .positive('Target id must be positive'),
+    category: reportCategorySchema.optional(),
+    reason: optionalText('Reason', REPORT_REASON_MAX_LENGTH),
+  })
+  .refine((body) => body.category !== undefined || body.reason !== undefined, {
+    message: 'Choose what is wrong',
+    path: ['category'],
+  });
 export type ReportRequest = z.infer<typeof reportRequestSchema>;
 
 /** `POST /api/reports` response (201). A second report of one target by one member: 409. */
@@ -50,9 +66,13 @@ export const reportActionSchema = z.enum(REPORT_ACTIONS, {
 });
 export type ReportAction = z.infer<typeof reportActionSchema>;
 
-/** `GET /api/admin/reports?status=` (default open; most recently reported first). */
+/**
+ * `GET /api/admin/reports?status=&category=` (default open; most recently reported first):
+ * `category` keeps the targets reported at least once for it.
+ */
 export const adminReportsQuerySchema = adminPageQuerySchema.extend({
   status: reportStatusSchema.default('open'),
+  category: reportCategorySchema.optional(),
 });
 export type AdminReportsQuery = z.infer<typeof adminReportsQuerySchema>;
 
@@ -74,16 +94,45 @@ export const adminReportSchema = z.object({
     /** Whether the post or comment is deleted, or the member suspended. */
     removed: z.boolean(),
   }),
-  reasons: z.array(z.object({ reason: z.string(), createdAt: isoDateSchema })),
+  /** Every report of it, oldest first: its category and the reporter's words (null: none). */
+  reasons: z.array(
+    z.object({
+      category: reportCategorySchema,
+      reason: z.string().nullable(),
+      createdAt: isoDateSchema,
+    }),
+  ),
+  /** The categories it was reported for, each once. */
+  categories: z.array(reportCategorySchema),
   reportCount: z.number().int().positive(),
   createdAt: isoDateSchema,
   lastReportedAt: isoDateSchema,
-  resolution: z.object({ action: reportActionSchema, resolvedAt: isoDateSchema }).nullable(),
+  resolution: z
+    .object({
+      action: reportActionSchema,
+      resolvedAt: isoDateSchema,
+      /** The reason the removed content's author (or the suspended member) was given. */
+      reason: moderationReasonSchema.nullable(),
+    })
+    .nullable(),
 });
 export type AdminReport = z.infer<typeof adminReportSchema>;
 export const adminReportListSchema = adminPageSchema(adminReportSchema);
 export type AdminReportList = z.infer<typeof adminReportListSchema>;
 
-/** `POST /api/admin/reports/:id/resolve` payload; answers the resolved group. */
-export const resolveReportRequestSchema = z.strictObject({ action: reportActionSchema });
+/**
+ * `POST /api/admin/reports/:id/resolve` payload; answers the resolved group. A removal carries
+ * the reason its author (or the suspended member) is shown: a category (default `other`) and
+ * optional words. A dismissal carries none.
+ */
+export const resolveReportRequestSchema = z
+  .strictObject({
+    action: reportActionSchema,
+    category: reportCategorySchema.optional(),
+    reason: optionalText('Reason', MODERATION_REASON_TEXT_MAX_LENGTH),
+  })
+  .refine((body) => body.action === 'remove' || (body.category === undefined && !body.reason), {
+    message: 'Only a removal carries a reason',
+    path: ['category'],
+  });
 export type ResolveReportRequest = z.infer<typeof resolveReportRequestSchema>;

@@ -213,6 +213,7 @@ const ADMIN_PAGES: readonly { path: string; exposed: AdminPage; what: string }[]
   { path: 'admin/feedback', exposed: 'FeedbackPage', what: 'the feedback' },
   { path: 'admin/members', exposed: 'MembersPage', what: 'the members' },
   { path: 'admin/reports', exposed: 'ReportsPage', what: 'the reports' },
+  { path: 'admin/appeals', exposed: 'AppealsPage', what: 'the appeals' },
   { path: 'admin/audit', exposed: 'AuditPage', what: 'the audit log' },
 ];
 

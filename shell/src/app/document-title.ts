@@ -22,6 +22,7 @@ const SIGNED_IN_TITLES: ReadonlyArray<readonly [pattern: string, title: string]>
   ['/admin/feedback', 'Feedback'],
   ['/admin/members', 'Members'],
   ['/admin/reports', 'Reports'],
+  ['/admin/appeals', 'Appeals'],
   ['/admin/audit', 'Audit log'],
 ];
 

@@ -2,12 +2,19 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { callRoutes, loginRequestSchema, type LoginRequest } from '@campus/contracts';
+import {
+  ACCOUNT_SUSPENDED_MESSAGE,
+  callRoutes,
+  loginRequestSchema,
+  type LoginRequest,
+  type SuspensionNotice as Notice,
+} from '@campus/contracts';
 import { ApiError, callApi } from '@campus/kit/api';
 import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
 import { AuthCard, LinkButton, Muted, SignedOutNotice } from './auth-card';
+import { SuspensionNotice, suspensionOf } from './suspension-notice';
 
 /** Shown whatever the API found, so the sign-in screen tells nobody who has an account. */
 export const VERIFICATION_RESENT =
@@ -24,6 +31,8 @@ export function LoginPage() {
   // The address sign-in was refused for because it is not verified yet (the API's 403).
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
+  // A suspended member's reason and appeal (issue 38), from the API's 403.
+  const [suspension, setSuspension] = useState<Notice | null>(null);
   const {
     register,
     handleSubmit,
@@ -44,7 +53,11 @@ export function LoginPage() {
       navigate(destination, { replace: true });
       toast({ title: 'Welcome back!', description: 'You have successfully logged in.' });
     } catch (error) {
-      setUnverifiedEmail(error instanceof ApiError && error.status === 403 ? values.email : null);
+      const suspended = suspensionOf(error);
+      setSuspension(suspended);
+      setUnverifiedEmail(
+        error instanceof ApiError && error.status === 403 && !suspended ? values.email : null,
+      );
       toast({
         title: 'Login failed',
         description:
@@ -89,11 +102,14 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Sign in to Campus" subtitle="The network of our students and alumni">
-      {session.signOutMessage && (
+      {session.signOutMessage && !suspension && (
         <SignedOutNotice role="status" aria-live="polite">
           {session.signOutMessage}
+          {session.signOutMessage === ACCOUNT_SUSPENDED_MESSAGE &&
+            ' Sign in to see the reason and to appeal.'}
         </SignedOutNotice>
       )}
+      {suspension && <SuspensionNotice notice={suspension} />}
       <form noValidate onSubmit={handleSubmit(onValid, onInvalid)}>
         <TextField
           label="Email"

@@ -20,6 +20,7 @@ export const ADMIN_LINKS: readonly {
   { to: '/admin/feedback', label: 'Feedback', count: 'pendingFeedback', countLabel: 'pending' },
   { to: '/admin/members', label: 'Members' },
   { to: '/admin/reports', label: 'Reports', count: 'openReports', countLabel: 'open' },
+  { to: '/admin/appeals', label: 'Appeals', count: 'pendingAppeals', countLabel: 'pending' },
   { to: '/admin/audit', label: 'Audit log' },
 ];
 
@@ -36,6 +37,12 @@ export function useAdminSummary(): AdminSummary | null {
 /** Whether anything waits for the admin (the bottom bar's dot). */
 export function adminHasWork(summary: AdminSummary | null): boolean {
   return Boolean(
-    summary && summary.pendingApplications + summary.pendingFeedback + summary.openReports > 0,
+    summary &&
+    summary.pendingApplications +
+      summary.pendingFeedback +
+      summary.openReports +
+      // An older API's summary has no appeals.
+      (summary.pendingAppeals ?? 0) >
+      0,
   );
 }

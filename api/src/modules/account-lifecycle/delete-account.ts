@@ -11,6 +11,7 @@ import { postIdsByAuthor } from '../posts/queries';
 import { removeRepostsOf } from '../reposts/repost-records';
 import { removeAccount } from '../users/accounts';
 import { userPolicy } from '../users/policy';
+import { eraseVersions } from '../versions/versions';
 import { checkPassword, WRONG_PASSWORD } from './passwords';
 import { accountPolicy } from './policy';
 
@@ -58,6 +59,9 @@ async function removeEverything(ctx: AppContext, userId: number): Promise<string
   });
   const unreposted = await removeRepostsOf(ctx, userId, ownPostIds);
   await removePosts(ctx, ownPostIds);
+  // The earlier texts of what goes, edited before.
+  await eraseVersions(ctx, 'post', ownPostIds);
+  await eraseVersions(ctx, 'comment', removedComments.commentIds);
 
   const gone = new Set(ownPostIds);
   const touchedPosts = [

@@ -1,7 +1,8 @@
-import type { AdminPage, AdminUser, AdminUsersQuery } from '@campus/contracts';
+import type { AdminPage, AdminUser, AdminUsersQuery, ReportCategory } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest } from '../../platform/errors';
+import { markLifted, recordDecision } from '../appeals/decisions';
 import { recordAudit } from '../audit/audit-log';
 import { setAuthorHidden as setCommentsHidden } from '../comments/moderation';
 import { setAuthorHidden as setPostsHidden } from '../posts/moderation';
@@ -28,23 +29,46 @@ export async function listMembers(
   };
 }
 
+export type SuspensionReason = { category: ReportCategory; text: string };
+
 /**
  * Suspends a member: sign-in refused, tokens refused at once, posts and comments hidden from
- * everyone (`account.suspended`: the caches forget what they showed). Inside the caller's
+ * everyone (`account.suspended`: the caches forget what they showed), and the decision recorded
+ * with the reason the member is shown at sign-in and may appeal (issue 38). Inside the caller's
  * transaction when there is one (resolving a report).
  */
-export async function suspend(ctx: AppContext, admin: AuthUser, id: number, reason: string) {
+export async function suspend(
+  ctx: AppContext,
+  admin: AuthUser,
+  id: number,
+  reason: SuspensionReason,
+) {
   if (id === admin.id || userPolicy.isAdministrator(ctx, id))
     throw badRequest(CANNOT_SUSPEND_YOURSELF);
   return ctx.transaction(async () => {
-    const user = await suspendAccount(ctx, id, reason, new Date());
+    const now = ctx.clock.now();
+    const user = await suspendAccount(ctx, id, reason, now);
     await setPostsHidden(ctx, id, true);
     await setCommentsHidden(ctx, id, true);
+    const decisionId = await recordDecision(ctx, {
+      kind: 'suspension',
+      memberId: id,
+      reason,
+      targetId: id,
+      decidedAt: now,
+      decidedBy: admin.id,
+    });
     await recordAudit(ctx, {
       adminId: admin.id,
       action: 'user.suspend',
       target: { type: 'user', id },
-      details: { name: user.name, email: user.email, reason },
+      details: {
+        name: user.name,
+        email: user.email,
+        category: reason.category,
+        reason: reason.text,
+        decision: decisionId,
+      },
     });
     return user;
   });
@@ -54,9 +78,24 @@ export async function suspendMember(
   ctx: AppContext,
   admin: AuthUser,
   id: number,
-  reason: string,
+  reason: { category?: ReportCategory; reason: string },
 ): Promise<AdminUser> {
-  return toAdminUser(ctx, await suspend(ctx, admin, id, reason));
+  const given = { category: reason.category ?? 'other', text: reason.reason };
+  return toAdminUser(ctx, await suspend(ctx, admin, id, given));
+}
+
+/**
+ * Lifts a suspension, in the caller's transaction when there is one: sign-in allowed again,
+ * posts and comments shown, the suspension decision no longer in force.
+ */
+export async function reactivate(ctx: AppContext, id: number) {
+  return ctx.transaction(async () => {
+    const reactivated = await reactivateAccount(ctx, id);
+    await setPostsHidden(ctx, id, false);
+    await setCommentsHidden(ctx, id, false);
+    await markLifted(ctx, { suspensionsOf: id });
+    return reactivated;
+  });
 }
 
 export async function reactivateMember(
@@ -65,9 +104,7 @@ export async function reactivateMember(
   id: number,
 ): Promise<AdminUser> {
   const user = await ctx.transaction(async () => {
-    const reactivated = await reactivateAccount(ctx, id);
-    await setPostsHidden(ctx, id, false);
-    await setCommentsHidden(ctx, id, false);
+    const reactivated = await reactivate(ctx, id);
     await recordAudit(ctx, {
       adminId: admin.id,
       action: 'user.reactivate',

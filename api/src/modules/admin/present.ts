@@ -64,6 +64,7 @@ export function toAdminUser(ctx: AppContext, user: AdminAccountFields): AdminUse
     isAdmin: userPolicy.isAdministrator(ctx, user._id),
     suspendedAt: user.suspendedAt?.toISOString() ?? null,
     suspensionReason: user.suspensionReason ?? null,
+    suspensionCategory: user.suspendedAt ? (user.suspensionCategory ?? 'other') : null,
     createdAt: user.createdAt.toISOString(),
     lastActiveAt: user.lastActiveAt?.toISOString() ?? null,
   };

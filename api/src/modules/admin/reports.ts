@@ -1,6 +1,13 @@
-import type { AdminPage, AdminReport, ReportAction, ReportStatus } from '@campus/contracts';
+import type {
+  AdminPage,
+  AdminReport,
+  ReportAction,
+  ReportCategory,
+  ReportStatus,
+} from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
+import { recordDecision } from '../appeals/decisions';
 import { recordAudit } from '../audit/audit-log';
 import { removeCommentByModeration } from '../comments/moderation';
 import { commentsForModeration } from '../comments/queries';
@@ -67,12 +74,23 @@ async function presentReports(ctx: AppContext, cases: ReportCaseDoc[]): Promise<
       targetId: c.targetId,
       status: c.status,
       target: target(c),
-      reasons: list.map((r) => ({ reason: r.reason, createdAt: r.createdAt.toISOString() })),
+      reasons: list.map((r) => ({
+        category: r.category ?? 'other',
+        reason: r.reason ? r.reason : null,
+        createdAt: r.createdAt.toISOString(),
+      })),
+      categories: c.categories?.length ? c.categories : ['other'],
       reportCount: Math.max(1, c.reportCount),
       createdAt: c.createdAt.toISOString(),
       lastReportedAt: c.lastReportedAt.toISOString(),
       resolution: c.resolution
-        ? { action: c.resolution.action, resolvedAt: c.resolution.resolvedAt.toISOString() }
+        ? {
+            action: c.resolution.action,
+            resolvedAt: c.resolution.resolvedAt.toISOString(),
+            reason: c.resolution.category
+              ? { category: c.resolution.category, text: c.resolution.reasonText ?? null }
+              : null,
+          }
         : null,
     };
   });
@@ -80,9 +98,13 @@ async function presentReports(ctx: AppContext, cases: ReportCaseDoc[]): Promise<
 
 export async function listReports(
   ctx: AppContext,
-  query: Page & { status: ReportStatus },
+  query: Page & { status: ReportStatus; category?: ReportCategory },
 ): Promise<AdminPage<AdminReport>> {
-  const { items, total } = await listCases(ctx, query.status, window(query));
+  const { items, total } = await listCases(
+    ctx,
+    { status: query.status, category: query.category },
+    window(query),
+  );
   return {
     items: await presentReports(ctx, items),
     total,
@@ -94,32 +116,55 @@ export async function listReports(
 /**
  * Resolves a case, once. `remove`: a post is soft-deleted through its author's delete path, a
  * comment (and its replies) soft-deleted with its post's count recounted and its timeline
- * copies deleted, a member suspended; the author of removed content is notified
- * (`content_removed`) without naming who reported. `dismiss` keeps the target. All of it, the
- * case and the audit entry in one transaction.
+ * copies deleted, a member suspended; each is a decision with the administrator's reason
+ * (issue 38: a category, default `other`, and words), which the author of removed content is
+ * told (`content_removed`, never naming who reported) and may appeal. `dismiss` keeps the
+ * target. All of it, the case and the audit entry in one transaction.
  */
 export async function resolveReport(
   ctx: AppContext,
   admin: AuthUser,
   id: number,
-  action: ReportAction,
+  input: { action: ReportAction; category?: ReportCategory; reason?: string },
 ): Promise<AdminReport> {
+  const { action } = input;
+  const reason =
+    action === 'remove'
+      ? { category: input.category ?? ('other' as const), text: input.reason ?? null }
+      : null;
   const closed = await ctx.transaction(async () => {
-    const now = new Date();
-    const resolved = await closeCase(ctx, id, { action, adminId: admin.id, now });
+    const now = ctx.clock.now();
+    const resolved = await closeCase(ctx, id, { action, adminId: admin.id, now, reason });
     const details: Record<string, string | number | boolean | null> = {
       targetType: resolved.targetType,
       targetId: resolved.targetId,
       reports: resolved.reportCount,
     };
-    if (action === 'remove') {
+    if (reason) {
+      details.category = reason.category;
+      details.reason = reason.text;
+    }
+    if (reason) {
       if (resolved.targetType === 'post') {
         const post = (await postsForModeration(ctx, [resolved.targetId])).get(resolved.targetId);
         if (post && (await removePostByModeration(ctx, resolved.targetId))) {
           details.content = excerpt(post.content);
+          const decisionId = await recordDecision(ctx, {
+            kind: 'post_removal',
+            memberId: post.authorId,
+            reason,
+            targetId: resolved.targetId,
+            postId: resolved.targetId,
+            content: excerpt(post.content),
+            decidedAt: now,
+            decidedBy: admin.id,
+          });
+          details.decision = decisionId;
           await notify(ctx, 'content_removed', post.authorId, {
             targetType: 'post',
             content: excerpt(post.content),
+            decisionId,
+            reason,
           });
         }
       } else if (resolved.targetType === 'comment') {
@@ -131,20 +176,43 @@ export async function resolveReport(
           : null;
         if (comment && removed) {
           // Copies of the removed comments shared to timelines go too; the counts are recounted.
+          const copies: number[] = [];
           for (const postId of await postIdsSharingComments(ctx, removed.commentIds)) {
-            await removePostByModeration(ctx, postId);
+            if (await removePostByModeration(ctx, postId)) copies.push(postId);
           }
           await recountPosts(ctx, [removed.postId]);
           details.content = excerpt(comment.content);
+          const decisionId = await recordDecision(ctx, {
+            kind: 'comment_removal',
+            memberId: comment.authorId,
+            reason,
+            targetId: resolved.targetId,
+            postId: removed.postId,
+            content: excerpt(comment.content),
+            // What lifting an appeal brings back with the comment.
+            alsoRemoved: {
+              commentIds: removed.commentIds.filter((c) => c !== resolved.targetId),
+              postIds: copies,
+            },
+            decidedAt: now,
+            decidedBy: admin.id,
+          });
+          details.decision = decisionId;
           await notify(ctx, 'content_removed', comment.authorId, {
             targetType: 'comment',
             content: excerpt(comment.content),
+            decisionId,
+            reason,
           });
         }
       } else {
-        const reason = 'Suspended after reports';
         const target = await findAccount(ctx, resolved.targetId);
-        if (!target.suspendedAt) await suspend(ctx, admin, resolved.targetId, reason);
+        if (!target.suspendedAt) {
+          await suspend(ctx, admin, resolved.targetId, {
+            category: reason.category,
+            text: reason.text ?? 'Suspended after reports',
+          });
+        }
       }
     }
     await recordAudit(ctx, {

@@ -1,13 +1,14 @@
 import Router from '@koa/router';
-import { calls } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
 import { bindCall } from '../../platform/calls';
+import { APPEAL_NOT_FOUND, calls } from '@campus/contracts';
 import { APPLICATION_NOT_FOUND } from '../account-applications/applications';
 import { requireAdmin } from '../auth/policy';
 import { FEEDBACK_NOT_FOUND } from '../feedback/update-feedback';
 import { REPORT_NOT_FOUND } from '../reports/reports';
 import { USER_NOT_FOUND } from '../users/queries';
+import { decideAppeal, listAppeals } from './appeals';
 import { approveApplication, listApplications, rejectApplication } from './applications';
 import { listFeedback, updateFeedback } from './feedback';
 import { listTroubledMail, MAIL_NOT_FOUND, retryMail } from './mail';
@@ -41,14 +42,18 @@ export function adminRoutes(app: HttpContext) {
   );
   bindCall(router, calls.adminMembers, admin(), (_ctx, { query }) => listMembers(app, query));
   bindCall(router, calls.suspendMember, admin(USER_NOT_FOUND), (ctx, { params, body }) =>
-    suspendMember(app, caller(ctx), params.id, body.reason),
+    suspendMember(app, caller(ctx), params.id, body),
   );
   bindCall(router, calls.reactivateMember, admin(USER_NOT_FOUND), (ctx, { params }) =>
     reactivateMember(app, caller(ctx), params.id),
   );
   bindCall(router, calls.adminReports, admin(), (_ctx, { query }) => listReports(app, query));
   bindCall(router, calls.resolveReport, admin(REPORT_NOT_FOUND), (ctx, { params, body }) =>
-    resolveReport(app, caller(ctx), params.id, body.action),
+    resolveReport(app, caller(ctx), params.id, body),
+  );
+  bindCall(router, calls.adminAppeals, admin(), (_ctx, { query }) => listAppeals(app, query));
+  bindCall(router, calls.decideAppeal, admin(APPEAL_NOT_FOUND), (ctx, { params, body }) =>
+    decideAppeal(app, caller(ctx), params.id, body),
   );
   bindCall(router, calls.auditLog, admin(), (_ctx, { query }) => listAudit(app, query));
   bindCall(router, calls.adminMail, admin(), (_ctx, { query }) => listTroubledMail(app, query));

@@ -1,6 +1,7 @@
 import type { AdminPage, AdminSummary, AuditEntry } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { countApplications } from '../account-applications/queries';
+import { countPendingAppeals } from '../appeals/appeals';
 import { listAuditEntries } from '../audit/audit-log';
 import { countFeedback } from '../feedback/queries';
 import { countOpenCases } from '../reports/reports';
@@ -8,12 +9,13 @@ import { accountRefs } from '../users/admin-accounts';
 import { memberRef, window, type Page } from './present';
 
 export async function summary(ctx: AppContext): Promise<AdminSummary> {
-  const [pendingApplications, openReports, pendingFeedback] = await Promise.all([
+  const [pendingApplications, openReports, pendingAppeals, pendingFeedback] = await Promise.all([
     countApplications(ctx, 'pending'),
     countOpenCases(ctx),
+    countPendingAppeals(ctx),
     countFeedback(ctx, 'pending'),
   ]);
-  return { pendingApplications, openReports, pendingFeedback };
+  return { pendingApplications, openReports, pendingAppeals, pendingFeedback };
 }
 
 export async function listAudit(ctx: AppContext, query: Page): Promise<AdminPage<AuditEntry>> {

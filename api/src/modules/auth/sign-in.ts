@@ -8,7 +8,8 @@ import {
 } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
-import { forbidden, unauthorized } from '../../platform/errors';
+import { forbidden, HttpError, unauthorized } from '../../platform/errors';
+import { suspensionNotice } from '../appeals/appeals';
 import { findByEmail } from '../users/accounts';
 import { toPublicUser } from '../users/presenters';
 import { findPublicUser } from '../users/queries';
@@ -38,7 +39,16 @@ export async function login(ctx: AppContext, input: LoginRequest): Promise<Login
   );
   if (!user || !passwordMatches) throw unauthorized(INVALID_CREDENTIALS);
   if (!user.isVerified) throw forbidden(EMAIL_NOT_VERIFIED);
-  if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
+  if (user.suspendedAt) {
+    // The spec's message, and (issue 38) the reason and how to appeal: only with the password.
+    const suspension = await suspensionNotice(ctx, {
+      id: user._id,
+      suspendedAt: user.suspendedAt,
+      reason: user.suspensionReason ?? null,
+      category: user.suspensionCategory ?? null,
+    });
+    throw new HttpError(403, ACCOUNT_SUSPENDED_MESSAGE, {}, undefined, { suspension });
+  }
   return { user: toPublicUser(user, ctx.config.publicUrl), token: ctx.tokens.sign(user._id) };
 }
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../platform/errors';
 import { toAuthor } from '../users/presenters';
 import { commentsOf, type CommentDoc } from './model';
-import { COMMENT_NOT_FOUND } from './queries';
+import { COMMENT_NOT_FOUND, liveComments } from './queries';
 
 /**
  * Stores a comment or a reply under `postId` (which the caller has checked is visible), in the
@@ -20,10 +20,11 @@ export async function createComment(
   let parent: Pick<CommentDoc, '_id' | 'parentId' | 'authorId'> | null = null;
   if (input.parentId !== undefined) {
     parent = await commentsOf(ctx)
-      .findOne({ _id: input.parentId, postId, deletedAt: null }, { parentId: 1, authorId: 1 })
+      .findOne({ _id: input.parentId, postId, ...liveComments() }, { parentId: 1, authorId: 1 })
       .lean();
     if (!parent) throw notFound(COMMENT_NOT_FOUND);
     if (parent.parentId !== null) {
+      // A reply under a "deleted" placeholder joins the others there.
       parent = await commentsOf(ctx).findById(parent.parentId, { parentId: 1, authorId: 1 }).lean();
       if (!parent) throw notFound(COMMENT_NOT_FOUND);
     }

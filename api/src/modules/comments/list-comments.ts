@@ -1,7 +1,8 @@
 import { trusted } from 'mongoose';
-import type { Comment as CommentView } from '@campus/contracts';
+import type { Comment as CommentView, PostAuthor } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { likedComments } from '../likes/queries';
+import { viewerSafety } from '../safety/relations';
 import { toAuthor } from '../users/presenters';
 import { commentsOf, type CommentDoc } from './model';
 import type { StoredCommentPage } from './page-cache';
@@ -51,8 +52,20 @@ export async function listComments(
   const cursor = page.cursor
     ? encodeCommentCursor({ createdAt: page.cursor.createdAt, _id: page.cursor.id })
     : '';
-  const { top, replies, nextCursor } = await cache.page(postId, `${cursor}|${limit}`, load);
-  if (top.length === 0) return { comments: [], nextCursor: null };
+  const stored = await cache.page(postId, `${cursor}|${limit}`, load);
+  const { nextCursor } = stored;
+  // Members blocked either way are not seen: their comments (with the replies under them) and
+  // their replies are left out of the viewer's page (the page kept for everyone is not changed),
+  // under a "deleted" placeholder too; a placeholder left with no reply the viewer sees goes with
+  // them (it stands only for its replies' context).
+  const safety = await viewerSafety(ctx, viewerId);
+  const seen = (c: CommentDoc) => !safety.blocks(c.authorId);
+  const replies = safety.empty ? stored.replies : stored.replies.filter(seen);
+  const answered = new Set(replies.map((c) => c.parentId));
+  const top = safety.empty
+    ? stored.top
+    : stored.top.filter((c) => seen(c) && (!c.withdrawnAt || answered.has(c._id)));
+  if (top.length === 0) return { comments: [], nextCursor: stored.top.length ? nextCursor : null };
   const comments = [...top, ...replies];
   // A comment with no likes has none by this viewer: a like and the comment's count are written
   // in one transaction, and its event forgets the comment's kept page. Most have none.
@@ -63,18 +76,43 @@ export async function listComments(
       ? new Set<number>()
       : cache.likedComments(viewerId, commentIds, (ids) => likedComments(ctx, viewerId, ids)),
   ]);
-  const present = (c: CommentDoc): CommentView => ({
-    id: c._id,
-    content: c.content,
-    createdAt: c.createdAt.toISOString(),
-    author: toAuthor(c.authorId, authors.get(c.authorId), publicUrl),
-    likesCount: c.likesCount,
-    isLiked: liked.has(c._id),
-  });
+  const present = (c: CommentDoc): CommentView =>
+    presentComment(c, toAuthor(c.authorId, authors.get(c.authorId), publicUrl), liked.has(c._id));
   const topLevel = new Map<number, CommentView & { replies: CommentView[] }>();
   for (const c of top) topLevel.set(c._id, { ...present(c), replies: [] });
   for (const c of replies) topLevel.get(c.parentId!)?.replies.push(present(c));
   return { comments: [...topLevel.values()], nextCursor };
+}
+
+/**
+ * A stored comment as clients see it (without replies). `editedAt` only once edited. A "deleted"
+ * placeholder shows no text, likes or edit time: only where it was, above its replies.
+ */
+export function presentComment(
+  c: Pick<CommentDoc, '_id' | 'content' | 'createdAt' | 'likesCount' | 'editedAt' | 'withdrawnAt'>,
+  author: PostAuthor,
+  isLiked: boolean,
+): CommentView {
+  if (c.withdrawnAt) {
+    return {
+      id: c._id,
+      content: '',
+      createdAt: c.createdAt.toISOString(),
+      author,
+      likesCount: 0,
+      isLiked: false,
+      deleted: true,
+    };
+  }
+  return {
+    id: c._id,
+    content: c.content,
+    createdAt: c.createdAt.toISOString(),
+    author,
+    likesCount: c.likesCount,
+    isLiked,
+    ...(c.editedAt ? { editedAt: c.editedAt.toISOString() } : {}),
+  };
 }
 
 /**

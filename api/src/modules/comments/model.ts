@@ -10,6 +10,14 @@ export interface CommentDoc {
   likesCount: number;
   /** Set when the administrator removed the comment after reports (it and its replies vanish). */
   deletedAt?: Date | null;
+  /**
+   * Set when its author deleted it while it had replies: it stays, without its text, as a
+   * "deleted" placeholder above them (not counted, not likeable, no reply to it). Its last reply
+   * going takes it too (`deletedAt`). A comment without replies is deleted with `deletedAt`.
+   */
+  withdrawnAt?: Date | null;
+  /** When its author last edited its text (absent: never); earlier texts in modules/versions. */
+  editedAt?: Date | null;
   /** True while the author is suspended: the comment is hidden until they are reactivated. */
   authorSuspended?: boolean;
   createdAt: Date;
@@ -24,6 +32,8 @@ const commentSchema = new Schema<CommentDoc>(
     content: { type: String, required: true },
     likesCount: { type: Number, default: 0, min: 0 },
     deletedAt: { type: Date, default: null },
+    withdrawnAt: { type: Date },
+    editedAt: { type: Date },
     authorSuspended: { type: Boolean },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },

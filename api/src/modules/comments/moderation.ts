@@ -52,6 +52,31 @@ export async function removeCommentByModeration(
 }
 
 /**
+ * Moderation (issue 38): brings back comments the administrator removed (a comment and the
+ * replies removed with it), once the author's appeal was lifted. The caller recounts the post's
+ * comments in the same transaction. Null when none of them was removed.
+ */
+export async function restoreCommentsByModeration(
+  ctx: AppContext,
+  commentIds: number[],
+): Promise<{ postId: number; commentIds: number[] } | null> {
+  const ids = [...new Set(commentIds)];
+  if (ids.length === 0) return null;
+  const removed = await commentsOf(ctx)
+    .find({ _id: trusted({ $in: ids }), deletedAt: trusted({ $ne: null }) }, { postId: 1 })
+    .lean();
+  if (removed.length === 0) return null;
+  const restoredIds = removed.map((c) => c._id);
+  await commentsOf(ctx).updateMany(
+    { _id: trusted({ $in: restoredIds }) },
+    { $set: { deletedAt: null } },
+  );
+  const postId = removed[0]!.postId;
+  ctx.publish({ type: 'comment.restored', commentIds: restoredIds, postId });
+  return { postId, commentIds: restoredIds };
+}
+
+/**
  * Account deletion: removes the member's comments, every comment on the given posts (theirs,
  * going too) and the replies to all of these. Answers the removed comments and the posts they
  * were on (whose counts the caller recounts).

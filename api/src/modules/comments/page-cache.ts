@@ -4,8 +4,9 @@
  * added per request), and each viewer's likes of comments. Forgotten by the events that change
  * them (`subscribe`), from this process and every other:
  *
- * - a comment created, liked, unliked or removed under a post forgets that post's pages (a like
- *   moves the comment's count), and a like or unlike the liker's remembered likes;
+ * - a comment created, liked, unliked, edited, deleted or removed under a post forgets that
+ *   post's pages (a like moves the comment's count), and a like or unlike the liker's
+ *   remembered likes;
  * - an account suspended, reactivated or deleted forgets every page (its comments are hidden,
  *   shown again or gone).
  *
@@ -97,7 +98,16 @@ export class CommentPageCache {
   /** Forgets what each event may change; returns the unsubscribe function. */
   subscribe(events: EventBus<DomainEvent>): () => void {
     const stops = [
-      events.on(['comment.created', 'comment.removed'], (e) => this.pages.forgetOwner(e.postId)),
+      events.on(
+        [
+          'comment.created',
+          'comment.removed',
+          'comment.restored',
+          'comment.edited',
+          'comment.deleted',
+        ],
+        (e) => this.pages.forgetOwner(e.postId),
+      ),
       events.on(['comment.liked', 'comment.unliked'], (e) => {
         this.pages.forgetOwner(e.postId);
         this.viewers.delete(e.userId);

@@ -5,9 +5,20 @@ import { commentsOf } from './model';
 
 export const COMMENT_NOT_FOUND = 'Comment not found';
 
-/** Comments every reader may see: not removed, and not by a suspended author. */
+/**
+ * Comments every reader may see in a post's thread: not removed, and not by a suspended author.
+ * A "deleted" placeholder (`withdrawnAt`) is among them, shown without its text.
+ */
 export function visibleComments() {
   return { deletedAt: null, authorSuspended: trusted({ $ne: true }) };
+}
+
+/**
+ * Visible comments with their text: not a "deleted" placeholder either. What can be liked,
+ * replied to, edited, deleted or quoted, and what a post's comments count counts.
+ */
+export function liveComments() {
+  return { ...visibleComments(), withdrawnAt: null };
 }
 
 /** How many comments each post has, counted from the comments themselves. */
@@ -15,7 +26,7 @@ export async function countCommentsPerPost(
   ctx: Pick<AppContext, 'models'>,
 ): Promise<Map<number, number>> {
   const rows = await commentsOf(ctx).aggregate<{ _id: number; n: number }>([
-    { $match: { deletedAt: null } },
+    { $match: { deletedAt: null, withdrawnAt: null } },
     { $group: { _id: '$postId', n: { $sum: 1 } } },
   ]);
   return new Map(rows.map((r) => [r._id, r.n]));
@@ -40,7 +51,7 @@ export async function countCommentsOn(
 ): Promise<Map<number, number>> {
   if (postIds.length === 0) return new Map();
   const rows = await commentsOf(ctx).aggregate<{ _id: number; n: number }>([
-    { $match: { postId: { $in: postIds }, deletedAt: null } },
+    { $match: { postId: { $in: postIds }, deletedAt: null, withdrawnAt: null } },
     { $group: { _id: '$postId', n: { $sum: 1 } } },
   ]);
   return new Map(rows.map((r) => [r._id, r.n]));
@@ -69,7 +80,7 @@ export async function commentTexts(
   ids: number[],
 ): Promise<Map<number, { content: string }>> {
   const found = await commentsOf(ctx)
-    .find({ _id: trusted({ $in: ids }), ...visibleComments() }, { content: 1 })
+    .find({ _id: trusted({ $in: ids }), ...liveComments() }, { content: 1 })
     .lean();
   return new Map(found.map((c) => [c._id, { content: c.content }]));
 }

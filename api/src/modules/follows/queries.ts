@@ -3,6 +3,7 @@ import { trusted } from 'mongoose';
 import type { UserInList } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { notFound } from '../../platform/errors';
+import { viewerSafety } from '../safety/relations';
 import { toUserInList } from '../users/presenters';
 import { publicUsersById, USER_NOT_FOUND, userExists } from '../users/queries';
 import { followsOf } from './model';
@@ -21,9 +22,15 @@ export async function listConnections(
 ): Promise<UserInList[]> {
   const { publicUrl } = ctx.config;
   if (!(await userExists(ctx, userId))) throw notFound(USER_NOT_FOUND);
+  // Blocked either way: the member's lists read as unavailable; members the viewer blocked (or
+  // who blocked the viewer) are left out of anyone's.
+  const safety = await viewerSafety(ctx, viewerId);
+  if (safety.blocks(userId)) throw notFound(USER_NOT_FOUND);
   const filter = direction === 'following' ? { followerId: userId } : { followingId: userId };
   const follows = await followsOf(ctx).find(filter).sort({ createdAt: -1, _id: -1 }).lean();
-  const ids = follows.map((f) => (direction === 'following' ? f.followingId : f.followerId));
+  const ids = follows
+    .map((f) => (direction === 'following' ? f.followingId : f.followerId))
+    .filter((id) => !safety.blocks(id));
   if (ids.length === 0) return [];
 
   const [users, viewerFollows] = await Promise.all([

@@ -4,6 +4,7 @@ import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
 import { notify, withdrawNotifications } from '../notifications/notify';
+import { blockedEitherWay } from '../safety/relations';
 import { userPolicy } from '../users/policy';
 import { USER_NOT_FOUND } from '../users/queries';
 import { followsOf } from './model';
@@ -26,6 +27,8 @@ export async function toggleFollow(
   // follow needs no lookup of the account (a deleted account is forgotten by every process).
   const exists = (await ctx.caches.authors.byId([targetId])).has(targetId);
   if (!exists) throw notFound(USER_NOT_FOUND);
+  // Blocked either way: neither can follow the other (the member reads as unavailable).
+  if (await blockedEitherWay(ctx, actor.id, targetId)) throw notFound(USER_NOT_FOUND);
   const pair = { followerId: actor.id, followingId: targetId };
 
   let following: boolean;

@@ -3,6 +3,8 @@ import type { Notification as NotificationView } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { notificationsOf, type NotificationDoc } from './model';
 import { presentAll } from './present';
+import { withoutHiddenActors, withoutHiddenViews } from './screen';
+import { viewerSafety } from '../safety/relations';
 
 /** How many notifications the list returns (the newest). */
 const NOTIFICATIONS_LIMIT = 100;
@@ -22,7 +24,8 @@ export async function listNotifications(
     .sort({ createdAt: -1, _id: -1 })
     .limit(NOTIFICATIONS_LIMIT)
     .lean<NotificationDoc[]>();
-  return presentAll(ctx, items);
+  const safety = await viewerSafety(ctx, userId);
+  return withoutHiddenViews(safety, await presentAll(ctx, withoutHiddenActors(safety, items)));
 }
 
 /** Notifications by id, each in its client shape, for whoever they are addressed to. */
@@ -49,5 +52,6 @@ export async function notificationsAfter(
     .sort({ _id: 1 })
     .limit(REPLAY_LIMIT)
     .lean<NotificationDoc[]>();
-  return presentAll(ctx, items);
+  const safety = await viewerSafety(ctx, userId);
+  return withoutHiddenViews(safety, await presentAll(ctx, withoutHiddenActors(safety, items)));
 }

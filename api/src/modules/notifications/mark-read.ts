@@ -65,3 +65,36 @@ export async function markAllRead(ctx: AppContext, userId: number): Promise<numb
     return result.modifiedCount;
   });
 }
+
+/**
+ * Marks read the unread notifications `actorId` caused `userId` (a block or a mute, in its
+ * transaction: hidden from the member's lists, they must not keep their unread count up).
+ */
+export async function markReadFrom(
+  ctx: AppContext,
+  userId: number,
+  actorId: number,
+): Promise<void> {
+  await ctx.transaction(async () => {
+    const result = await notificationsOf(ctx).updateMany(
+      { userId, actorId, isRead: false },
+      { $set: { isRead: true } },
+    );
+    if (result.modifiedCount > 0) ctx.publish({ type: 'notification.read', userId });
+  });
+}
+
+/**
+ * Marks the member's notification of a decision as appealed (in the appeal's transaction), so that
+ * it offers no second appeal after a reload; the page cache forgets their pages on `appeal.filed`.
+ */
+export async function markDecisionAppealed(
+  ctx: AppContext,
+  userId: number,
+  decisionId: number,
+): Promise<void> {
+  await notificationsOf(ctx).updateMany(
+    { userId, type: 'content_removed', decisionId },
+    { $set: { appealed: true } },
+  );
+}

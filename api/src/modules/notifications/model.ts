@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { NotificationType } from '@campus/contracts';
+import type { DecisionKind, NotificationType, ReportCategory } from '@campus/contracts';
 
 export interface NotificationDoc {
   _id: number;
@@ -21,6 +21,17 @@ export interface NotificationDoc {
   detail?: string | null;
   /** Set for `content_removed`: whether a post or a comment was removed. */
   targetType?: 'post' | 'comment' | null;
+  /**
+   * Reasons and appeals (issue 38): the decision a `content_removed` or `appeal_decided` is
+   * about, the reason's category and words, and an appeal's outcome.
+   */
+  decisionId?: number | null;
+  decisionKind?: DecisionKind | null;
+  category?: ReportCategory | null;
+  reasonText?: string | null;
+  outcome?: 'lifted' | 'upheld' | null;
+  /** Set on a `content_removed` once its member appealed the decision (one appeal each). */
+  appealed?: boolean;
   isRead: boolean;
   /**
    * Set for notifications that must exist at most once (a like: once per liker and post, however
@@ -42,6 +53,12 @@ const notificationSchema = new Schema<NotificationDoc>(
     commentId: { type: Number, default: null },
     detail: { type: String, default: null },
     targetType: { type: String, enum: ['post', 'comment', null], default: null },
+    decisionId: { type: Number },
+    decisionKind: { type: String },
+    category: { type: String },
+    reasonText: { type: String },
+    outcome: { type: String, enum: ['lifted', 'upheld'] },
+    appealed: { type: Boolean },
     isRead: { type: Boolean, default: false },
     dedupeKey: { type: String },
     createdAt: { type: Date, default: () => new Date(), immutable: true },

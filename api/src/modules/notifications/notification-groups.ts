@@ -10,6 +10,8 @@ import { groupKeyOf, isSharedKey, membersFilter } from './groups';
 import { notificationsOf, type NotificationDoc } from './model';
 import { loadReferences } from './present';
 import { presentNotification } from './registry';
+import { hidesActor, hidesView } from './screen';
+import { viewerSafety } from '../safety/relations';
 
 /** Grouped paging reads the recipient's notifications in batches of this many... */
 const GROUP_SCAN_BATCH = 200;
@@ -32,6 +34,7 @@ export async function listNotificationGroups(
 ): Promise<NotificationGroupPage> {
   const { timezone } = ctx.config;
   const keyOf = (n: NotificationDoc) => groupKeyOf(n, timezone);
+  const safety = await viewerSafety(ctx, userId);
   const heads: Array<{ key: string; head: NotificationDoc }> = [];
   const seen = new Set<string>();
   let below = page.before;
@@ -49,6 +52,7 @@ export async function listNotificationGroups(
     scanned += batch.length;
     const firsts: Array<{ key: string; head: NotificationDoc }> = [];
     for (const n of batch) {
+      if (hidesActor(safety, n)) continue;
       const key = keyOf(n);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -71,6 +75,12 @@ export async function listNotificationGroups(
         : // The walk stopped early: continue below the last notification it read.
           below;
   const members = await membersOf(ctx, userId, pageHeads, timezone);
+  if (!safety.empty)
+    for (const [key, list] of members)
+      members.set(
+        key,
+        list.filter((m) => !hidesActor(safety, m)),
+      );
   const actorIds = new Map<string, number[]>();
   for (const { key } of pageHeads) {
     const distinct = [
@@ -85,7 +95,7 @@ export async function listNotificationGroups(
   );
   const groups = pageHeads.flatMap(({ key, head }): NotificationGroup[] => {
     const latest = presentNotification(head, refs);
-    if (!latest) return [];
+    if (!latest || hidesView(safety, latest)) return [];
     const group = members.get(key)!;
     const actors = actorIds.get(key)!;
     return [

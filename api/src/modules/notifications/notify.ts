@@ -1,7 +1,9 @@
 import type { NotificationType } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { notificationsOf } from './model';
+import { viewerSafety } from '../safety/relations';
 import { notificationKinds, type NotificationInputs } from './registry';
+import { hidesActor } from './screen';
 
 /**
  * Notifies `userId` (see the registry for what each type is made of), in the caller's
@@ -16,18 +18,38 @@ export async function notify<T extends NotificationType>(
   input: NotificationInputs[T],
 ): Promise<number | null> {
   const { dedupeKey, ...references } = notificationKinds[type].store(input);
+  // From a member the recipient blocked or mutes: kept, but read already (hidden from their
+  // lists and live stream, it must not raise their unread count either).
+  const hidden = hidesActor(await viewerSafety(ctx, userId), {
+    type,
+    actorId: references.actorId ?? null,
+  });
   const id = await ctx.ids.nextId('notifications');
   const Notification = notificationsOf(ctx);
   return ctx.transaction(async () => {
     if (dedupeKey) {
       const written = await Notification.updateOne(
         { dedupeKey },
-        { $setOnInsert: { _id: id, userId, type, ...references } },
+        {
+          $setOnInsert: {
+            _id: id,
+            userId,
+            type,
+            ...references,
+            ...(hidden ? { isRead: true } : {}),
+          },
+        },
         { upsert: true, setDefaultsOnInsert: true },
       );
       if (written.upsertedCount === 0) return null;
     } else {
-      await Notification.create({ _id: id, userId, type, ...references });
+      await Notification.create({
+        _id: id,
+        userId,
+        type,
+        ...references,
+        ...(hidden ? { isRead: true } : {}),
+      });
     }
     ctx.publish({ type: 'notification.created', notificationId: id, userId });
     return id;

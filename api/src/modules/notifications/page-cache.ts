@@ -6,8 +6,8 @@
  *
  * - a notification created for a member, or read, or withdrawn, forgets that member's pages only
  *   (most events: a like, a comment or a follow notifies one member);
- * - a change of what pages show (a name or an avatar, a post or comment deleted or hidden, an
- *   account deleted) forgets every page; counts moving, new posts or comments, a feedback's
+ * - a change of what pages show (a name or an avatar, a post or comment edited, deleted or
+ *   hidden, an account deleted) forgets every page; counts moving, new posts or comments, a feedback's
  *   status or an application's decision change no page (what pages quote of them stays).
  *
  * A page read while an event that forgets it arrived is not kept, and concurrent misses of one
@@ -58,11 +58,25 @@ export class NotificationPageCache {
       events.on(['notification.created', 'notification.read', 'notification.withdrawn'], (e) =>
         this.pages.forgetOwner(e.userId),
       ),
+      // What the member hides changed (modules/safety): their pages, and a block's other side.
+      events.on(['member.blocked', 'member.unblocked'], (e) => {
+        this.pages.forgetOwner(e.blockerId);
+        this.pages.forgetOwner(e.blockedId);
+      }),
+      events.on(['member.muted', 'member.unmuted'], (e) => this.pages.forgetOwner(e.muterId)),
+      events.on(['word.muted', 'word.unmuted'], (e) => this.pages.forgetOwner(e.userId)),
+      // A removal's notification now reads as appealed.
+      events.on('appeal.filed', (e) => this.pages.forgetOwner(e.memberId)),
       events.on(
         [
           'profile.updated',
           'post.deleted',
+          'post.edited',
+          'post.restored',
           'comment.removed',
+          'comment.restored',
+          'comment.edited',
+          'comment.deleted',
           'account.suspended',
           'account.reactivated',
           'account.deleted',

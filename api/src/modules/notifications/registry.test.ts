@@ -20,7 +20,19 @@ const inputs: { [T in NotificationType]: Parameters<(typeof notificationKinds)[T
   feedback: { actorId: 2, feedbackId: 4 },
   account_application: { applicationId: 5 },
   feedback_reply: { actorId: 2, feedbackId: 4, reply: 'Thanks' },
-  content_removed: { targetType: 'post', content: 'Removed text' },
+  content_removed: {
+    targetType: 'post',
+    content: 'Removed text',
+    decisionId: 8,
+    reason: { category: 'spam', text: 'Selling things' },
+  },
+  appeal_decided: {
+    decisionId: 8,
+    decisionKind: 'post_removal',
+    outcome: 'lifted',
+    content: 'Removed text',
+    response: null,
+  },
 };
 
 function stored(type: NotificationType): NotificationDoc {

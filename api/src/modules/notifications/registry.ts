@@ -5,6 +5,8 @@
  */
 import {
   NOTIFICATION_COMMENT_TEXT_LENGTH,
+  type DecisionKind,
+  type ModerationReason,
   type Notification,
   type NotificationOf,
   type NotificationType,
@@ -25,8 +27,24 @@ export interface NotificationInputs {
   account_application: { applicationId: number };
   /** `actorId`: the administrator who replied; `reply`: what they wrote. */
   feedback_reply: { actorId: number; feedbackId: number; reply: string };
-  /** Never names who reported: there is no actor. `content`: the start of what was removed. */
-  content_removed: { targetType: 'post' | 'comment'; content: string };
+  /**
+   * Never names who reported: there is no actor. `content`: the start of what was removed;
+   * `decisionId` and `reason`: the administrator's decision (issue 38).
+   */
+  content_removed: {
+    targetType: 'post' | 'comment';
+    content: string;
+    decisionId: number;
+    reason: ModerationReason;
+  };
+  /** An appeal's outcome (issue 38); `content`: the start of what was removed, if anything. */
+  appeal_decided: {
+    decisionId: number;
+    decisionKind: DecisionKind;
+    outcome: 'lifted' | 'upheld';
+    content: string | null;
+    response: string | null;
+  };
 }
 
 /** The references stored on a notification. */
@@ -37,9 +55,11 @@ export type StoredReferences = Pick<
   /** Makes the notification exist at most once (a unique sparse index enforces it). */
   dedupeKey?: string;
   /** Text carried by the notification itself (feedback_reply, content_removed). */
-  detail?: string;
+  detail?: string | null;
   targetType?: 'post' | 'comment';
-};
+} & Partial<
+    Pick<NotificationDoc, 'decisionId' | 'decisionKind' | 'category' | 'reasonText' | 'outcome'>
+  >;
 
 /** What stored references point at, loaded in one batch per kind for a whole list. */
 export interface LoadedReferences {
@@ -136,8 +156,40 @@ export const notificationKinds: { [T in NotificationType]: NotificationKind<T> }
     }),
   },
   content_removed: {
-    store: ({ targetType, content }) => ({ ...NO_REFERENCES, targetType, detail: content }),
-    present: (n) => ({ actor: null, targetType: n.targetType ?? 'post', content: n.detail ?? '' }),
+    store: ({ targetType, content, decisionId, reason }) => ({
+      ...NO_REFERENCES,
+      targetType,
+      detail: content,
+      decisionId,
+      category: reason.category,
+      reasonText: reason.text,
+    }),
+    present: (n) => ({
+      actor: null,
+      targetType: n.targetType ?? 'post',
+      content: n.detail ?? '',
+      // Notifications stored before reasons (issue 38) have neither.
+      decisionId: n.decisionId ?? null,
+      reason: n.category ? { category: n.category, text: n.reasonText ?? null } : null,
+      appealed: n.appealed === true,
+    }),
+  },
+  appeal_decided: {
+    store: ({ decisionId, decisionKind, outcome, content, response }) => ({
+      ...NO_REFERENCES,
+      decisionId,
+      decisionKind,
+      outcome,
+      detail: content,
+      reasonText: response,
+    }),
+    present: (n) => ({
+      actor: null,
+      outcome: n.outcome ?? 'upheld',
+      decisionKind: n.decisionKind ?? 'post_removal',
+      content: n.detail ?? null,
+      response: n.reasonText ?? null,
+    }),
   },
 };
 

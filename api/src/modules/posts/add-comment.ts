@@ -2,10 +2,13 @@ import type { Comment as CommentView, CreateCommentRequest } from '@campus/contr
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { createComment } from '../comments/create-comment';
+import { COMMENT_NOT_FOUND } from '../comments/queries';
+import { blockedEitherWay } from '../safety/relations';
+import { notFound } from '../../platform/errors';
 import { notify } from '../notifications/notify';
-import { postsOf } from './model';
+import { postsOf, type PostDoc } from './model';
 import { postCreated } from './post-events';
-import { visiblePostForWrite } from './queries';
+import { postForWriteBy } from './screen';
 
 /**
  * Comments on a visible post (or replies under it). With `syncToTimeline` the comment is also
@@ -19,7 +22,7 @@ export async function addComment(
   postId: number,
   input: CreateCommentRequest,
 ): Promise<CommentView> {
-  const post = await visiblePostForWrite(ctx, postId);
+  const post = await postForWriteBy(ctx, postId, actor.id);
   // The comment, the post's count and the shared copy: all or nothing.
   // The comment, the post's count, the shared copy and the notifications: all or nothing.
   const { comment } = await ctx.transaction(async () => {
@@ -38,11 +41,14 @@ export async function addComment(
           sharedCommentId: created.comment.id,
         })
       ).toObject();
-      ctx.publish(postCreated(shared));
+      ctx.publish(postCreated(shared, await authorOf(ctx, shared.originalPostId, post)));
     }
     const commentId = created.comment.id;
     const notified = new Set<number>([actor.id]);
     const { repliedToAuthorId } = created;
+    // A reply to a member blocked either way: their comment reads as unavailable (rolled back).
+    if (repliedToAuthorId !== null && (await blockedEitherWay(ctx, actor.id, repliedToAuthorId)))
+      throw notFound(COMMENT_NOT_FOUND);
     if (repliedToAuthorId !== null && !notified.has(repliedToAuthorId)) {
       notified.add(repliedToAuthorId);
       await notify(ctx, 'reply', repliedToAuthorId, { actorId: actor.id, postId, commentId });
@@ -53,4 +59,15 @@ export async function addComment(
     return created;
   }, `posts:${postId}`);
   return comment;
+}
+
+/** The author of `originalId`: `post`'s own when it is `post`, else read from the feed cache. */
+async function authorOf(
+  ctx: AppContext,
+  originalId: number | null | undefined,
+  post: PostDoc,
+): Promise<number | null> {
+  if (!originalId) return null;
+  if (originalId === post._id) return post.authorId;
+  return (await ctx.caches.feed.postsById([originalId])).get(originalId)?.authorId ?? null;
 }

@@ -9,7 +9,7 @@
  *   by reading only the posts newer than the ones held.
  *
  * The cache forgets exactly what each domain event may change (`subscribe`): a like forgets its
- * post (its count) and the liker's flags, a follow the follower's Following pages, a new post the
+ * post (its count) and the liker's flags, an edit its post (its text), a follow the follower's Following pages, a new post the
  * pages it joins. Events arrive after their commit, from this process and from every other, and a
  * read that overlapped the forgetting of what it read is not stored (see ReadCache), so the app
  * never keeps what a committed write changed.
@@ -101,9 +101,11 @@ export class FeedCache {
         this.countsMoved(e.postId);
         this.flags.forget(e.userId);
       }),
-      events.on('comment.created', (e) => this.countsMoved(e.postId)),
+      events.on(['comment.created', 'comment.deleted'], (e) => this.countsMoved(e.postId)),
+      // Its text changed: read again (pages hold ids, so every page shows the new text).
+      events.on('post.edited', (e) => this.posts.delete(e.postId)),
       events.on('post.recounted', (e) => e.postIds.forEach((id) => this.countsMoved(id))),
-      events.on('post.deleted', (e) => this.postChanged(e.postId)),
+      events.on(['post.deleted', 'post.restored'], (e) => this.postChanged(e.postId)),
       events.on(['follow.created', 'follow.removed'], (e) => this.followsChanged(e.followerId)),
       // Every post of the member appears or vanishes (and counts elsewhere are recounted).
       events.on(['account.suspended', 'account.reactivated', 'account.deleted'], () =>

@@ -3,10 +3,13 @@ import type { FeedQuery, Post as PostView } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { startOfDayIn } from '../../platform/time';
 import { followedIds } from '../follows/queries';
+import { viewerSafety, type ViewerSafety } from '../safety/relations';
+import type { SafetyRecord } from '../safety/safety-cache';
 import type { HeadQuery } from './feed-heads';
 import { postsOf, type PostDoc } from './model';
 import { presentPosts, presentPostsJson } from './presenters';
 import { newestVisible } from './queries';
+import { screenPosts } from './screen';
 import type { TopEntry, TopQuery } from './top-posts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -75,7 +78,11 @@ export async function listFeed(
   viewerId: number,
   query: FeedQuery,
 ): Promise<PostView[]> {
-  return presentPosts(ctx, await feedPosts(ctx, viewerId, query), viewerId);
+  const safety = await viewerSafety(ctx, viewerId);
+  if (safety.empty)
+    return presentPosts(ctx, (await feedPage(ctx, viewerId, query)).posts, viewerId);
+  const { posts, muted } = await screenedPage(ctx, viewerId, query, safety);
+  return withMutedWords(await presentPosts(ctx, posts, viewerId), muted);
 }
 
 /** `listFeed` as the bytes of the JSON the client receives (what `GET /api/posts` sends). */
@@ -84,14 +91,182 @@ export async function listFeedJson(
   viewerId: number,
   query: FeedQuery,
 ): Promise<Buffer> {
-  const { posts, ids } = await feedPage(ctx, viewerId, query);
-  // `ids`: the cached page's own id list, with which the page's JSON is kept.
-  return presentPostsJson(ctx, posts, viewerId, ids);
+  const safety = await viewerSafety(ctx, viewerId);
+  if (safety.empty) {
+    const { posts, ids } = await feedPage(ctx, viewerId, query);
+    // `ids`: the cached page's own id list, with which the page's JSON is kept.
+    return presentPostsJson(ctx, posts, viewerId, ids);
+  }
+  const { posts, ids, muted } = await screenedPage(ctx, viewerId, query, safety);
+  const body = await presentPostsJson(ctx, posts, viewerId, ids);
+  return muted.size === 0 ? body : withMutedWordsJson(body, muted);
 }
 
-/** The stored posts of one page of a feed tab. */
-async function feedPosts(ctx: AppContext, viewerId: number, query: FeedQuery): Promise<PostDoc[]> {
-  return (await feedPage(ctx, viewerId, query)).posts;
+/** The views, each post with a muted word marked with it (the client shows it collapsed). */
+function withMutedWords(views: PostView[], muted: Map<number, string>): PostView[] {
+  if (muted.size === 0) return views;
+  return views.map((v) => {
+    const word = muted.get(v.id);
+    return word === undefined ? v : { ...v, mutedWord: word };
+  });
+}
+
+/** Rounds of reading further down a tab for a page the viewer's blocks and mutes thinned. */
+const SCREEN_ROUNDS = 4;
+
+interface ScreenedPage {
+  posts: PostDoc[];
+  /** The page's id list, the same array while the page holds: its JSON is kept with it. */
+  ids: readonly number[];
+  muted: Map<number, string>;
+}
+
+/**
+ * Screened pages, kept while what they were made of is the same: the tab's cached page that the
+ * last round read (its id list, the feed cache's own array, and the posts the feed cache holds:
+ * an edited post is a new object there, its new text screened again for muted words, issue 38),
+ * the originals screened with, and the viewer's record (the safety cache's object, a new one
+ * after any block, mute or word), until a mute or word in it runs out. The last round's posts
+ * begin with every earlier round's, so they alone decide whether the page holds: a page read
+ * again costs one cached read and its comparison, not a screen.
+ */
+interface KeptScreen {
+  /** The last round: its size, the id list and the posts it read. */
+  last: { read: number; ids: readonly number[]; posts: PostDoc[] };
+  /** The originals the rounds screened with. */
+  originals: Map<number, PostDoc>;
+  until: number;
+  result: ScreenedPage;
+}
+
+/** The same posts, as the same cached objects (the feed cache hands the same array while so). */
+function samePosts(a: PostDoc[], b: PostDoc[]): boolean {
+  if (a === b) return true;
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+/** Screened pages kept per viewer's record, at most this many pages each (oldest go first). */
+const KEPT_SCREENS_PER_VIEWER = 32;
+const screens = new WeakMap<SafetyRecord, Map<string, KeptScreen>>();
+/** Screens under way, by viewer's record and page. */
+const screening = new WeakMap<SafetyRecord, Map<string, Promise<ScreenedPage>>>();
+
+function keptScreen(
+  ctx: AppContext,
+  kept: KeptScreen | undefined,
+  now: number,
+  last: { ids: readonly number[]; posts: PostDoc[] },
+): boolean {
+  if (!kept || now >= kept.until) return false;
+  if (last.ids !== kept.last.ids || !samePosts(last.posts, kept.last.posts)) return false;
+  for (const [id, original] of kept.originals)
+    if (ctx.caches.feed.cachedPost(id) !== original) return false;
+  return true;
+}
+
+/**
+ * One page of a tab as a viewer who hides some members sees it: offsets count the posts the
+ * viewer sees (so a page the hidden posts thinned is still full and the next starts where it
+ * ended). The tab is read from its top down to the page's end (`offset + limit` posts: for page
+ * one, the same page everyone reads, from the same caches), further while hidden posts leave
+ * it short, at most SCREEN_ROUNDS times.
+ */
+async function screenedPage(
+  ctx: AppContext,
+  viewerId: number,
+  query: FeedQuery,
+  safety: ViewerSafety,
+): Promise<ScreenedPage> {
+  const end = query.offset + query.limit;
+  const read = (limit: number) => feedPage(ctx, viewerId, { ...query, offset: 0, limit });
+  const key = `${query.tab}|${query.topFilter ?? ''}|${query.offset}:${query.limit}`;
+  const now = ctx.clock.now().getTime();
+  const kept = screens.get(safety.record)?.get(key);
+  const firstRead = kept ? await read(kept.last.read) : await read(end);
+  if (kept && keptScreen(ctx, kept, now, firstRead)) return kept.result;
+  // Concurrent requests of the viewer for the page (50 at once as a cached page runs out) wait
+  // for one screen rather than each making its own.
+  const first = kept ? await read(end) : firstRead;
+  let underWay = screening.get(safety.record);
+  const running = underWay?.get(key);
+  if (running) return running;
+  if (!underWay) screening.set(safety.record, (underWay = new Map()));
+  const made = screen(ctx, query, safety, key, first, read);
+  underWay.set(key, made);
+  try {
+    return await made;
+  } finally {
+    if (underWay.get(key) === made) underWay.delete(key);
+  }
+}
+
+/** Screens the tab from `page` (its top `offset + limit` posts) down; keeps the result. */
+async function screen(
+  ctx: AppContext,
+  query: FeedQuery,
+  safety: ViewerSafety,
+  key: string,
+  first: { posts: PostDoc[]; ids: readonly number[] },
+  read: (limit: number) => Promise<{ posts: PostDoc[]; ids: readonly number[] }>,
+): Promise<ScreenedPage> {
+  const end = query.offset + query.limit;
+  let page = first;
+  const originals = new Map<number, PostDoc>();
+  let size = end;
+  for (let round = 1; ; round++) {
+    if (round > 1) page = await read(size);
+    const screened = await screenPosts(ctx, safety, page.posts);
+    const { kept: shown, muted, hidden } = screened;
+    for (const [id, original] of screened.originals) originals.set(id, original);
+    const exhausted = page.posts.length < size;
+    if (shown.length >= end || exhausted || round === SCREEN_ROUNDS) {
+      const posts = shown.slice(query.offset, end);
+      const whole = hidden === 0 && query.offset === 0 && posts.length === page.posts.length;
+      // Only the page's own posts: `muted` may name posts further down the tab.
+      const mutedHere = new Map<number, string>();
+      for (const p of posts) if (muted.has(p._id)) mutedHere.set(p._id, muted.get(p._id)!);
+      const result = { posts, ids: whole ? page.ids : posts.map((p) => p._id), muted: mutedHere };
+      let byPage = screens.get(safety.record);
+      if (!byPage) screens.set(safety.record, (byPage = new Map()));
+      byPage.delete(key);
+      if (byPage.size >= KEPT_SCREENS_PER_VIEWER) byPage.delete(byPage.keys().next().value!);
+      byPage.set(key, {
+        last: { read: size, ids: page.ids, posts: page.posts },
+        originals,
+        until: safety.stableUntil(),
+        result,
+      });
+      return result;
+    }
+    // Read as much further again as the hidden posts took away, at least a page.
+    size += Math.max(query.limit, Math.ceil((hidden * end) / Math.max(shown.length, 1)));
+  }
+}
+
+/**
+ * The page's JSON with `"mutedWord"` added to each top-level post that has one (a top-level
+ * post's object starts the array or follows a comma; an original's follows `"originalPost":`).
+ * Kept per body (presentPostsJson hands the same bytes again while the page holds).
+ */
+const mutedBodies = new WeakMap<Buffer, { muted: Map<number, string>; body: Buffer }>();
+
+function withMutedWordsJson(body: Buffer, muted: Map<number, string>): Buffer {
+  const kept = mutedBodies.get(body);
+  if (kept && kept.muted === muted) return kept.body;
+  let text = body.toString();
+  for (const [id, word] of muted) {
+    const field = `"mutedWord":${JSON.stringify(word)},`;
+    for (const before of ['[', ',']) {
+      const at = text.indexOf(`${before}{"id":${id},`);
+      if (at >= 0) {
+        text = `${text.slice(0, at + 2)}${field}${text.slice(at + 2)}`;
+        break;
+      }
+    }
+  }
+  const out = Buffer.from(text);
+  mutedBodies.set(body, { muted, body: out });
+  return out;
 }
 
 /** A tab's newest visible posts (For You, or JD), created at or after `since` when given. */

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import { countedLikes, toggleLike, type LikeResult } from '../likes/toggle-like';
 import { notify } from '../notifications/notify';
 import { postsOf } from './model';
-import { visiblePostForWrite } from './queries';
+import { postForWriteBy } from './screen';
 
 /**
  * Likes or unlikes a visible post; the first like by a member notifies the author once, in the
@@ -13,7 +13,7 @@ export async function togglePostLike(
   userId: number,
   postId: number,
 ): Promise<LikeResult> {
-  const post = await visiblePostForWrite(ctx, postId);
+  const post = await postForWriteBy(ctx, postId, userId);
   const counter = countedLikes(postsOf(ctx), postId, {
     event: (liked) => ({ type: liked ? 'post.liked' : 'post.unliked', postId, userId }),
     afterLike: async () => {

@@ -19,6 +19,8 @@ export interface PostDoc {
   repostsCount: number;
   /** Soft delete: deleted posts never appear, reposts of them show the original as deleted. */
   deletedAt: Date | null;
+  /** When its author last edited its text (absent: never); earlier texts in modules/versions. */
+  editedAt?: Date | null;
   /**
    * True while the author is suspended: the post is hidden from everyone (feeds, profile, detail,
    * notifications) until the author is reactivated. Absent for most posts.
@@ -41,6 +43,7 @@ const postSchema = new Schema<PostDoc>(
     commentsCount: { type: Number, default: 0, min: 0 },
     repostsCount: { type: Number, default: 0, min: 0 },
     deletedAt: { type: Date, default: null },
+    editedAt: { type: Date },
     authorSuspended: { type: Boolean },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },

@@ -10,6 +10,10 @@ export const postPolicy = {
   canDelete(actor: Pick<AuthUser, 'id'>, post: Pick<PostDoc, 'authorId'>): boolean {
     return actor.id === post.authorId;
   },
+  /** Edit its text: its author only (what text: `editablePostText` in @campus/contracts). */
+  canEdit(actor: Pick<AuthUser, 'id'>, post: Pick<PostDoc, 'authorId'>): boolean {
+    return actor.id === post.authorId;
+  },
   /** A post that quotes another (a repost, or a comment shared to the timeline) cannot be reposted. */
   canRepost(post: Pick<PostDoc, 'originalPostId'>): boolean {
     return post.originalPostId === null;

@@ -2,9 +2,11 @@ import type { CommentPage, Post as PostView, PostDetail } from '@campus/contract
 import type { AppContext } from '../../context';
 import { notFound } from '../../platform/errors';
 import { listComments, type CommentCursor } from '../comments/list-comments';
+import { viewerSafety } from '../safety/relations';
 import { postsOf, type PostDoc } from './model';
 import { presentPosts } from './presenters';
 import { NEWEST_FIRST, POST_NOT_FOUND, visible } from './queries';
+import { screenPosts } from './screen';
 
 const PROFILE_POSTS_LIMIT = 100;
 
@@ -14,9 +16,7 @@ export async function getPostDetail(
   viewerId: number,
 ): Promise<PostDetail> {
   // Through the feed's post cache (forgotten on every write to the post), like feed pages.
-  const post = (await ctx.caches.feed.postsById([id])).get(id);
-  if (!post || post.deletedAt != null || post.authorSuspended === true)
-    throw notFound(POST_NOT_FOUND);
+  const post = await postForViewer(ctx, id, viewerId);
   const [[view], page] = await Promise.all([
     presentPosts(ctx, [post], viewerId),
     listComments(ctx, id, viewerId),
@@ -31,13 +31,29 @@ export async function listPostComments(
   viewerId: number,
   cursor: CommentCursor | undefined,
 ): Promise<CommentPage> {
-  const post = (await ctx.caches.feed.postsById([id])).get(id);
-  if (!post || post.deletedAt != null || post.authorSuspended === true)
-    throw notFound(POST_NOT_FOUND);
+  await postForViewer(ctx, id, viewerId);
   return listComments(ctx, id, viewerId, { cursor });
 }
 
-/** The posts a profile lists: the user's visible posts synced to the profile, newest first. */
+/**
+ * A visible post the viewer may open, or 404: not one by a member blocked either way, nor a
+ * repost or quote of one (it reads as unavailable). A muted member's post opens (the viewer
+ * followed a link to it).
+ */
+async function postForViewer(ctx: AppContext, id: number, viewerId: number): Promise<PostDoc> {
+  const post = (await ctx.caches.feed.postsById([id])).get(id);
+  if (!post || post.deletedAt != null || post.authorSuspended === true)
+    throw notFound(POST_NOT_FOUND);
+  const safety = await viewerSafety(ctx, viewerId);
+  const { kept } = await screenPosts(ctx, safety, [post], { hideMuted: false });
+  if (kept.length === 0) throw notFound(POST_NOT_FOUND);
+  return post;
+}
+
+/**
+ * The posts a profile lists: the user's visible posts synced to the profile, newest first;
+ * reposts of members blocked either way left out, posts with a muted word marked with it.
+ */
 export async function listProfilePosts(
   ctx: AppContext,
   userId: number,
@@ -48,5 +64,10 @@ export async function listProfilePosts(
     .sort(NEWEST_FIRST)
     .limit(PROFILE_POSTS_LIMIT)
     .lean<PostDoc[]>();
-  return presentPosts(ctx, posts, viewerId);
+  const safety = await viewerSafety(ctx, viewerId);
+  const { kept, muted } = await screenPosts(ctx, safety, posts, { hideMuted: false });
+  const views = await presentPosts(ctx, kept, viewerId);
+  return muted.size
+    ? views.map((v) => (muted.has(v.id) ? { ...v, mutedWord: muted.get(v.id)! } : v))
+    : views;
 }

@@ -57,6 +57,8 @@ function sharedFields(p: PostDoc, author: AuthorDoc | undefined, publicUrl: stri
     originalPostId: p.originalPostId ?? null,
     repostComment: p.repostComment ?? null,
     sharedCommentId: p.sharedCommentId ?? null,
+    // Only once edited: most posts never are.
+    ...(p.editedAt ? { editedAt: p.editedAt.toISOString() } : {}),
   };
 }
 

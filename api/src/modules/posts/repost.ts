@@ -8,6 +8,7 @@ import { postsOf } from './model';
 import { postPolicy } from './policy';
 import { postCreated } from './post-events';
 import { presentPosts } from './presenters';
+import { postForWriteBy } from './screen';
 import { findVisiblePost, POST_NOT_FOUND } from './queries';
 
 export const NOT_REPOSTED = 'You have not reposted this post';
@@ -25,6 +26,8 @@ export async function repost(
   input: RepostRequest,
 ): Promise<PostView> {
   const original = await findVisiblePost(ctx, id);
+  // A member blocked either way: the post reads as unavailable (404).
+  await postForWriteBy(ctx, id, actor.id);
   if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
   const comment = input.comment ? input.comment : null;
   const created = await ctx.transaction(async () => {
@@ -41,7 +44,7 @@ export async function repost(
         repostComment: comment,
       })
     ).toObject();
-    ctx.publish(postCreated(doc), {
+    ctx.publish(postCreated(doc, original.authorId), {
       type: 'post.reposted',
       postId: id,
       userId: actor.id,

@@ -7,11 +7,13 @@ import { decodeCommentCursor } from '../comments/list-comments';
 import { addComment } from './add-comment';
 import { createPost } from './create-post';
 import { deletePost } from './delete-post';
+import { editPost } from './edit-post';
 import { listFeedJson } from './feed';
 import { togglePostLike } from './like-post';
 import { getPostDetail, listPostComments } from './post-detail';
 import { POST_NOT_FOUND } from './queries';
 import { repost, undoRepost } from './repost';
+import { postVersions } from './versions';
 
 /** The feed, posts, their likes, reposts and comments (an `:id` that is no number: 404). */
 export function postRoutes(app: HttpContext) {
@@ -52,6 +54,16 @@ export function postRoutes(app: HttpContext) {
     await deletePost(app, caller(ctx), params.id);
     return { id: params.id, deleted: true as const };
   });
+  // Its author edits its text; everyone who sees it can read the earlier versions.
+  bindCall(router, calls.editPost, post(limits.posts), (ctx, { params, body }) =>
+    editPost(app, caller(ctx), params.id, body),
+  );
+  bindCall(
+    router,
+    calls.postVersions,
+    { ...post(), cacheControl: 'no-store' },
+    (_ctx, { params }) => postVersions(app, params.id),
+  );
   bindCall(router, calls.likePost, post(limits.likes), (ctx, { params }) =>
     togglePostLike(app, caller(ctx).id, params.id),
   );

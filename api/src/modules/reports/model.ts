@@ -1,8 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   REPORT_ACTIONS,
+  REPORT_CATEGORIES,
   REPORT_TARGET_TYPES,
   type ReportAction,
+  type ReportCategory,
   type ReportTargetType,
 } from '@campus/contracts';
 
@@ -12,6 +14,9 @@ export interface ReportDoc {
   reporterId: number;
   targetType: ReportTargetType;
   targetId: number;
+  /** What is wrong (issue 38); absent on reports from before categories (read as `other`). */
+  category?: ReportCategory;
+  /** The reporter's words; empty when they gave none. */
   reason: string;
   /** The group (ReportCase) it was counted in. */
   caseId: number;
@@ -24,7 +29,8 @@ const reportSchema = new Schema<ReportDoc>(
     reporterId: { type: Number, required: true },
     targetType: { type: String, enum: REPORT_TARGET_TYPES, required: true },
     targetId: { type: Number, required: true },
-    reason: { type: String, required: true },
+    category: { type: String, enum: REPORT_CATEGORIES },
+    reason: { type: String, default: '' },
     caseId: { type: Number, required: true, index: true },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },
@@ -43,8 +49,20 @@ export interface ReportCaseDoc {
   targetId: number;
   status: 'open' | 'resolved';
   reportCount: number;
+  /**
+   * The categories its reports gave, each once (issue 38: the queue's filter); absent on cases
+   * from before categories, whose reports count as `other`.
+   */
+  categories?: ReportCategory[];
   lastReportedAt: Date;
-  resolution: { action: ReportAction; resolvedAt: Date; resolvedBy: number } | null;
+  resolution: {
+    action: ReportAction;
+    resolvedAt: Date;
+    resolvedBy: number;
+    /** A removal's reason, as its author (or the suspended member) is shown it. */
+    category?: ReportCategory | null;
+    reasonText?: string | null;
+  } | null;
   createdAt: Date;
 }
 
@@ -55,6 +73,7 @@ const reportCaseSchema = new Schema<ReportCaseDoc>(
     targetId: { type: Number, required: true },
     status: { type: String, enum: ['open', 'resolved'], default: 'open' },
     reportCount: { type: Number, default: 0, min: 0 },
+    categories: { type: [{ type: String, enum: REPORT_CATEGORIES }], default: undefined },
     lastReportedAt: { type: Date, required: true },
     resolution: {
       type: new Schema(
@@ -62,6 +81,8 @@ const reportCaseSchema = new Schema<ReportCaseDoc>(
           action: { type: String, enum: REPORT_ACTIONS, required: true },
           resolvedAt: { type: Date, required: true },
           resolvedBy: { type: Number, required: true },
+          category: { type: String, enum: [...REPORT_CATEGORIES, null], default: null },
+          reasonText: { type: String, default: null },
         },
         { _id: false },
       ),
@@ -77,6 +98,8 @@ reportCaseSchema.index(
 );
 // The administrator's queue: one status, most recently reported first.
 reportCaseSchema.index({ status: 1, lastReportedAt: -1, _id: -1 });
+// The same, of one category (issue 38).
+reportCaseSchema.index({ status: 1, categories: 1, lastReportedAt: -1, _id: -1 });
 
 export type ReportModel = Model<ReportDoc>;
 export type ReportCaseModel = Model<ReportCaseDoc>;

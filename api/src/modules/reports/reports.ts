@@ -3,6 +3,7 @@ import { trusted } from 'mongoose';
 import {
   ALREADY_REPORTED_MESSAGE,
   type ReportAction,
+  type ReportCategory,
   type ReportRequest,
   type ReportResponse,
   type ReportStatus,
@@ -60,6 +61,8 @@ export async function submitReport(
 ): Promise<ReportResponse> {
   await checkTarget(ctx, reporterId, input);
   const { targetType, targetId } = input;
+  // A client older than categories sends words only: "Something else".
+  const category = input.category ?? 'other';
   // Ids come from sequences outside the transaction (a retried attempt leaves a gap).
   const [reportId, newCaseId] = await Promise.all([
     ctx.ids.nextId('reports'),
@@ -75,6 +78,7 @@ export async function submitReport(
             $setOnInsert: { _id: newCaseId, resolution: null, createdAt: now },
             $inc: { reportCount: 1 },
             $set: { lastReportedAt: now },
+            $addToSet: { categories: category },
           },
           { upsert: true, returnDocument: 'after' },
         )
@@ -84,7 +88,8 @@ export async function submitReport(
         reporterId,
         targetType,
         targetId,
-        reason: input.reason,
+        category,
+        reason: input.reason ?? '',
         caseId: openCase!._id,
         createdAt: now,
       });
@@ -108,20 +113,30 @@ export async function submitReport(
   }
 }
 
-/** The administrator's queue: cases of one status, most recently reported first. */
+/**
+ * The administrator's queue: cases of one status, most recently reported first; with
+ * `category`, only those reported for it (cases from before categories count as `other`).
+ */
 export async function listCases(
   ctx: AppContext,
-  status: ReportStatus,
+  query: { status: ReportStatus; category?: ReportCategory },
   page: { skip: number; limit: number },
 ): Promise<{ items: ReportCaseDoc[]; total: number }> {
+  const { status, category } = query;
+  const filter: Record<string, unknown> =
+    category === undefined
+      ? { status }
+      : category === 'other'
+        ? { status, $or: [{ categories: 'other' }, { categories: trusted({ $exists: false }) }] }
+        : { status, categories: category };
   const [items, total] = await Promise.all([
     reportCasesOf(ctx)
-      .find({ status })
+      .find(filter)
       .sort({ lastReportedAt: -1, _id: -1 })
       .skip(page.skip)
       .limit(page.limit)
       .lean<ReportCaseDoc[]>(),
-    reportCasesOf(ctx).countDocuments({ status }),
+    reportCasesOf(ctx).countDocuments(filter),
   ]);
   return { items, total };
 }
@@ -152,7 +167,12 @@ export function countOpenCases(ctx: AppContext): Promise<number> {
 export async function closeCase(
   ctx: AppContext,
   id: number,
-  resolution: { action: ReportAction; adminId: number; now: Date },
+  resolution: {
+    action: ReportAction;
+    adminId: number;
+    now: Date;
+    reason?: { category: ReportCategory; text: string | null } | null;
+  },
 ): Promise<ReportCaseDoc> {
   const closed = await reportCasesOf(ctx)
     .findOneAndUpdate(
@@ -164,6 +184,8 @@ export async function closeCase(
             action: resolution.action,
             resolvedAt: resolution.now,
             resolvedBy: resolution.adminId,
+            category: resolution.reason?.category ?? null,
+            reasonText: resolution.reason?.text ?? null,
           },
         },
       },

@@ -2,7 +2,10 @@ import type { AppContext } from '../../context';
 import { followedIds } from '../follows/queries';
 import { notificationsAfter, notificationsById } from '../notifications/list-notifications';
 import { unreadCounts } from '../notifications/mark-read';
+import { hidesView } from '../notifications/screen';
+import { viewerSafety } from '../safety/relations';
 import { newPostIds } from '../posts/queries';
+import { screenPosts } from '../posts/screen';
 import { AccountCache } from '../users/account-cache';
 import { createAuthenticator } from '../users/authenticate';
 import { StreamHub } from './hub';
@@ -27,9 +30,27 @@ export function createStreamHub(
     notificationsById: (ids) => notificationsById(ctx, ids),
     notificationsAfter: (userId, afterId) => notificationsAfter(ctx, userId, afterId),
     unreadCounts: (userIds) => unreadCounts(ctx, userIds),
-    newPostIds: (tab, sinceId, viewerId, followed) =>
-      newPostIds(ctx, tab, sinceId, viewerId, followed),
+    async newPostIds(tab, sinceId, viewerId, followed) {
+      const [ids, safety] = await Promise.all([
+        newPostIds(ctx, tab, sinceId, viewerId, followed),
+        viewerSafety(ctx, viewerId),
+      ]);
+      if (safety.empty || !ids.length) return ids;
+      // Not the posts of members the viewer blocked, was blocked by, or mutes, nor reposts and
+      // quotes of theirs: what the feed itself leaves out (a muted word only collapses a post).
+      const posts = await ctx.caches.feed.postsById(ids);
+      const { kept } = await screenPosts(ctx, safety, [...posts.values()]);
+      const shown = new Set(kept.map((p) => p._id));
+      return ids.filter((id) => shown.has(id));
+    },
     followedIds: (userId) => followedIds(ctx, userId),
+    async safetyOf(userId) {
+      const safety = await viewerSafety(ctx, userId);
+      return {
+        hidesAuthor: (authorId) => safety.hides(authorId),
+        hidesNotification: (view) => hidesView(safety, view),
+      };
+    },
     async sessionValid(userId, issuedAt) {
       const account = await freshAccount(userId);
       return (

@@ -32,6 +32,8 @@ export interface StreamHubDeps {
     followed: number[],
   ): Promise<number[]>;
   followedIds(userId: number): Promise<number[]>;
+  /** What the member hides (modules/safety): whose new posts and which notifications. */
+  safetyOf(userId: number): Promise<StreamSafety>;
   /** Whether a token of `userId` issued at `issuedAt` (epoch ms) is still accepted. */
   sessionValid(userId: number, issuedAt: number): Promise<boolean>;
   /** The open streams of every process: the per-member limit holds across processes. */
@@ -40,6 +42,22 @@ export interface StreamHubDeps {
   heartbeatMs?: number;
   maxPerMember?: number;
 }
+
+/** What a stream's member hides, as the hub checks each live event against it. */
+export interface StreamSafety {
+  hidesAuthor(userId: number): boolean;
+  hidesNotification(view: Notification): boolean;
+}
+
+/** Every event that changes what a member hides: the streams of those members look again. */
+const SAFETY_EVENTS = [
+  'member.blocked',
+  'member.unblocked',
+  'member.muted',
+  'member.unmuted',
+  'word.muted',
+  'word.unmuted',
+] as const;
 
 export class StreamHub {
   private readonly byMember = new Map<number, MemberStream[]>();
@@ -60,6 +78,10 @@ export class StreamHub {
       events.on('notification.created', (e) => this.notificationCreated(e)),
       events.on(['notification.read', 'notification.withdrawn'], (e) => this.markUnread(e.userId)),
       events.on('post.created', (e) => this.newPost(e)),
+      events.on([...SAFETY_EVENTS], (e) => {
+        if ('blockerId' in e) this.refreshSafety([e.blockerId, e.blockedId]);
+        else this.refreshSafety(['muterId' in e ? e.muterId : e.userId]);
+      }),
       events.on(['session.revoked', 'account.suspended'], (e) => this.checkSessions(e.userId)),
       // One session signed out: its streams end (the device is told why when it reconnects).
       events.on('session.ended', (e) => {
@@ -134,12 +156,14 @@ export class StreamHub {
   /** Replays what the client missed, then sends the unread count and the tabs' new posts. */
   private async prime(stream: MemberStream): Promise<void> {
     const { userId, lastEventId, tabs } = stream.request;
-    const [missed, unread, followed] = await Promise.all([
+    const [missed, unread, followed, safety] = await Promise.all([
       lastEventId !== undefined ? this.deps.notificationsAfter(userId, lastEventId) : [],
       this.deps.unreadCounts([userId]),
       tabs.some((t) => t.tab === 'following') ? this.deps.followedIds(userId) : undefined,
+      this.deps.safetyOf(userId),
     ]);
     stream.followed = followed && new Set(followed);
+    stream.safety = safety;
     const newPosts = await Promise.all(
       tabs.map((t) => this.deps.newPostIds(t.tab, t.since, userId, followed ?? [])),
     );
@@ -205,9 +229,15 @@ export class StreamHub {
         this.newNotifications.clear();
         try {
           const views = await this.deps.notificationsById([...batch.keys()]);
-          for (const view of views)
-            for (const stream of this.byMember.get(batch.get(view.id)!) ?? [])
-              stream.notification(view);
+          for (const view of views) {
+            const recipient = batch.get(view.id)!;
+            const streams = this.byMember.get(recipient) ?? [];
+            if (!streams.length) continue;
+            // Looked at again now: what the member hides may have changed since the stream began.
+            const safety = await this.deps.safetyOf(recipient);
+            if (safety.hidesNotification(view)) continue;
+            for (const stream of streams) stream.notification(view);
+          }
         } catch (err) {
           logFailure(this.deps.logger, err, 'live updates: notifications could not be read');
         }
@@ -258,11 +288,31 @@ export class StreamHub {
     for (const list of this.byMember.values()) {
       for (const stream of list) {
         if (stream.request.userId === post.authorId) continue;
+        // Never a new post of a member the stream's member blocked, was blocked by, or mutes
+        // (before the stream has read what its member hides, its replay counts the posts).
+        const { safety } = stream;
+        if (!safety || safety.hidesAuthor(post.authorId)) continue;
+        // Nor a repost or quote of one of them.
+        if (post.originalAuthorId != null && safety.hidesAuthor(post.originalAuthorId)) continue;
         stream.tabs.forEach((t, i) => {
           if (post.postId > stream.request.tabs[i]!.since && showsIn(t.tab, post, stream))
             stream.newPost(i, post.postId);
         });
       }
+    }
+  }
+
+  /** What these members hide changed: their streams read it again. */
+  private refreshSafety(userIds: number[]): void {
+    for (const userId of userIds) {
+      const streams = this.byMember.get(userId);
+      if (!streams?.length) continue;
+      this.deps.safetyOf(userId).then(
+        (safety) => {
+          for (const stream of streams) stream.safety = safety;
+        },
+        (err: unknown) => logFailure(this.deps.logger, err, 'live updates: safety not read'),
+      );
     }
   }
 

@@ -52,6 +52,8 @@ export class MemberStream {
   expiry: NodeJS.Timeout | undefined;
   lastUnread = -1;
   followed: Set<number> | undefined;
+  /** What the member hides (read when the stream starts, again when it changes). */
+  safety: { hidesAuthor(userId: number): boolean } | undefined;
   closed = false;
 
   constructor(

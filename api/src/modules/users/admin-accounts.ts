@@ -4,7 +4,7 @@
  * users module (profiles, sign-in) is in service.ts.
  */
 import { trusted } from 'mongoose';
-import type { MemberStatus } from '@campus/contracts';
+import type { MemberStatus, ReportCategory } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../platform/errors';
 import { UNVERIFIED_ACCOUNT_TTL_MS } from './accounts';
@@ -25,6 +25,7 @@ export type AdminAccountFields = Pick<
   | 'isVerified'
   | 'suspendedAt'
   | 'suspensionReason'
+  | 'suspensionCategory'
   | 'createdAt'
   | 'lastActiveAt'
 >;
@@ -37,6 +38,7 @@ const ADMIN_ACCOUNT_FIELDS = {
   isVerified: 1,
   suspendedAt: 1,
   suspensionReason: 1,
+  suspensionCategory: 1,
   createdAt: 1,
   lastActiveAt: 1,
 };
@@ -101,13 +103,20 @@ export async function findAccount(ctx: AppContext, id: number): Promise<AdminAcc
 export async function suspendAccount(
   ctx: AppContext,
   id: number,
-  reason: string,
+  reason: { category: ReportCategory; text: string },
   now: Date,
 ): Promise<AdminAccountFields> {
   const user = await usersOf(ctx)
     .findOneAndUpdate(
       { _id: id, suspendedAt: null },
-      { $set: { suspendedAt: now, suspensionReason: reason, tokensValidAfter: now } },
+      {
+        $set: {
+          suspendedAt: now,
+          suspensionReason: reason.text,
+          suspensionCategory: reason.category,
+          tokensValidAfter: now,
+        },
+      },
       { returnDocument: 'after', projection: ADMIN_ACCOUNT_FIELDS },
     )
     .lean<AdminAccountFields>();
@@ -124,7 +133,7 @@ export async function reactivateAccount(ctx: AppContext, id: number): Promise<Ad
   const user = await usersOf(ctx)
     .findOneAndUpdate(
       { _id: id, suspendedAt: trusted({ $ne: null }) },
-      { $set: { suspendedAt: null, suspensionReason: null } },
+      { $set: { suspendedAt: null, suspensionReason: null, suspensionCategory: null } },
       { returnDocument: 'after', projection: ADMIN_ACCOUNT_FIELDS },
     )
     .lean<AdminAccountFields>();

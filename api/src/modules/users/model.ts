@@ -1,5 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { BIO_MAX_LENGTH, NAME_MAX_LENGTH } from '@campus/contracts';
+import {
+  BIO_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  REPORT_CATEGORIES,
+  type ReportCategory,
+} from '@campus/contracts';
 import { keepSearchTerms } from './search-terms';
 
 export interface UserDoc {
@@ -43,6 +48,8 @@ export interface UserDoc {
    */
   suspendedAt?: Date | null;
   suspensionReason?: string | null;
+  /** The category of the suspension's reason (issue 38); absent on older suspensions. */
+  suspensionCategory?: ReportCategory | null;
   /** People search: name words, the whole name and the e-mail, normalized (search-terms.ts). */
   searchTerms?: string[];
   createdAt: Date;
@@ -68,6 +75,7 @@ const userSchema = new Schema<UserDoc>(
     affiliation: { type: String, enum: ['alumni'] },
     suspendedAt: { type: Date, default: null, index: true },
     suspensionReason: { type: String, default: null },
+    suspensionCategory: { type: String, enum: [...REPORT_CATEGORIES, null], default: null },
     searchTerms: { type: [String], default: undefined },
     createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },

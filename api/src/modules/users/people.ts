@@ -13,6 +13,7 @@ import {
   followerCounts,
   mostFollowed,
 } from '../follows/queries';
+import { viewerSafety } from '../safety/relations';
 import { usersOf } from './model';
 import { PUBLIC_USER_FIELDS, toUserInList, type UserFields } from './presenters';
 import { normalizeForSearch, prefixPattern, searchWords } from './search-terms';
@@ -86,8 +87,19 @@ export async function searchUsers(
     lead !== undefined && whole.startsWith(lead)
       ? { searchTerms: trusted({ $gte: lead, $lt: `${lead}\uffff` }) }
       : {};
+  const safety = await viewerSafety(ctx, viewerId);
+  // Members blocked either way are not found (left out by the query: the page stays full).
+  const blocked = [...safety.record.blocked];
   const users = await usersOf(ctx)
-    .find({ ...findableFilter(), ...range, $or: matches }, PUBLIC_USER_FIELDS)
+    .find(
+      {
+        ...findableFilter(),
+        ...range,
+        $or: matches,
+        ...(blocked.length ? { _id: trusted({ $nin: blocked }) } : {}),
+      },
+      PUBLIC_USER_FIELDS,
+    )
     .sort({ name: 1, _id: 1 })
     .limit(USER_SEARCH_LIMIT)
     .lean<UserFields[]>();
@@ -106,9 +118,13 @@ export async function searchUsers(
  */
 export async function suggestUsers(ctx: AppContext, viewerId: number): Promise<UserSuggestion[]> {
   const { publicUrl } = ctx.config;
-  const followed = await followedIds(ctx, viewerId);
+  const [followed, safety] = await Promise.all([
+    followedIds(ctx, viewerId),
+    viewerSafety(ctx, viewerId),
+  ]);
   const sources = followed.slice(-SUGGESTION_SOURCES);
-  const excluded = [viewerId, ...followed];
+  // Never someone the viewer blocked or who blocked the viewer, nor someone the viewer mutes.
+  const excluded = [viewerId, ...followed, ...safety.record.blocked, ...safety.record.mutes.keys()];
   const candidates = await followedByMost(ctx, sources, excluded, SUGGESTION_CANDIDATES);
   const followers = await followerCounts(
     ctx,

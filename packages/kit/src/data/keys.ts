@@ -49,6 +49,8 @@ export const keys = {
   analyticsUserGrowth: () => callKey(routes.analyticsUserGrowth, ['/api/analytics/user-growth']),
   analyticsEngagement: () => callKey(routes.analyticsEngagement, ['/api/analytics/engagement']),
   analyticsActiveUsers: () => callKey(routes.analyticsActiveUsers, ['/api/analytics/active-users']),
+  /** The member's blocks, mutes and muted words (Settings, `GET /api/safety`). */
+  safety: () => callKey(routes.safetyLists, ['/api/safety']),
   /** The member's signed-in devices (Settings, `GET /api/auth/sessions`). */
   sessions: () => callKey(routes.sessions, ['/api/auth/sessions']),
   /** The counts of the shell's Admin section; every admin action revalidates it. */

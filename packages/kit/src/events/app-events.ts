@@ -13,7 +13,11 @@ export type SignOutReason = 'revoked' | 'expired';
 export interface AppEventMap {
   postCreated: { postId?: number };
   postDeleted: { postId: number };
+  /** Its author edited the post's text (lists showing it read it again). */
+  postEdited: { postId: number };
   profileChanged: { userId: number };
+  /** The member muted or blocked `userId` (issue 38): lists showing their posts read again. */
+  memberHidden: { userId: number };
   /** `reason` says why a member was signed out when it was not their own doing. */
   authChanged: { signedIn: boolean; reason?: SignOutReason; message?: string };
 }

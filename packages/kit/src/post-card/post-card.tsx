@@ -3,7 +3,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import type { LikeResponse, Post } from '@campus/contracts';
 import { TimeAgo, useMinuteClock } from '@campus/kit/format';
-import { ReportMenu } from '@campus/kit/report';
+import { EditedLabel, PostMenu } from '@campus/kit/own-words';
+import { MutedPostRow, useSafetyMenuItems } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
 import { mediaMobile } from '@campus/kit/theme';
@@ -186,7 +187,25 @@ export interface OpenPostState {
  * viewer reposted, withdraws their repost; a post that quotes another cannot be reposted.
  * Clicking the card (outside its links and buttons) or its time opens the post.
  */
-export const PostCard = memo(function PostCard({
+export const PostCard = memo(function PostCard(props: PostCardProps) {
+  // A post with one of the viewer's muted words (issue 38) shows as a collapsed row until opened;
+  // once opened, the card takes the focus from the row's button.
+  const [shown, setShown] = useState(false);
+  const opened = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (shown) opened.current?.focus();
+  }, [shown]);
+  if (props.post.mutedWord === undefined) return <PostCardContent {...props} />;
+  if (!shown)
+    return <MutedPostRow authorName={props.post.author.name} onShow={() => setShown(true)} />;
+  return (
+    <div ref={opened} tabIndex={-1}>
+      <PostCardContent {...props} />
+    </div>
+  );
+});
+
+function PostCardContent({
   post,
   onOpen,
   onLikeChange,
@@ -207,6 +226,8 @@ export const PostCard = memo(function PostCard({
     onOpenRef.current = onOpen;
   });
   const openFromLink = useCallback(() => onOpenRef.current?.(post), [post]);
+  // Mute and Block of the '⋯' menu on others' posts (issue 38).
+  const safety = useSafetyMenuItems(post.author);
   const reposts = usePostRepost(target, {
     undoRequest: undoRepostRequest,
     onUndone: onRepostUndone ? () => onRepostUndone(target) : undefined,
@@ -273,6 +294,7 @@ export const PostCard = memo(function PostCard({
               >
                 <TimeAgo date={post.createdAt} />
               </Link>
+              <EditedLabel kind="post" id={post.id} editedAt={post.editedAt} />
             </span>
           </RepostLine>
           {post.repostComment && (
@@ -317,13 +339,8 @@ export const PostCard = memo(function PostCard({
           <RepostIcon />
           <span aria-hidden="true">{reposts.repostsCount}</span>
         </RepostButton>
-        <ReportMenu
-          targetType="post"
-          targetId={post.id}
-          authorId={post.author.id}
-          label="Report post"
-          menuLabel="More actions for this post"
-        />
+        <PostMenu post={post} triggerRef={safety.triggerRef} otherItems={safety.items} />
+        {safety.dialogs}
       </Actions>
       {user && repostable && (
         <RepostDialog
@@ -339,7 +356,7 @@ export const PostCard = memo(function PostCard({
       )}
     </Article>
   );
-});
+}
 
 const MemoPostBody = memo(PostBody);
 

@@ -8,6 +8,7 @@ import {
   relativeTime,
   useMinuteClock,
 } from '@campus/kit/format';
+import { EditedLabel } from '@campus/kit/own-words';
 import { UserText } from '@campus/kit/text';
 import { Avatar, Badge } from '@campus/kit/ui';
 import { ClampedText } from './clamped-text';
@@ -122,6 +123,7 @@ export function PostBody({
           ) : (
             <TimeAgo date={post.createdAt} />
           )}
+          <EditedLabel kind="post" id={post.id} editedAt={post.editedAt} />
           {post.isJdTagged && <Badge $tone="primary">JD</Badge>}
         </Meta>
         {clamp ? <ClampedText text={post.content} /> : <FullText text={post.content} />}

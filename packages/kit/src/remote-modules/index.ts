@@ -23,6 +23,7 @@ export interface RemoteModules {
   'mf_admin/FeedbackPage': NoProps;
   'mf_admin/MembersPage': NoProps;
   'mf_admin/ReportsPage': NoProps;
+  'mf_admin/AppealsPage': NoProps;
   'mf_admin/AuditPage': NoProps;
 }
 

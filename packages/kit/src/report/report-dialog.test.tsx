@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ALREADY_REPORTED_MESSAGE } from '@campus/contracts';
 import { dismissToast } from '@campus/kit/toast';
@@ -31,7 +31,7 @@ async function openDialog() {
 }
 
 describe('ReportMenu and ReportDialog', () => {
-  it('when a member sends a reason, then the report is posted, a toast thanks them and the dialog closes', async () => {
+  it('when a member chooses a category and adds details, then the report is posted, a toast thanks them and the dialog closes', async () => {
     const fetchMock = mockApi(({ method, path }) =>
       method === 'POST' && path === '/api/reports'
         ? {
@@ -42,8 +42,24 @@ describe('ReportMenu and ReportDialog', () => {
     );
     renderMenu();
     await openDialog();
-    expect(screen.getByLabelText('Reason')).toHaveFocus();
-    await userEvent.type(screen.getByLabelText('Reason'), '  Spam link  ');
+    const group = screen.getByRole('radiogroup', { name: 'What is wrong?' });
+    expect(
+      within(group)
+        .getAllByRole('radio')
+        .map((r) => r.getAttribute('value')),
+    ).toEqual([
+      'spam',
+      'harassment',
+      'hate',
+      'violence',
+      'sexual',
+      'misinformation',
+      'impersonation',
+      'other',
+    ]);
+    expect(screen.getByRole('radio', { name: 'Spam' })).toHaveFocus();
+    await userEvent.click(screen.getByRole('radio', { name: 'Harassment or bullying' }));
+    await userEvent.type(screen.getByLabelText('Details (optional)'), '  Mocks a classmate  ');
     await userEvent.click(screen.getByRole('button', { name: 'Send report' }));
     expect(await screen.findByText('Report sent')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -51,18 +67,44 @@ describe('ReportMenu and ReportDialog', () => {
     expect(JSON.parse(String(call?.init.body))).toEqual({
       targetType: 'post',
       targetId: 70,
-      reason: 'Spam link',
+      category: 'harassment',
+      reason: 'Mocks a classmate',
     });
   });
 
-  it('when the reason is blank, then nothing is sent and the field says the reason is required', async () => {
+  it('when a category is chosen without details, then no words are sent', async () => {
+    const fetchMock = mockApi(({ method, path }) =>
+      method === 'POST' && path === '/api/reports'
+        ? {
+            status: 201,
+            body: { id: 2, targetType: 'post', targetId: 70, createdAt: new Date().toISOString() },
+          }
+        : undefined,
+    );
+    renderMenu();
+    await openDialog();
+    await userEvent.click(screen.getByRole('radio', { name: 'Something else' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Send report' }));
+    expect(await screen.findByText('Report sent')).toBeInTheDocument();
+    const [call] = callsTo(fetchMock, '/api/reports', 'POST');
+    expect(JSON.parse(String(call?.init.body))).toEqual({
+      targetType: 'post',
+      targetId: 70,
+      category: 'other',
+    });
+  });
+
+  it('when no category is chosen, then nothing is sent and the group asks for one', async () => {
     const fetchMock = mockApi();
     renderMenu();
     await openDialog();
-    await userEvent.type(screen.getByLabelText('Reason'), '   ');
+    await userEvent.type(screen.getByLabelText('Details (optional)'), 'Spam');
     await userEvent.click(screen.getByRole('button', { name: 'Send report' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Reason is required');
-    expect(screen.getByLabelText('Reason')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('alert')).toHaveTextContent('Choose a category');
+    expect(screen.getByRole('radiogroup', { name: 'What is wrong?' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
     expect(callsTo(fetchMock, '/api/reports', 'POST')).toHaveLength(0);
   });
 
@@ -74,13 +116,13 @@ describe('ReportMenu and ReportDialog', () => {
     );
     renderMenu();
     await openDialog();
-    await userEvent.type(screen.getByLabelText('Reason'), 'Spam');
+    await userEvent.click(screen.getByRole('radio', { name: 'Spam' }));
     await userEvent.click(screen.getByRole('button', { name: 'Send report' }));
     expect(await screen.findByText(ALREADY_REPORTED_MESSAGE)).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
-  it('when the server answers 404 (the post is gone), then its message stays under the field with the reason kept', async () => {
+  it('when the server answers 404 (the post is gone), then its message stays under the field with the choice kept', async () => {
     mockApi(({ method, path }) =>
       method === 'POST' && path === '/api/reports'
         ? { status: 404, body: { message: 'Post not found' } }
@@ -88,11 +130,13 @@ describe('ReportMenu and ReportDialog', () => {
     );
     renderMenu();
     await openDialog();
-    await userEvent.type(screen.getByLabelText('Reason'), 'Spam');
+    await userEvent.click(screen.getByRole('radio', { name: 'Spam' }));
+    await userEvent.type(screen.getByLabelText('Details (optional)'), 'Ads');
     await userEvent.click(screen.getByRole('button', { name: 'Send report' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Post not found');
     expect(screen.getByRole('dialog', { name: 'Report post' })).toBeInTheDocument();
-    expect(screen.getByLabelText('Reason')).toHaveValue('Spam');
+    expect(screen.getByRole('radio', { name: 'Spam' })).toBeChecked();
+    expect(screen.getByLabelText('Details (optional)')).toHaveValue('Ads');
   });
 
   it('when Escape is pressed, then the dialog closes and focus returns to the menu button', async () => {
@@ -106,14 +150,14 @@ describe('ReportMenu and ReportDialog', () => {
     );
   });
 
-  it('when used from the keyboard, then the menu opens on its item and Escape closes it on the button', async () => {
+  it('when used from the keyboard, then the menu opens on its first item (Mute) and Escape closes it on the button', async () => {
     mockApi();
     renderMenu();
     const button = await screen.findByRole('button', { name: 'More actions for this post' });
     button.focus();
     await userEvent.keyboard('{Enter}');
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('menuitem', { name: 'Report post' })).toHaveFocus();
+    expect(screen.getByRole('menuitem', { name: 'Mute this member' })).toHaveFocus();
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(button).toHaveFocus();

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import type { ReportTargetType } from '@campus/contracts';
+import { useSafetyActions } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { ReportDialog } from './lazy-report-dialog';
 
@@ -69,12 +70,17 @@ export interface ReportMenuProps {
   label: string;
   /** What the menu button is about, for screen readers ('More actions for this post'). */
   menuLabel?: string;
+  /** The author's name, for the Mute and Block items (issue 38, @campus/kit/safety). */
+  authorName?: string;
 }
 
 /**
- * A '⋯' menu button with one item that opens the report dialog. Signed-out visitors and the
- * author see nothing. Keyboard: Enter, Space or ArrowDown opens the menu on its item; Escape or
- * Tab closes it (Escape returns focus to the button); a click elsewhere closes it.
+ * A '⋯' menu button whose items mute or block the member, then report them (the report dialog;
+ * issue 38, @campus/kit/safety; arrows, Home and End move between the items). Since issue 38's
+ * `PostMenu` and `CommentMenu` (@campus/kit/own-words) it serves the profile's "Report user" only.
+ * Signed-out visitors and the member themselves see nothing. Keyboard: Enter, Space or ArrowDown
+ * opens the menu on its first item; Escape or Tab closes it (Escape returns focus to the
+ * button); a click elsewhere closes it.
  */
 export function ReportMenu({
   targetType,
@@ -82,6 +88,7 @@ export function ReportMenu({
   authorId,
   label,
   menuLabel = 'More actions',
+  authorName,
 }: ReportMenuProps) {
   const { user } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -89,11 +96,16 @@ export function ReportMenu({
   const menuId = useId();
   const wrapper = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
-  const item = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
+  const safety = useSafetyActions({
+    userId: authorId,
+    userName: authorName,
+    onDialogClosed: () => trigger.current?.focus(),
+  });
 
   useEffect(() => {
     if (!menuOpen) return;
-    item.current?.focus();
+    menu.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
     const onPointerDown = (event: PointerEvent | MouseEvent) => {
       if (!wrapper.current?.contains(event.target as Node)) setMenuOpen(false);
     };
@@ -116,8 +128,21 @@ export function ReportMenu({
       event.key === 'Home' ||
       event.key === 'End'
     ) {
-      event.preventDefault(); // one item: it keeps the focus
-      item.current?.focus();
+      event.preventDefault();
+      const items = [
+        ...event.currentTarget.querySelectorAll<HTMLButtonElement>('[role="menuitem"]'),
+      ];
+      const at = items.indexOf(document.activeElement as HTMLButtonElement);
+      const last = items.length - 1;
+      const next =
+        event.key === 'Home'
+          ? 0
+          : event.key === 'End'
+            ? last
+            : event.key === 'ArrowDown'
+              ? (at + 1) % items.length
+              : (at - 1 + items.length) % items.length;
+      items[next]?.focus();
     }
   };
 
@@ -142,10 +167,10 @@ export function ReportMenu({
         <span aria-hidden="true">⋯</span>
       </Trigger>
       {menuOpen && (
-        <Menu id={menuId} role="menu" aria-label={menuLabel} onKeyDown={onMenuKeyDown}>
+        <Menu ref={menu} id={menuId} role="menu" aria-label={menuLabel} onKeyDown={onMenuKeyDown}>
+          {safety.menuItems(() => setMenuOpen(false))}
           <li role="none">
             <button
-              ref={item}
               type="button"
               role="menuitem"
               onClick={() => {
@@ -168,6 +193,7 @@ export function ReportMenu({
         targetType={targetType}
         targetId={targetId}
       />
+      {safety.dialogs}
     </Wrapper>
   );
 }

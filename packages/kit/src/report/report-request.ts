@@ -1,6 +1,11 @@
 // What the report dialog sends and how it is titled: zod-free, so the kit's report entry point
 // (the '⋯' menu on every post card) carries no validation library until a dialog opens.
-import { callRoutes, type ReportResponse, type ReportTargetType } from '@campus/contracts';
+import {
+  callRoutes,
+  type ReportCategory,
+  type ReportResponse,
+  type ReportTargetType,
+} from '@campus/contracts';
 import { callApi } from '@campus/kit/api';
 
 /** The dialog's title for each kind of target. */
@@ -17,11 +22,23 @@ export interface ReportDialogProps {
   targetId: number;
 }
 
-/** `POST /api/reports` (issue 18): a member reports a post, a comment or a member, once. */
+/**
+ * `POST /api/reports` (issue 18): a member reports a post, a comment or a member, once: with a
+ * category and optional words (issue 38), or words alone (counted as "Something else").
+ */
 export function sendReport(
   targetType: ReportTargetType,
   targetId: number,
-  reason: string,
+  report: string | { category: ReportCategory; reason?: string },
 ): Promise<ReportResponse> {
-  return callApi(callRoutes.sendReport, { body: { targetType, targetId, reason } });
+  const body =
+    typeof report === 'string'
+      ? { targetType, targetId, reason: report }
+      : {
+          targetType,
+          targetId,
+          category: report.category,
+          ...(report.reason ? { reason: report.reason } : {}),
+        };
+  return callApi(callRoutes.sendReport, { body });
 }

@@ -3,6 +3,8 @@ export { Button } from './button';
 export type { ButtonProps } from './button';
 export { Avatar } from './avatar';
 export { Badge } from './badge';
+export { CategoryReasonDialog } from './category-reason-dialog';
+export type { CategoryReasonDialogProps } from './category-reason-dialog';
 export { Checkbox } from './checkbox';
 export { Dialog } from './dialog';
 export type { DialogProps } from './dialog';

@@ -1,0 +1,96 @@
+import { useState, type FormEvent } from 'react';
+import styled from 'styled-components';
+import { failureMessage } from './failure-message';
+import { toast } from '@campus/kit/toast';
+import { Button, Dialog, TextArea } from '@campus/kit/ui';
+
+const Form = styled.form`
+  display: grid;
+  gap: ${({ theme }) => theme.space(4)};
+`;
+
+const Actions = styled.div`
+  display: flex;
+  justify-content: flex-end;
+  gap: ${({ theme }) => theme.space(2)};
+`;
+
+export interface EditTextDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** 'Edit post', 'Edit comment'. */
+  title: string;
+  /** The text field's label: 'Post text', 'Comment'. */
+  label: string;
+  /** The text as it is now. */
+  initial: string;
+  /** The most characters the text may have (a live counter shows n/max). */
+  maxLength: number;
+  /** Saves the new text (trimmed); a failure's message is shown and the dialog stays open. */
+  save: (content: string) => Promise<void>;
+  /** The failure toast's text when the API says nothing more precise. */
+  failure: string;
+}
+
+/**
+ * Editing one's own post or comment: the text in a field with a counter, Save (disabled while the
+ * trimmed text is empty, unchanged or saving) and Cancel. Focus goes to the field, Escape or
+ * Cancel closes, and the dialog gives focus back where it came from (the Dialog primitive).
+ */
+export function EditTextDialogPanel({
+  open,
+  onOpenChange,
+  title,
+  label,
+  initial,
+  maxLength,
+  save,
+  failure,
+}: EditTextDialogProps) {
+  const [text, setText] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  // Each opening starts from the text as it is now: a closed dialog is not mounted (lazyOnOpen).
+
+  const trimmed = text.trim();
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving || !trimmed || trimmed === initial.trim()) return;
+    setSaving(true);
+    try {
+      await save(trimmed);
+      onOpenChange(false);
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: failureMessage(error, failure),
+        variant: 'destructive',
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !saving && onOpenChange(next)} title={title}>
+      <Form onSubmit={(event) => void onSubmit(event)}>
+        <TextArea
+          label={label}
+          rows={5}
+          maxLength={maxLength}
+          showCounter
+          autoFocus
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <Actions>
+          <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={saving || !trimmed || trimmed === initial.trim()}>
+            {saving ? 'Saving...' : 'Save'}
+          </Button>
+        </Actions>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,45 @@
+import {
+  callRoutes,
+  type Comment,
+  type ContentVersion,
+  type DeleteCommentResponse,
+  type DeletePostResponse,
+  type Post,
+} from '@campus/contracts';
+import { callApi } from '@campus/kit/api';
+
+/** `PUT /api/posts/{id}`: the author replaces the post's text (a quote's comment). */
+export function editPost(postId: number, content: string): Promise<Post> {
+  return callApi(callRoutes.editPost, {
+    params: { id: postId },
+    body: { content: content.trim() },
+  });
+}
+
+/** `DELETE /api/posts/{id}`: the author only. */
+export function deletePost(postId: number): Promise<DeletePostResponse> {
+  return callApi(callRoutes.deletePost, { params: { id: postId } });
+}
+
+/** `PUT /api/comments/{id}`: the author replaces the comment's text. */
+export function editComment(commentId: number, content: string): Promise<Comment> {
+  return callApi(callRoutes.editComment, {
+    params: { id: commentId },
+    body: { content: content.trim() },
+  });
+}
+
+/** `DELETE /api/comments/{id}`: the author only; one with replies stays as a placeholder. */
+export function deleteComment(commentId: number): Promise<DeleteCommentResponse> {
+  return callApi(callRoutes.deleteComment, { params: { id: commentId } });
+}
+
+/** Every version of a post's or comment's text, newest first (the current one first). */
+export async function fetchVersions(
+  kind: 'post' | 'comment',
+  id: number,
+): Promise<ContentVersion[]> {
+  const route = kind === 'post' ? callRoutes.postVersions : callRoutes.commentVersions;
+  const { versions } = await callApi(route, { params: { id } });
+  return versions;
+}
