@@ -460,7 +460,10 @@ async function main() {
         await drain(api.url);
         // The two members in pairs, the pair's order alternating (the machine's drift during a
         // row falls on both alike), the ratio taken within each pair, then its median.
-        const members = {
+        const members: Record<
+          'plain' | 'hiding',
+          { name: string; headers: Record<string, string> }
+        > = {
           plain: {
             name: `GET /api/posts ${tab}, page 1, a member who hides nobody`,
             headers: as(safetyMembers.plainId),
@@ -470,16 +473,16 @@ async function main() {
             headers: as(safetyMembers.safetyId),
           },
         };
-        const pairs: Array<Record<keyof typeof members, Row>> = [];
+        const pairs: Array<Record<'plain' | 'hiding', Row>> = [];
         for (let i = 0; i < REPEATS; i++) {
           const order =
             i % 2 === 0 ? (['plain', 'hiding'] as const) : (['hiding', 'plain'] as const);
-          const pair: Partial<Record<keyof typeof members, Row>> = {};
+          const pair: Partial<Record<'plain' | 'hiding', Row>> = {};
           for (const who of order) {
             const { name, headers } = members[who];
             pair[who] = await measure(name, { url: api.url, headers, paths, repeats: 1 });
           }
-          pairs.push(pair as Record<keyof typeof members, Row>);
+          pairs.push(pair as Record<'plain' | 'hiding', Row>);
         }
         const plain = medianRow(pairs.map((p) => p.plain));
         const hiding = medianRow(pairs.map((p) => p.hiding));
