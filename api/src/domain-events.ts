@@ -21,6 +21,11 @@ export type DomainEvent =
       isJdTagged: boolean;
       /** The post this one quotes (a repost, a comment shared to the timeline). */
       originalPostId: number | null;
+      /**
+       * That post's author: live counts leave out a repost of a member the viewer hides. Absent
+       * from events stored before it (read as unknown: only `authorId` is checked).
+       */
+      originalAuthorId?: number | null;
     }
   /** Deleted by its author, or removed by moderation; a repost's count moves with `post.unreposted`. */
   | { type: 'post.deleted'; postId: number; authorId: number }

@@ -193,6 +193,7 @@ describe('removals: the reason shown, one appeal, lifted or upheld', () => {
       content: 'A misunderstood joke',
       reason: { category: 'harassment', text: 'Mocks a classmate' },
       decisionId: expect.any(Number),
+      appealed: false,
     });
     await as(author.auth).get(`/api/posts/${post.body.id}`).expect(404);
 
@@ -231,6 +232,8 @@ describe('removals: the reason shown, one appeal, lifted or upheld', () => {
       status: 409,
       body: { message: ALREADY_APPEALED_MESSAGE },
     });
+    // The notice read again (a reload) offers no second appeal.
+    expect((await removalNotice(author.auth)).appealed).toBe(true);
 
     const summary = await asAdmin().get('/api/admin/summary').expect(200);
     expect(summary.body.pendingAppeals).toBeGreaterThanOrEqual(1);

@@ -241,6 +241,26 @@ async function drain(url: string): Promise<void> {
   }
 }
 
+/** One row of several measurements of it (each of one repetition): their medians. */
+function medianRow(rows: Row[]): Row {
+  const of = (pick: (r: Row) => number) => median(rows.map(pick));
+  return {
+    name: rows[0]!.name,
+    requestsPerSecond: of((r) => r.requestsPerSecond),
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
+    errors: rows.reduce((sum, r) => sum + r.errors, 0),
+    statusCodes: rows.flatMap((r) => r.statusCodes),
+    apiUs: of((r) => r.apiUs),
+    dbUs: of((r) => r.dbUs),
+    helloUs: of((r) => r.helloUs),
+    helloRequestsPerSecond: of((r) => r.helloRequestsPerSecond),
+    apiRatio: of((r) => r.apiRatio),
+    totalRatio: of((r) => r.totalRatio),
+    measured: rows.every((r) => r.measured),
+  };
+}
+
 async function main() {
   const db = await openBenchDatabase({});
   const children: Array<{ stop(): Promise<void> }> = [];
@@ -301,12 +321,14 @@ async function main() {
         paths: string[];
         /** Also the 404 (HELLO_DURATION s) just before the row in each repetition. */
         withFloor?: boolean;
+        /** Repetitions (default BENCH_REPEATS). */
+        repeats?: number;
       },
     ): Promise<Row> => {
       const reps: Array<
         { load: LoadResult; hello: LoadResult; helloUs: number; floorUs?: number } & CpuPerRequest
       > = [];
-      for (let i = 0; i < REPEATS; i++) {
+      for (let i = 0; i < (options.repeats ?? REPEATS); i++) {
         const helloMeter = cpuMeter({ hello: helloPid });
         const hello = await runLoad({ url: ceiling.url, duration: HELLO_DURATION });
         const helloCpu = helloMeter.stop();
@@ -436,17 +458,38 @@ async function main() {
         for (const id of [safetyMembers.plainId, safetyMembers.safetyId])
           await runLoad({ url: `${api.url}${paths[0]}`, duration: WARMUP, headers: as(id) });
         await drain(api.url);
-        const plain = await measure(`GET /api/posts ${tab}, page 1, a member who hides nobody`, {
-          url: api.url,
-          headers: as(safetyMembers.plainId),
-          paths,
-        });
-        const hiding = await measure(
-          `GET /api/posts ${tab}, page 1, a member with ${SAFETY_BLOCKS + SAFETY_MUTES} blocks and mutes and ${SAFETY_WORDS} muted words`,
-          { url: api.url, headers: as(safetyMembers.safetyId), paths },
-        );
+        // The two members in pairs, the pair's order alternating (the machine's drift during a
+        // row falls on both alike), the ratio taken within each pair, then its median.
+        const members: Record<
+          'plain' | 'hiding',
+          { name: string; headers: Record<string, string> }
+        > = {
+          plain: {
+            name: `GET /api/posts ${tab}, page 1, a member who hides nobody`,
+            headers: as(safetyMembers.plainId),
+          },
+          hiding: {
+            name: `GET /api/posts ${tab}, page 1, a member with ${SAFETY_BLOCKS + SAFETY_MUTES} blocks and mutes and ${SAFETY_WORDS} muted words`,
+            headers: as(safetyMembers.safetyId),
+          },
+        };
+        const pairs: Array<Record<'plain' | 'hiding', Row>> = [];
+        for (let i = 0; i < REPEATS; i++) {
+          const order =
+            i % 2 === 0 ? (['plain', 'hiding'] as const) : (['hiding', 'plain'] as const);
+          const pair: Partial<Record<'plain' | 'hiding', Row>> = {};
+          for (const who of order) {
+            const { name, headers } = members[who];
+            pair[who] = await measure(name, { url: api.url, headers, paths, repeats: 1 });
+          }
+          pairs.push(pair as Record<'plain' | 'hiding', Row>);
+        }
+        const plain = medianRow(pairs.map((p) => p.plain));
+        const hiding = medianRow(pairs.map((p) => p.hiding));
         rows.push(plain, hiding);
-        const ratio = plain.apiUs > 0 ? hiding.apiUs / plain.apiUs : 0;
+        const ratio = median(
+          pairs.map((p) => (p.plain.apiUs > 0 ? p.hiding.apiUs / p.plain.apiUs : 0)),
+        );
         safetyRatios.push({ tab, ratio, rows: [plain, hiding] });
         console.log(
           `${tab}, page 1: a member who hides nobody ${fmt(plain.apiUs)} µs, a member with ${SAFETY_BLOCKS + SAFETY_MUTES} blocks and mutes and ${SAFETY_WORDS} muted words ${fmt(hiding.apiUs)} µs API CPU/request (${fmt(ratio, 2)}×)` +

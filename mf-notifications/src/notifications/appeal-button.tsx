@@ -13,11 +13,20 @@ const Line = styled.p`
 /**
  * Issue 38: the member appeals a removal from its notification, once, in a few sentences
  * (`POST /api/appeals`). After it is sent, or if it was sent before (409), the button gives way
- * to a line that says so.
+ * to a line that says so; a notice the member appealed earlier (`appealed`) shows that line only.
  */
-export function AppealButton({ decisionId, what }: { decisionId: number; what: string }) {
+export function AppealButton({
+  decisionId,
+  what,
+  appealed,
+}: {
+  decisionId: number;
+  what: string;
+  appealed: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState(false);
+  if (appealed && !sent) return <Line>You appealed this decision.</Line>;
   if (sent) return <Line role="status">Appeal sent. The Campus team will review it.</Line>;
   return (
     <Line>

@@ -92,7 +92,11 @@ export function NotificationRow({
   // A removal names its decision (issue 38): the member may appeal it from here.
   const appealable =
     latest.type === 'content_removed' && latest.decisionId !== null
-      ? { decisionId: latest.decisionId, what: latest.targetType }
+      ? {
+          decisionId: latest.decisionId,
+          what: latest.targetType,
+          appealed: latest.appealed === true,
+        }
       : null;
   const who = groupActors(group, single);
   const target = groupTarget(group, viewerId);

@@ -259,6 +259,26 @@ describe('NotificationsPage', () => {
     });
   });
 
+  it('a removal the member appealed before offers no second appeal (issue 38)', async () => {
+    const removed: Notification = {
+      id: 41,
+      type: 'content_removed',
+      isRead: true,
+      createdAt: at,
+      actor: null,
+      targetType: 'comment',
+      content: 'Heated words',
+      decisionId: 13,
+      reason: { category: 'hate', text: null },
+      appealed: true,
+    };
+    serve(() => undefined, [{ groups: [groupOf(removed, [41], [])], nextCursor: null }]);
+    renderNotifications();
+    await screen.findByRole('button', { name: 'Campus removed your comment after reports' });
+    expect(screen.getByText('You appealed this decision.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Appeal' })).not.toBeInTheDocument();
+  });
+
   it('puts the unread state back when marking read fails', async () => {
     const fetchMock = serve(({ method }) =>
       method === 'PUT' ? { status: 500, body: {} } : undefined,

@@ -87,6 +87,8 @@ const contentRemovedNotificationSchema = member('content_removed', {
   content: z.string(),
   decisionId: idSchema.nullable(),
   reason: moderationReasonSchema.nullable(),
+  /** True once the member appealed this decision: there is one appeal per decision. */
+  appealed: z.boolean().optional(),
 });
 /**
  * Sent to a member when the administrator decided their appeal (issue 38): `lifted` undid the

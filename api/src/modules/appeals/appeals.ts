@@ -14,6 +14,7 @@ import {
 import type { AppContext } from '../../context';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { isDuplicateKey } from '../../platform/mongo-errors';
+import { markDecisionAppealed } from '../notifications/mark-read';
 import { userPolicy } from '../users/policy';
 import {
   appealOfDecision,
@@ -57,6 +58,7 @@ async function appealDecision(
         { _id: decision._id },
         { $set: { ticketHash: null, ticketExpiresAt: null } },
       );
+      await markDecisionAppealed(ctx, decision.memberId, decision._id);
       ctx.publish({ type: 'appeal.filed', appealId: id, memberId: decision.memberId });
       return created.toObject<AppealDoc>();
     });

@@ -83,3 +83,18 @@ export async function markReadFrom(
     if (result.modifiedCount > 0) ctx.publish({ type: 'notification.read', userId });
   });
 }
+
+/**
+ * Marks the member's notification of a decision as appealed (in the appeal's transaction), so that
+ * it offers no second appeal after a reload; the page cache forgets their pages on `appeal.filed`.
+ */
+export async function markDecisionAppealed(
+  ctx: AppContext,
+  userId: number,
+  decisionId: number,
+): Promise<void> {
+  await notificationsOf(ctx).updateMany(
+    { userId, type: 'content_removed', decisionId },
+    { $set: { appealed: true } },
+  );
+}

@@ -30,6 +30,8 @@ export interface NotificationDoc {
   category?: ReportCategory | null;
   reasonText?: string | null;
   outcome?: 'lifted' | 'upheld' | null;
+  /** Set on a `content_removed` once its member appealed the decision (one appeal each). */
+  appealed?: boolean;
   isRead: boolean;
   /**
    * Set for notifications that must exist at most once (a like: once per liker and post, however
@@ -56,6 +58,7 @@ const notificationSchema = new Schema<NotificationDoc>(
     category: { type: String },
     reasonText: { type: String },
     outcome: { type: String, enum: ['lifted', 'upheld'] },
+    appealed: { type: Boolean },
     isRead: { type: Boolean, default: false },
     dedupeKey: { type: String },
     createdAt: { type: Date, default: () => new Date(), immutable: true },

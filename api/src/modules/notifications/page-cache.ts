@@ -65,6 +65,8 @@ export class NotificationPageCache {
       }),
       events.on(['member.muted', 'member.unmuted'], (e) => this.pages.forgetOwner(e.muterId)),
       events.on(['word.muted', 'word.unmuted'], (e) => this.pages.forgetOwner(e.userId)),
+      // A removal's notification now reads as appealed.
+      events.on('appeal.filed', (e) => this.pages.forgetOwner(e.memberId)),
       events.on(
         [
           'profile.updated',

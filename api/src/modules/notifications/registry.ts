@@ -171,6 +171,7 @@ export const notificationKinds: { [T in NotificationType]: NotificationKind<T> }
       // Notifications stored before reasons (issue 38) have neither.
       decisionId: n.decisionId ?? null,
       reason: n.category ? { category: n.category, text: n.reasonText ?? null } : null,
+      appealed: n.appealed === true,
     }),
   },
   appeal_decided: {

@@ -6,7 +6,7 @@ import { COMMENT_NOT_FOUND } from '../comments/queries';
 import { blockedEitherWay } from '../safety/relations';
 import { notFound } from '../../platform/errors';
 import { notify } from '../notifications/notify';
-import { postsOf } from './model';
+import { postsOf, type PostDoc } from './model';
 import { postCreated } from './post-events';
 import { postForWriteBy } from './screen';
 
@@ -41,7 +41,7 @@ export async function addComment(
           sharedCommentId: created.comment.id,
         })
       ).toObject();
-      ctx.publish(postCreated(shared));
+      ctx.publish(postCreated(shared, await authorOf(ctx, shared.originalPostId, post)));
     }
     const commentId = created.comment.id;
     const notified = new Set<number>([actor.id]);
@@ -59,4 +59,15 @@ export async function addComment(
     return created;
   }, `posts:${postId}`);
   return comment;
+}
+
+/** The author of `originalId`: `post`'s own when it is `post`, else read from the feed cache. */
+async function authorOf(
+  ctx: AppContext,
+  originalId: number | null | undefined,
+  post: PostDoc,
+): Promise<number | null> {
+  if (!originalId) return null;
+  if (originalId === post._id) return post.authorId;
+  return (await ctx.caches.feed.postsById([originalId])).get(originalId)?.authorId ?? null;
 }

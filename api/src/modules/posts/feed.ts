@@ -122,15 +122,17 @@ interface ScreenedPage {
 }
 
 /**
- * Screened pages, kept while what they were made of is the same: the tab's cached pages (their
- * id lists, the feed cache's own arrays), the posts and originals the feed cache holds (an edited
- * post is a new object there: its new text is screened again for muted words, issue 38) and the
- * viewer's record (the safety cache's object), until a mute or word in it runs out. A page read
- * again then costs its lookups, not a screen.
+ * Screened pages, kept while what they were made of is the same: the tab's cached page that the
+ * last round read (its id list, the feed cache's own array, and the posts the feed cache holds:
+ * an edited post is a new object there, its new text screened again for muted words, issue 38),
+ * the originals screened with, and the viewer's record (the safety cache's object, a new one
+ * after any block, mute or word), until a mute or word in it runs out. The last round's posts
+ * begin with every earlier round's, so they alone decide whether the page holds: a page read
+ * again costs one cached read and its comparison, not a screen.
  */
 interface KeptScreen {
-  /** Each round's size, the id list and the posts it read (the first is the key). */
-  rounds: Array<{ read: number; ids: readonly number[]; posts: PostDoc[] }>;
+  /** The last round: its size, the id list and the posts it read. */
+  last: { read: number; ids: readonly number[]; posts: PostDoc[] };
   /** The originals the rounds screened with. */
   originals: Map<number, PostDoc>;
   until: number;
@@ -142,7 +144,25 @@ function samePosts(a: PostDoc[], b: PostDoc[]): boolean {
   if (a === b) return true;
   return a.length === b.length && a.every((p, i) => p === b[i]);
 }
-const screens = new WeakMap<readonly number[], WeakMap<SafetyRecord, Map<string, KeptScreen>>>();
+
+/** Screened pages kept per viewer's record, at most this many pages each (oldest go first). */
+const KEPT_SCREENS_PER_VIEWER = 32;
+const screens = new WeakMap<SafetyRecord, Map<string, KeptScreen>>();
+/** Screens under way, by viewer's record and page. */
+const screening = new WeakMap<SafetyRecord, Map<string, Promise<ScreenedPage>>>();
+
+function keptScreen(
+  ctx: AppContext,
+  kept: KeptScreen | undefined,
+  now: number,
+  last: { ids: readonly number[]; posts: PostDoc[] },
+): boolean {
+  if (!kept || now >= kept.until) return false;
+  if (last.ids !== kept.last.ids || !samePosts(last.posts, kept.last.posts)) return false;
+  for (const [id, original] of kept.originals)
+    if (ctx.caches.feed.cachedPost(id) !== original) return false;
+  return true;
+}
 
 /**
  * One page of a tab as a viewer who hides some members sees it: offsets count the posts the
@@ -159,32 +179,42 @@ async function screenedPage(
 ): Promise<ScreenedPage> {
   const end = query.offset + query.limit;
   const read = (limit: number) => feedPage(ctx, viewerId, { ...query, offset: 0, limit });
-  const first = await read(end);
-  const key = `${query.offset}:${query.limit}`;
+  const key = `${query.tab}|${query.topFilter ?? ''}|${query.offset}:${query.limit}`;
   const now = ctx.clock.now().getTime();
-  const kept = screens.get(first.ids)?.get(safety.record)?.get(key);
-  if (kept && now < kept.until && samePosts(first.posts, kept.rounds[0]!.posts)) {
-    let same = true;
-    for (const round of kept.rounds.slice(1)) {
-      const again = await read(round.read);
-      if (again.ids !== round.ids || !samePosts(again.posts, round.posts)) {
-        same = false;
-        break;
-      }
-    }
-    for (const [id, original] of kept.originals) {
-      if (!same) break;
-      same = ctx.caches.feed.cachedPost(id) === original;
-    }
-    if (same) return kept.result;
+  const kept = screens.get(safety.record)?.get(key);
+  const firstRead = kept ? await read(kept.last.read) : await read(end);
+  if (kept && keptScreen(ctx, kept, now, firstRead)) return kept.result;
+  // Concurrent requests of the viewer for the page (50 at once as a cached page runs out) wait
+  // for one screen rather than each making its own.
+  const first = kept ? await read(end) : firstRead;
+  let underWay = screening.get(safety.record);
+  const running = underWay?.get(key);
+  if (running) return running;
+  if (!underWay) screening.set(safety.record, (underWay = new Map()));
+  const made = screen(ctx, query, safety, key, first, read);
+  underWay.set(key, made);
+  try {
+    return await made;
+  } finally {
+    if (underWay.get(key) === made) underWay.delete(key);
   }
-  const rounds: KeptScreen['rounds'] = [];
-  const originals = new Map<number, PostDoc>();
+}
+
+/** Screens the tab from `page` (its top `offset + limit` posts) down; keeps the result. */
+async function screen(
+  ctx: AppContext,
+  query: FeedQuery,
+  safety: ViewerSafety,
+  key: string,
+  first: { posts: PostDoc[]; ids: readonly number[] },
+  read: (limit: number) => Promise<{ posts: PostDoc[]; ids: readonly number[] }>,
+): Promise<ScreenedPage> {
+  const end = query.offset + query.limit;
   let page = first;
+  const originals = new Map<number, PostDoc>();
   let size = end;
   for (let round = 1; ; round++) {
     if (round > 1) page = await read(size);
-    rounds.push({ read: size, ids: page.ids, posts: page.posts });
     const screened = await screenPosts(ctx, safety, page.posts);
     const { kept: shown, muted, hidden } = screened;
     for (const [id, original] of screened.originals) originals.set(id, original);
@@ -196,11 +226,16 @@ async function screenedPage(
       const mutedHere = new Map<number, string>();
       for (const p of posts) if (muted.has(p._id)) mutedHere.set(p._id, muted.get(p._id)!);
       const result = { posts, ids: whole ? page.ids : posts.map((p) => p._id), muted: mutedHere };
-      let byRecord = screens.get(first.ids);
-      if (!byRecord) screens.set(first.ids, (byRecord = new WeakMap()));
-      let byPage = byRecord.get(safety.record);
-      if (!byPage) byRecord.set(safety.record, (byPage = new Map()));
-      byPage.set(key, { rounds, originals, until: safety.stableUntil(), result });
+      let byPage = screens.get(safety.record);
+      if (!byPage) screens.set(safety.record, (byPage = new Map()));
+      byPage.delete(key);
+      if (byPage.size >= KEPT_SCREENS_PER_VIEWER) byPage.delete(byPage.keys().next().value!);
+      byPage.set(key, {
+        last: { read: size, ids: page.ids, posts: page.posts },
+        originals,
+        until: safety.stableUntil(),
+        result,
+      });
       return result;
     }
     // Read as much further again as the hidden posts took away, at least a page.

@@ -1,9 +1,10 @@
 import type { DomainEvent } from '../../domain-events';
 import type { PostDoc } from './model';
 
-/** The event of a post just stored. */
+/** The event of a post just stored; a repost or quote names its original's author. */
 export function postCreated(
   post: Pick<PostDoc, '_id' | 'authorId' | 'createdAt' | 'isJdTagged' | 'originalPostId'>,
+  originalAuthorId: number | null = null,
 ): DomainEvent {
   return {
     type: 'post.created',
@@ -12,5 +13,6 @@ export function postCreated(
     createdAt: post.createdAt,
     isJdTagged: post.isJdTagged,
     originalPostId: post.originalPostId ?? null,
+    originalAuthorId,
   };
 }

@@ -44,7 +44,7 @@ export async function repost(
         repostComment: comment,
       })
     ).toObject();
-    ctx.publish(postCreated(doc), {
+    ctx.publish(postCreated(doc, original.authorId), {
       type: 'post.reposted',
       postId: id,
       userId: actor.id,

@@ -83,6 +83,8 @@ function wordsInForce(record: SafetyRecord, now: number): Map<string, string> {
 
 export class SafetyCache {
   private readonly records: ReadCache<number, SafetyRecord>;
+  /** Records being read, by member: what concurrent misses wait for. */
+  private readonly loading = new Map<number, Promise<SafetyRecord>>();
   /** The matcher of each record, until one of its words runs out (no recompiling). */
   private readonly matchers = new WeakMap<
     SafetyRecord,
@@ -104,10 +106,21 @@ export class SafetyCache {
   async record(userId: number): Promise<SafetyRecord> {
     const kept = this.records.get(userId);
     if (kept) return kept;
-    const mark = this.records.mark();
-    const record = await this.load(userId);
-    this.records.set(userId, record, mark);
-    return record;
+    // Concurrent misses (a member's requests as the record runs out) read it once.
+    let loading = this.loading.get(userId);
+    if (!loading) {
+      const mark = this.records.mark();
+      loading = this.load(userId)
+        .then((record) => {
+          this.records.set(userId, record, mark);
+          return record;
+        })
+        .finally(() => {
+          if (this.loading.get(userId) === loading) this.loading.delete(userId);
+        });
+      this.loading.set(userId, loading);
+    }
+    return loading;
   }
 
   /** What `userId` hides now. */
@@ -127,12 +140,15 @@ export class SafetyCache {
     return new ViewerSafety(record, now, kept.matcher);
   }
 
+  /** Forgets the member's record; a read under way is no longer joined (it may predate the change). */
   forget(userId: number): void {
     this.records.delete(userId);
+    this.loading.delete(userId);
   }
 
   clear(): void {
     this.records.clear();
+    this.loading.clear();
   }
 
   subscribe(events: EventBus<DomainEvent>): () => void {

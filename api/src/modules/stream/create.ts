@@ -5,6 +5,7 @@ import { unreadCounts } from '../notifications/mark-read';
 import { hidesView } from '../notifications/screen';
 import { viewerSafety } from '../safety/relations';
 import { newPostIds } from '../posts/queries';
+import { screenPosts } from '../posts/screen';
 import { AccountCache } from '../users/account-cache';
 import { createAuthenticator } from '../users/authenticate';
 import { StreamHub } from './hub';
@@ -35,12 +36,12 @@ export function createStreamHub(
         viewerSafety(ctx, viewerId),
       ]);
       if (safety.empty || !ids.length) return ids;
-      // Not the posts of members the viewer blocked, was blocked by, or mutes.
+      // Not the posts of members the viewer blocked, was blocked by, or mutes, nor reposts and
+      // quotes of theirs: what the feed itself leaves out (a muted word only collapses a post).
       const posts = await ctx.caches.feed.postsById(ids);
-      return ids.filter((id) => {
-        const post = posts.get(id);
-        return post !== undefined && !safety.hides(post.authorId);
-      });
+      const { kept } = await screenPosts(ctx, safety, [...posts.values()]);
+      const shown = new Set(kept.map((p) => p._id));
+      return ids.filter((id) => shown.has(id));
     },
     followedIds: (userId) => followedIds(ctx, userId),
     async safetyOf(userId) {

@@ -290,7 +290,10 @@ export class StreamHub {
         if (stream.request.userId === post.authorId) continue;
         // Never a new post of a member the stream's member blocked, was blocked by, or mutes
         // (before the stream has read what its member hides, its replay counts the posts).
-        if (!stream.safety || stream.safety.hidesAuthor(post.authorId)) continue;
+        const { safety } = stream;
+        if (!safety || safety.hidesAuthor(post.authorId)) continue;
+        // Nor a repost or quote of one of them.
+        if (post.originalAuthorId != null && safety.hidesAuthor(post.originalAuthorId)) continue;
         stream.tabs.forEach((t, i) => {
           if (post.postId > stream.request.tabs[i]!.since && showsIn(t.tab, post, stream))
             stream.newPost(i, post.postId);
