@@ -74,7 +74,11 @@ export function createMediaJanitor(ctx: AppContext): MediaJanitor {
           await sweepExpired();
         } while (again && !closed);
       } catch (err) {
-        logFailure(ctx.logger, err, 'expired uploads could not be deleted (the next sweep retries)');
+        logFailure(
+          ctx.logger,
+          err,
+          'expired uploads could not be deleted (the next sweep retries)',
+        );
       } finally {
         round = undefined;
       }
