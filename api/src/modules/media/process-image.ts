@@ -66,7 +66,6 @@ export function variantWidths(width: number): number[] {
 
 export async function processImage(task: ProcessImageTask): Promise<ProcessImageResult> {
   const input = await fs.readFile(task.path);
-  if (MARKUP.test(input.toString('latin1'))) return refuse(415, POLYGLOT);
   // The header only; the pixel limit is checked here so that it gets its own status.
   const metadata = await sharp(input, { limitInputPixels: false })
     .metadata()
@@ -77,6 +76,7 @@ export async function processImage(task: ProcessImageTask): Promise<ProcessImage
   const sourceWidth = metadata.width ?? 0;
   const sourceHeight = (metadata.pageHeight ?? metadata.height) || 0;
   if (sourceWidth === 0 || sourceHeight === 0) return refuse(415, NOT_AN_IMAGE);
+  if (MARKUP.test(input.toString('latin1'))) return refuse(415, POLYGLOT);
   if (sourceWidth * sourceHeight > task.maxPixels) return refuse(413, TOO_MANY_PIXELS);
 
   let base: { data: Buffer; info: OutputInfo };
