@@ -5,7 +5,8 @@ import type { ProcessImageResult, ProcessImageTask } from './process-image';
 /**
  * Image processing off the event loop: a pool of worker threads (piscina) that each process one
  * image at a time (image-worker.ts), at most `threads` at once; more uploads wait in its queue.
- * Threads start when images come and stop after a minute idle.
+ * Threads start when images come and stop after a minute idle (an idle thread keeps no process
+ * alive).
  */
 export interface ImagePool {
   process(task: ProcessImageTask): Promise<ProcessImageResult>;
@@ -20,9 +21,7 @@ const WORKER_FILE = path.join(
 
 export function createImagePool(threads: number): ImagePool {
   let pool: Piscina<ProcessImageTask, ProcessImageResult> | undefined;
-  let closed = false;
   const started = () => {
-    if (closed) throw new Error('The image pool is closed');
     pool ??= new Piscina({
       filename: WORKER_FILE,
       minThreads: 0,
@@ -33,9 +32,11 @@ export function createImagePool(threads: number): ImagePool {
   };
   return {
     process: (task) => started().run(task),
+    /** Stops the threads (an image processed later starts them again). */
     async close() {
-      closed = true;
-      await pool?.destroy();
+      const closing = pool;
+      pool = undefined;
+      await closing?.destroy();
     },
   };
 }

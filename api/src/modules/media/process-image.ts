@@ -28,8 +28,8 @@ export const POLYGLOT = 'The file is not only an image (it carries markup or scr
 export const TOO_MANY_PIXELS = 'Image dimensions are too large';
 
 export interface ProcessImageTask {
-  /** The uploaded file (a temporary file of the request's own). */
-  path: string;
+  /** The uploaded file (a temporary file of the request's own), or the image itself. */
+  source: { path: string } | { bytes: Uint8Array };
   maxPixels: number;
 }
 
@@ -65,7 +65,8 @@ export function variantWidths(width: number): number[] {
 }
 
 export async function processImage(task: ProcessImageTask): Promise<ProcessImageResult> {
-  const input = await fs.readFile(task.path);
+  const input =
+    'path' in task.source ? await fs.readFile(task.source.path) : Buffer.from(task.source.bytes);
   // The header only; the pixel limit is checked here so that it gets its own status.
   const metadata = await sharp(input, { limitInputPixels: false })
     .metadata()
