@@ -56,9 +56,9 @@ export function demoPicture(seed: number, width: number, height: number): Promis
 
 /** Sizes of the demo pictures: landscape, portrait, square. */
 const SHAPES: Array<[number, number]> = [
-  [1200, 800],
-  [800, 1000],
-  [900, 900],
+  [1000, 667],
+  [720, 900],
+  [800, 800],
 ];
 
 /** Which demo posts get pictures: every third of the newest 36 plain posts (not job posts). */
@@ -80,7 +80,7 @@ export async function postsForDemoImages(target: AppContext): Promise<number[]> 
 export async function seedDemoImages(target: AppContext, postIds: number[]): Promise<number> {
   const plans = postIds.map((postId, i) => ({
     postId,
-    pictures: Array.from({ length: [1, 1, 2, 3, 4, 1, 2][i % 7]! }, (_, k) => {
+    pictures: Array.from({ length: [1, 2, 1, 1, 4, 1][i % 6]! }, (_, k) => {
       const [width, height] = SHAPES[(postId + k) % SHAPES.length]!;
       return {
         seed: postId * 5 + k,

@@ -114,7 +114,7 @@ export async function processImage(task: ProcessImageTask): Promise<ProcessImage
         },
       });
     const [webp, avif] = await Promise.all([
-      pixels().webp({ quality: 80, effort: 3 }).toBuffer(),
+      pixels().webp({ quality: 80, effort: 2 }).toBuffer(),
       pixels().avif({ quality: 50, effort: 0 }).toBuffer(),
     ]);
     const size = { width: resized.info.width, height: resized.info.height };
