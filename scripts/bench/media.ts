@@ -55,8 +55,10 @@ async function twelveMegapixelJpeg(): Promise<Buffer> {
 }
 
 async function processingCpu(jpeg: Buffer) {
-  // The worker's own settings (one libvips thread, no cache) and code.
-  const { default: run } = await import('../../api/src/modules/media/image-worker');
+  // The worker's code with its settings (image-worker.ts: one libvips thread, no cache).
+  const { processImage: run } = await import('../../api/src/modules/media/process-image');
+  sharp.concurrency(1);
+  sharp.cache(false);
   const runs: Array<{ cpuMs: number; wallMs: number; bytes: number[] }> = [];
   await run({ source: { bytes: jpeg }, maxPixels: 40_000_000 }); // warm: libraries loaded
   for (let i = 0; i < RUNS; i++) {
