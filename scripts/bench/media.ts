@@ -187,7 +187,9 @@ async function main() {
         ],
       ),
       '',
-      `p99 with uploads / without: **${fmt(ratio, 2)}×** (target ≤ 2×).`,
+      `p99 with uploads / without: **${fmt(ratio, 2)}×** (target ≤ 2×). The machine's 1-minute load ` +
+        `average at the end: ${fmt(os.loadavg()[0]!, 1)} on ${os.cpus().length} CPUs (other jobs ` +
+        'count: a ratio from a shared machine says little).',
     ].join('\n');
     console.log(`\n${body}\n`);
     writeSection('bench:media', body);

@@ -7,9 +7,12 @@
 import os from 'node:os';
 import type { ProcessImageTask } from './process-image';
 
-/** Niceness 10: where a core is contended, the kernel gives the API about nine tenths of it. */
-const NICENESS = 10;
-os.setPriority(NICENESS);
+/**
+ * Ten steps of niceness below the API's own (19 at most): where a core is contended, the kernel
+ * gives the API about nine tenths of it.
+ */
+const LOWER_BY = 10;
+os.setPriority(Math.min(19, os.getPriority() + LOWER_BY));
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const sharp = require('sharp') as typeof import('sharp');
