@@ -5,6 +5,8 @@
  * below, not hoisted imports). libvips is told to use one thread per image and to keep no cache.
  */
 import os from 'node:os';
+import type Sharp from 'sharp';
+import type * as ProcessImage from './process-image';
 import type { ProcessImageTask } from './process-image';
 
 /**
@@ -15,8 +17,8 @@ const LOWER_BY = 10;
 os.setPriority(Math.min(19, os.getPriority() + LOWER_BY));
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const sharp = require('sharp') as typeof import('sharp');
-const { processImage } = require('./process-image') as typeof import('./process-image');
+const sharp = require('sharp') as typeof Sharp;
+const { processImage } = require('./process-image') as typeof ProcessImage;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 sharp.concurrency(1);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import request from 'supertest';
+import type request from 'supertest';
 import {
   mediaUploadResponseSchema,
   postSchema,
