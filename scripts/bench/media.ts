@@ -10,6 +10,10 @@
  *    12-megapixel JPEGs one after another: the ratio of the two. Target ≤ 2×.
  *    BENCH_MEDIA_SECONDS (default 15) per phase.
  *
+ * Run it at normal priority, or under a small `nice` (the figures here: `nice -n 9`): the image
+ * workers sit ten steps of niceness below the API (image-worker.ts), and under `nice -n 19` both
+ * are at 19, so the second figure would measure a priority the API never has.
+ *
  * Figures only, never a pass/fail: they go to BENCHMARKS.md (BENCH_WRITE=0: printed only).
  */
 import fs from 'node:fs';
