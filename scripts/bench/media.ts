@@ -199,7 +199,7 @@ async function main() {
       '',
       table(
         [
-          '`GET /api/posts`, 10 connections, ' + `${SECONDS} s`,
+          `\`GET /api/posts\`, 10 connections, ${SECONDS} s, median of ${ROUNDS} rounds`,
           'p50 ms',
           'p99 ms',
           'req/s',
@@ -217,7 +217,8 @@ async function main() {
         ],
       ),
       '',
-      `p99 with uploads / without, the median of each round's ratio: **${fmt(ratio, 2)}×** (target ≤ 2×); ` +
+      `p99 with uploads / without, the median of each round's ratio: **${fmt(ratio, 2)}×** (target ≤ 2×; ` +
+        `rounds ${rounds.map((r) => `${fmt(r.busy.p99 / Math.max(1, r.quiet.p99), 2)}×`).join(', ')}); ` +
         `${uploads.length} uploads, median ${fmt(median(uploads))} ms each (queued behind each other). The machine's 1-minute load ` +
         `average at the end: ${fmt(os.loadavg()[0]!, 1)} on ${os.cpus().length} CPUs (other jobs ` +
         'count: a ratio from a shared machine says little).',
