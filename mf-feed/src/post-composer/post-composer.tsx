@@ -1,11 +1,7 @@
 import { useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
-import {
-  callRoutes,
-  type AttachImageRequest,
-  type CreatePostRequest,
-} from '@campus/contracts';
+import { callRoutes, type AttachImageRequest, type CreatePostRequest } from '@campus/contracts';
 import { callApi, failureDescription } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import {

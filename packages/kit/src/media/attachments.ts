@@ -49,7 +49,11 @@ let nextKey = 0;
 const megabytes = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 /** The notice for the files `addFiles` left out, or '' when it took them all. */
-export function refusalNotice(refused: { tooMany: number; notImages: string[]; tooLarge: string[] }) {
+export function refusalNotice(refused: {
+  tooMany: number;
+  notImages: string[];
+  tooLarge: string[];
+}) {
   const parts: string[] = [];
   if (refused.notImages.length > 0) parts.push(`${refused.notImages.join(', ')}: not an image.`);
   if (refused.tooLarge.length > 0) {
@@ -72,7 +76,10 @@ export function useImageAttachments(): ImageAttachmentsState {
     current.current = items;
   });
   // The previews' object URLs go with the composer.
-  useEffect(() => () => current.current.forEach((item) => URL.revokeObjectURL(item.previewUrl)), []);
+  useEffect(
+    () => () => current.current.forEach((item) => URL.revokeObjectURL(item.previewUrl)),
+    [],
+  );
 
   const update = useCallback((change: AttachmentsUpdate) => setItems(change), []);
 
@@ -86,16 +93,14 @@ export function useImageAttachments(): ImageAttachmentsState {
     }
     const room = Math.max(0, MEDIA_MAX_IMAGES - current.current.length);
     refused.tooMany = Math.max(0, accepted.length - room);
-    const added = accepted.slice(0, room).map(
-      (file): ImageAttachment => ({
-        key: `image-${++nextKey}`,
-        file,
-        previewUrl: URL.createObjectURL(file),
-        status: 'queued',
-        progress: 0,
-        alt: '',
-      }),
-    );
+    const added = accepted.slice(0, room).map((file): ImageAttachment => ({
+      key: `image-${++nextKey}`,
+      file,
+      previewUrl: URL.createObjectURL(file),
+      status: 'queued',
+      progress: 0,
+      alt: '',
+    }));
     setNotice(refusalNotice(refused));
     if (added.length === 0) return;
     current.current = [...current.current, ...added];

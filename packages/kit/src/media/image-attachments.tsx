@@ -165,18 +165,18 @@ export default function ImageAttachments({
   const touch = useMediaQuery('(pointer: coarse)');
   const full = items.length >= MEDIA_MAX_IMAGES;
   // After a move, the moved image's other button keeps the focus when the one pressed is disabled.
-  const [moved, setMoved] = useState<{ key: string; direction: -1 | 1 } | null>(null);
+  const moved = useRef<{ key: string; direction: -1 | 1 } | null>(null);
   const list = useRef<HTMLOListElement>(null);
 
   useEffect(() => {
-    if (!moved) return;
-    const row = list.current?.querySelector(`[data-key="${moved.key}"]`);
-    const pressed = row?.querySelector<HTMLButtonElement>(`[data-move="${moved.direction}"]`);
-    const other = row?.querySelector<HTMLButtonElement>(`[data-move="${-moved.direction}"]`);
+    const last = moved.current;
+    if (!last) return;
+    moved.current = null;
+    const row = list.current?.querySelector(`[data-key="${last.key}"]`);
+    const pressed = row?.querySelector<HTMLButtonElement>(`[data-move="${last.direction}"]`);
+    const other = row?.querySelector<HTMLButtonElement>(`[data-move="${-last.direction}"]`);
     if (pressed?.disabled) other?.focus();
-    else pressed?.focus();
-    setMoved(null);
-  }, [moved]);
+  }, [items]);
 
   const remove = (item: ImageAttachment) => {
     inFlight.get(item.key)?.abort();
@@ -193,7 +193,7 @@ export default function ImageAttachments({
       [next[from], next[to]] = [next[to]!, next[from]!];
       return next;
     });
-    setMoved({ key: item.key, direction });
+    moved.current = { key: item.key, direction };
   };
 
   const onDrop = (event: DragEvent) => {
@@ -337,7 +337,9 @@ function AttachmentRow({
           onChange={(event) => onAlt(event.target.value)}
         />
         {item.alt.trim() === '' && (
-          <Hint>Adding alt text helps people who use a screen reader know what the image shows.</Hint>
+          <Hint>
+            Adding alt text helps people who use a screen reader know what the image shows.
+          </Hint>
         )}
         <ItemActions>
           {item.status === 'failed' && (

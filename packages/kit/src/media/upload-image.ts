@@ -16,7 +16,10 @@ export interface UploadImageOptions {
 }
 
 /** Sends an image and resolves with what the API stored of it. */
-export type UploadImage = (file: File, options?: UploadImageOptions) => Promise<MediaUploadResponse>;
+export type UploadImage = (
+  file: File,
+  options?: UploadImageOptions,
+) => Promise<MediaUploadResponse>;
 
 interface Answer {
   status: number;

@@ -138,7 +138,10 @@ function useGestures(onSwipe: (direction: -1 | 1) => void) {
     const { start, view: from, pinch } = gesture.current;
     const [first, second] = [...pointers.current.values()];
     if (pinch && first && second && pinch.distance > 0) {
-      const scale = Math.min(MAX_ZOOM, Math.max(1, (pinch.scale * distance(first, second)) / pinch.distance));
+      const scale = Math.min(
+        MAX_ZOOM,
+        Math.max(1, (pinch.scale * distance(first, second)) / pinch.distance),
+      );
       setView(scale === 1 ? AT_REST : { ...from, scale });
     } else if (from.scale > 1 && first) {
       setView({ ...from, x: from.x + first.x - start.x, y: from.y + first.y - start.y });
@@ -244,7 +247,9 @@ export function ImageViewerPanel({ images, start, open, onOpenChange }: ImageVie
           sizes="100vw"
           loading="eager"
           high
-          style={scale === 1 ? undefined : { transform: `translate(${x}px, ${y}px) scale(${scale})` }}
+          style={
+            scale === 1 ? undefined : { transform: `translate(${x}px, ${y}px) scale(${scale})` }
+          }
         />
       </Stage>
       <Bar>

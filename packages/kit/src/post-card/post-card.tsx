@@ -327,12 +327,7 @@ function PostCardContent({
           </Original>
         </>
       ) : (
-        <MemoPostBody
-          post={post}
-          href={href}
-          onOpen={openFromLink}
-          imagePriority={imagePriority}
-        />
+        <MemoPostBody post={post} href={href} onOpen={openFromLink} imagePriority={imagePriority} />
       )}
       <Actions>
         <PostLikeButton

@@ -1,10 +1,6 @@
 import { useState, type ClipboardEvent, type FormEvent } from 'react';
 import styled from 'styled-components';
-import {
-  REPOST_COMMENT_MAX_LENGTH,
-  type AttachImageRequest,
-  type Post,
-} from '@campus/contracts';
+import { REPOST_COMMENT_MAX_LENGTH, type AttachImageRequest, type Post } from '@campus/contracts';
 import { failureDescription } from '@campus/kit/api';
 import {
   ImageAttachments,
