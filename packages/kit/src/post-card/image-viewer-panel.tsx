@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type PointerEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type PointerEvent } from 'react';
 import styled from 'styled-components';
 import type { PostImage } from '@campus/contracts';
 import { Dialog } from '@campus/kit/ui';
@@ -161,9 +161,11 @@ function useGestures(onSwipe: (direction: -1 | 1) => void) {
     begin(view);
   };
 
+  const reset = useCallback(() => setView(AT_REST), []);
+
   return {
     view,
-    reset: () => setView(AT_REST),
+    reset,
     handlers: {
       onPointerDown,
       onPointerMove,
