@@ -43,7 +43,7 @@ beforeEach(() => act(() => dismissToast()));
 afterEach(() => window.localStorage.clear());
 
 describe('ReportsPage', () => {
-  it("when a reported post has images, then they show blurred, none fetched, until the administrator clicks to see them", async () => {
+  it('when a reported post has images, then they show blurred, none fetched, until the administrator clicks to see them', async () => {
     const user = userEvent.setup();
     const images = [
       makeImage({ id: 'r1', alt: 'A flyer' }),
