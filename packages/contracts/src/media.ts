@@ -13,6 +13,8 @@ export const MEDIA_ALT_MAX_LENGTH = 1500;
 export const MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 export const MEDIA_MAX_PIXELS = 40_000_000;
 export const MEDIA_UNATTACHED_TTL_HOURS = 24;
+/** The types `POST /api/media` accepts, recognised by content (the name and MIME type are ignored). */
+export const MEDIA_ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
 
 /** The MIME types of the stored variants: WebP always, AVIF where it came out smaller. */
 export const mediaVariantTypeSchema = z.enum(['image/webp', 'image/avif']);
@@ -61,6 +63,10 @@ export const attachImageSchema = z.strictObject({
 });
 export type AttachImageRequest = z.input<typeof attachImageSchema>;
 
+/** `images` of a post or quote payload: at most `MEDIA_MAX_IMAGES`, each upload once. */
 export const attachImagesSchema = z
   .array(attachImageSchema)
-  .max(MEDIA_MAX_IMAGES, `A post can have at most ${MEDIA_MAX_IMAGES} images`);
+  .max(MEDIA_MAX_IMAGES, `A post can have at most ${MEDIA_MAX_IMAGES} images`)
+  .refine((images) => new Set(images.map((i) => i.id)).size === images.length, {
+    message: 'The same image is attached twice',
+  });
