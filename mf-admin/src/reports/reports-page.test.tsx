@@ -49,7 +49,7 @@ describe('ReportsPage', () => {
       makeImage({ id: 'r1', alt: 'A flyer' }),
       makeImage({ id: 'r2', alt: 'A price list' }),
     ];
-    serve({ ...report, target: { ...report.target, images } } as AdminReport);
+    serve({ ...report, target: { ...report.target, images } });
     renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
     const row = await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
     expect(row.querySelector('img, source')).toBeNull();

@@ -1,7 +1,7 @@
 import { useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
-import { callRoutes, type AttachImageRequest, type CreatePostRequest } from '@campus/contracts';
+import { callRoutes, type CreatePostRequest } from '@campus/contracts';
 import { callApi, failureDescription } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import {
@@ -41,9 +41,6 @@ const Waiting = styled.p`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
-/** The payload of `POST /api/posts` with the images of issue 39 (contracts' `images`). */
-type PostPayload = CreatePostRequest & { images?: AttachImageRequest[] };
-
 /** What the Post button waits for, said beside it. */
 function waitingText(uploading: boolean, failed: boolean): string {
   if (uploading) return 'Uploading images…';
@@ -76,7 +73,7 @@ export default function PostComposer({
     if (!text || submitting || waiting) return;
     setSubmitting(true);
     try {
-      const payload: PostPayload = { content: text, syncToProfile, isJdTagged };
+      const payload: CreatePostRequest = { content: text, syncToProfile, isJdTagged };
       if (attachments.images.length > 0) payload.images = attachments.images;
       const created = await callApi(callRoutes.createPost, { body: payload });
       setContent('');

@@ -2,12 +2,10 @@ import {
   CSRF_HEADER,
   CSRF_HEADER_VALUE,
   MEDIA_FIELD,
+  callRoutes,
   type MediaUploadResponse,
 } from '@campus/contracts';
 import { ApiError, renewSession, resolveApiUrl } from '@campus/kit/api';
-
-/** `POST /api/media` (packages/contracts/src/media.ts): one image in the `image` field. */
-export const MEDIA_UPLOAD_PATH = '/api/media';
 
 export interface UploadImageOptions {
   /** The share of the file sent so far, 0 to 1. */
@@ -28,7 +26,8 @@ interface Answer {
 }
 
 /**
- * One multipart POST with XMLHttpRequest, the browser API that reports an upload's progress
+ * `POST /api/media` (contracts' `uploadMedia`, one image in the `image` field): one multipart
+ * request with XMLHttpRequest, the browser API that reports an upload's progress
  * (fetch reports none, and a streamed request body needs HTTP/2). Same rules as `apiRequest`:
  * the session cookie, the CSRF header, JSON answers.
  */
@@ -39,7 +38,7 @@ function send(file: File, { onProgress, signal }: UploadImageOptions): Promise<A
       return;
     }
     const request = new XMLHttpRequest();
-    request.open('POST', resolveApiUrl(MEDIA_UPLOAD_PATH));
+    request.open(callRoutes.uploadMedia.method, resolveApiUrl(callRoutes.uploadMedia.path));
     request.withCredentials = true;
     request.setRequestHeader('Accept', 'application/json');
     request.setRequestHeader(CSRF_HEADER, CSRF_HEADER_VALUE);

@@ -4,13 +4,14 @@ import { mediaMobile } from '@campus/kit/theme';
 import { thumbHashToDataURL } from 'thumbhash';
 
 /**
- * A post's images (issue 39), or none: `images` is absent on a post without any, and on the
- * answers of an API older than issue 39. Reads any record that may carry them (a post, the
- * original of a quote, a reported post in the admin's queue).
+ * A post's images (issue 39), or none: `images` is absent on a post without any. Reads any
+ * record that may carry them (a post, the original of a quote, possibly null once deleted, a
+ * reported post in the admin's queue).
  */
-export function imagesOf(owner: object | null | undefined): readonly PostImage[] {
-  const images = owner ? (owner as { images?: unknown }).images : undefined;
-  return Array.isArray(images) ? (images as PostImage[]) : [];
+export function imagesOf(
+  owner: { images?: readonly PostImage[] } | null | undefined,
+): readonly PostImage[] {
+  return owner?.images ?? [];
 }
 
 /** A `srcset` of one format's variants, smallest first (`url 400w, url 1200w`). */

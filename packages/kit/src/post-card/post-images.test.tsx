@@ -16,9 +16,7 @@ import {
 import { gridRatio, placeholderUrl, sourcesOf } from './image-sources';
 
 /** A post carrying images (contracts' `images`, issue 39). */
-function withImages(post: Post, images: PostImage[]): Post {
-  return Object.assign(post, { images });
-}
+const withImages = (post: Post, images: PostImage[]): Post => ({ ...post, images });
 
 const LAB = makeImage({ id: 'lab', alt: 'The robotics lab, two arms on a bench' });
 const POSTER = makeImage({ id: 'poster', width: 900, height: 1600, alt: 'Club fair poster' });

@@ -23,10 +23,8 @@ export function repostPost(
   images: readonly AttachImageRequest[] = [],
 ): Promise<Post> {
   const trimmed = comment?.trim();
-  const body: RepostRequest & { images?: AttachImageRequest[] } = trimmed
-    ? { comment: trimmed }
-    : {};
-  if (images.length > 0) body.images = [...images];
+  const body: RepostRequest = trimmed ? { comment: trimmed } : {};
+  if (images.length > 0) body.images = images.map(({ id, alt = '' }) => ({ id, alt }));
   return callApi(callRoutes.repost, { params: { id: postId }, body });
 }
 
