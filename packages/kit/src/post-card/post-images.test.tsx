@@ -1,8 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Post, PostImage } from '@campus/contracts';
+import type { MediaUploadResponse, Post, PostImage } from '@campus/contracts';
+import type { UploadImage } from '@campus/kit/media';
 import { configureApi } from '@campus/kit/api';
-import { PostCard, PostImages } from '@campus/kit/post-card';
+import { PostCard, PostImages, RepostDialog } from '@campus/kit/post-card';
 import {
   ADA,
   BEN,
@@ -12,6 +13,7 @@ import {
   makePost,
   mockApi,
   renderPage,
+  uploadedAs,
 } from '@campus/kit/testing';
 import { gridRatio, placeholderUrl, sourcesOf } from './image-sources';
 
@@ -234,5 +236,48 @@ describe('PostCard with images', () => {
   it('when a post has no images, then the card has no image grid', () => {
     renderPage(<PostCard post={makePost({ author: ADA })} />, { signedInAs: BEN });
     expect(screen.queryByRole('group', { name: /image/i })).not.toBeInTheDocument();
+  });
+});
+
+describe('RepostDialog with images (a quote)', () => {
+  beforeAll(() => {
+    // jsdom has no object URLs; the previews only need a string.
+    Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => undefined });
+  });
+
+  it('when a quote gets an image, then Repost waits for it and for a comment, and sends both with the alt text', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const request = jest.fn((_postId: number, _comment?: string, _images?: unknown) =>
+      Promise.resolve(makePost({ id: 99, author: BEN })),
+    );
+    let finish: (media: MediaUploadResponse) => void = () => undefined;
+    const upload: UploadImage = () => new Promise((resolve) => (finish = resolve));
+    renderPage(
+      <RepostDialog
+        post={makePost({ id: 40, author: ADA })}
+        open
+        onOpenChange={() => undefined}
+        request={request}
+        upload={upload}
+      />,
+      { signedInAs: BEN },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Repost' });
+    await user.upload(await within(dialog).findByLabelText('Choose images'), [
+      new File([new Uint8Array(8)], 'stand.png', { type: 'image/png' }),
+    ]);
+    const repost = within(dialog).getByRole('button', { name: 'Repost' });
+    expect(repost).toBeDisabled();
+    expect(within(dialog).getByText('Uploading images…')).toBeInTheDocument();
+    await act(async () => finish(uploadedAs(makeImage({ id: 'stand' }))));
+    expect(within(dialog).getByText('Add a comment to quote with images.')).toBeInTheDocument();
+    expect(repost).toBeDisabled();
+
+    await user.type(within(dialog).getByLabelText('Add a comment (optional)'), 'Our stand!');
+    await user.type(within(dialog).getByLabelText('Alt text for image 1'), 'The stand');
+    expect(repost).toBeEnabled();
+    await user.click(repost);
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(1));
+    expect(request).toHaveBeenCalledWith(40, 'Our stand!', [{ id: 'stand', alt: 'The stand' }]);
   });
 });
