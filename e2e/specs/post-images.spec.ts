@@ -1,4 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
+import { expectNoSeriousA11yViolations } from '../support/accessibility';
 import { MEMBER_EMAIL, expect, test, toast } from '../support/fixtures';
 
 // Issue 39: pictures in posts. A member posts two images with alt text from the composer, sees
@@ -44,7 +45,7 @@ const POSTER_ALT = 'Club fair poster: Thursday, main hall, free coffee';
 test('a member posts two images with alt text, sees them in the feed without a shift, and reads the alt text in the viewer', async ({
   page,
   signInAs,
-}) => {
+}, testInfo) => {
   test.slow(); // two uploads processed by the API, a reload, on a shared 2-core machine
   const text = unique('Open day at the lab, and the club fair poster');
   await signInAs(MEMBER_EMAIL, '/');
@@ -70,6 +71,7 @@ test('a member posts two images with alt text, sees them in the feed without a s
   await dialog.getByLabel('Alt text for image 1').fill(LAB_ALT);
   await dialog.getByLabel('Alt text for image 2').fill(POSTER_ALT);
   await expect(dialog.getByText(/helps people who use a screen reader/)).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page, testInfo, 'composer with two images');
   await post.click();
   await expect(toast(page)).toContainText('Post created successfully!');
 
@@ -124,6 +126,7 @@ test('a member posts two images with alt text, sees them in the feed without a s
   await page.keyboard.press('Enter');
   await expect(alt).toHaveAttribute('aria-expanded', 'true');
   await expect(page.getByRole('dialog').getByText(POSTER_ALT)).toBeVisible();
+  await expectNoSeriousA11yViolations(page, testInfo, 'image viewer');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(cells.nth(0)).toBeFocused();
