@@ -28,8 +28,8 @@ export const POLYGLOT = 'The file is not only an image (it carries markup or scr
 export const TOO_MANY_PIXELS = 'Image dimensions are too large';
 
 export interface ProcessImageTask {
-  /** The uploaded file (a temporary file of the request's own). */
-  path: string;
+  /** The uploaded file (a temporary file of the request's own), or the image itself. */
+  source: { path: string } | { bytes: Uint8Array };
   maxPixels: number;
 }
 
@@ -65,7 +65,8 @@ export function variantWidths(width: number): number[] {
 }
 
 export async function processImage(task: ProcessImageTask): Promise<ProcessImageResult> {
-  const input = await fs.readFile(task.path);
+  const input =
+    'path' in task.source ? await fs.readFile(task.source.path) : Buffer.from(task.source.bytes);
   // The header only; the pixel limit is checked here so that it gets its own status.
   const metadata = await sharp(input, { limitInputPixels: false })
     .metadata()
@@ -113,7 +114,7 @@ export async function processImage(task: ProcessImageTask): Promise<ProcessImage
         },
       });
     const [webp, avif] = await Promise.all([
-      pixels().webp({ quality: 80, effort: 3 }).toBuffer(),
+      pixels().webp({ quality: 80, effort: 2 }).toBuffer(),
       pixels().avif({ quality: 50, effort: 0 }).toBuffer(),
     ]);
     const size = { width: resized.info.width, height: resized.info.height };

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { HttpError } from '../../platform/errors';
 import type { MediaExtension } from '../../platform/media-store';
 import { mediaOf, type MediaDoc } from './model';
+import type { ProcessImageTask } from './process-image';
 import { toUploadResponse } from './present';
 
 const EXTENSIONS: Record<'image/webp' | 'image/avif', MediaExtension> = {
@@ -11,18 +12,28 @@ const EXTENSIONS: Record<'image/webp' | 'image/avif', MediaExtension> = {
   'image/avif': 'avif',
 };
 
-/**
- * A member's image upload: processed on the image pool (refused there with 415 or 413), its
- * variants stored, then its record, which expires `MEDIA_UNATTACHED_TTL_HOURS` from now unless a
- * post attaches it (`media.uploaded`). Variants stored before a failure are deleted again.
- */
+/** A member's image upload (`POST /api/media`): stored, see `storeImage`. */
 export async function uploadMedia(
   ctx: AppContext,
   ownerId: number,
   filepath: string,
 ): Promise<MediaUploadResponse> {
+  const doc = await storeImage(ctx, ownerId, { path: filepath });
+  return toUploadResponse(doc, ctx.config.publicUrl);
+}
+
+/**
+ * An image of `ownerId`'s: processed on the image pool (refused there with 415 or 413), its
+ * variants stored, then its record, which expires `MEDIA_UNATTACHED_TTL_HOURS` from now unless a
+ * post attaches it (`media.uploaded`). Variants stored before a failure are deleted again.
+ */
+export async function storeImage(
+  ctx: AppContext,
+  ownerId: number,
+  source: ProcessImageTask['source'],
+): Promise<MediaDoc> {
   const processed = await ctx.media.pool.process({
-    path: filepath,
+    source,
     maxPixels: ctx.config.media.maxPixels,
   });
   if (!processed.ok) throw new HttpError(processed.status, processed.message);
@@ -51,7 +62,7 @@ export async function uploadMedia(
       await mediaOf(ctx).create([doc]);
       ctx.publish({ type: 'media.uploaded', mediaId: id, ownerId });
     });
-    return toUploadResponse(doc, ctx.config.publicUrl);
+    return doc;
   } catch (err) {
     await ctx.media.store.removeOf(id, names).catch(() => undefined);
     throw err;
