@@ -465,6 +465,7 @@ describe('reports', () => {
       // No reason given: "Something else" (issue 38).
       decisionId: expect.any(Number),
       reason: { category: 'other', text: null },
+      appealed: false,
     });
     const twice = await asAdmin().post(`/api/admin/reports/${group.id}/resolve`, {
       action: 'dismiss',

@@ -49,19 +49,26 @@ export async function blockedAmong(
   return new Set(rows.map((r) => (r.blockerId === userId ? r.blockedId : r.blockerId)));
 }
 
-/** A member's record as the safety cache keeps it (three queries, run together). */
+/**
+ * A member's record as the safety cache keeps it (three queries, run together), read outside any
+ * transaction under way: one record serves every request of the member, so it must not be read
+ * in one request's transaction, which a write conflict may abort while the others wait for it.
+ */
 export async function loadSafetyRecord(ctx: AppContext, userId: number): Promise<SafetyRecord> {
   const now = ctx.clock.now();
   const inForce = { $or: [{ until: null }, { until: trusted({ $gt: now }) }] };
   const [blocks, mutes, words] = await Promise.all([
     blocksOf(ctx)
       .find({ $or: [{ blockerId: userId }, { blockedId: userId }] }, { blockerId: 1, blockedId: 1 })
+      .session(null)
       .lean(),
     mutesOf(ctx)
       .find({ muterId: userId, ...inForce }, { mutedId: 1, until: 1 })
+      .session(null)
       .lean(),
     mutedWordsOf(ctx)
       .find({ userId, ...inForce }, { phrase: 1, folded: 1, until: 1 })
+      .session(null)
       .lean(),
   ]);
   return {
