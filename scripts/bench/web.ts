@@ -22,9 +22,10 @@
  * and e2e run takes; `none`: take no lock), then serves the copy, so the apps can be rebuilt
  * while it measures. BENCH_WEB_DIST=<dir>: keep that copy there (`<dir>/shell`, `<dir>/mf-feed`,
  * ..., `<dir>/floor/host`, `<dir>/floor/remote`), and serve it as it is if it is already complete.
- * BENCH_WEB_PAGES=feed,analytics: only those pages (and the floor). The figures go into the
- * bench:web section of BENCHMARKS.md as one table (report.ts), unless BENCH_WRITE=0 or
- * BENCH_WEB_PAGES is set.
+ * BENCH_WEB_PAGES=feed,analytics: only those pages (and the floor); BENCH_WEB_THROTTLES=1: only
+ * those CPU throttling rates (default 1,4). The figures go into the bench:web section of
+ * BENCHMARKS.md as one table (report.ts), unless BENCH_WRITE=0, BENCH_WEB_PAGES or
+ * BENCH_WEB_THROTTLES is set.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -45,7 +46,7 @@ const MEMBER_EMAIL = 'ada.okafor@campus.edu';
 const OTHER_MEMBER_EMAIL = 'ben.larsen@campus.edu';
 const ADMIN_EMAIL = 'admin@campus.edu';
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
-const THROTTLES = [1, 4];
+const THROTTLES = (process.env.BENCH_WEB_THROTTLES ?? '1,4').split(',').map(Number);
 const CACHES = ['cold', 'warm'] as const;
 const VIEWPORT = { width: 1280, height: 900 };
 const LOCK = process.env.BENCH_WEB_LOCK ?? '/tmp/campus-e2e.lock';
@@ -662,7 +663,11 @@ async function main(): Promise<void> {
       misses.length === 0 ? 'All met.' : `Not met (${misses.length}):\n  ${misses.join('\n  ')}`,
     );
     writeSection('bench:web', webSection(targets, cells, likes, misses), {
-      skip: PAGES ? 'BENCH_WEB_PAGES measures some pages only' : undefined,
+      skip: PAGES
+        ? 'BENCH_WEB_PAGES measures some pages only'
+        : process.env.BENCH_WEB_THROTTLES
+          ? 'BENCH_WEB_THROTTLES measures some CPU rates only'
+          : undefined,
     });
     console.log(
       `Load average at the end: ${os
