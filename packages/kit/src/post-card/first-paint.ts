@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /**
  * Whether the page has painted since the first post images were drawn (issue 39's "first post
@@ -25,16 +25,27 @@ function schedule(): void {
   });
 }
 
+/** Calls `listener` once the page has painted (at once if it has). */
 function subscribe(listener: () => void): () => void {
+  if (painted) {
+    listener();
+    return () => undefined;
+  }
   listeners.add(listener);
   schedule();
   return () => listeners.delete(listener);
 }
 
-const getSnapshot = () => painted;
-const getServerSnapshot = () => false;
-
-/** False until the first frame with post images in it has painted; true from then on. */
+/**
+ * False until the first frame with post images in it has painted; true from then on. The change
+ * to true draws the pictures in a transition: the cards of a whole feed page taking their
+ * pictures at once are drawn in slices that let the page answer input between them.
+ */
 export function usePaintedOnce(): boolean {
-  return useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot);
+  const [value, setValue] = useState(painted);
+  useEffect(() => {
+    if (value) return;
+    return subscribe(() => startTransition(() => setValue(true)));
+  }, [value]);
+  return value;
 }
