@@ -1,7 +1,7 @@
 import type { MediaVariant, PostImage } from '@campus/contracts';
 import { resolveApiUrl } from '@campus/kit/api';
 import { mediaMobile } from '@campus/kit/theme';
-import { thumbHashToDataURL } from 'thumbhash';
+import { thumbHashToAverageRGBA, thumbHashToDataURL } from 'thumbhash';
 
 /**
  * A post's images (issue 39), or none: `images` is absent on a post without any. Reads any
@@ -71,6 +71,38 @@ export function gridRatio(images: readonly Pick<PostImage, 'width' | 'height'>[]
 }
 
 const placeholders = new Map<string, string>();
+const colours = new Map<string, string>();
+
+/** A ThumbHash's bytes, or null when the string is not one. */
+function hashBytes(hash: string): Uint8Array | null {
+  try {
+    const bytes = Uint8Array.from(atob(hash), (char) => char.charCodeAt(0));
+    return bytes.length >= 5 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The average colour of a ThumbHash as a CSS colour ('' when the hash is not one): what an
+ * image's box is painted with before the ThumbHash picture is decoded (a few operations, where
+ * decoding the picture to a PNG costs milliseconds of the main thread per image).
+ */
+export function placeholderColor(hash: string): string {
+  let colour = colours.get(hash);
+  if (colour === undefined) {
+    const bytes = hashBytes(hash);
+    if (bytes) {
+      const { r, g, b, a } = thumbHashToAverageRGBA(bytes);
+      const channel = (value: number) => Math.round(value * 255);
+      colour = `rgb(${channel(r)} ${channel(g)} ${channel(b)} / ${a.toFixed(2)})`;
+    } else {
+      colour = '';
+    }
+    colours.set(hash, colour);
+  }
+  return colour;
+}
 
 /**
  * The ThumbHash painted until an image arrives, as a PNG data URL (decoded once per hash);
@@ -79,12 +111,8 @@ const placeholders = new Map<string, string>();
 export function placeholderUrl(hash: string): string {
   let url = placeholders.get(hash);
   if (url === undefined) {
-    try {
-      const bytes = Uint8Array.from(atob(hash), (char) => char.charCodeAt(0));
-      url = bytes.length >= 5 ? thumbHashToDataURL(bytes) : '';
-    } catch {
-      url = '';
-    }
+    const bytes = hashBytes(hash);
+    url = bytes ? thumbHashToDataURL(bytes) : '';
     placeholders.set(hash, url);
   }
   return url;

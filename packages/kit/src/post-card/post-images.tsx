@@ -2,7 +2,8 @@ import { useRef, useState } from 'react';
 import styled from 'styled-components';
 import type { PostImage } from '@campus/contracts';
 import { ImagePicture } from './image-picture';
-import { gridRatio, gridSizes, placeholderUrl } from './image-sources';
+import { usePaintedOnce } from './first-paint';
+import { gridRatio, gridSizes, placeholderColor, placeholderUrl } from './image-sources';
 import { ImageViewer } from './image-viewer';
 
 const Grid = styled.div<{ $count: number }>`
@@ -104,9 +105,18 @@ export interface PostImagesProps {
   hidden?: boolean;
 }
 
-const backgroundOf = (image: PostImage) => {
-  const url = placeholderUrl(image.placeholder);
-  return url ? { backgroundImage: `url("${url}")` } : undefined;
+/**
+ * An image's box before its picture arrives: the ThumbHash's average colour at once, and the
+ * ThumbHash's picture (decoded to a PNG data URL) once `decoded` (see PostImages).
+ */
+const backgroundOf = (image: PostImage, decoded: boolean) => {
+  const url = decoded ? placeholderUrl(image.placeholder) : '';
+  const colour = placeholderColor(image.placeholder);
+  if (!url && !colour) return undefined;
+  return {
+    ...(colour ? { backgroundColor: colour } : {}),
+    ...(url ? { backgroundImage: `url("${url}")` } : {}),
+  };
 };
 
 /**
@@ -114,8 +124,17 @@ const backgroundOf = (image: PostImage) => {
  * dimensions (nothing moves when they arrive), each painted with its ThumbHash until it loads,
  * in a `<picture>` whose `srcset` and `sizes` let the browser pick the variant (AVIF where
  * there is one, else WebP). Each opens the full-screen viewer; focus comes back to it after.
+ *
+ * Until the page has first painted with post images in it (usePaintedOnce), the images of every
+ * post but the `priority` one are only their boxes in the ThumbHash's average colour: the posts
+ * show first, then their pictures (the boxes keep their size, so nothing moves). On a feed page
+ * the pictures' work (their elements, choosing and fetching the variants, decoding them and
+ * the ThumbHash placeholders) would otherwise run on the same cores as the posts' first frame and
+ * delay it (issue 39's "first post visible").
  */
 export function PostImages({ images, priority = false, hidden = false }: PostImagesProps) {
+  const painted = usePaintedOnce();
+  const drawn = painted || priority;
   const [viewing, setViewing] = useState<number | null>(null);
   const [revealed, setRevealed] = useState(!hidden);
   const cells = useRef<(HTMLButtonElement | null)[]>([]);
@@ -148,23 +167,25 @@ export function PostImages({ images, priority = false, hidden = false }: PostIma
                 cells.current[index] = node;
               }}
               type="button"
-              style={backgroundOf(image)}
+              style={backgroundOf(image, drawn)}
               aria-label={`Open image ${index + 1} of ${count}${image.alt ? `: ${image.alt}` : ''}`}
               onClick={() => {
                 opener.current = index;
                 setViewing(index);
               }}
             >
-              <ImagePicture
-                image={image}
-                sizes={sizes}
-                loading={priority ? 'eager' : 'lazy'}
-                high={priority && index === 0}
-              />
+              {drawn && (
+                <ImagePicture
+                  image={image}
+                  sizes={sizes}
+                  loading={priority ? 'eager' : 'lazy'}
+                  high={priority && index === 0}
+                />
+              )}
               {image.alt && <AltMark aria-hidden="true">ALT</AltMark>}
             </Cell>
           ) : (
-            <Still key={image.id} style={backgroundOf(image)} />
+            <Still key={image.id} style={backgroundOf(image, drawn)} />
           ),
         )}
         {!revealed && (
