@@ -23,6 +23,8 @@ module.exports = {
       },
     ],
   },
+  // thumbhash (the kit's image placeholders) ships ES modules only: SWC turns it into CommonJS too.
+  transformIgnorePatterns: ['/node_modules/(?!thumbhash/)'],
   testMatch: [
     '<rootDir>/src/**/*.test.ts',
     '<rootDir>/src/**/*.test.tsx',

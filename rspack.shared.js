@@ -123,11 +123,12 @@ const JSX_RUNTIME =
 /**
  * The kit's entry points a post needs (the card, its '⋯' menu with Mute and Block and the report
  * dialog, the collapsed muted-word row, the text with links and the member rows beside it, with
- * their follow buttons), grouped apart from the rest so a page without posts or members
+ * their follow buttons, the composer's images), grouped apart from the rest so a page without posts or members
  * (notifications, the admin's pages) does not download them.
  */
 const KIT_POST_ENTRIES = [
   'post-card',
+  'media',
   'own-words',
   'safety',
   'report',

@@ -9,6 +9,8 @@ import type { DomainEvent } from './domain-events';
 import type { Models } from './models';
 import { accountMailComposers } from './modules/account-lifecycle/mail-composers';
 import { IdSequences } from './modules/counters/ids';
+import { createImagePool } from './modules/media/image-pool';
+import { createMediaJanitor } from './modules/media/janitor';
 import { likedPosts } from './modules/likes/queries';
 import { repostedPosts } from './modules/reposts/repost-records';
 import { loadSafetyRecord } from './modules/safety/relations';
@@ -21,6 +23,7 @@ import { Readiness } from './platform/health';
 import { outsideRequest, type Logger } from './platform/logger';
 import { createMailQueue } from './platform/mail-queue';
 import { mailTransportFor, type MailTransport } from './platform/mailer';
+import { createMediaStore } from './platform/media-store';
 import { createUploadStorage } from './platform/storage';
 import { createTransactions } from './platform/transactions';
 import { createReadCaches } from './read-caches';
@@ -95,6 +98,8 @@ export function createAppContext(deps: AppContextDeps) {
     mailer: mailQueue.mailer,
     mailQueue,
     storage: createUploadStorage(connection, config.publicUrl),
+    // The janitor reads through the context: assigned below. No thread starts before an image.
+    media: { pool: createImagePool(config.media.workers), store: createMediaStore(connection) },
     tokens: createTokenService({
       secret: deps.jwtSecret,
       previousSecrets: config.jwtPreviousSecrets,
@@ -103,7 +108,10 @@ export function createAppContext(deps: AppContextDeps) {
       verified: caches.tokens,
     }),
     readiness: new Readiness(logger),
-  } satisfies AppContext);
+  } satisfies Omit<AppContext, 'media'> & {
+    media: Omit<AppContext['media'], 'janitor'>;
+  });
+  Object.assign(context.media, { janitor: createMediaJanitor(context) });
   const eventStream = followEventStream<DomainEvent>({
     Outbox: models.Outbox,
     Position: models.EventPosition,

@@ -24,6 +24,7 @@ import { createStreamHub } from './modules/stream/create';
 import type { StreamHub } from './modules/stream/hub';
 import { streamRoutes } from './modules/stream/routes';
 import { uploadRoutes } from './modules/uploads/routes';
+import { mediaRoutes } from './modules/media/routes';
 import { sessionEnded } from './modules/sessions/browser-sessions';
 import { sessionRoutes } from './modules/sessions/routes';
 import { createAuthenticator } from './modules/users/authenticate';
@@ -102,6 +103,8 @@ export function createApp(deps: AppDeps): CampusApp {
   eventStream.ready().catch(() => undefined);
   // This process sends queued mail too (any process may: each mail is claimed by one).
   context.mailQueue.start();
+  // And deletes the images and uploads that expired or were deleted (modules/media/janitor.ts).
+  const stopMediaJanitor = context.media.janitor.start(context.events);
   // People search reads each user's search terms; accounts stored before them get theirs now.
   backfillSearchTerms(models.User).catch((err: unknown) =>
     logger.warn({ err }, 'search terms could not be filled in for older accounts'),
@@ -137,6 +140,7 @@ export function createApp(deps: AppDeps): CampusApp {
     followRoutes(http),
     safetyRoutes(http),
     uploadRoutes(http),
+    mediaRoutes(http),
     feedbackRoutes(http),
     accountApplicationRoutes(http),
     settingsRoutes(http),
@@ -207,6 +211,7 @@ export function createApp(deps: AppDeps): CampusApp {
   );
   app.use(database.requireReachable);
   app.use(context.storage.serve());
+  app.use(context.media.store.serve());
   app.use(requireJsonBodies);
   app.use(
     koaBody({
@@ -232,6 +237,9 @@ export function createApp(deps: AppDeps): CampusApp {
     stopTimingCommands();
     for (const stop of stopChecks) stop();
     await context.mailQueue.close();
+    stopMediaJanitor();
+    await context.media.janitor.close();
+    await context.media.pool.close();
     await eventStream.close();
   };
   return Object.assign(app, {

@@ -22,6 +22,9 @@ import type { UploadStorage } from './platform/storage';
 import type { Transaction } from './platform/transactions';
 import type { ReadCaches } from './read-caches';
 import type { IdSequences } from './modules/counters/ids';
+import type { ImagePool } from './modules/media/image-pool';
+import type { MediaJanitor } from './modules/media/janitor';
+import type { MediaStore } from './platform/media-store';
 
 /** The time, as the app sees it (tests move it instead of waiting). */
 export interface Clock {
@@ -51,6 +54,15 @@ export interface AppContext {
   readonly mailQueue: MailQueue;
   /** Uploaded files (GridFS), with the API's public URL of each. */
   readonly storage: UploadStorage;
+  /**
+   * Pictures in posts (modules/media): the worker threads that process them, their files
+   * (GridFS, content-addressed), and the sweep that deletes what expired or was deleted.
+   */
+  readonly media: {
+    readonly pool: ImagePool;
+    readonly store: MediaStore;
+    readonly janitor: MediaJanitor;
+  };
   /** Signs and checks the API's tokens. */
   readonly tokens: TokenService;
   /**

@@ -101,6 +101,10 @@ export type DomainEvent =
   | { type: 'account.reactivated'; userId: number }
   /** The member deleted their account and all it made; counts elsewhere were recounted. */
   | { type: 'account.deleted'; userId: number }
+  // Pictures (modules/media): an upload stored, and uploads whose files were deleted (expired
+  // unattached, or their post or account deleted).
+  | { type: 'media.uploaded'; mediaId: string; ownerId: number }
+  | { type: 'media.deleted'; mediaId: string; ownerId: number }
   // Feedback, applications, reports, invitations, settings.
   | { type: 'feedback.sent'; feedbackId: number; userId: number }
   | { type: 'feedback.updated'; feedbackId: number; userId: number }

@@ -16,6 +16,7 @@ import { counterModel } from './modules/counters/model';
 import { feedbackModel } from './modules/feedback/model';
 import { followModel } from './modules/follows/model';
 import { likeModel } from './modules/likes/model';
+import { mediaModel } from './modules/media/model';
 import { liveStreamModel } from './modules/stream/model';
 import { notificationModel } from './modules/notifications/model';
 import { postModel } from './modules/posts/model';
@@ -49,6 +50,7 @@ export function createModels(connection: Connection) {
     Feedback: feedbackModel(connection),
     Follow: followModel(connection),
     Like: likeModel(connection),
+    Media: mediaModel(connection),
     Mute: muteModel(connection),
     MutedWord: mutedWordModel(connection),
     LiveStream: liveStreamModel(connection),

@@ -139,21 +139,32 @@ describe('API responses and their contracts', () => {
       http().get(`/api/users/${admin.id}/followers`).set('Authorization', ada.auth),
     );
 
-    // Posts, comments, likes, reposts.
+    // Posts with pictures, comments, likes, reposts.
+    const picture = await answers(
+      'POST /api/media',
+      http().post('/api/media').set('Authorization', admin.auth).attach('image', png, 'a.png'),
+    );
+    const quoted = await answers(
+      'POST /api/media',
+      http().post('/api/media').set('Authorization', ada.auth).attach('image', png, 'b.png'),
+    );
     const post = await answers(
       'POST /api/posts',
       http()
         .post('/api/posts')
         .set('Authorization', admin.auth)
-        .send({ content: 'Welcome', isJdTagged: true }),
+        .send({ content: 'Welcome', isJdTagged: true, images: [{ id: picture.id, alt: 'Hi' }] }),
     );
+    expect(post.images).toHaveLength(1);
     const repost = await answers(
       'POST /api/posts/:id/repost',
       http()
         .post(`/api/posts/${post.id}/repost`)
         .set('Authorization', ada.auth)
-        .send({ comment: 'Look' }),
+        .send({ comment: 'Look', images: [{ id: quoted.id }] }),
     );
+    expect(repost.images).toHaveLength(1);
+    expect(repost.originalPost?.images).toHaveLength(1);
     expect(repost.originalPost).toMatchObject({ id: post.id, canDelete: false });
     expect(repost.canDelete).toBe(true);
     await answers(
@@ -425,6 +436,7 @@ describe('API responses and their contracts', () => {
       'GET /api/admin/reports',
       asAdmin(http().get('/api/admin/reports')),
     );
+    expect(reportList.items[0]!.target.images).toHaveLength(1);
     await answers(
       'POST /api/admin/reports/:id/resolve',
       asAdmin(http().post(`/api/admin/reports/${reportList.items[0]!.id}/resolve`)).send({

@@ -218,12 +218,19 @@ export async function startApi(options: {
         RATE_LIMIT_FEEDBACK_MAX: '0',
         // The load is a few members acting far faster than any person: no per-member limits.
         ...Object.fromEntries(
-          ['POSTS', 'COMMENTS', 'REPOSTS', 'LIKES', 'FOLLOWS', 'AVATARS', 'SEARCHES'].flatMap(
-            (action) => [
-              [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
-              [`RATE_LIMIT_${action}_PER_DAY`, '0'],
-            ],
-          ),
+          [
+            'POSTS',
+            'COMMENTS',
+            'REPOSTS',
+            'LIKES',
+            'FOLLOWS',
+            'AVATARS',
+            'MEDIA',
+            'SEARCHES',
+          ].flatMap((action) => [
+            [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
+            [`RATE_LIMIT_${action}_PER_DAY`, '0'],
+          ]),
         ),
       },
     },

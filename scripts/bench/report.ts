@@ -27,6 +27,7 @@ const HEADINGS = {
   'bench:enumeration':
     '## `npm run bench:enumeration`: answers for addresses with and without an account',
   'bench:reload': '## `npm run bench:reload`: rolling restarts and a killed API process',
+  'bench:media': '## `npm run bench:media`: processing pictures, and the API while members upload',
 } as const;
 export type SectionName = keyof typeof HEADINGS;
 

@@ -310,14 +310,17 @@ describe('docker-compose.yml', () => {
     expect(locations).toMatchObject({
       '/api/': 'proxy_pass $api_upstream;',
       '/uploads/': 'proxy_pass $api_upstream;',
+      '/media/': 'proxy_pass $api_upstream;',
       '/': 'return 404;',
     });
     // No sticky sessions: any replica serves any request.
     expect(rendered).not.toMatch(/ip_hash|sticky|hash \$/);
     expect(rendered).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
-    // An avatar upload (AVATAR_MAX_BYTES, 5 MB) gets through to the API's own 413.
+    // An avatar upload (AVATAR_MAX_BYTES, 5 MB) and a post's image (MEDIA_MAX_BYTES, 10 MB) get
+    // through to the API's own 413.
     const bodyLimit = /client_max_body_size (\d+)m;/.exec(rendered);
     expect(Number(bodyLimit?.[1]) * 1024 * 1024).toBeGreaterThan(config.avatarMaxBytes);
+    expect(Number(bodyLimit?.[1]) * 1024 * 1024).toBeGreaterThan(config.media.maxBytes);
   });
 
   test('the shell writes an env.json it accepts, naming the published api and remotes', async () => {

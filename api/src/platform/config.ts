@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { MEDIA_MAX_BYTES, MEDIA_MAX_PIXELS } from '@campus/contracts';
 import { assertTimeZone } from './time';
 
 /** Where the repository root is, so `.data` defaults to `<repo>/.data` whatever the working directory. */
@@ -19,6 +20,7 @@ export const MEMBER_ACTIONS = [
   'likes',
   'follows',
   'avatars',
+  'media',
   'searches',
 ] as const;
 export type MemberAction = (typeof MEMBER_ACTIONS)[number];
@@ -111,6 +113,20 @@ export interface Config {
   avatarMaxBytes: number;
   avatarMaxPixels: number;
   avatarSize: number;
+  /** Pictures in posts (modules/media, issue 39). */
+  media: {
+    /** MEDIA_MAX_BYTES: the largest image file accepted (413 past it). */
+    maxBytes: number;
+    /** MEDIA_MAX_PIXELS: the most pixels decoded (413 past it). */
+    maxPixels: number;
+    /** MEDIA_WORKERS: images processed at once by this process, each on a worker thread. */
+    workers: number;
+    /**
+     * MEDIA_SWEEP_INTERVAL_MS: how often expired uploads (never attached, or unsaved avatars)
+     * are looked for; deletions (a post, an account) sweep at once.
+     */
+    sweepIntervalMs: number;
+  };
   /** The mail queue (platform/mail-queue.ts). */
   mail: {
     /** Attempts of one mail before it is marked failed (the admin sees it). */
@@ -178,7 +194,10 @@ export interface Config {
   };
   /** How one account's failed sign-ins slow down its guessing (not the right password). */
   signInDelays: SignInDelays;
-  /** Per member: posts, comments, reposts, likes, follows, avatar uploads and people searches. */
+  /**
+   * Per member: posts, comments, reposts, likes, follows, avatar uploads, image uploads and people
+   * searches.
+   */
   memberLimits: Record<MemberAction, MemberLimit>;
   /**
    * Demo mode (`DEMO_MODE=1`, or `--demo`): the demo data is seeded into an empty database.
@@ -292,6 +311,12 @@ export function loadConfig(env: Env = process.env): Config {
     avatarMaxBytes: int(env, 'AVATAR_MAX_BYTES', 5 * 1024 * 1024),
     avatarMaxPixels: int(env, 'AVATAR_MAX_PIXELS', 40_000_000),
     avatarSize: int(env, 'AVATAR_SIZE', 512),
+    media: {
+      maxBytes: int(env, 'MEDIA_MAX_BYTES', MEDIA_MAX_BYTES),
+      maxPixels: int(env, 'MEDIA_MAX_PIXELS', MEDIA_MAX_PIXELS),
+      workers: Math.max(1, int(env, 'MEDIA_WORKERS', 1)),
+      sweepIntervalMs: int(env, 'MEDIA_SWEEP_INTERVAL_MS', 10 * 60_000),
+    },
     mail: {
       maxAttempts: Math.max(1, int(env, 'MAIL_MAX_ATTEMPTS', 8)),
       retryBaseMs: int(env, 'MAIL_RETRY_BASE_MS', 30_000),
@@ -338,6 +363,8 @@ export function loadConfig(env: Env = process.env): Config {
       likes: memberLimit(env, 'likes', 60, 1000),
       follows: memberLimit(env, 'follows', 30, 200),
       avatars: memberLimit(env, 'avatars', 5, 20),
+      // Four images to a post: the posts limits' worth of full posts.
+      media: memberLimit(env, 'media', 40, 400),
       // Typing in the search box; not a way to list every member (36 one-letter searches).
       searches: memberLimit(env, 'searches', 30, 300),
     },

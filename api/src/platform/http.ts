@@ -5,12 +5,20 @@
 import type Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import helmet from 'koa-helmet';
+import { calls } from '@campus/contracts';
 import type { AppState } from './auth';
 import { HttpError } from './errors';
 import { loggablePath, type Logger } from './logger';
 
-/** The one route whose body is not JSON (multipart). */
-export const UPLOAD_PATH = '/api/upload/avatar';
+/** The routes whose body is not JSON: the calls that read a multipart upload (the call table). */
+export const MULTIPART_PATHS: ReadonlySet<string> = new Set(
+  Object.values(calls)
+    .filter((call) => {
+      const body = (call as { body?: object }).body;
+      return body !== undefined && 'multipart' in body;
+    })
+    .map((call) => call.path),
+);
 
 /** The pattern of the route that answers `method path` (`/api/users/:id`), if any does. */
 export type PatternOf = (path: string, method: string) => string | undefined;
@@ -55,10 +63,10 @@ export function requestLog(logger: Logger, patternOf?: PatternOf): Middleware<Ap
   };
 }
 
-/** Bodies are JSON everywhere but on the upload route: anything else is a 415. */
+/** Bodies are JSON everywhere but on the upload routes: anything else is a 415. */
 export const requireJsonBodies: Middleware = async (ctx, next) => {
   const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
-  if (hasBody && ctx.path !== UPLOAD_PATH && !ctx.is('application/json')) {
+  if (hasBody && !MULTIPART_PATHS.has(ctx.path) && !ctx.is('application/json')) {
     throw new HttpError(415, 'Request bodies must be JSON (Content-Type: application/json)');
   }
   return next();

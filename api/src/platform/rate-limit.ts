@@ -76,6 +76,7 @@ const ACTION_NOUNS: Record<MemberAction, [one: string, many: string]> = {
   likes: ['like', 'likes'],
   follows: ['follow', 'follows'],
   avatars: ['profile picture upload', 'profile picture uploads'],
+  media: ['image upload', 'image uploads'],
   searches: ['search', 'searches'],
 };
 
@@ -190,6 +191,7 @@ export function createRateLimits(
       likes: memberLimiter('likes'),
       follows: memberLimiter('follows'),
       avatars: memberLimiter('avatars'),
+      media: memberLimiter('media'),
       searches: memberLimiter('searches'),
     } satisfies MemberLimiters,
   };

@@ -48,9 +48,24 @@ export function toPublicFileUrl(stored: string, publicUrl: string): string {
 }
 
 export interface UploadStorage {
-  save(data: Buffer, extension: 'webp' | 'png' | 'jpg'): Promise<StoredFile>;
+  /**
+   * Stores a file under a new random name. With `expiresAt` (an avatar upload), it is deleted by
+   * `removeExpired` from then on unless `keep` was called on it first.
+   */
+  save(
+    data: Buffer,
+    extension: 'webp' | 'png' | 'jpg',
+    options?: { expiresAt?: Date },
+  ): Promise<StoredFile>;
   /** Whether `storedPath` (`/uploads/<name>`) is a file we store. */
   has(storedPath: string): Promise<boolean>;
+  /**
+   * A profile shows `storedPath` from now on: it no longer expires. False when it is not a file we
+   * store, or its expiry has passed at `now` (the sweep may be deleting it).
+   */
+  keep(storedPath: string, now: Date): Promise<boolean>;
+  /** Deletes up to `limit` files whose expiry has passed at `now`; answers how many. */
+  removeExpired(now: Date, limit: number): Promise<number>;
   /** Deletes a stored file (a replaced avatar); anything that is not one is left alone. */
   remove(storedPath: string): Promise<void>;
   /** `GET /uploads/:name`: stored files only, with their content type, ETag and a long cache. */
@@ -67,6 +82,8 @@ interface UploadMetadata {
   contentType: string;
   /** Quoted strong validator: the SHA-256 of the bytes. */
   etag: string;
+  /** An upload no profile has shown yet: deleted after this (absent: kept). */
+  expiresAt?: Date;
 }
 
 /**
@@ -74,7 +91,7 @@ interface UploadMetadata {
  * rather than with Koa's `ctx.fresh`, which answers 200 to any request with `Cache-Control:
  * no-cache`, as fetch() sends with every conditional request: the origin may still answer 304.
  */
-function matchesEtag(ifNoneMatch: string, etag: string): boolean {
+export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
@@ -102,10 +119,11 @@ export function createUploadStorage(
   };
   const filesNamed = (name: string) => bucket().find({ filename: name }).toArray();
 
-  const store = async (name: string, data: Buffer) => {
+  const store = async (name: string, data: Buffer, expiresAt?: Date) => {
     const metadata: UploadMetadata = {
       contentType: CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)]!,
       etag: `"${createHash('sha256').update(data).digest('base64url')}"`,
+      ...(expiresAt ? { expiresAt } : {}),
     };
     const upload = bucket().openUploadStream(name, { metadata });
     await new Promise<void>((resolve, reject) => {
@@ -115,11 +133,19 @@ export function createUploadStorage(
   };
   const has = async (name: string) =>
     (await bucket().find({ filename: name }).limit(1).toArray()).length > 0;
+  const files = () => connection.db!.collection(`${UPLOADS_BUCKET}.files`);
+  const deleteFile = (id: mongoose.mongo.ObjectId) =>
+    bucket()
+      .delete(id)
+      // Another process removing the same file at the same time is not an error.
+      .catch((err: unknown) => {
+        if (!(err instanceof mongoose.mongo.MongoRuntimeError)) throw err;
+      });
 
   return {
-    async save(data, extension) {
+    async save(data, extension, options) {
       const name = `${randomBytes(16).toString('hex')}.${extension}`;
-      await store(name, data);
+      await store(name, data, options?.expiresAt);
       return { name, path: `/uploads/${name}`, url: `${publicUrl}/uploads/${name}` };
     },
     async importFrom(dir) {
@@ -139,17 +165,30 @@ export function createUploadStorage(
       const name = storedName(storedPath);
       return name ? has(name) : false;
     },
+    async keep(storedPath, now) {
+      const name = storedName(storedPath);
+      if (!name) return false;
+      const kept = await files().updateMany(
+        {
+          filename: name,
+          $or: [{ 'metadata.expiresAt': { $exists: false } }, { 'metadata.expiresAt': { $gt: now } }],
+        },
+        { $unset: { 'metadata.expiresAt': '' } },
+      );
+      return kept.matchedCount > 0;
+    },
+    async removeExpired(now, limit) {
+      const expired = await files()
+        .find({ 'metadata.expiresAt': { $lte: now } }, { projection: { _id: 1 } })
+        .limit(limit)
+        .toArray();
+      for (const file of expired) await deleteFile(file._id as mongoose.mongo.ObjectId);
+      return expired.length;
+    },
     async remove(storedPath) {
       const name = storedName(storedPath);
       if (!name) return;
-      for (const file of await filesNamed(name)) {
-        // Another process removing the same file at the same time is not an error.
-        await bucket()
-          .delete(file._id)
-          .catch((err: unknown) => {
-            if (!(err instanceof mongoose.mongo.MongoRuntimeError)) throw err;
-          });
-      }
+      for (const file of await filesNamed(name)) await deleteFile(file._id);
     },
     serve() {
       return async (ctx, next) => {

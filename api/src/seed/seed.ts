@@ -2,11 +2,13 @@ import bcrypt from 'bcrypt';
 import { trusted } from 'mongoose';
 import type { Logger } from '../platform/logger';
 import { isDuplicateKey } from '../platform/mongo-errors';
+import { MEDIA_BUCKET } from '../platform/media-store';
 import { UPLOADS_BUCKET, type UploadStorage } from '../platform/storage';
 import { storeAvatar } from '../modules/uploads/service';
 import type { AppContext } from '../context';
 import { setSetting } from '../modules/settings/settings';
 import { initialsAvatar } from './avatars';
+import { postsForDemoImages, seedDemoImages } from './images';
 import { seedDemoContent } from './content';
 import { DEMO_ADMIN, DEMO_MEMBERS, DEMO_PASSWORD, type DemoUser } from './demo-users';
 
@@ -96,9 +98,14 @@ export async function resetDemoCollections({ models }: SeedTarget): Promise<void
   ]);
   // The avatars of the accounts just deleted (uploads are GridFS files: platform/storage.ts).
   const db = User.db.db;
-  await Promise.all(
-    ['files', 'chunks'].map((part) => db?.collection(`${UPLOADS_BUCKET}.${part}`).deleteMany({})),
-  );
+  await Promise.all([
+    ...['files', 'chunks'].map((part) =>
+      db?.collection(`${UPLOADS_BUCKET}.${part}`).deleteMany({}),
+    ),
+    // And the demo posts' pictures (platform/media-store.ts, modules/media).
+    ...['files', 'chunks'].map((part) => db?.collection(`${MEDIA_BUCKET}.${part}`).deleteMany({})),
+    models.Media.deleteMany({}),
+  ]);
 }
 
 async function createDemoUser(
@@ -166,8 +173,21 @@ export async function seedDemoData(target: SeedTarget, options: SeedOptions): Pr
   }
   await setSetting(target, 'logo_url', 'local');
   const content = await seedDemoContent(target, { memberIds, adminId });
+  // Seed time matters (every fresh start): what the pictures cost is logged.
+  const drawingStarted = Date.now();
+  const drawingCpu = process.cpuUsage();
+  const images = await seedDemoImages(target, await postsForDemoImages(target));
+  const imagesCpu = process.cpuUsage(drawingCpu);
   options.logger.info(
-    { members: memberIds.length, adminId, follows: unique.size, ...content },
+    {
+      members: memberIds.length,
+      adminId,
+      follows: unique.size,
+      ...content,
+      images,
+      imagesMs: Date.now() - drawingStarted,
+      imagesCpuMs: Math.round((imagesCpu.user + imagesCpu.system) / 1000),
+    },
     'demo data seeded',
   );
 }

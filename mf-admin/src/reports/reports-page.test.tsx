@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AdminReport } from '@campus/contracts';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, callsTo, renderPage } from '@campus/kit/testing';
+import { ADA, callsTo, makeImage, renderPage } from '@campus/kit/testing';
 import { adminApi, pageOf } from '../admin/admin-test-api';
 import ReportsPage from './reports-page';
 
@@ -29,10 +29,10 @@ const report: AdminReport = {
   resolution: null,
 };
 
-function serve() {
+function serve(listed: AdminReport = report) {
   return adminApi(({ method, pathname }) => {
     if (method === 'GET' && pathname === '/api/admin/reports')
-      return { status: 200, body: pageOf([report]) };
+      return { status: 200, body: pageOf([listed]) };
     if (method === 'POST' && pathname === '/api/admin/reports/4/resolve')
       return { status: 200, body: { ...report, status: 'resolved' } };
     return undefined;
@@ -43,6 +43,28 @@ beforeEach(() => act(() => dismissToast()));
 afterEach(() => window.localStorage.clear());
 
 describe('ReportsPage', () => {
+  it('when a reported post has images, then they show blurred, none fetched, until the administrator clicks to see them', async () => {
+    const user = userEvent.setup();
+    const images = [
+      makeImage({ id: 'r1', alt: 'A flyer' }),
+      makeImage({ id: 'r2', alt: 'A price list' }),
+    ];
+    serve({ ...report, target: { ...report.target, images } });
+    renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
+    const row = await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
+    expect(row.querySelector('img, source')).toBeNull();
+    await user.click(within(row).getByRole('button', { name: 'Show the 2 reported images' }));
+    expect(within(row).getByRole('img', { name: 'A flyer' })).toBeInTheDocument();
+    expect(within(row).getByRole('img', { name: 'A price list' })).toBeInTheDocument();
+  });
+
+  it('when a reported post has no images, then no image area shows', async () => {
+    serve();
+    renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
+    const row = await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
+    expect(within(row).queryByRole('button', { name: /reported image/ })).not.toBeInTheDocument();
+  });
+
   it('when a post is reported twice, then one entry shows the post, its author and both categories with their words', async () => {
     serve();
     renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });

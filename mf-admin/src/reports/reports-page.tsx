@@ -14,6 +14,7 @@ import {
 } from '@campus/contracts';
 import { ApiError, callApi } from '@campus/kit/api';
 import { relativeTime } from '@campus/kit/format';
+import { PostImages, imagesOf } from '@campus/kit/post-card';
 import { toast } from '@campus/kit/toast';
 import { Badge, Button, CategoryReasonDialog } from '@campus/kit/ui';
 import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
@@ -66,6 +67,11 @@ const Quote = styled.blockquote`
   border-left: 3px solid ${({ theme }) => theme.colors.border};
   white-space: pre-wrap;
   overflow-wrap: anywhere;
+`;
+
+/** A reported post's images, no wider than a feed's. */
+const ReportedImages = styled.div`
+  max-width: 420px;
 `;
 
 function targetName(report: AdminReport): string {
@@ -192,6 +198,12 @@ export default function ReportsPage() {
                     )}
                   </Meta>
                   {target.content !== null && <Quote>{target.content}</Quote>}
+                  {imagesOf(target).length > 0 && (
+                    <ReportedImages>
+                      {/* Blurred until the administrator asks to see them (issue 39). */}
+                      <PostImages images={imagesOf(target)} hidden />
+                    </ReportedImages>
+                  )}
                   <Reasons aria-label="Reasons">
                     {report.reasons.map((reason, index) => (
                       <li key={`${reason.createdAt}-${index}`}>

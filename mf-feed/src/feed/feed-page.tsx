@@ -12,7 +12,7 @@ import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { FEED_TABS, type FeedTab, type Post } from '@campus/contracts';
 import { useAppEvent } from '@campus/kit/events';
-import { PostCard, PostCardSkeleton } from '@campus/kit/post-card';
+import { PostCard, PostCardSkeleton, imagesOf } from '@campus/kit/post-card';
 import { mediaMobile } from '@campus/kit/theme';
 import { Badge, Button, EmptyState, Tabs, useMediaQuery } from '@campus/kit/ui';
 import { WhoToFollow } from '../who-to-follow/who-to-follow';
@@ -40,6 +40,19 @@ const SUGGESTIONS_AFTER = 3;
  * They only ever add below what is on screen.
  */
 const FIRST_CARDS = 6;
+
+/** The cards a phone's first screen can show: the first image among them loads first. */
+const FIRST_SCREEN_CARDS = 3;
+
+/**
+ * The post whose images the page shows first (issue 39: its first image is fetched with high
+ * priority, the rest of the feed's images lazily), if one of the first screen's posts has any.
+ */
+function firstImagePostId(posts: readonly Post[]): number | undefined {
+  return posts
+    .slice(0, FIRST_SCREEN_CARDS)
+    .find((post) => imagesOf(post).length > 0 || imagesOf(post.originalPost).length > 0)?.id;
+}
 
 const EMPTY_TEXT: Record<FeedTab, string> = {
   'for-you': 'Be the first to post something!',
@@ -303,11 +316,17 @@ export default function FeedPage() {
     );
   } else {
     const cards = allCards ? newPosts.posts : newPosts.posts.slice(0, FIRST_CARDS);
+    const priorityPostId = firstImagePostId(cards);
     body = (
       <>
         {cards.map((post, index) => (
           <Fragment key={post.id}>
-            <PostCard post={post} onOpen={onOpen} onReposted={onReposted} />
+            <PostCard
+              post={post}
+              onOpen={onOpen}
+              onReposted={onReposted}
+              imagePriority={post.id === priorityPostId}
+            />
             {!wide && index === SUGGESTIONS_AFTER - 1 && (
               <WidgetBoundary>
                 <InFeedSuggestions>

@@ -1,9 +1,12 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import useSWR from 'swr';
 import { configureApi } from '@campus/kit/api';
-import { mockApi, TEST_API_URL } from '@campus/kit/testing';
+import type { MediaUploadResponse } from '@campus/contracts';
+import { ApiError } from '@campus/kit/api';
+import type { UploadImage } from '@campus/kit/media';
+import { makeImage, mockApi, TEST_API_URL, uploadedAs } from '@campus/kit/testing';
 import { DataProvider } from '@campus/kit/data';
 import { onAppEvent } from '@campus/kit/events';
 import { KitThemeProvider } from '@campus/kit/theme';
@@ -21,18 +24,37 @@ function respondWith(status: number, body: unknown = { id: 1 }) {
   return { fetchMock, release };
 }
 
-function Harness() {
+function Harness({ upload }: { upload?: UploadImage }) {
   const [open, setOpen] = useState(true);
   return (
     <KitThemeProvider>
       <DataProvider>
         <button onClick={() => setOpen(true)}>open</button>
-        <PostComposer open={open} onOpenChange={setOpen} />
+        <PostComposer open={open} onOpenChange={setOpen} upload={upload} />
         <Toaster />
       </DataProvider>
     </KitThemeProvider>
   );
 }
+
+/** Uploads the test answers one by one (`POST /api/media` is replaced through `upload`). */
+function controlledUploads() {
+  const pending: {
+    file: File;
+    resolve: (media: MediaUploadResponse) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  const upload: UploadImage = (file) =>
+    new Promise((resolve, reject) => pending.push({ file, resolve, reject }));
+  return { pending, upload };
+}
+
+const png = (name: string) => new File([new Uint8Array(8)], name, { type: 'image/png' });
+
+beforeAll(() => {
+  // jsdom has no object URLs; the previews only need a string.
+  Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => undefined });
+});
 
 beforeEach(() => {
   configureApi({ baseUrl: TEST_API_URL });
@@ -136,5 +158,96 @@ describe('PostComposer', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Post' }));
     expect(await screen.findByText('Post created successfully!')).toBeInTheDocument();
     await waitFor(() => expect(feedReads).toHaveBeenCalledTimes(2));
+  });
+
+  describe('with images (issue 39)', () => {
+    it('when two images are attached with alt text, then Post waits for the uploads and sends them in order with their alt, and the composer empties', async () => {
+      const user = userEvent.setup({ applyAccept: false });
+      const { pending, upload } = controlledUploads();
+      const { fetchMock, release } = respondWith(201);
+      release();
+      render(<Harness upload={upload} />);
+      await user.type(
+        await screen.findByRole('textbox', { name: "What's happening on campus?" }),
+        'Club fair today',
+      );
+      await user.upload(await screen.findByLabelText('Choose images'), [
+        png('fair.png'),
+        png('stand.png'),
+      ]);
+      await waitFor(() => expect(pending).toHaveLength(2));
+      const post = screen.getByRole('button', { name: 'Post' });
+      expect(post).toBeDisabled();
+      expect(screen.getByText('Uploading images…')).toBeInTheDocument();
+
+      await act(async () => pending[0]!.resolve(uploadedAs(makeImage({ id: 'fair' }))));
+      expect(post).toBeDisabled();
+      await act(async () => pending[1]!.resolve(uploadedAs(makeImage({ id: 'stand' }))));
+      expect(post).toBeEnabled();
+      await user.type(screen.getByLabelText('Alt text for image 1'), 'The fair hall');
+      await user.type(screen.getByLabelText('Alt text for image 2'), 'Our stand');
+      await user.click(post);
+
+      expect(await screen.findByText('Post created successfully!')).toBeInTheDocument();
+      const sent = fetchMock.mock.calls.find(([url]) => url === 'http://api.test/api/posts');
+      expect(JSON.parse(String(sent?.[1]?.body))).toEqual({
+        content: 'Club fair today',
+        syncToProfile: true,
+        isJdTagged: false,
+        images: [
+          { id: 'fair', alt: 'The fair hall' },
+          { id: 'stand', alt: 'Our stand' },
+        ],
+      });
+      await user.click(screen.getByRole('button', { name: 'open' }));
+      await screen.findByRole('dialog');
+      expect(screen.queryByRole('list', { name: 'Attached images' })).not.toBeInTheDocument();
+    });
+
+    it('when an upload fails, then the text and the other image stay, Post waits for Retry or Remove, and the post goes without it', async () => {
+      const user = userEvent.setup({ applyAccept: false });
+      const { pending, upload } = controlledUploads();
+      const { fetchMock, release } = respondWith(201);
+      release();
+      render(<Harness upload={upload} />);
+      const text = await screen.findByRole('textbox', { name: "What's happening on campus?" });
+      await user.type(text, 'Lab photos');
+      await user.upload(await screen.findByLabelText('Choose images'), [
+        png('lab.png'),
+        png('broken.png'),
+      ]);
+      await waitFor(() => expect(pending).toHaveLength(2));
+      await act(async () => pending[0]!.resolve(uploadedAs(makeImage({ id: 'lab' }))));
+      await act(async () =>
+        pending[1]!.reject(new ApiError(413, 'Payload Too Large', '{"message":"Too large"}')),
+      );
+
+      expect(screen.getByRole('alert')).toHaveTextContent('Upload failed: Too large');
+      expect(text).toHaveValue('Lab photos');
+      expect(screen.getAllByRole('listitem')).toHaveLength(2);
+      expect(screen.getByRole('button', { name: 'Post' })).toBeDisabled();
+      expect(screen.getByText('Retry or remove the image that failed.')).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Remove image 2' }));
+      await user.click(screen.getByRole('button', { name: 'Post' }));
+      expect(await screen.findByText('Post created successfully!')).toBeInTheDocument();
+      const sent = fetchMock.mock.calls.find(([url]) => url === 'http://api.test/api/posts');
+      expect(JSON.parse(String(sent?.[1]?.body))).toMatchObject({
+        images: [{ id: 'lab', alt: '' }],
+      });
+    });
+
+    it('when an image is pasted into the text, then it is attached', async () => {
+      const { pending, upload } = controlledUploads();
+      render(<Harness upload={upload} />);
+      const text = await screen.findByRole('textbox', { name: "What's happening on campus?" });
+      await screen.findByLabelText('Choose images');
+      fireEvent.paste(text, {
+        clipboardData: { files: [png('screenshot.png')], getData: () => '' },
+      });
+      await waitFor(() => expect(pending).toHaveLength(1));
+      const list = screen.getByRole('list', { name: 'Attached images' });
+      expect(within(list).getByRole('listitem', { name: 'Image 1: screenshot.png' })).toBeVisible();
+    });
   });
 });

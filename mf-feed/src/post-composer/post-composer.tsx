@@ -1,9 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
 import { callRoutes, type CreatePostRequest } from '@campus/contracts';
 import { callApi, failureDescription } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
+import {
+  ImageAttachments,
+  imageFilesOf,
+  useImageAttachments,
+  type UploadImage,
+} from '@campus/kit/media';
 import { toast } from '@campus/kit/toast';
 import { Button, Checkbox, Dialog, TextArea } from '@campus/kit/ui';
 import { isPostKey } from '../post-cache';
@@ -24,34 +30,56 @@ const Options = styled.div`
 
 const Footer = styled.div`
   display: flex;
+  align-items: center;
   justify-content: flex-end;
+  gap: ${({ theme }) => theme.space(3)};
 `;
+
+const Waiting = styled.p`
+  margin: 0;
+  font-size: 0.8125rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+/** What the Post button waits for, said beside it. */
+function waitingText(uploading: boolean, failed: boolean): string {
+  if (uploading) return 'Uploading images…';
+  if (failed) return 'Retry or remove the image that failed.';
+  return '';
+}
 
 /** Spec §2 "Post creation dialog", opened by the shell's Post and floating buttons. */
 export default function PostComposer({
   open,
   onOpenChange,
+  upload,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Replaces `POST /api/media` (tests). */
+  upload?: UploadImage;
 }) {
   const { mutate } = useSWRConfig();
   const [content, setContent] = useState('');
   const [syncToProfile, setSyncToProfile] = useState(true);
   const [isJdTagged, setIsJdTagged] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const attachments = useImageAttachments();
   const text = content.trim();
+  const waiting = waitingText(attachments.uploading, attachments.failed);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!text || submitting) return;
+    if (!text || submitting || waiting) return;
     setSubmitting(true);
     try {
       const payload: CreatePostRequest = { content: text, syncToProfile, isJdTagged };
+      if (attachments.images.length > 0) payload.images = attachments.images;
       const created = await callApi(callRoutes.createPost, { body: payload });
       setContent('');
       setSyncToProfile(true);
       setIsJdTagged(false);
+      attachments.reset();
       onOpenChange(false);
       // Discard cached posts and refresh the feed everywhere it is shown.
       await mutate(isPostKey, undefined, { revalidate: false });
@@ -73,9 +101,25 @@ export default function PostComposer({
     }
   };
 
+  // Images pasted into the text, or dropped anywhere on the form, join the post's images.
+  const onPaste = (event: ClipboardEvent) => {
+    const files = imageFilesOf(event.clipboardData);
+    if (files.length === 0 || submitting) return;
+    if (!event.clipboardData.getData('text/plain')) event.preventDefault();
+    attachments.addFiles(files);
+  };
+  const onDragOver = (event: DragEvent) => {
+    if (event.dataTransfer.types.includes('Files')) event.preventDefault();
+  };
+  const onDrop = (event: DragEvent) => {
+    if (event.dataTransfer.files.length === 0) return;
+    event.preventDefault();
+    if (!submitting) attachments.addFiles(event.dataTransfer.files);
+  };
+
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Create Post">
-      <Form onSubmit={onSubmit}>
+      <Form onSubmit={onSubmit} onPaste={onPaste} onDragOver={onDragOver} onDrop={onDrop}>
         <TextArea
           label="What's happening on campus?"
           hideLabel
@@ -84,6 +128,7 @@ export default function PostComposer({
           value={content}
           onChange={(event) => setContent(event.target.value)}
         />
+        <ImageAttachments attachments={attachments} disabled={submitting} upload={upload} />
         <Options>
           <Checkbox
             label="Sync to profile timeline"
@@ -97,7 +142,8 @@ export default function PostComposer({
           />
         </Options>
         <Footer>
-          <Button type="submit" disabled={!text || submitting}>
+          <Waiting role="status">{waiting}</Waiting>
+          <Button type="submit" disabled={!text || submitting || Boolean(waiting)}>
             {submitting ? 'Posting...' : 'Post'}
           </Button>
         </Footer>

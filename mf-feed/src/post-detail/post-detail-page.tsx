@@ -8,6 +8,8 @@ import { TimeAgo } from '@campus/kit/format';
 import { EditedLabel, PostMenu } from '@campus/kit/own-words';
 import {
   PostBody,
+  PostImages,
+  imagesOf,
   QuotedPost,
   RepostDialog,
   isPlainRepost,
@@ -160,15 +162,16 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
               <Linkified text={post.repostComment} />
             </Quote>
           )}
+          {imagesOf(post).length > 0 && <PostImages images={imagesOf(post)} priority />}
           <Original>
-            <QuotedPost post={post} clamp={false} />
+            <QuotedPost post={post} clamp={false} imagePriority={imagesOf(post).length === 0} />
             {post.originalPost && (
               <Link to={`/post/${post.originalPostId}`}>View original post</Link>
             )}
           </Original>
         </>
       ) : (
-        <PostBody post={post} clamp={false} />
+        <PostBody post={post} clamp={false} imagePriority />
       )}
       <Counts>
         <span>

@@ -71,6 +71,7 @@ export const callRoutes = defineRoutes({
   following: { method: 'GET', path: '/api/users/:id/following', status: 200 },
   followers: { method: 'GET', path: '/api/users/:id/followers', status: 200 },
   uploadAvatar: { method: 'POST', path: '/api/upload/avatar', status: 201 },
+  uploadMedia: { method: 'POST', path: '/api/media', status: 201 },
   sendFeedback: { method: 'POST', path: '/api/feedback', status: 201 },
   sendReport: { method: 'POST', path: '/api/reports', status: 201 },
   // Privacy and safety (issue 38): block, mute, muted words.

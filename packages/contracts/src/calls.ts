@@ -120,6 +120,7 @@ import {
 } from './safety';
 import { settingsSchema } from './settings';
 import { AVATAR_FIELD, avatarUploadResponseSchema } from './uploads';
+import { MEDIA_FIELD, mediaUploadResponseSchema } from './media';
 import {
   followToggleResponseSchema,
   profileUpdateSchema,
@@ -171,6 +172,10 @@ const noContent = noContentResponseSchema;
 const avatar: MultipartBody<typeof AVATAR_FIELD> = Object.freeze({
   multipart: true,
   field: AVATAR_FIELD,
+});
+const image: MultipartBody<typeof MEDIA_FIELD> = Object.freeze({
+  multipart: true,
+  field: MEDIA_FIELD,
 });
 
 /**
@@ -233,6 +238,7 @@ export const calls = defineCalls({
   following: { params: id, response: userListSchema },
   followers: { params: id, response: userListSchema },
   uploadAvatar: { params: noParams, body: avatar, response: avatarUploadResponseSchema },
+  uploadMedia: { params: noParams, body: image, response: mediaUploadResponseSchema },
   sendFeedback: { params: noParams, body: feedbackRequestSchema, response: feedbackResponseSchema },
   sendReport: { params: noParams, body: reportRequestSchema, response: reportResponseSchema },
   safetyLists: { params: noParams, response: safetyListsSchema },

@@ -11,6 +11,7 @@ export * from './feedback';
 export * from './account-applications';
 export * from './settings';
 export * from './uploads';
+export * from './media';
 export * from './notifications';
 export * from './stream';
 export * from './analytics';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, isoDateSchema } from './common';
+import { attachImagesSchema, postImageSchema } from './media';
 import { affiliationSchema } from './users';
 
 export const FEED_PAGE_SIZE = 20;
@@ -52,6 +53,8 @@ const postFields = {
   sharedCommentId: idSchema.nullable().optional(),
   /** When its author last edited its text (null or absent: never); earlier versions: `postVersions`. */
   editedAt: isoDateSchema.nullable().optional(),
+  /** Its pictures (issue 39), in their order; absent or empty when it has none. */
+  images: z.array(postImageSchema).optional(),
 };
 
 /**
@@ -141,6 +144,8 @@ export const createPostSchema = z.strictObject({
   content: z.string('Post text is required').trim().min(1, 'Post text is required').max(5000),
   syncToProfile: z.boolean().default(true),
   isJdTagged: z.boolean().default(false),
+  /** Uploads (`POST /api/media`) of the caller's to attach, with their alt text. */
+  images: attachImagesSchema.optional(),
 });
 export type CreatePostRequest = z.input<typeof createPostSchema>;
 
@@ -154,6 +159,8 @@ export const repostSchema = z.strictObject({
       `Comment must be at most ${REPOST_COMMENT_MAX_LENGTH} characters`,
     )
     .optional(),
+  /** Images of the quote (uploads of the caller's, as on a post). */
+  images: attachImagesSchema.optional(),
 });
 export type RepostRequest = z.infer<typeof repostSchema>;
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { adminMemberRefSchema, adminPageQuerySchema, adminPageSchema } from './admin';
 import { idSchema, isoDateSchema } from './common';
+import { postImageSchema } from './media';
 import {
   MODERATION_REASON_TEXT_MAX_LENGTH,
   moderationReasonSchema,
@@ -93,6 +94,11 @@ export const adminReportSchema = z.object({
     author: adminMemberRefSchema.nullable(),
     /** Whether the post or comment is deleted, or the member suspended. */
     removed: z.boolean(),
+    /**
+     * A reported post's images (issue 39), for the administrator to look at (blurred until
+     * clicked). Absent for comments and members, and once the post is removed (its images go).
+     */
+    images: z.array(postImageSchema).optional(),
   }),
   /** Every report of it, oldest first: its category and the reporter's words (null: none). */
   reasons: z.array(

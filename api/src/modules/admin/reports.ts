@@ -14,6 +14,7 @@ import { commentsForModeration } from '../comments/queries';
 import { notify } from '../notifications/notify';
 import { removePostByModeration } from '../posts/delete-post';
 import { recountPosts } from '../posts/moderation';
+import { toPostImages } from '../media/present';
 import { postIdsSharingComments, postsForModeration } from '../posts/queries';
 import { closeCase, listCases, reportsOfCases } from '../reports/reports';
 import { accountRefs, findAccount } from '../users/admin-accounts';
@@ -47,6 +48,10 @@ async function presentReports(ctx: AppContext, cases: ReportCaseDoc[]): Promise<
         postId: post ? c.targetId : null,
         author: post ? memberRef(ctx, people.get(post.authorId), ctx.config.publicUrl) : null,
         removed: !post || post.deleted,
+        // Shown to the administrator blurred until clicked; a removed post has none left.
+        ...(post && !post.deleted && post.images.length > 0
+          ? { images: toPostImages(post.images, ctx.config.publicUrl) }
+          : {}),
       };
     }
     if (c.targetType === 'comment') {
@@ -149,6 +154,8 @@ export async function resolveReport(
         const post = (await postsForModeration(ctx, [resolved.targetId])).get(resolved.targetId);
         if (post && (await removePostByModeration(ctx, resolved.targetId))) {
           details.content = excerpt(post.content);
+          // Their files are deleted with the post (modules/media/janitor.ts).
+          if (post.images.length > 0) details.images = post.images.length;
           const decisionId = await recordDecision(ctx, {
             kind: 'post_removal',
             memberId: post.authorId,

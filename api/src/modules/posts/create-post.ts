@@ -1,6 +1,7 @@
 import type { CreatePostRequest, Post as PostView } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
+import { attachMedia } from '../media/attach-media';
 import { postsOf } from './model';
 import { postCreated } from './post-events';
 import { presentNewPost } from './presenters';
@@ -12,6 +13,8 @@ export async function createPost(
 ): Promise<PostView> {
   const id = await ctx.ids.nextId('posts');
   const post = await ctx.transaction(async () => {
+    // The caller's own unattached uploads, or 400 and no post.
+    const images = await attachMedia(ctx, author.id, id, input.images ?? []);
     const created = (
       await postsOf(ctx).create({
         _id: id,
@@ -19,6 +22,7 @@ export async function createPost(
         content: input.content,
         syncToProfile: input.syncToProfile ?? true,
         isJdTagged: input.isJdTagged ?? false,
+        ...(images.length > 0 ? { images } : {}),
       })
     ).toObject();
     ctx.publish(postCreated(created));

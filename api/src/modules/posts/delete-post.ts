@@ -26,7 +26,9 @@ export async function deletePost(ctx: AppContext, actor: AuthUser, id: number): 
       }
       const marked = await postsOf(ctx).updateOne(
         { _id: id, deletedAt: null },
-        { $set: { deletedAt: new Date() } },
+        // Its images go (modules/media/janitor.ts deletes their files on `post.deleted`): a
+        // post restored after an appeal comes back without them.
+        { $set: { deletedAt: new Date() }, $unset: { images: 1 } },
       );
       if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
       ctx.publish({ type: 'post.deleted', postId: id, authorId: post.authorId });

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { StoredImage } from '../media/present';
 
 export interface PostDoc {
   _id: number;
@@ -22,6 +23,11 @@ export interface PostDoc {
   /** When its author last edited its text (absent: never); earlier texts in modules/versions. */
   editedAt?: Date | null;
   /**
+   * Its pictures (issue 39), as attached (modules/media `attachMedia`); absent when none. A
+   * deleted post loses them (their files are deleted).
+   */
+  images?: StoredImage[];
+  /**
    * True while the author is suspended: the post is hidden from everyone (feeds, profile, detail,
    * notifications) until the author is reactivated. Absent for most posts.
    */
@@ -44,6 +50,35 @@ const postSchema = new Schema<PostDoc>(
     repostsCount: { type: Number, default: 0, min: 0 },
     deletedAt: { type: Date, default: null },
     editedAt: { type: Date },
+    images: {
+      type: [
+        new Schema(
+          {
+            id: { type: String, required: true },
+            alt: { type: String, default: '' },
+            width: { type: Number, required: true },
+            height: { type: Number, required: true },
+            placeholder: { type: String, required: true },
+            variants: {
+              type: [
+                new Schema(
+                  {
+                    name: { type: String, required: true },
+                    width: { type: Number, required: true },
+                    height: { type: Number, required: true },
+                    type: { type: String, required: true },
+                  },
+                  { _id: false },
+                ),
+              ],
+              required: true,
+            },
+          },
+          { _id: false },
+        ),
+      ],
+      default: undefined,
+    },
     authorSuspended: { type: Boolean },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },

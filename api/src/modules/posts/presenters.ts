@@ -1,6 +1,7 @@
 import type { Post as PostView } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthorCache, AuthorDoc } from '../users/author-cache';
+import { toPostImages } from '../media/present';
 import { toAuthor } from '../users/presenters';
 import type { FeedCache } from './feed-cache';
 import type { PostDoc } from './model';
@@ -59,6 +60,8 @@ function sharedFields(p: PostDoc, author: AuthorDoc | undefined, publicUrl: stri
     sharedCommentId: p.sharedCommentId ?? null,
     // Only once edited: most posts never are.
     ...(p.editedAt ? { editedAt: p.editedAt.toISOString() } : {}),
+    // Only with pictures.
+    ...(p.images?.length ? { images: toPostImages(p.images, publicUrl) } : {}),
   };
 }
 

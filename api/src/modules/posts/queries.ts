@@ -6,6 +6,7 @@ import { notFound } from '../../platform/errors';
 import { findOneBatch } from '../../platform/one-batch';
 import { countPerDay } from '../../platform/per-day';
 import { postsOf, type PostDoc } from './model';
+import type { StoredImage } from '../media/present';
 
 export const POST_NOT_FOUND = 'Post not found';
 
@@ -89,12 +90,14 @@ export async function postPreviews(
 export async function postsForModeration(
   ctx: AppContext,
   ids: number[],
-): Promise<Map<number, { authorId: number; content: string; deleted: boolean }>> {
+): Promise<
+  Map<number, { authorId: number; content: string; deleted: boolean; images: StoredImage[] }>
+> {
   if (ids.length === 0) return new Map();
   const posts = await postsOf(ctx)
     .find(
       { _id: trusted({ $in: ids }) },
-      { authorId: 1, content: 1, repostComment: 1, deletedAt: 1 },
+      { authorId: 1, content: 1, repostComment: 1, deletedAt: 1, images: 1 },
     )
     .lean();
   return new Map(
@@ -104,6 +107,7 @@ export async function postsForModeration(
         authorId: p.authorId,
         content: p.content || p.repostComment || '',
         deleted: p.deletedAt !== null,
+        images: p.images ?? [],
       },
     ]),
   );

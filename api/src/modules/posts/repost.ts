@@ -2,6 +2,7 @@ import type { Post as PostView, RepostRequest } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
+import { attachMedia } from '../media/attach-media';
 import { notify } from '../notifications/notify';
 import { findRepost, recordRepost, withdrawRepost } from '../reposts/repost-records';
 import { postsOf } from './model';
@@ -12,6 +13,7 @@ import { postForWriteBy } from './screen';
 import { findVisiblePost, POST_NOT_FOUND } from './queries';
 
 export const NOT_REPOSTED = 'You have not reposted this post';
+export const IMAGES_NEED_A_COMMENT = 'Add a comment to quote a post with images';
 export const QUOTED_REPOST = 'Your repost of this post has a quote: delete it as a post';
 
 /**
@@ -30,11 +32,14 @@ export async function repost(
   await postForWriteBy(ctx, id, actor.id);
   if (!postPolicy.canRepost(original)) throw badRequest('A repost cannot be reposted');
   const comment = input.comment ? input.comment : null;
+  // Pictures make a quote: a plain repost (undone with the Repost button) has none.
+  if (input.images?.length && comment === null) throw badRequest(IMAGES_NEED_A_COMMENT);
   const created = await ctx.transaction(async () => {
     // The count first: the document concurrent reposts contend for (likes/toggle-like.ts).
     await postsOf(ctx).updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
     const repostPostId = await ctx.ids.nextId('posts');
     await recordRepost(ctx, actor.id, id, repostPostId); // a second repost: 409, all rolled back
+    const images = await attachMedia(ctx, actor.id, repostPostId, input.images ?? []);
     const doc = (
       await postsOf(ctx).create({
         _id: repostPostId,
@@ -42,6 +47,7 @@ export async function repost(
         content: '',
         originalPostId: id,
         repostComment: comment,
+        ...(images.length > 0 ? { images } : {}),
       })
     ).toObject();
     ctx.publish(postCreated(doc, original.authorId), {

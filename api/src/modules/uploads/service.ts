@@ -11,6 +11,8 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
 export interface AvatarOptions {
   maxPixels: number;
   size: number;
+  /** Deleted after this unless a profile shows it first (storage `keep`). */
+  expiresAt?: Date;
 }
 
 /**
@@ -48,5 +50,7 @@ export async function storeAvatar(
   storage: UploadStorage,
   options: AvatarOptions,
 ): Promise<StoredFile> {
-  return storage.save(await processAvatar(input, options), 'webp');
+  return storage.save(await processAvatar(input, options), 'webp', {
+    expiresAt: options.expiresAt,
+  });
 }

@@ -33,11 +33,12 @@ export async function updateProfile(
       : null;
     const current = await User.findById(userId, { avatarUrl: 1 }).lean();
     if (!current) throw notFound(USER_NOT_FOUND);
-    // A new avatar must be a file we hold (not a removed one, nor a name made up).
+    // A new avatar must be a file we hold (not a removed or expired one, nor a name made up);
+    // shown on a profile, the upload no longer expires.
     if (
       avatarUrl !== null &&
       avatarUrl !== current.avatarUrl &&
-      !(await ctx.storage.has(avatarUrl))
+      !(await ctx.storage.keep(avatarUrl, ctx.clock.now()))
     ) {
       throw new HttpError(400, AVATAR_URL_MESSAGE);
     }

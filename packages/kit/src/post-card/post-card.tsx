@@ -1,7 +1,7 @@
 import { memo, useCallback, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import type { LikeResponse, Post } from '@campus/contracts';
+import type { AttachImageRequest, LikeResponse, Post } from '@campus/contracts';
 import { TimeAgo, useMinuteClock } from '@campus/kit/format';
 import { EditedLabel, PostMenu } from '@campus/kit/own-words';
 import { MutedPostRow, useSafetyMenuItems } from '@campus/kit/safety';
@@ -18,6 +18,8 @@ import {
   undoRepost,
   type UndoneRepost,
 } from './post-requests';
+import { imagesOf } from './image-sources';
+import { PostImages } from './post-images';
 import { PostBody, QuotedPost, ellipsis, openLabel } from './quoted-post';
 import { RepostDialog } from './repost-dialog';
 import { usePostLike } from './use-post-like';
@@ -165,9 +167,18 @@ export interface PostCardProps {
   /** Replace the like request (default `POST /api/posts/{id}/like`). */
   likeRequest?: (postId: number) => Promise<LikeResponse>;
   /** Replace the repost request (default `POST /api/posts/{id}/repost`). */
-  repostRequest?: (postId: number, comment?: string) => Promise<Post>;
+  repostRequest?: (
+    postId: number,
+    comment?: string,
+    images?: readonly AttachImageRequest[],
+  ) => Promise<Post>;
   /** Replace the undo request (default `DELETE /api/posts/{id}/repost`). */
   undoRepostRequest?: (postId: number) => Promise<UndoneRepost>;
+  /**
+   * The first post of a page (issue 39): its images load at once, the first with high priority;
+   * every other card's images load lazily as they near the viewport.
+   */
+  imagePriority?: boolean;
 }
 
 const INTERACTIVE = 'a, button, input, textarea, select, label, [role="dialog"]';
@@ -214,6 +225,7 @@ function PostCardContent({
   likeRequest = togglePostLike,
   repostRequest = repostPost,
   undoRepostRequest = undoRepost,
+  imagePriority = false,
 }: PostCardProps) {
   const navigate = useNavigate();
   const { user } = useSession();
@@ -238,6 +250,8 @@ function PostCardContent({
   const repostable = !isRepost(target);
   const href = `/post/${target.id}`;
   const originalAuthor = post.originalPost?.author.name ?? post.author.name;
+  // A quote's own images, above the post it quotes (whose images QuotedPost draws).
+  const quoteImages = imagesOf(post);
 
   const open = (state?: OpenPostState) => {
     onOpen?.(post);
@@ -302,8 +316,9 @@ function PostCardContent({
               <Linkified text={post.repostComment} />
             </Quote>
           )}
+          {quoteImages.length > 0 && <PostImages images={quoteImages} priority={imagePriority} />}
           <Original>
-            <QuotedPost post={post} />
+            <QuotedPost post={post} imagePriority={imagePriority && quoteImages.length === 0} />
             {post.originalPost && (
               <Link to={`/post/${post.originalPostId}`} onClick={() => onOpen?.(post)}>
                 View original post
@@ -312,7 +327,7 @@ function PostCardContent({
           </Original>
         </>
       ) : (
-        <MemoPostBody post={post} href={href} onOpen={openFromLink} />
+        <MemoPostBody post={post} href={href} onOpen={openFromLink} imagePriority={imagePriority} />
       )}
       <Actions>
         <PostLikeButton

@@ -1,5 +1,6 @@
 import {
   callRoutes,
+  type AttachImageRequest,
   type LikeResponse,
   type Post,
   type RepostRequest,
@@ -14,11 +15,16 @@ export function togglePostLike(postId: number): Promise<LikeResponse> {
 
 /**
  * `POST /api/posts/{id}/repost`. Spec §5: the comment is optional, trimmed, and sent absent when
- * it is empty. Resolves with the new repost.
+ * it is empty; a quote's images (issue 39) likewise. Resolves with the new repost.
  */
-export function repostPost(postId: number, comment?: string): Promise<Post> {
+export function repostPost(
+  postId: number,
+  comment?: string,
+  images: readonly AttachImageRequest[] = [],
+): Promise<Post> {
   const trimmed = comment?.trim();
   const body: RepostRequest = trimmed ? { comment: trimmed } : {};
+  if (images.length > 0) body.images = images.map(({ id, alt = '' }) => ({ id, alt }));
   return callApi(callRoutes.repost, { params: { id: postId }, body });
 }
 

@@ -12,6 +12,8 @@ import { EditedLabel } from '@campus/kit/own-words';
 import { UserText } from '@campus/kit/text';
 import { Avatar, Badge } from '@campus/kit/ui';
 import { ClampedText } from './clamped-text';
+import { imagesOf } from './image-sources';
+import { PostImages } from './post-images';
 
 /** One line that ends in an ellipsis when it does not fit (names and handles in cards). */
 export const ellipsis = `
@@ -85,20 +87,25 @@ export function openLabel(what: string, createdAt: string): string {
 
 /**
  * A post's author line and content: avatar, name linking to /profile/{authorId}, handle, relative
- * time (linking to the post when `href` is given), the JD badge, then the clamped text.
+ * time (linking to the post when `href` is given), the JD badge, then the clamped text and the
+ * post's images (issue 39).
  */
 export function PostBody({
   post,
   href,
   onOpen,
   clamp = true,
+  imagePriority = false,
 }: {
   post: Omit<Post, 'originalPost'>;
   /** Makes the time a link to the post (the keyboard way to open it). */
   href?: string;
   onOpen?: () => void;
   clamp?: boolean;
+  /** The page's first post: its images load at once, the first with high priority. */
+  imagePriority?: boolean;
 }) {
+  const images = imagesOf(post);
   useMinuteClock(); // the link's name says the time too
   return (
     <Row>
@@ -127,13 +134,22 @@ export function PostBody({
           {post.isJdTagged && <Badge $tone="primary">JD</Badge>}
         </Meta>
         {clamp ? <ClampedText text={post.content} /> : <FullText text={post.content} />}
+        {images.length > 0 && <PostImages images={images} priority={imagePriority} />}
       </Body>
     </Row>
   );
 }
 
 /** The original inside a repost, or a plain note when it has been deleted. */
-export function QuotedPost({ post, clamp = true }: { post: Post; clamp?: boolean }) {
+export function QuotedPost({
+  post,
+  clamp = true,
+  imagePriority = false,
+}: {
+  post: Post;
+  clamp?: boolean;
+  imagePriority?: boolean;
+}) {
   if (!post.originalPost) return <Deleted>{ORIGINAL_DELETED_TEXT}</Deleted>;
-  return <PostBody post={post.originalPost} clamp={clamp} />;
+  return <PostBody post={post.originalPost} clamp={clamp} imagePriority={imagePriority} />;
 }

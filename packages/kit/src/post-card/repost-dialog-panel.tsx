@@ -1,7 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ClipboardEvent, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { REPOST_COMMENT_MAX_LENGTH, type Post } from '@campus/contracts';
+import { REPOST_COMMENT_MAX_LENGTH, type AttachImageRequest, type Post } from '@campus/contracts';
 import { failureDescription } from '@campus/kit/api';
+import {
+  ImageAttachments,
+  imageFilesOf,
+  useImageAttachments,
+  type UploadImage,
+} from '@campus/kit/media';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog, TextArea } from '@campus/kit/ui';
 import { repostPost } from './post-requests';
@@ -13,8 +19,15 @@ const Form = styled.form`
 
 const Actions = styled.div`
   display: flex;
+  align-items: center;
   justify-content: flex-end;
   gap: ${({ theme }) => theme.space(2)};
+`;
+
+const Waiting = styled.p`
+  margin: 0 auto 0 0;
+  font-size: 0.8125rem;
+  color: ${({ theme }) => theme.colors.textMuted};
 `;
 
 export interface RepostDialogProps {
@@ -24,8 +37,25 @@ export interface RepostDialogProps {
   onOpenChange: (open: boolean) => void;
   /** After the server created the repost. */
   onReposted?: (repost: Post) => void;
-  /** Replaces the request (default: `POST /api/posts/{id}/repost`). */
-  request?: (postId: number, comment?: string) => Promise<Post>;
+  /** Replaces the request (default: `POST /api/posts/{id}/repost`); `images`: a quote's (issue 39). */
+  request?: (
+    postId: number,
+    comment?: string,
+    images?: readonly AttachImageRequest[],
+  ) => Promise<Post>;
+  /** Replaces `POST /api/media` for the quote's images (tests). */
+  upload?: UploadImage;
+}
+
+/** What the Repost button waits for: images still uploading, a failed one, a quote's text. */
+function waitingText(
+  { uploading, failed, items }: { uploading: boolean; failed: boolean; items: readonly unknown[] },
+  comment: string,
+): string {
+  if (uploading) return 'Uploading images…';
+  if (failed) return 'Retry or remove the image that failed.';
+  if (items.length > 0 && !comment.trim()) return 'Add a comment to quote with images.';
+  return '';
 }
 
 /**
@@ -39,17 +69,22 @@ export function RepostDialogPanel({
   onOpenChange,
   onReposted,
   request = repostPost,
+  upload,
 }: RepostDialogProps) {
   const [comment, setComment] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  // The images of a quote (issue 39): a quote is a post of its own, with its comment.
+  const attachments = useImageAttachments();
+  const waiting = waitingText(attachments, comment);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (submitting) return;
+    if (submitting || waiting) return;
     setSubmitting(true);
     try {
-      const repost = await request(post.id, comment);
+      const repost = await request(post.id, comment, attachments.images);
       setComment('');
+      attachments.reset();
       onOpenChange(false);
       toast({ title: 'Success', description: 'Post reposted successfully!' });
       onReposted?.(repost);
@@ -71,7 +106,15 @@ export function RepostDialogPanel({
       title="Repost"
       description={`Share ${post.author.name}'s post with your followers.`}
     >
-      <Form onSubmit={onSubmit}>
+      <Form
+        onSubmit={onSubmit}
+        onPaste={(event: ClipboardEvent) => {
+          const files = imageFilesOf(event.clipboardData);
+          if (files.length === 0 || submitting) return;
+          if (!event.clipboardData.getData('text/plain')) event.preventDefault();
+          attachments.addFiles(files);
+        }}
+      >
         <TextArea
           label="Add a comment (optional)"
           placeholder="Add a comment..."
@@ -80,11 +123,13 @@ export function RepostDialogPanel({
           value={comment}
           onChange={(event) => setComment(event.target.value)}
         />
+        <ImageAttachments attachments={attachments} disabled={submitting} upload={upload} />
         <Actions>
+          <Waiting role="status">{waiting}</Waiting>
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button type="submit" disabled={submitting}>
+          <Button type="submit" disabled={submitting || Boolean(waiting)}>
             {submitting ? 'Reposting...' : 'Repost'}
           </Button>
         </Actions>

@@ -6,4 +6,13 @@ export { FakeEventSource } from './fake-event-source';
 export { renderPage } from './render-page';
 export type { RenderPageOptions } from './render-page';
 export { renderWithTheme } from './render-with-theme';
-export { ADA, BEN, makePost, makePosts, profileOf } from './fixtures';
+export {
+  ADA,
+  BEN,
+  makeImage,
+  makePost,
+  makePosts,
+  profileOf,
+  TEST_THUMBHASH,
+  uploadedAs,
+} from './fixtures';

@@ -10,17 +10,19 @@ export interface DialogProps {
   children: ReactNode;
   /** Extra width for larger dialogs (the crop dialog). */
   width?: number;
+  /** The whole screen, dark, without padding (the image viewer). */
+  fullScreen?: boolean;
 }
 
-const Backdrop = styled.div`
+const Backdrop = styled.div<{ $fullScreen: boolean }>`
   position: fixed;
   inset: 0;
   z-index: 900;
   display: flex;
   align-items: center;
   justify-content: center;
-  padding: ${({ theme }) => theme.space(4)};
-  background: rgb(15 23 42 / 0.5);
+  padding: ${({ theme, $fullScreen }) => ($fullScreen ? 0 : theme.space(4))};
+  background: rgb(15 23 42 / ${({ $fullScreen }) => ($fullScreen ? 0.94 : 0.5)});
 `;
 
 const Panel = styled.div<{ $width: number }>`
@@ -36,6 +38,31 @@ const Panel = styled.div<{ $width: number }>`
   h2 {
     margin: 0 0 ${({ theme }) => theme.space(2)};
     font-size: 1.125rem;
+  }
+`;
+
+const FullScreenPanel = styled.div<{ $width: number }>`
+  position: relative;
+  display: flex;
+  flex-direction: column;
+  width: 100%;
+  height: 100%;
+  color: #fff;
+
+  h2 {
+    margin: 0;
+    padding: ${({ theme }) => theme.space(3)} ${({ theme }) => theme.space(4)};
+    font-size: 1rem;
+  }
+  > [data-dialog-close] {
+    position: absolute;
+    top: ${({ theme }) => theme.space(1)};
+    right: ${({ theme }) => theme.space(2)};
+    z-index: 2;
+    min-width: 44px;
+    min-height: 44px;
+    color: #fff;
+    font-size: 1.75rem;
   }
 `;
 
@@ -70,6 +97,7 @@ export function DialogPanel({
   description,
   children,
   width = 480,
+  fullScreen = false,
 }: DialogProps) {
   const titleId = useId();
   const descriptionId = useId();
@@ -133,15 +161,17 @@ export function DialogPanel({
   }, [open]);
 
   if (!open) return null;
+  const PanelOfKind = fullScreen ? FullScreenPanel : Panel;
   return createPortal(
     <Backdrop
       ref={backdrop}
+      $fullScreen={fullScreen}
       data-testid="dialog-backdrop"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onOpenChange(false);
       }}
     >
-      <Panel
+      <PanelOfKind
         ref={panel}
         $width={width}
         role="dialog"
@@ -161,7 +191,7 @@ export function DialogPanel({
         <h2 id={titleId}>{title}</h2>
         {description && <Description id={descriptionId}>{description}</Description>}
         {children}
-      </Panel>
+      </PanelOfKind>
     </Backdrop>,
     document.body,
   );
