@@ -171,7 +171,10 @@ export function createUploadStorage(
       const kept = await files().updateMany(
         {
           filename: name,
-          $or: [{ 'metadata.expiresAt': { $exists: false } }, { 'metadata.expiresAt': { $gt: now } }],
+          $or: [
+            { 'metadata.expiresAt': { $exists: false } },
+            { 'metadata.expiresAt': { $gt: now } },
+          ],
         },
         { $unset: { 'metadata.expiresAt': '' } },
       );
