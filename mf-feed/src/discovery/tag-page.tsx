@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { failureDescription } from '@campus/kit/api';
+import { ApiError, failureDescription } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
 import { Button, EmptyState } from '@campus/kit/ui';
 import { PostPageList } from './post-page-list';
@@ -41,7 +41,7 @@ const postsCountText = (count: number) => `${count} ${count === 1 ? 'post' : 'po
 
 /**
  * Follow / Unfollow a tag (a toggle button, aria-pressed): shown at once, put back with a toast
- * when the API refuses (the followed-tags limit names itself).
+ * when the API refuses (with its own words for a 400, such as the followed-tags limit).
  */
 function FollowTagButton({ tag, followed }: { tag: string; followed: boolean }) {
   const [shown, setShown] = useState(followed);
@@ -57,12 +57,15 @@ function FollowTagButton({ tag, followed }: { tag: string; followed: boolean }) 
       setShown(answer.followed);
     } catch (error) {
       setShown(!next);
+      const fallback = next
+        ? `Could not follow #${tag}. Please try again.`
+        : `Could not unfollow #${tag}. Please try again.`;
       toast({
         title: 'Error',
-        description: failureDescription(
-          error,
-          next ? `Could not follow #${tag}. Please try again.` : `Could not unfollow #${tag}.`,
-        ),
+        description:
+          error instanceof ApiError && error.status === 400 && error.serverMessage
+            ? error.serverMessage
+            : failureDescription(error, fallback),
         variant: 'destructive',
       });
     } finally {
