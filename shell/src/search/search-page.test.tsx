@@ -97,6 +97,8 @@ describe('Search on /search, people', () => {
     for (const name of ['Find alums', 'Find resources']) {
       expect(screen.getByRole('button', { name })).toBeDisabled();
     }
+    // The way to the bookmarks on a phone (the sidebar has one on a wide screen).
+    expect(screen.getByRole('link', { name: 'Bookmarks' })).toHaveAttribute('href', '/bookmarks');
   });
 
   it('walks the results with the arrow keys and back to the field; Escape clears', async () => {
