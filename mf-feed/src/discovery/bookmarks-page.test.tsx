@@ -3,7 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { clearStoredAuth } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, callsTo, makePost, makePosts, mockApi, renderPage, signIn } from '@campus/kit/testing';
+import {
+  ADA,
+  callsTo,
+  makePost,
+  makePosts,
+  mockApi,
+  renderPage,
+  signIn,
+} from '@campus/kit/testing';
 import BookmarksPage from './bookmarks-page';
 
 beforeEach(() => {
@@ -37,7 +45,9 @@ describe('BookmarksPage', () => {
 
   it('has an empty state', async () => {
     mockApi(({ pathname }) =>
-      pathname === '/api/bookmarks' ? { status: 200, body: { posts: [], nextCursor: null } } : undefined,
+      pathname === '/api/bookmarks'
+        ? { status: 200, body: { posts: [], nextCursor: null } }
+        : undefined,
     );
     renderPage(<BookmarksPage />, { path: '/bookmarks' });
     expect(

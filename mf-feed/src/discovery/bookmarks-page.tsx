@@ -22,7 +22,10 @@ const Header = styled.header`
 const BOOKMARKS_KEY: [string] = ['/api/bookmarks'];
 
 /** `GET /api/bookmarks?cursor=`: the caller's bookmarks after `cursor`, newest bookmark first. */
-export function fetchBookmarksPage(_key: readonly string[], cursor: string): Promise<PostPage | null> {
+export function fetchBookmarksPage(
+  _key: readonly string[],
+  cursor: string,
+): Promise<PostPage | null> {
   return readCall(callRoutes.bookmarks, { query: { cursor: cursor || undefined } });
 }
 

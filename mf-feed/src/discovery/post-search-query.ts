@@ -1,8 +1,4 @@
-import {
-  callRoutes,
-  postSearchQuerySchema,
-  type PostPage,
-} from '@campus/contracts';
+import { callRoutes, postSearchQuerySchema, type PostPage } from '@campus/contracts';
 import { readCall } from '@campus/kit/api';
 
 /** The filters of a post search, as the URL holds them (`/search?tab=posts&q=…&jd=true`). */

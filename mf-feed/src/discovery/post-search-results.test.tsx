@@ -51,9 +51,7 @@ describe('PostSearchResults', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Load more posts' }));
     expect(await screen.findByText('The last exam post')).toBeInTheDocument();
-    expect(callsTo(api, '/api/search/posts').at(-1)!.url.searchParams.get('cursor')).toBe(
-      'c2.abc',
-    );
+    expect(callsTo(api, '/api/search/posts').at(-1)!.url.searchParams.get('cursor')).toBe('c2.abc');
     expect(screen.getByText('No more posts')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more posts' })).not.toBeInTheDocument();
   });
@@ -66,7 +64,10 @@ describe('PostSearchResults', () => {
       const jd = request.searchParams.get('jd') === 'true';
       return {
         status: 200,
-        body: { posts: jd ? [jdPost] : [makePost({ content: 'Lab notes' }), jdPost], nextCursor: null },
+        body: {
+          posts: jd ? [jdPost] : [makePost({ content: 'Lab notes' }), jdPost],
+          nextCursor: null,
+        },
       };
     });
     renderPage(<WithUrl />, { path: '/search?tab=posts&q=lab&from=2' });
@@ -103,7 +104,8 @@ describe('PostSearchResults', () => {
         return { status: 200, body: [{ ...BEN, bio: '', isFollowing: false }] };
       }
       if (pathname === '/api/users/2') return { status: 200, body: { ...BEN, bio: '' } };
-      if (pathname === '/api/search/posts') return { status: 200, body: { posts: [], nextCursor: null } };
+      if (pathname === '/api/search/posts')
+        return { status: 200, body: { posts: [], nextCursor: null } };
       return undefined;
     });
     renderPage(<WithUrl />, { path: '/search?tab=posts&q=lab' });

@@ -17,7 +17,10 @@ export function tagOfPath(raw: string | undefined): string | null {
 export const tagPageKey = (tag: string): [string, string] => ['/api/tags', tag];
 
 /** `GET /api/tags/:tag?cursor=`: the tag's posts after `cursor`, newest first, with its count. */
-export function fetchTagPage([, tag = '']: readonly string[], cursor: string): Promise<TagPage | null> {
+export function fetchTagPage(
+  [, tag = '']: readonly string[],
+  cursor: string,
+): Promise<TagPage | null> {
   return readCall(callRoutes.tagPage, { params: { tag }, query: { cursor: cursor || undefined } });
 }
 

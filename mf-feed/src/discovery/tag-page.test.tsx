@@ -2,7 +2,15 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearStoredAuth } from '@campus/kit/api';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, callsTo, makePost, makePosts, mockApi, renderPage, signIn } from '@campus/kit/testing';
+import {
+  ADA,
+  callsTo,
+  makePost,
+  makePosts,
+  mockApi,
+  renderPage,
+  signIn,
+} from '@campus/kit/testing';
 import TagPage from './tag-page';
 
 beforeEach(() => {
@@ -110,6 +118,8 @@ describe('TagPage', () => {
     renderPage(<TagPage />, { path: '/tags/%24where', route: '/tags/:tag' });
     expect(screen.getByRole('heading', { name: 'Not a tag' })).toBeInTheDocument();
     await waitFor(() => expect(callsTo(api, '/api/auth/me')).toHaveLength(1));
-    expect(api.mock.calls.filter(([target]) => String(target).includes('/api/tags'))).toHaveLength(0);
+    expect(api.mock.calls.filter(([target]) => String(target).includes('/api/tags'))).toHaveLength(
+      0,
+    );
   });
 });

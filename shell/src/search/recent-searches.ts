@@ -8,7 +8,9 @@ function read(): string[] {
   try {
     const parsed: unknown = JSON.parse(window.localStorage.getItem(RECENT_SEARCHES_KEY) ?? '[]');
     return Array.isArray(parsed)
-      ? parsed.filter((item): item is string => typeof item === 'string').slice(0, RECENT_SEARCHES_LIMIT)
+      ? parsed
+          .filter((item): item is string => typeof item === 'string')
+          .slice(0, RECENT_SEARCHES_LIMIT)
       : [];
   } catch {
     return []; // unreadable or unavailable storage: no recent searches, never a broken page

@@ -3,7 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { clearStoredAuth } from '@campus/kit/api';
 import { dismissToast } from '@campus/kit/toast';
-import { ADA, BEN, callsTo, mockApi, renderPage, signIn, type ApiHandler } from '@campus/kit/testing';
+import {
+  ADA,
+  BEN,
+  callsTo,
+  mockApi,
+  renderPage,
+  signIn,
+  type ApiHandler,
+} from '@campus/kit/testing';
 import { AiSearchPage } from './ai-search-page';
 import { RECENT_SEARCHES_KEY } from './recent-searches';
 
@@ -24,7 +32,8 @@ function SearchWithUrl() {
   );
 }
 
-const url = () => new URLSearchParams(screen.getByRole('status', { name: 'search' }).textContent ?? '');
+const url = () =>
+  new URLSearchParams(screen.getByRole('status', { name: 'search' }).textContent ?? '');
 
 /** People whose name has q's first letter; tags starting with q; today's trending tags. */
 function searchApi(extra: ApiHandler = () => undefined) {
@@ -236,9 +245,7 @@ describe('Search on /search, with nothing typed', () => {
     expect(JSON.parse(window.localStorage.getItem(RECENT_SEARCHES_KEY) ?? '[]')[0]).toBe('old 3');
 
     await userEvent.clear(field);
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Clear recent searches' }),
-    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Clear recent searches' }));
     expect(screen.queryByRole('region', { name: 'Recent searches' })).not.toBeInTheDocument();
     expect(window.localStorage.getItem(RECENT_SEARCHES_KEY)).toBeNull();
   });
