@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { ApiError, failureDescription } from '@campus/kit/api';
@@ -46,7 +46,12 @@ const postsCountText = (count: number) => `${count} ${count === 1 ? 'post' : 'po
 function FollowTagButton({ tag, followed }: { tag: string; followed: boolean }) {
   const [shown, setShown] = useState(followed);
   const [busy, setBusy] = useState(false);
-  useEffect(() => setShown(followed), [followed]);
+  // The page was read again (another tab followed it, a refresh): show what the API says now.
+  const [answered, setAnswered] = useState(followed);
+  if (answered !== followed) {
+    setAnswered(followed);
+    setShown(followed);
+  }
 
   const toggle = async () => {
     const next = !shown;
