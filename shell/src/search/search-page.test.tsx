@@ -51,7 +51,7 @@ function searchApi(extra: ApiHandler = () => undefined) {
       const tags = [
         { tag: 'campus_life', postsCount: 12 },
         { tag: 'café', postsCount: 1 },
-      ].filter(({ tag }) => tag.startsWith(q.toLowerCase()));
+      ].filter(({ tag }) => tag.startsWith(q.replace(/^#/, '').toLowerCase()));
       return { status: 200, body: { tags } };
     }
     if (pathname === '/api/tags/trending') {
@@ -164,6 +164,11 @@ describe('Search on /search, tabs and the URL', () => {
     );
     expect(callsTo(api, '/api/search/tags')[0]!.url.searchParams.get('q')).toBe('ca');
     expect(callsTo(api, '/api/users')).toHaveLength(0);
+
+    // Opening a result keeps the search among the recent ones.
+    await userEvent.click(within(tags).getByRole('link', { name: /#campus_life/ }));
+    expect(screen.getByRole('status', { name: 'location' })).toHaveTextContent('/tags/campus_life');
+    expect(JSON.parse(window.localStorage.getItem(RECENT_SEARCHES_KEY) ?? '[]')).toEqual(['ca']);
   });
 
   it('adds a history entry per tab and for the first words, so Back steps through the search', async () => {
@@ -188,6 +193,19 @@ describe('Search on /search, tabs and the URL', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(url().has('q')).toBe(false);
     expect(field).toHaveValue('');
+  });
+
+  it('shows the Tags tab for a search that starts with # and names no tab', async () => {
+    const api = searchApi();
+    renderPage(<SearchWithUrl />, { path: '/search' });
+    await userEvent.type(
+      screen.getByRole('searchbox', { name: 'Search people, posts and tags' }),
+      '#cam',
+    );
+    const tags = await screen.findByRole('list', { name: 'Tags' });
+    expect(screen.getByRole('tab', { name: 'Tags' })).toHaveAttribute('aria-selected', 'true');
+    expect(within(tags).getByRole('link', { name: /#campus_life/ })).toBeInTheDocument();
+    expect(callsTo(api, '/api/search/tags').at(-1)!.url.searchParams.get('q')).toBe('#cam');
   });
 
   it('tells the Tabs pattern which panel is shown', async () => {

@@ -19,9 +19,12 @@ const TAB_ITEMS = [
   { value: 'tags', label: 'Tags' },
 ] as const satisfies readonly { value: SearchTab; label: string }[];
 
-/** The tab a URL names; People (today's search) when it names none or an unknown one. */
-export function searchTabOf(value: string | null): SearchTab {
-  return SEARCH_TABS.find((tab) => tab === value) ?? 'people';
+/**
+ * The tab a URL names; when it names none (or an unknown one), Tags for a search that starts
+ * with '#', else People (today's search).
+ */
+export function searchTabOf(value: string | null, q: string): SearchTab {
+  return SEARCH_TABS.find((tab) => tab === value) ?? (q.startsWith('#') ? 'tags' : 'people');
 }
 
 const Section = styled.section`
@@ -118,7 +121,7 @@ function resultLinks(panel: HTMLElement | null): HTMLAnchorElement[] {
 export function SearchPage() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
-  const tab = searchTabOf(params.get('tab'));
+  const tab = searchTabOf(params.get('tab'), q);
   const [text, setText] = useState(q);
   const recent = useRecentSearches();
   const field = useRef<HTMLInputElement>(null);
