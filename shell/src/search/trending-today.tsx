@@ -49,11 +49,9 @@ const peopleText = (count: number) => `${count} ${count === 1 ? 'person' : 'peop
  * it loads, when it fails and when no tag was used today, the caller's `empty` (or nothing).
  */
 export function TrendingToday({
-  headingLevel: Heading = 'h2',
   empty = null,
   className,
 }: {
-  headingLevel?: 'h2' | 'h3';
   empty?: ReactNode;
   className?: string;
 }) {
@@ -63,7 +61,7 @@ export function TrendingToday({
   if (tags.length === 0) return <>{empty}</>;
   return (
     <section aria-labelledby={titleId} className={className}>
-      <Heading id={titleId}>Trending today</Heading>
+      <h2 id={titleId}>Trending today</h2>
       <List>
         {tags.map(({ tag, authorsCount }) => (
           <li key={tag}>
