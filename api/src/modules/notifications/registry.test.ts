@@ -33,17 +33,18 @@ const inputs: { [T in NotificationType]: Parameters<(typeof notificationKinds)[T
     content: 'Removed text',
     response: null,
   },
+  mention: { actorId: 2, postId: 3, commentId: 9 },
 };
 
 function stored(type: NotificationType): NotificationDoc {
-  const kind = notificationKinds[type] as { store(input: unknown): object };
+  const kind = notificationKinds[type] as { store(input: unknown, recipientId: number): object };
   return {
     _id: 1,
     userId: 107,
     type,
     isRead: false,
     createdAt: new Date('2026-01-01T00:00:00Z'),
-    ...kind.store(inputs[type]),
+    ...kind.store(inputs[type], 107),
   } as NotificationDoc;
 }
 
@@ -82,7 +83,7 @@ describe('notification registry', () => {
   });
 
   test('when a stored type is no longer known, then it is left out rather than sent', () => {
-    const old = { ...stored('like'), type: 'mention' as NotificationType };
+    const old = { ...stored('like'), type: 'poke' as NotificationType };
     expect(presentNotification(old, refs)).toBeNull();
   });
 });
