@@ -290,6 +290,18 @@ describe('mentions in quotes and comments', () => {
     });
   });
 
+  test('when a comment mentions a member the post author blocked, then the mention links but no notification goes', async () => {
+    const ada = await member();
+    const bob = await member();
+    const cy = await member();
+    const target = await post(ada, 'not for cy');
+    await app.http().post(`/api/users/${cy.id}/block`).set('Authorization', ada.auth).expect(200);
+    const written = await comment(bob, target.id, `@${cy.name} look`, [cy.id]);
+    expect(written.mentions?.map((m) => m.id)).toEqual([cy.id]);
+    // cy cannot open the post: nothing to be told about.
+    expect(await mentionsOf(cy)).toEqual([]);
+  });
+
   test('when a comment mentions the post author, then they get the comment notification only', async () => {
     const ada = await member();
     const bob = await member();

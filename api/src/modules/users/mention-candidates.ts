@@ -30,9 +30,16 @@ export async function mentionableNames(
 }
 
 /**
- * Findable members matching `q` (as people search matches; an empty `q` matches everyone),
- * among `among` when it is given, never those in `excluded`: by name, at most `limit`. Without
- * `among`, an empty `q` finds no one (the autocomplete never lists every member).
+ * Findable members matching `q` (as people search matches), never those in `excluded`, at most
+ * `limit`, by name:
+ *
+ * - among `among` (the people the caller follows) when it is given, every one of them that
+ *   matches read and sorted by name (an empty `q` matches all of them);
+ * - else among everyone, read in the order of the `searchTerms` index from the range of the first
+ *   word typed, stopping at `limit`: the first ones in that order, then sorted by name. A sort by
+ *   name in the query would read every member with a word starting with what was typed (after
+ *   '@a', most of them) on each keystroke. Nothing to range over (an empty `q`, or one without a
+ *   letter or digit first) finds no one: the autocomplete never lists every member.
  */
 export async function membersMatching(
   ctx: AppContext,
@@ -42,9 +49,6 @@ export async function membersMatching(
   const { among, excluded, limit } = options;
   const whole = normalizeForSearch(q).replace(/\s+/g, ' ');
   const words = searchWords(q);
-  if (whole === '' && among === undefined) return [];
-  const candidates = among?.filter((id) => !excluded.has(id));
-  if (candidates?.length === 0) return [];
   const match =
     whole === ''
       ? {}
@@ -56,22 +60,33 @@ export async function membersMatching(
               : []),
           ],
         };
+  if (among !== undefined) {
+    const candidates = among.filter((id) => !excluded.has(id));
+    if (candidates.length === 0) return [];
+    return usersOf(ctx)
+      .find(
+        { ...findableFilter(), ...match, _id: trusted({ $in: candidates }) },
+        PUBLIC_USER_FIELDS,
+      )
+      .sort({ name: 1, _id: 1 })
+      .limit(limit)
+      .lean<UserFields[]>();
+  }
   // Every match has a term starting with the first word: that range of the index is all that
-  // is read for a search among everyone (the regular expressions then check each candidate).
+  // is read (the regular expressions then check each candidate).
   const lead = words[0];
-  const range =
-    candidates === undefined && lead !== undefined && whole.startsWith(lead)
-      ? { searchTerms: trusted({ $gte: lead, $lt: `${lead}\uffff` }) }
-      : {};
-  const ids =
-    candidates !== undefined
-      ? { _id: trusted({ $in: candidates }) }
-      : excluded.size
-        ? { _id: trusted({ $nin: [...excluded] }) }
-        : {};
-  return usersOf(ctx)
-    .find({ ...findableFilter(), ...range, ...match, ...ids }, PUBLIC_USER_FIELDS)
-    .sort({ name: 1, _id: 1 })
+  if (lead === undefined || !whole.startsWith(lead)) return [];
+  const found = await usersOf(ctx)
+    .find(
+      {
+        ...findableFilter(),
+        searchTerms: trusted({ $gte: lead, $lt: `${lead}\uffff` }),
+        ...match,
+        ...(excluded.size ? { _id: trusted({ $nin: [...excluded] }) } : {}),
+      },
+      PUBLIC_USER_FIELDS,
+    )
     .limit(limit)
     .lean<UserFields[]>();
+  return found.sort((a, b) => a.name.localeCompare(b.name) || a._id - b._id);
 }
