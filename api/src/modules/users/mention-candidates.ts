@@ -5,6 +5,7 @@
  */
 import { trusted } from 'mongoose';
 import type { AppContext } from '../../context';
+import { findOneBatch } from '../../platform/one-batch';
 import { usersOf } from './model';
 import { PUBLIC_USER_FIELDS, type UserFields } from './presenters';
 import { normalizeForSearch, prefixPattern, searchWords } from './search-terms';
@@ -15,6 +16,17 @@ const findableFilter = () => ({
   isVerified: true,
   suspendedAt: trusted({ $not: { $type: 'date' as const } }),
 });
+
+/**
+ * The same, for a command sent as it is (`findOneBatch`: no mongoose query to build and cast on
+ * every keystroke of the autocomplete).
+ */
+/** What a candidate shows (people search's public fields), as a projection of the command. */
+const CANDIDATE_FIELDS = Object.fromEntries(
+  Object.keys(PUBLIC_USER_FIELDS).map((field) => [field, 1 as const]),
+);
+
+const rawFindable = () => ({ isVerified: true, suspendedAt: { $not: { $type: 'date' } } });
 
 /** The current names of the members among `ids` who can be mentioned (others are left out). */
 export async function mentionableNames(
@@ -63,30 +75,26 @@ export async function membersMatching(
   if (among !== undefined) {
     const candidates = among.filter((id) => !excluded.has(id));
     if (candidates.length === 0) return [];
-    return usersOf(ctx)
-      .find(
-        { ...findableFilter(), ...match, _id: trusted({ $in: candidates }) },
-        PUBLIC_USER_FIELDS,
-      )
-      .sort({ name: 1, _id: 1 })
-      .limit(limit)
-      .lean<UserFields[]>();
+    return findOneBatch<UserFields>(usersOf(ctx), {
+      filter: { ...rawFindable(), ...match, _id: { $in: candidates } },
+      sort: { name: 1, _id: 1 },
+      limit,
+      projection: CANDIDATE_FIELDS,
+    });
   }
   // Every match has a term starting with the first word: that range of the index is all that
   // is read (the regular expressions then check each candidate).
   const lead = words[0];
   if (lead === undefined || !whole.startsWith(lead)) return [];
-  const found = await usersOf(ctx)
-    .find(
-      {
-        ...findableFilter(),
-        searchTerms: trusted({ $gte: lead, $lt: `${lead}\uffff` }),
-        ...match,
-        ...(excluded.size ? { _id: trusted({ $nin: [...excluded] }) } : {}),
-      },
-      PUBLIC_USER_FIELDS,
-    )
-    .limit(limit)
-    .lean<UserFields[]>();
+  const found = await findOneBatch<UserFields>(usersOf(ctx), {
+    filter: {
+      ...rawFindable(),
+      searchTerms: { $gte: lead, $lt: `${lead}\uffff` },
+      ...match,
+      ...(excluded.size ? { _id: { $nin: [...excluded] } } : {}),
+    },
+    limit,
+    projection: CANDIDATE_FIELDS,
+  });
   return found.sort((a, b) => a.name.localeCompare(b.name) || a._id - b._id);
 }
