@@ -80,6 +80,22 @@ describe('POST and DELETE /api/posts/:id/bookmark', () => {
     expect((await page(bob)).posts).toEqual([]);
   });
 
+  test('when a bookmarked post is quoted, then the quote shows its original as bookmarked, the quote itself not', async () => {
+    const ada = await app.createMember();
+    const bob = await app.createMember();
+    const original = await publish(app.http, ada, 'quoted later');
+    await keep(bob, original.id).expect(200);
+    const quote = await app
+      .http()
+      .post(`/api/posts/${original.id}/repost`)
+      .set('Authorization', ada.auth)
+      .send({ comment: 'my own words' })
+      .expect(201);
+    const inFeed = (await feed(app.http, bob)).find((p) => p.id === quote.body.id)!;
+    expect([inFeed.isBookmarked, inFeed.originalPost?.isBookmarked]).toEqual([false, true]);
+    expect((quote.body as Post).isBookmarked).toBe(false);
+  });
+
   test('when the post cannot be seen, then bookmarking it is a 404', async () => {
     const ada = await app.createMember();
     const bob = await app.createMember();
