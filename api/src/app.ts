@@ -10,10 +10,12 @@ import { adminRoutes } from './modules/admin/routes';
 import { appealRoutes } from './modules/appeals/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes } from './modules/auth/routes';
+import { bookmarkRoutes } from './modules/bookmarks/routes';
 import { commentRoutes } from './modules/comments/routes';
 import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
 import { invitationRoutes } from './modules/invitations/routes';
+import { mentionRoutes } from './modules/mentions/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
 import { profileRoutes } from './modules/profiles/routes';
@@ -136,6 +138,8 @@ export function createApp(deps: AppDeps): CampusApp {
     sessionRoutes(http),
     accountLifecycleRoutes(http),
     userRoutes(http),
+    // Before profiles: `/api/users/mention-suggestions` is not a member's id.
+    mentionRoutes(http),
     profileRoutes(http),
     followRoutes(http),
     safetyRoutes(http),
@@ -146,6 +150,7 @@ export function createApp(deps: AppDeps): CampusApp {
     settingsRoutes(http),
     postRoutes(http),
     commentRoutes(http),
+    bookmarkRoutes(http),
     notificationRoutes(http),
     analyticsRoutes(http),
     streamRoutes(http, streams),

@@ -39,6 +39,9 @@ export type DomainEvent =
   | { type: 'post.restored'; postId: number; authorId: number }
   /** Counts set again from their sources (moderation removed comments under these posts). */
   | { type: 'post.recounted'; postIds: number[] }
+  /** The member kept the post in their private bookmarks, or dropped it (issue 40). */
+  | { type: 'post.bookmarked'; postId: number; userId: number }
+  | { type: 'post.unbookmarked'; postId: number; userId: number }
   // Comments.
   | {
       type: 'comment.created';

@@ -8,6 +8,7 @@ import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
 import { appealModel, decisionModel } from './modules/appeals/model';
 import { auditEntryModel } from './modules/audit/model';
+import { bookmarkModel } from './modules/bookmarks/model';
 import { knownDeviceModel, signInDelayModel } from './modules/auth/model';
 import { invitationModel } from './modules/invitations/model';
 import { reportCaseModel, reportModel } from './modules/reports/model';
@@ -37,6 +38,7 @@ export function createModels(connection: Connection) {
     AppSetting: appSettingModel(connection),
     AuditEntry: auditEntryModel(connection),
     Block: blockModel(connection),
+    Bookmark: bookmarkModel(connection),
     BrowserSession: browserSessionModel(connection),
     Invitation: invitationModel(connection),
     KnownDevice: knownDeviceModel(connection),

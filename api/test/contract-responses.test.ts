@@ -369,6 +369,39 @@ describe('API responses and their contracts', () => {
       'GET /api/users/suggestions',
       http().get('/api/users/suggestions').set('Authorization', ada.auth),
     );
+
+    // Mentions and bookmarks (issue 40).
+    const candidates = await answers(
+      'GET /api/users/mention-suggestions',
+      http().get('/api/users/mention-suggestions?q=adm').set('Authorization', ada.auth),
+    );
+    expect(candidates.map((c) => c.id)).toContain(admin.id);
+    const mentioning = await answers(
+      'POST /api/posts',
+      http()
+        .post('/api/posts')
+        .set('Authorization', ada.auth)
+        .send({ content: 'Thanks @Admin', mentions: [admin.id] }),
+    );
+    expect(mentioning.mentions).toEqual([{ id: admin.id, start: 7, end: 13 }]);
+    const mentioned = await answers(
+      'GET /api/notifications',
+      http().get('/api/notifications').set('Authorization', admin.auth),
+    );
+    expect(mentioned[0]).toMatchObject({ type: 'mention', post: { id: mentioning.id } });
+    await answers(
+      'POST /api/posts/:id/bookmark',
+      http().post(`/api/posts/${post.id}/bookmark`).set('Authorization', ada.auth).send({}),
+    );
+    const bookmarked = await answers(
+      'GET /api/bookmarks',
+      http().get('/api/bookmarks').set('Authorization', ada.auth),
+    );
+    expect(bookmarked.posts.map((p) => [p.id, p.isBookmarked])).toEqual([[post.id, true]]);
+    await answers(
+      'DELETE /api/posts/:id/bookmark',
+      http().delete(`/api/posts/${post.id}/bookmark`).set('Authorization', ada.auth),
+    );
     await answers(
       'PUT /api/notifications/:id/read',
       http()

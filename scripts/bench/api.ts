@@ -1,7 +1,8 @@
 /**
  * `npm run bench:api`: autocannon against a bare Koa hello-world (the ceiling), then against the
  * API (its own process, on the bench dataset, rate limits off, signed in) for each feed tab and
- * Top Posts (first and tenth page), a post with its comments, the notifications and the four
+ * Top Posts (first and tenth page), a post with its comments, the mention autocomplete (issue 40,
+ * `BENCH_ONLY='mention autocomplete'`), the notifications and the four
  * analytics endpoints (as the admin), then each tab's first page for a member with 500 blocks and
  * mutes and 50 muted words beside a member with none who follows the same people (issue 38,
  * safety-member.ts; `BENCH_ONLY=safety` runs these alone). Prints req/s, p50/p99 latency, the CPU per request of the
@@ -100,13 +101,35 @@ interface Endpoint {
   paths: string[];
 }
 
+/**
+ * What members type after '@' (issue 40): the first 1 to 4 letters of 25 members' names, and a
+ * name with the first letter of its second word, as the autocomplete asks while they type.
+ */
+async function mentionQueries(database: Database<Models>): Promise<string[]> {
+  const users = await database.models.User.find({ isVerified: true }, { name: 1 })
+    .sort({ _id: 1 })
+    .limit(500)
+    .lean();
+  const queries: string[] = [];
+  for (const { name } of users.filter((_, i) => i % 20 === 0)) {
+    for (let n = 1; n <= 4; n++) queries.push(name.slice(0, n));
+    const [first, second] = name.split(' ');
+    if (second) queries.push(`${first} ${second[0]}`);
+  }
+  return queries;
+}
+
 /** Posts with 20+ visible top-level comments and replies (issue 21), and each one's page-2 cursor. */
 interface CommentedPosts {
   ids: number[];
   secondPageCursors: Array<{ id: number; cursor: string }>;
 }
 
-function endpoints(postIds: number[], commented: CommentedPosts): Endpoint[] {
+function endpoints(
+  postIds: number[],
+  commented: CommentedPosts,
+  mentionQueries: string[],
+): Endpoint[] {
   const feed = (name: string, query: string): Endpoint[] => [
     {
       name: `GET /api/posts ${name}, page 1`,
@@ -132,6 +155,11 @@ function endpoints(postIds: number[], commented: CommentedPosts): Endpoint[] {
       paths: commented.secondPageCursors.map(
         (c) => `/api/posts/${c.id}/comments?cursor=${c.cursor}`,
       ),
+    },
+    {
+      // What the composer asks as a member types '@' and a name (issue 40).
+      name: 'GET /api/users/mention-suggestions, mention autocomplete',
+      paths: mentionQueries.map((q) => `/api/users/mention-suggestions?q=${encodeURIComponent(q)}`),
     },
     { name: 'GET /api/notifications', paths: ['/api/notifications'] },
     { name: 'GET /api/notifications?grouped=true', paths: ['/api/notifications?grouped=true'] },
@@ -281,6 +309,7 @@ async function main() {
     const list = endpoints(
       recent.map((p) => p._id),
       await commentedPosts(database),
+      await mentionQueries(database),
     );
     const token = signToken(ADMIN_USER_ID);
     const headers = { authorization: `Bearer ${token}` };

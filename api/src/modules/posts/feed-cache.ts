@@ -4,7 +4,7 @@
  * - the post ids of a page: For You and JD pages (shared by every viewer), Following pages (per
  *   viewer) and Top Posts (top-posts.ts, apart, since every like or comment reorders it);
  * - stored posts by id, the originals of reposts included;
- * - which of those posts a viewer has liked and reposted;
+ * - which of those posts a viewer has liked, reposted and bookmarked;
  * - the newest HEAD_SIZE posts of For You and of JD (feed-heads.ts): a new post is added to them
  *   by reading only the posts newer than the ones held.
  *
@@ -33,6 +33,8 @@ export interface FeedSources {
   likedPosts(viewerId: number, postIds: number[]): Promise<Map<number, number>>;
   /** Which of `postIds` the viewer reposted (the keys). */
   repostedPosts(viewerId: number, postIds: number[]): Promise<Map<number, number>>;
+  /** Which of `postIds` the viewer bookmarked (issue 40). */
+  bookmarkedPosts(viewerId: number, postIds: number[]): Promise<Set<number>>;
 }
 
 export class FeedCache {
@@ -40,7 +42,7 @@ export class FeedCache {
   private readonly pages: Record<PageKind, ReadCache<string, number[]>>;
   /** null: no such post. */
   readonly posts: ReadCache<number, PostDoc | null>;
-  /** Which posts each viewer has liked and reposted. */
+  /** Which posts each viewer has liked, reposted and bookmarked. */
   private readonly flags: ViewerFlagsCache;
   private readonly pagesOnce = singleFlight<string, { posts: PostDoc[]; ids: number[] }>();
   private readonly postsOnce = singleFlight<string, PostDoc[]>();
@@ -101,6 +103,8 @@ export class FeedCache {
         this.countsMoved(e.postId);
         this.flags.forget(e.userId);
       }),
+      // Private to the member: only their flags change (no count moves).
+      events.on(['post.bookmarked', 'post.unbookmarked'], (e) => this.flags.forget(e.userId)),
       events.on(['comment.created', 'comment.deleted'], (e) => this.countsMoved(e.postId)),
       // Its text changed: read again (pages hold ids, so every page shows the new text).
       events.on('post.edited', (e) => this.posts.delete(e.postId)),
@@ -282,12 +286,12 @@ export class FeedCache {
     });
   }
 
-  /** Which of `postIds` the viewer has liked and reposted (viewer-flags.ts). */
+  /** Which of `postIds` the viewer has liked, reposted and bookmarked (viewer-flags.ts). */
   viewerFlags(
     viewerId: number,
     postIds: number[],
     held: readonly PostDoc[] = [],
-  ): Promise<{ liked: Set<number>; reposted: Set<number> }> {
+  ): Promise<{ liked: Set<number>; reposted: Set<number>; bookmarked: Set<number> }> {
     return this.flags.of(viewerId, postIds, held);
   }
 }

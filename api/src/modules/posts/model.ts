@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { StoredImage } from '../media/present';
+import { storedMentionsField, type StoredMention } from '../mentions/stored';
 
 export interface PostDoc {
   _id: number;
@@ -27,6 +28,11 @@ export interface PostDoc {
    * deleted post loses them (their files are deleted).
    */
   images?: StoredImage[];
+  /**
+   * Its @mentions (issue 40), in its own text (`content`, or `repostComment` of a quote or a
+   * shared comment); absent when none (modules/mentions).
+   */
+  mentions?: StoredMention[];
   /**
    * True while the author is suspended: the post is hidden from everyone (feeds, profile, detail,
    * notifications) until the author is reactivated. Absent for most posts.
@@ -79,6 +85,7 @@ const postSchema = new Schema<PostDoc>(
       ],
       default: undefined,
     },
+    mentions: storedMentionsField,
     authorSuspended: { type: Boolean },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },
