@@ -89,7 +89,10 @@ export function RepostDialogPanel({
     if (submitting || waiting) return;
     setSubmitting(true);
     try {
-      const repost = await request(post.id, comment, attachments.images, mentions.idsIn(comment));
+      const mentioned = mentions.idsIn(comment);
+      const repost = await (mentioned.length > 0
+        ? request(post.id, comment, attachments.images, mentioned)
+        : request(post.id, comment, attachments.images));
       setComment('');
       attachments.reset();
       mentions.reset();

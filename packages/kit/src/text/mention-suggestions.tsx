@@ -1,6 +1,6 @@
 // The @mention suggestions list (issue 40): fetched by mention-text-area.tsx the first time a
 // member types '@', with its requests.
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import { callRoutes, type MentionCandidate } from '@campus/contracts';
 import { callApi } from '@campus/kit/api';
@@ -123,7 +123,8 @@ export function MentionSuggestions({
   const optionId = (candidate: MentionCandidate) => `${id}-member-${candidate.id}`;
   const current = candidates[Math.min(active, candidates.length - 1)];
 
-  useEffect(() => {
+  // Told before the browser paints, so the field's ARIA names the list as soon as it shows.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
       if (event.nativeEvent.isComposing) return false;
       switch (event.key) {
@@ -156,7 +157,7 @@ export function MentionSuggestions({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [candidates, current, id, onPick, onClose, onStateChange]);
 
-  useEffect(() => () => onStateChange({ open: false }), [onStateChange]);
+  useLayoutEffect(() => () => onStateChange({ open: false }), [onStateChange]);
 
   // Keep the active option in view when the arrows move past the list's height.
   useEffect(() => {
