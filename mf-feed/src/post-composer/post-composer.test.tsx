@@ -114,7 +114,13 @@ describe('PostComposer', () => {
     const fetchMock = mockApi(({ method, pathname, url }) => {
       if (pathname === '/api/users/mention-suggestions') {
         const all = [
-          { id: 2, name: 'Ben Larsen', email: 'ben@campus.edu', avatarUrl: null, isFollowing: true },
+          {
+            id: 2,
+            name: 'Ben Larsen',
+            email: 'ben@campus.edu',
+            avatarUrl: null,
+            isFollowing: true,
+          },
           { id: 6, name: 'Bo Chen', email: 'bo@campus.edu', avatarUrl: null, isFollowing: false },
         ];
         const q = (url.searchParams.get('q') ?? '').toLowerCase();

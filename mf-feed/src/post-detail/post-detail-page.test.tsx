@@ -240,7 +240,13 @@ describe('PostDetailPage', () => {
         ? {
             status: 200,
             body: [
-              { id: 2, name: 'Ben Larsen', email: 'ben@campus.edu', avatarUrl: null, isFollowing: true },
+              {
+                id: 2,
+                name: 'Ben Larsen',
+                email: 'ben@campus.edu',
+                avatarUrl: null,
+                isFollowing: true,
+              },
             ],
           }
         : init.method === 'POST'

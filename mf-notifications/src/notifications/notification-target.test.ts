@@ -30,7 +30,13 @@ describe('notificationTarget', () => {
     [{ ...base, type: 'reply', post: { id: 9, content: 'x' }, commentText: 'hi' }, '/post/9'],
     [{ ...base, type: 'follow' }, '/profile/4'],
     [
-      { ...base, type: 'mention', post: { id: 11, content: 'x' }, commentText: null, commentId: null },
+      {
+        ...base,
+        type: 'mention',
+        post: { id: 11, content: 'x' },
+        commentText: null,
+        commentId: null,
+      },
       '/post/11',
     ],
     [

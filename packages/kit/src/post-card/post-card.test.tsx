@@ -459,7 +459,13 @@ describe('PostCard', () => {
       const { originalPost: _unused, ...original } = makePost({ id: 5, isBookmarked: false });
       void _unused;
       await renderSignedIn({
-        post: makePost({ id: 11, author: ben, content: '', originalPostId: 5, originalPost: original }),
+        post: makePost({
+          id: 11,
+          author: ben,
+          content: '',
+          originalPostId: 5,
+          originalPost: original,
+        }),
       });
       await userEvent.click(screen.getByRole('button', { name: 'Bookmark' }));
       await waitFor(() =>

@@ -1,10 +1,4 @@
-import {
-  useEffect,
-  useState,
-  type ElementType,
-  type HTMLAttributes,
-  type ReactNode,
-} from 'react';
+import { useEffect, useState, type ElementType, type HTMLAttributes, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { TextMention } from '@campus/contracts';
 import { USER_LINK_REL } from './link-rel';
@@ -82,10 +76,7 @@ export function Linkified({ text, mentions, tags = false }: { text: string } & T
 }
 
 /** A mention or tag link isolates its own direction (an Arabic name in English text). */
-function renderSegment(
-  segment: ReturnType<typeof textSegments>[number],
-  index: number,
-): ReactNode {
+function renderSegment(segment: ReturnType<typeof textSegments>[number], index: number): ReactNode {
   switch (segment.kind) {
     case 'text':
       return segment.text;

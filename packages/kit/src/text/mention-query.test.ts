@@ -49,6 +49,8 @@ describe('mentionIdsIn', () => {
   it(`sends at most ${MAX_MENTIONS_PER_TEXT}`, () => {
     const picks = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `M${i}` }));
     const text = picks.map((p) => `@${p.name}`).join(' ');
-    expect(mentionIdsIn(text, picks)).toEqual(picks.slice(0, MAX_MENTIONS_PER_TEXT).map((p) => p.id));
+    expect(mentionIdsIn(text, picks)).toEqual(
+      picks.slice(0, MAX_MENTIONS_PER_TEXT).map((p) => p.id),
+    );
   });
 });

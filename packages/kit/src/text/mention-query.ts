@@ -52,7 +52,10 @@ function mentionIndex(text: string, name: string): number {
   for (let at = text.indexOf(written); at >= 0; at = text.indexOf(written, at + 1)) {
     const after = text[at + written.length];
     const before = at > 0 ? text[at - 1] : undefined;
-    if ((after === undefined || !NAME_CHARACTER.test(after)) && !(before && NAME_CHARACTER.test(before)))
+    if (
+      (after === undefined || !NAME_CHARACTER.test(after)) &&
+      !(before && NAME_CHARACTER.test(before))
+    )
       return at;
   }
   return -1;

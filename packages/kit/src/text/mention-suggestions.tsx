@@ -1,6 +1,6 @@
 // The @mention suggestions list (issue 40): fetched by mention-text-area.tsx the first time a
 // member types '@', with its requests.
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import { callRoutes, type MentionCandidate } from '@campus/contracts';
 import { callApi } from '@campus/kit/api';
@@ -59,6 +59,8 @@ const Status = styled.span`
   white-space: nowrap;
 `;
 
+const NOBODY: MentionCandidate[] = [];
+
 export interface MentionSuggestionsProps {
   /** The listbox's id (the field's `aria-controls`). */
   id: string;
@@ -84,29 +86,28 @@ export function MentionSuggestions({
   onStateChange,
 }: MentionSuggestionsProps) {
   const q = query.trim();
-  const answers = useRef(new Map<string, MentionCandidate[]>());
-  const [shown, setShown] = useState<{ q: string; candidates: MentionCandidate[] }>({
-    q: '',
-    candidates: [],
-  });
-  const [active, setActive] = useState(0);
+  // Each answer, kept while the list is open; a failed ask counts as nobody (another q asks again).
+  const [answers, setAnswers] = useState<ReadonlyMap<string, MentionCandidate[]>>(new Map());
+  const [lastAnswered, setLastAnswered] = useState<string | null>(null);
+  // Until q's answer comes, the last one stays (no flicker while typing on).
+  const candidates = answers.get(q) ?? answers.get(lastAnswered ?? '') ?? NOBODY;
+  // The active option, for the list it was chosen in: a new list starts at its first member.
+  const [active, setActive] = useState({ list: candidates, index: 0 });
+  const index = active.list === candidates ? Math.min(active.index, candidates.length - 1) : 0;
 
   useEffect(() => {
-    const known = answers.current.get(q);
-    if (known) {
-      setShown({ q, candidates: known });
-      return;
-    }
+    if (answers.has(q)) return;
     const controller = new AbortController();
+    const answered = (found: MentionCandidate[]) => {
+      setAnswers((before) => new Map(before).set(q, found));
+      setLastAnswered(q);
+    };
     const timer = setTimeout(() => {
       callApi(callRoutes.mentionSuggestions, { query: { q }, signal: controller.signal }).then(
-        (candidates) => {
-          answers.current.set(q, candidates);
-          setShown({ q, candidates });
-        },
+        answered,
         () => {
-          // Offer nobody (a later keystroke asks again); the field works as a plain one.
-          if (!controller.signal.aborted) setShown({ q, candidates: [] });
+          // Offer nobody; the field works as a plain one.
+          if (!controller.signal.aborted) answered(NOBODY);
         },
       );
     }, MENTION_DEBOUNCE_MS);
@@ -114,14 +115,10 @@ export function MentionSuggestions({
       clearTimeout(timer);
       controller.abort();
     };
-  }, [q]);
+  }, [q, answers]);
 
-  // A new answer starts at its first member.
-  useEffect(() => setActive(0), [shown]);
-
-  const { candidates } = shown;
   const optionId = (candidate: MentionCandidate) => `${id}-member-${candidate.id}`;
-  const current = candidates[Math.min(active, candidates.length - 1)];
+  const current = candidates[index];
 
   // Told before the browser paints, so the field's ARIA names the list as soon as it shows.
   useLayoutEffect(() => {
@@ -131,7 +128,10 @@ export function MentionSuggestions({
         case 'ArrowDown':
         case 'ArrowUp': {
           const step = event.key === 'ArrowDown' ? 1 : -1;
-          setActive((index) => (index + step + candidates.length) % candidates.length);
+          setActive({
+            list: candidates,
+            index: (index + step + candidates.length) % candidates.length,
+          });
           break;
         }
         case 'Enter':
@@ -155,7 +155,7 @@ export function MentionSuggestions({
     );
     // optionId reads only `id`
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [candidates, current, id, onPick, onClose, onStateChange]);
+  }, [candidates, current, index, id, onPick, onClose, onStateChange]);
 
   useLayoutEffect(() => () => onStateChange({ open: false }), [onStateChange]);
 

@@ -60,7 +60,12 @@ function Field() {
 function Plain() {
   const [text, setText] = useState('');
   return (
-    <MentionTextArea label="Text" value={text} onValueChange={setText} onMention={() => undefined} />
+    <MentionTextArea
+      label="Text"
+      value={text}
+      onValueChange={setText}
+      onMention={() => undefined}
+    />
   );
 }
 

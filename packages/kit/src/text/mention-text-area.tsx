@@ -69,7 +69,10 @@ function assignRef<T>(ref: Ref<T> | undefined, value: T | null) {
  * (debounced) come the first time a member types '@'.
  */
 export const MentionTextArea = forwardRef<HTMLTextAreaElement, MentionTextAreaProps>(
-  function MentionTextArea({ value, onValueChange, onMention, onKeyDown, onSelect, onBlur, ...rest }, ref) {
+  function MentionTextArea(
+    { value, onValueChange, onMention, onKeyDown, onSelect, onBlur, ...rest },
+    ref,
+  ) {
     const field = useRef<HTMLTextAreaElement | null>(null);
     const listId = useId();
     const [typing, setTyping] = useState<ActiveMention | null>(null);
