@@ -14,9 +14,8 @@ export const MENTION_DEBOUNCE_MS = 150;
 const List = styled.ul`
   margin: ${({ theme }) => theme.space(1)} 0 0;
   padding: ${({ theme }) => theme.space(1)} 0;
+  /* At most 8 rows (the API's limit): no scrolling region, which the keyboard could not reach. */
   list-style: none;
-  max-height: 240px;
-  overflow-y: auto;
   border: 1px solid ${({ theme }) => theme.colors.border};
   border-radius: ${({ theme }) => theme.radius.md};
   background: ${({ theme }) => theme.colors.surface};
@@ -159,7 +158,7 @@ export function MentionSuggestions({
 
   useLayoutEffect(() => () => onStateChange({ open: false }), [onStateChange]);
 
-  // Keep the active option in view when the arrows move past the list's height.
+  // Keep the active option in view when the arrows reach one below the dialog's or page's fold.
   useEffect(() => {
     if (current) document.getElementById(optionId(current))?.scrollIntoView?.({ block: 'nearest' });
     // eslint-disable-next-line react-hooks/exhaustive-deps
