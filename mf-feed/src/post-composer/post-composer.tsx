@@ -10,7 +10,7 @@ import {
   useImageAttachments,
   type UploadImage,
 } from '@campus/kit/media';
-import { MentionTextArea, useMentionPicks } from '@campus/kit/text';
+import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
 import { Button, Checkbox, Dialog } from '@campus/kit/ui';
 import { isPostKey } from '../post-cache';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type Ref } from 'react';
 import styled from 'styled-components';
 import { failureDescription } from '@campus/kit/api';
-import { MentionTextArea, useMentionPicks } from '@campus/kit/text';
+import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
 import { Button, Checkbox } from '@campus/kit/ui';
 import { createComment } from './post-detail-requests';

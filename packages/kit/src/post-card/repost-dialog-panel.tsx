@@ -8,7 +8,7 @@ import {
   useImageAttachments,
   type UploadImage,
 } from '@campus/kit/media';
-import { MentionTextArea, useMentionPicks } from '@campus/kit/text';
+import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog } from '@campus/kit/ui';
 import { repostPost } from './post-requests';

@@ -4,7 +4,3 @@ export { Linkified, UserText, USER_LINK_REL } from './linkified-text';
 export type { TextEntitiesProps, UserTextProps } from './linkified-text';
 export { mentionPath, tagPath, textSegments } from './text-entities';
 export type { FoundLink, TextSegment } from './text-entities';
-export { MentionTextArea, useMentionPicks } from './mention-text-area';
-export type { MentionListState, MentionTextAreaProps } from './mention-text-area';
-export { activeMention, insertMention, mentionIdsIn } from './mention-query';
-export type { ActiveMention, MentionPick } from './mention-query';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import type { MentionCandidate } from '@campus/contracts';
 import { configureApi } from '@campus/kit/api';
-import { MentionTextArea, useMentionPicks } from '@campus/kit/text';
+import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { callsTo, mockApi, renderWithTheme, TEST_API_URL } from '@campus/kit/testing';
 import { Dialog } from '@campus/kit/ui';
 import { MENTION_DEBOUNCE_MS } from './mention-suggestions';
