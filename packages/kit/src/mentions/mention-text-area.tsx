@@ -188,12 +188,15 @@ export const MentionTextArea = forwardRef<HTMLTextAreaElement, MentionTextAreaPr
   },
 );
 
+const NO_PICKS: readonly MentionPick[] = [];
+
 /**
  * The members picked in a field's autocomplete, for the writing call's `mentions`: `idsIn(text)`
- * is the ids whose '@Name' the text still holds (contracts' `mentionIdsSchema`).
+ * is the ids whose '@Name' the text still holds (contracts' `mentionIdsSchema`). `initial`: the
+ * members an edited text already mentions.
  */
-export function useMentionPicks() {
-  const [picks, setPicks] = useState<readonly MentionPick[]>([]);
+export function useMentionPicks(initial: readonly MentionPick[] = NO_PICKS) {
+  const [picks, setPicks] = useState<readonly MentionPick[]>(initial);
   const add = useCallback(
     (pick: MentionPick) =>
       setPicks((before) => (before.some((p) => p.id === pick.id) ? before : [...before, pick])),
