@@ -5,7 +5,7 @@ import { MEMBER_EMAIL, expect, signInContext, test, toast } from '../support/fix
 
 // Issue 40, the web part: a member mentions another with the keyboard from the composer (the post
 // links the mention and its #tag; the mentioned member's notifications page shows it), and
-// bookmarks a post from the feed (kept after a reload).
+// bookmarks a post from the feed (kept after a reload, and on the Bookmarks page).
 const BEN = 'ben.larsen@campus.edu';
 const unique = (text: string) => `${text} ${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
 
@@ -92,7 +92,7 @@ test('a member mentions another with the keyboard; the post links them and the t
   }
 });
 
-test('a member bookmarks a post from the feed and it stays bookmarked after a reload', async ({
+test('a member bookmarks a post from the feed; it stays bookmarked after a reload and is on the Bookmarks page', async ({
   page,
   signInAs,
   apiAs,
@@ -119,5 +119,16 @@ test('a member bookmarks a post from the feed and it stays bookmarked after a re
   await expect(
     cardWith(page, text).getByRole('button', { name: 'Remove bookmark' }),
   ).toHaveAttribute('aria-pressed', 'true');
-  // The Bookmarks page is the discovery part's (e2e/specs/discovery.spec.ts lists it there).
+
+  // It is on the Bookmarks page (the discovery part's page), bookmarked there too.
+  await page
+    .getByRole('complementary', { name: 'Sidebar' })
+    .getByRole('link', { name: 'Bookmarks' })
+    .click();
+  await expect(page).toHaveURL(/\/bookmarks$/);
+  const kept = page.getByRole('main').getByRole('article').filter({ hasText: text });
+  await expect(kept.getByRole('button', { name: 'Remove bookmark' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
 });
