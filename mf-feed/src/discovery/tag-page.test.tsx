@@ -49,7 +49,10 @@ describe('TagPage', () => {
     expect(callsTo(api, '/api/tags/cafe')).toHaveLength(1);
 
     await userEvent.click(screen.getByRole('button', { name: 'Load more posts' }));
-    expect(await screen.findByText('An older #Café post')).toBeInTheDocument();
+    // the post's own #Café is a link to the tag's page (the kit's text, issue 40)
+    const tagLink = await screen.findByRole('link', { name: '#Café' });
+    expect(tagLink).toHaveAttribute('href', '/tags/cafe');
+    expect(tagLink.closest('p')).toHaveTextContent('An older #Café post');
     expect(screen.getByText('No more posts')).toBeInTheDocument();
   });
 
