@@ -173,6 +173,7 @@ export function createApp(deps: AppDeps): CampusApp {
   ];
   const metrics = createMetrics({
     liveStreams: () => streams.size,
+    imageProcessing: () => context.media.pool.counts(),
     mailAttempts: () => context.mailQueue.attempts(),
     mailDepth: () => context.mailQueue.depth(),
     cacheCounts: () => caches.counts(),

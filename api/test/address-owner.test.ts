@@ -57,23 +57,30 @@ const accountEmails = {
 
 test('when 1,000 different addresses register from one address within an hour, then all succeed', async () => {
   const { register, accountEmails: perAddress } = defaults.rateLimits;
+  expect(register.max).toBeGreaterThanOrEqual(1000);
   const client = t.another({ rateLimits: { register, accountEmails: perAddress } }, stoppedClock());
-  const statuses: number[] = [];
-  for (let i = 0; i < 1000; i += 10) {
-    statuses.push(
-      ...(await Promise.all(
-        Array.from({ length: 10 }, () =>
-          client
-            .http()
-            .post('/api/auth/register')
-            .send({ name: 'Fresh Man', email: uniqueEmail('freshman'), password: 'enrolment week' })
-            .then((res) => res.status),
-        ),
-      )),
+  const registerTen = () =>
+    Promise.all(
+      Array.from({ length: 10 }, () =>
+        client
+          .http()
+          .post('/api/auth/register')
+          .send({ name: 'Fresh Man', email: uniqueEmail('freshman'), password: 'enrolment week' })
+          .then((res) => res.status),
+      ),
     );
-  }
+  const statuses = await registerTen();
+  // The campus's address has registered 10 times this hour: count 980 more into its window, as
+  // if they had come (registering them for real costs minutes on a busy machine and shows no
+  // more), then the last 10 of the 1,000.
+  const windows = await t.models.RateLimitWindow.find({ _id: /^register:/ }).lean();
+  expect(windows.map((w) => w.count)).toEqual([10]);
+  await t.models.RateLimitWindow.updateOne({ _id: windows[0]!._id }, { $inc: { count: 980 } });
+  statuses.push(...(await registerTen()));
   expect(statuses.filter((status) => status !== 201)).toEqual([]);
-}, 300_000);
+  const after = await t.models.RateLimitWindow.findById(windows[0]!._id).lean();
+  expect(after?.count).toBe(1000);
+});
 
 test("when an attacker registers victim2's address 5 times, then victim2's own registration succeeds and the newest link in her inbox works", async () => {
   // Every limit at its default (a verification link works 48 hours: an hour's window will do).

@@ -160,6 +160,10 @@ describe('metrics', () => {
       'campus_mail_attempts_total',
       'campus_mail_queue_mails',
       'campus_cache_lookups_total',
+      'campus_media_images_waiting',
+      'campus_media_workers',
+      'campus_media_images_processed_total',
+      'campus_media_processing_seconds_total',
       'campus_ready',
     ])
       expect(text).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));

@@ -30,8 +30,25 @@ const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /** Seconds: an indexed find (well under a ms on a warm database) to a long aggregation. */
 const COMMAND_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
+/** The app's image processing (media/image-pool.ts) since it started. */
+export interface ImageProcessingCounts {
+  /** Images waiting for a worker. */
+  waiting: number;
+  /** Worker processes running, and how many of them are processing an image. */
+  workers: number;
+  busy: number;
+  /** Images processed (`done`), refused by the worker (413, 415) and failed (the worker died). */
+  done: number;
+  refused: number;
+  failed: number;
+  /** Seconds from an image's turn to its answer, summed over every image. */
+  seconds: number;
+}
+
 /** What the metrics read when they are scraped (each app's own). */
 export interface MetricSources {
+  /** The app's image processing for post pictures. */
+  imageProcessing(): ImageProcessingCounts;
   /** Live streams open on the app. */
   liveStreams(): number;
   /** The app's mail worker's attempts since it started. */
@@ -148,6 +165,48 @@ export function createMetrics(sources: MetricSources): AppMetrics {
           [{ cache, result: 'miss' }, misses],
         ]),
       );
+    },
+  });
+  new Gauge({
+    name: 'campus_media_images_waiting',
+    help: 'Post pictures waiting for an image worker on this process',
+    registers,
+    collect() {
+      this.set(sources.imageProcessing().waiting);
+    },
+  });
+  new Gauge({
+    name: 'campus_media_workers',
+    help: 'Image worker processes of this process, by state: busy (processing a picture) or idle',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const { workers, busy } = sources.imageProcessing();
+      this.set({ state: 'busy' }, busy);
+      this.set({ state: 'idle' }, workers - busy);
+    },
+  });
+  new Counter({
+    name: 'campus_media_images_processed_total',
+    help: 'Post pictures through the image workers of this process, by outcome: done, refused (not an image, over a cap: 413, 415), failed (the worker died)',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      const { done, refused, failed } = sources.imageProcessing();
+      setCounter(this, [
+        [{ outcome: 'done' }, done],
+        [{ outcome: 'refused' }, refused],
+        [{ outcome: 'failed' }, failed],
+      ]);
+    },
+  });
+  new Counter({
+    name: 'campus_media_processing_seconds_total',
+    help: 'Seconds image workers spent on post pictures (from a picture reaching a worker to its answer)',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(sources.imageProcessing().seconds);
     },
   });
   new Gauge({

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { ImageProcessingCounts } from '../../platform/metrics';
 import type { ProcessImageResult, ProcessImageTask } from './process-image';
 
 /**
@@ -17,6 +18,8 @@ import type { ProcessImageResult, ProcessImageTask } from './process-image';
  */
 export interface ImagePool {
   process(task: ProcessImageTask): Promise<ProcessImageResult>;
+  /** What the metrics show: the queue, the workers, the images done and failed, their time. */
+  counts(): ImageProcessingCounts;
   /** Stops the workers; images still waiting fail (an image processed later starts one again). */
   close(): Promise<void>;
 }
@@ -38,12 +41,19 @@ interface Job {
 interface Worker {
   child: ChildProcess;
   job: Job | undefined;
+  /** When its job reached it (`performance.now()`). */
+  jobStarted: number;
   idleTimer: NodeJS.Timeout | undefined;
 }
 
 export function createImagePool(size: number): ImagePool {
   const workers = new Set<Worker>();
   const queue: Job[] = [];
+  const totals = { done: 0, refused: 0, failed: 0, seconds: 0 };
+  const finished = (worker: Worker, outcome: 'done' | 'refused' | 'failed') => {
+    totals[outcome] += 1;
+    totals.seconds += (performance.now() - worker.jobStarted) / 1000;
+  };
 
   const setIdle = (worker: Worker) => {
     worker.job = undefined;
@@ -59,10 +69,11 @@ export function createImagePool(size: number): ImagePool {
       execArgv: [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const worker: Worker = { child, job: undefined, idleTimer: undefined };
+    const worker: Worker = { child, job: undefined, jobStarted: 0, idleTimer: undefined };
     workers.add(worker);
     child.on('message', (result: ProcessImageResult) => {
       const job = worker.job;
+      if (job) finished(worker, result.ok ? 'done' : 'refused');
       setIdle(worker);
       job?.resolve(result);
       dispatch();
@@ -70,6 +81,7 @@ export function createImagePool(size: number): ImagePool {
     const gone = (reason: string) => {
       if (!workers.delete(worker)) return;
       clearTimeout(worker.idleTimer);
+      if (worker.job) finished(worker, 'failed');
       worker.job?.reject(new Error(`The image worker ${reason}`));
       worker.job = undefined;
       dispatch();
@@ -88,6 +100,7 @@ export function createImagePool(size: number): ImagePool {
       const job = queue.shift()!;
       clearTimeout(worker.idleTimer);
       worker.job = job;
+      worker.jobStarted = performance.now();
       worker.child.ref();
       worker.child.channel?.ref();
       worker.child.send(job.task);
@@ -100,6 +113,10 @@ export function createImagePool(size: number): ImagePool {
         queue.push({ task, resolve, reject });
         dispatch();
       }),
+    counts: () => {
+      const busy = [...workers].filter((w) => w.job !== undefined).length;
+      return { waiting: queue.length, workers: workers.size, busy, ...totals };
+    },
     async close() {
       for (const job of queue.splice(0)) job.reject(new Error('The image pool was closed'));
       const exits = [...workers].map(
