@@ -71,6 +71,9 @@ export type DomainEvent =
   // Follows.
   | { type: 'follow.created'; followerId: number; followingId: number }
   | { type: 'follow.removed'; followerId: number; followingId: number }
+  /** A member followed / unfollowed a tag (issue 40): its posts join / leave their Following tab. */
+  | { type: 'tag.followed'; userId: number; tag: string }
+  | { type: 'tag.unfollowed'; userId: number; tag: string }
   // Privacy and safety (modules/safety): what each member hides; the caches forget those members'
   // views. A block also ends the follows between the two (`follow.removed`).
   | { type: 'member.blocked'; blockerId: number; blockedId: number }

@@ -107,6 +107,8 @@ export class FeedCache {
       events.on('post.recounted', (e) => e.postIds.forEach((id) => this.countsMoved(id))),
       events.on(['post.deleted', 'post.restored'], (e) => this.postChanged(e.postId)),
       events.on(['follow.created', 'follow.removed'], (e) => this.followsChanged(e.followerId)),
+      // A followed tag's posts join or leave the member's Following pages (issue 40).
+      events.on(['tag.followed', 'tag.unfollowed'], (e) => this.followsChanged(e.userId)),
       // Every post of the member appears or vanishes (and counts elsewhere are recounted).
       events.on(['account.suspended', 'account.reactivated', 'account.deleted'], () =>
         this.clear(),
@@ -197,11 +199,13 @@ export class FeedCache {
     authors: ReadonlySet<number>,
     page: { skip: number; limit: number },
     query: HeadQuery,
+    /** Posts by others the page shows too (a followed tag's, issue 40). */
+    also?: (post: PostDoc) => boolean,
   ): Promise<PostDoc[] | undefined> {
     if (this.ttlMs <= 0) return undefined;
     const all = await this.heads.page('all', { skip: 0, limit: HEAD_SIZE }, query);
     if (!all) return undefined;
-    const theirs = all.posts.filter((p) => authors.has(p.authorId));
+    const theirs = all.posts.filter((p) => authors.has(p.authorId) || (also?.(p) ?? false));
     if (theirs.length < page.skip + page.limit) return undefined;
     return theirs.slice(page.skip, page.skip + page.limit);
   }
