@@ -176,16 +176,20 @@ export function taggedPostsCount(ctx: AppContext, tag: string, hidden: number[])
   return postsOf(ctx).collection.countDocuments({ tags: tag, ...visibleNotBy(hidden) });
 }
 
-/** For each tag used since `since`: the authors who used it and how many posts carry it. */
-export async function tagUseSince(
+/**
+ * For each tag used in [since, until): the authors who used it and how many of their posts
+ * carry it.
+ */
+export async function tagUseBetween(
   ctx: AppContext,
   since: Date,
+  until: Date,
 ): Promise<Array<{ tag: string; authors: Array<{ id: number; posts: number }> }>> {
   const rows = await postsOf(ctx)
     .collection.aggregate<{ _id: string; authors: Array<{ id: number; posts: number }> }>([
       {
         $match: {
-          createdAt: { $gte: since },
+          createdAt: { $gte: since, $lt: until },
           'tags.0': { $exists: true },
           deletedAt: null,
           authorSuspended: { $ne: true },

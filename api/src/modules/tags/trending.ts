@@ -5,7 +5,7 @@ import { format } from 'date-fns';
 import type { AppContext } from '../../context';
 import { startOfDayIn } from '../../platform/time';
 import { hiddenAuthors } from '../posts/discovery-page';
-import { tagsStartingWith, tagUseSince } from '../posts/discovery-queries';
+import { tagsStartingWith, tagUseBetween } from '../posts/discovery-queries';
 import { viewerSafety } from '../safety/relations';
 
 /**
@@ -17,7 +17,12 @@ export async function trendingTags(ctx: AppContext, viewerId: number): Promise<T
   const timeZone = ctx.config.timezone;
   const now = ctx.clock.now();
   const since = startOfDayIn(timeZone, now);
-  const [uses, safety] = await Promise.all([tagUseSince(ctx, since), viewerSafety(ctx, viewerId)]);
+  // 26 hours after midnight lies in the next day whatever its length (as posts/feed.ts reckons days).
+  const until = startOfDayIn(timeZone, new Date(since.getTime() + 26 * 60 * 60 * 1000));
+  const [uses, safety] = await Promise.all([
+    tagUseBetween(ctx, since, until),
+    viewerSafety(ctx, viewerId),
+  ]);
   const hidden = new Set(hiddenAuthors(safety));
   const tags = uses
     .map(({ tag, authors }) => {
