@@ -26,6 +26,11 @@ export type DomainEvent =
        * from events stored before it (read as unknown: only `authorId` is checked).
        */
       originalAuthorId?: number | null;
+      /**
+       * Its tags (issue 40): the live count of Following counts followed tags' posts. Absent from
+       * events stored before them (read as none).
+       */
+      tags?: string[];
     }
   /** Deleted by its author, or removed by moderation; a repost's count moves with `post.unreposted`. */
   | { type: 'post.deleted'; postId: number; authorId: number }

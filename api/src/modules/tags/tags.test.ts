@@ -16,7 +16,7 @@ async function tagPage(viewer: Member, tag: string, query = '', status = 200) {
 
 async function writtenAt(post: { id: number }, at: Date) {
   // Through the driver: the model keeps `createdAt` immutable.
-  await app.models.Post.collection.updateOne({ _id: post.id }, { $set: { createdAt: at } });
+  await app.models.Post.collection.updateOne({ _id: post.id as never }, { $set: { createdAt: at } });
   app.caches.feed.clear();
 }
 
@@ -106,7 +106,7 @@ describe('tags on posts', () => {
   test('when posts were stored before tags existed, then the backfill gives them their tags', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'Old post #vintage');
-    await app.models.Post.collection.updateOne({ _id: post.id }, { $unset: { tags: 1 } });
+    await app.models.Post.collection.updateOne({ _id: post.id as never }, { $unset: { tags: 1 } });
     const { backfillPostTags } = await import('../posts/post-tags');
     expect(await backfillPostTags(app.models.Post)).toBeGreaterThanOrEqual(1);
     expect(await storedTags(post.id)).toEqual(['vintage']);
@@ -134,7 +134,7 @@ describe('GET /api/tags/:tag', () => {
     expect(first!.postsCount).toBe(45);
     expect(new Set(seen).size).toBe(45);
     const byTime = await app.models.Post.collection
-      .find({ _id: { $in: created } })
+      .find({ _id: { $in: created as never[] } })
       .sort({ createdAt: -1, _id: -1 })
       .toArray();
     expect(seen).toEqual(byTime.map((p) => p._id));
