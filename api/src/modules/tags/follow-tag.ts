@@ -42,3 +42,8 @@ export async function unfollowTag(
   });
   return { tag, followed: false };
 }
+
+/** Account deletion (in its transaction): the tags the member followed. */
+export async function removeTagFollowsOf(ctx: AppContext, userId: number): Promise<void> {
+  await tagFollowsOf(ctx).deleteMany({ userId });
+}

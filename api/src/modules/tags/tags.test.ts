@@ -1,7 +1,7 @@
 import { MAX_FOLLOWED_TAGS, type TagPage, type TrendingTags } from '@campus/contracts';
 import { TestClock } from '../../../test/clock';
 import { feed, publish } from '../../../test/content';
-import { useTestApp, type Member } from '../../../test/test-app';
+import { TEST_PASSWORD, useTestApp, type Member } from '../../../test/test-app';
 
 const app = useTestApp();
 
@@ -16,7 +16,10 @@ async function tagPage(viewer: Member, tag: string, query = '', status = 200) {
 
 async function writtenAt(post: { id: number }, at: Date) {
   // Through the driver: the model keeps `createdAt` immutable.
-  await app.models.Post.collection.updateOne({ _id: post.id as never }, { $set: { createdAt: at } });
+  await app.models.Post.collection.updateOne(
+    { _id: post.id as never },
+    { $set: { createdAt: at } },
+  );
   app.caches.feed.clear();
 }
 
@@ -239,6 +242,19 @@ describe('following tags', () => {
     const page1 = await feed(app.http, me, '?tab=following&limit=20&offset=0');
     const page2 = await feed(app.http, me, '?tab=following&limit=20&offset=20');
     expect([...page1, ...page2].map((p) => p.id)).toEqual([...expected].reverse());
+  });
+
+  test('when a member deletes their account, then their tag follows go with it', async () => {
+    const me = await app.createMember();
+    await app.http().post('/api/tags/leaving/follow').set('Authorization', me.auth).expect(200);
+    expect(await app.models.TagFollow.countDocuments({ userId: me.id })).toBe(1);
+    await app
+      .http()
+      .delete(`/api/users/${me.id}`)
+      .set('Authorization', me.auth)
+      .send({ password: TEST_PASSWORD })
+      .expect(204);
+    expect(await app.models.TagFollow.countDocuments({ userId: me.id })).toBe(0);
   });
 
   test('when a member follows more tags than allowed, then 400 naming the limit', async () => {
