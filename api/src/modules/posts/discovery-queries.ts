@@ -171,6 +171,32 @@ export async function taggedPosts(
   return postsOf(ctx).collection.find<PostDoc>(filter, { sort: NEWEST_FIRST, limit }).toArray();
 }
 
+/**
+ * A page of a tag's posts (`taggedPosts` of one tag), for a viewer who hides nobody through the
+ * feed cache's shared pages (forgotten by any new, deleted or edited post, as For You's are), so
+ * a tag page read again costs what a cached feed page does.
+ */
+export async function tagPagePosts(
+  ctx: AppContext,
+  tag: string,
+  hidden: number[],
+  after: TimePosition | undefined,
+  limit: number,
+): Promise<PostDoc[]> {
+  if (hidden.length > 0) return taggedPosts(ctx, [tag], hidden, after, limit);
+  const at = after ? `${after.createdAt.getTime()}.${after.id}` : '';
+  const { posts } = await ctx.caches.feed.cachedPage('shared', `tag:${tag}|${at}|${limit}`, () =>
+    taggedPosts(ctx, [tag], hidden, after, limit),
+  );
+  return posts;
+}
+
+/** `taggedPostsCount`, kept with the shared pages for a viewer who hides nobody. */
+export function tagPostsCount(ctx: AppContext, tag: string, hidden: number[]): Promise<number> {
+  if (hidden.length > 0) return taggedPostsCount(ctx, tag, hidden);
+  return ctx.caches.feed.cachedCount(`tag:${tag}`, () => taggedPostsCount(ctx, tag, hidden));
+}
+
 /** How many visible posts carry `tag` (not counting those of the authors in `hidden`). */
 export function taggedPostsCount(ctx: AppContext, tag: string, hidden: number[]): Promise<number> {
   return postsOf(ctx).collection.countDocuments({ tags: tag, ...visibleNotBy(hidden) });

@@ -57,6 +57,11 @@ export class FeedCache {
   private readonly followingAuthors = new Map<number, Set<number>>();
   /** Whom each viewer follows, with themself (forgotten by their follows and unfollows). */
   private readonly followLists: ReadCache<number, ReadonlySet<number>>;
+  /**
+   * Counts of shared lists (a tag's posts, issue 40), forgotten with the shared pages: by any new,
+   * deleted, restored or edited post.
+   */
+  private readonly sharedCounts: ReadCache<string, number>;
 
   constructor(
     private readonly ttlMs: number,
@@ -69,6 +74,7 @@ export class FeedCache {
     this.posts = new ReadCache(ttlMs, 50_000);
     this.flags = new ViewerFlagsCache(ttlMs, this.posts, sources);
     this.followLists = new ReadCache(ttlMs, 10_000);
+    this.sharedCounts = new ReadCache(ttlMs, 10_000);
     this.heads = new FeedHeads(ttlMs, this);
     this.top = new TopPosts(ttlMs, this);
   }
@@ -86,6 +92,7 @@ export class FeedCache {
   /** Forgets everything (events may have been missed; a test moved dates behind the app). */
   clear(): void {
     for (const cache of [...Object.values(this.pages), this.posts]) cache.clear();
+    this.sharedCounts.clear();
     this.flags.clear();
     this.followLists.clear();
     this.heads.forget();
@@ -103,7 +110,12 @@ export class FeedCache {
       }),
       events.on(['comment.created', 'comment.deleted'], (e) => this.countsMoved(e.postId)),
       // Its text changed: read again (pages hold ids, so every page shows the new text).
-      events.on('post.edited', (e) => this.posts.delete(e.postId)),
+      events.on('post.edited', (e) => {
+        this.posts.delete(e.postId);
+        // Its tags may have changed: the tags' pages and counts are read again (issue 40).
+        this.pages.shared.deleteWhere((key) => key.startsWith('tag:'));
+        this.sharedCounts.clear();
+      }),
       events.on('post.recounted', (e) => e.postIds.forEach((id) => this.countsMoved(id))),
       events.on(['post.deleted', 'post.restored'], (e) => this.postChanged(e.postId)),
       events.on(['follow.created', 'follow.removed'], (e) => this.followsChanged(e.followerId)),
@@ -128,6 +140,7 @@ export class FeedCache {
   private postChanged(id: number): void {
     this.posts.delete(id);
     this.pages.shared.clear();
+    this.sharedCounts.clear();
     this.pages.following.clear();
     this.followingAuthors.clear();
     this.heads.forget();
@@ -148,6 +161,7 @@ export class FeedCache {
     const createdAt = e.createdAt.getTime();
     this.posts.delete(e.postId);
     this.pages.shared.clear();
+    this.sharedCounts.clear();
     this.top.created(e.postId, createdAt);
     this.heads.created(createdAt, e.isJdTagged);
     const readers = new Set<number>();
@@ -284,6 +298,16 @@ export class FeedCache {
       for (const post of loaded) this.posts.set(post._id, post, postsMark);
       return { posts: loaded, ids: loadedIds };
     });
+  }
+
+  /** A count of a shared list (a tag's posts), kept as the shared pages are, or `load`ed. */
+  async cachedCount(key: string, load: () => Promise<number>): Promise<number> {
+    const kept = this.sharedCounts.get(key);
+    if (kept !== undefined) return kept;
+    const mark = this.sharedCounts.mark();
+    const count = await load();
+    this.sharedCounts.set(key, count, mark);
+    return count;
   }
 
   /** Which of `postIds` the viewer has liked and reposted (viewer-flags.ts). */

@@ -1,7 +1,7 @@
 import { DISCOVERY_PAGE_SIZE, type TagPage } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { hiddenAuthors, presentScreenedPosts } from '../posts/discovery-page';
-import { taggedPosts, taggedPostsCount } from '../posts/discovery-queries';
+import { tagPagePosts, tagPostsCount } from '../posts/discovery-queries';
 import { viewerSafety } from '../safety/relations';
 import { decodeTimeCursor, encodeTimeCursor } from './cursor';
 import { followsTag } from './queries';
@@ -22,8 +22,8 @@ export async function tagPage(
   const safety = await viewerSafety(ctx, viewerId);
   const hidden = hiddenAuthors(safety);
   const [docs, postsCount, isFollowed] = await Promise.all([
-    taggedPosts(ctx, [tag], hidden, after, DISCOVERY_PAGE_SIZE + 1),
-    taggedPostsCount(ctx, tag, hidden),
+    tagPagePosts(ctx, tag, hidden, after, DISCOVERY_PAGE_SIZE + 1),
+    tagPostsCount(ctx, tag, hidden),
     followsTag(ctx, viewerId, tag),
   ]);
   const more = docs.length > DISCOVERY_PAGE_SIZE;

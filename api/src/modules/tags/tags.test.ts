@@ -50,6 +50,9 @@ describe('tags on posts', () => {
     const ada = await app.createMember();
     const bob = await app.createMember();
     const post = await publish(app.http, ada, 'Before #alpha');
+    // Read (and kept by the cache) before the edit.
+    expect((await tagPage(ada, 'alpha')).posts.map((p) => p.id)).toEqual([post.id]);
+    expect((await tagPage(ada, 'beta')).postsCount).toBe(0);
     await app
       .http()
       .put(`/api/posts/${post.id}`)
@@ -57,6 +60,9 @@ describe('tags on posts', () => {
       .send({ content: 'After #beta #Beta' })
       .expect(200);
     expect(await storedTags(post.id)).toEqual(['beta']);
+    await app.caughtUp();
+    expect((await tagPage(ada, 'alpha')).posts).toEqual([]);
+    expect((await tagPage(ada, 'beta')).postsCount).toBe(1);
     const quote = await app
       .http()
       .post(`/api/posts/${post.id}/repost`)
