@@ -18,7 +18,10 @@ const q = (words: string, extra = '') => `q=${encodeURIComponent(words)}${extra}
 /** Sets when a post was written (the store's own field: results are ranked by it). */
 async function writtenAt(post: { id: number }, at: Date) {
   // Through the driver: the model keeps `createdAt` immutable.
-  await app.models.Post.collection.updateOne({ _id: post.id as never }, { $set: { createdAt: at } });
+  await app.models.Post.collection.updateOne(
+    { _id: post.id as never },
+    { $set: { createdAt: at } },
+  );
   app.caches.feed.clear();
 }
 
