@@ -27,30 +27,48 @@ function visibleNotBy(hidden: number[]): Record<string, unknown> {
  * ln 2, a post 30 days newer outranks one twice as relevant; at equal relevance the newer wins.
  *
  * Relevance is MongoDB's text score (stemmed words: "running" finds "runs") plus EXACT_BONUS
- * for each query word that the text holds as it was typed (case-insensitively), so an exact
- * word beats a stemmed one: the text score alone cannot tell them apart.
+ * for each query word that the text holds as it was typed (case-insensitively, as a whole
+ * word), so an exact word beats a stemmed one: the text score alone cannot tell them apart.
+ *
+ * Cost. The candidates are the SEARCH_CANDIDATES best text scores (one `find` sorted by score:
+ * the text index hands them best first, and only they are read, with only the fields the rank
+ * needs); they are ranked here. A word in fewer posts than that is ranked over all of them; for
+ * a common word, posts outside the most relevant SEARCH_CANDIDATES are not results (ranking
+ * every match by recency costs a read of all of them: 2 s for a word in a quarter of 100,000
+ * posts on the embedded server). A new post that enters the candidates can push the last one
+ * out between two pages; nothing is ever repeated.
  */
 const RANK_EPOCH = Date.UTC(2020, 0, 1);
 const RECENCY_SCALE_MS = (30 * 24 * 60 * 60 * 1000) / Math.LN2;
 const EXACT_BONUS = 0.5;
 /** Query words checked for an exact match at most (the first ones). */
 const EXACT_WORDS_MAX = 8;
-
-/** What ends a word in the exact-word check: what MongoDB's text index splits words on. */
-const WORD_EDGE = `[\\s.,;:!?"()\\[\\]{}<>/\\\\|@#*&^%$+=~\`'’“”«»،؛؟-]`;
+export const SEARCH_CANDIDATES = 500;
 
 /** The words of a `$text` search string, without negated ones (`-word`), for the exact check. */
 export function exactWords(q: string): string[] {
   const words = q
     .split(/\s+/)
     .filter((w) => w && !w.startsWith('-'))
-    .map((w) => w.replace(/^["']+|["'.,;:!?]+$/g, ''))
+    .map((w) => w.replace(/^["'(]+|["'.,;:!?)]+$/g, ''))
     .filter((w) => /[\p{L}\p{N}]/u.test(w));
   return [...new Set(words.map((w) => w.toLowerCase()))].slice(0, EXACT_WORDS_MAX);
 }
 
 function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** Whole-word, case-insensitive matchers of the query's words. */
+function exactMatchers(q: string): RegExp[] {
+  return exactWords(q).map(
+    (w) => new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])${escapeRegex(w)}(?![\\p{L}\\p{M}\\p{N}_])`, 'iu'),
+  );
+}
+
+/** The rank of a post of relevance `relevance` written at `createdAt` (see above). */
+export function rankOf(relevance: number, createdAt: Date): number {
+  return Math.log(relevance) + (createdAt.getTime() - RANK_EPOCH) / RECENCY_SCALE_MS;
 }
 
 export interface PostSearchFilters {
@@ -69,6 +87,14 @@ export interface RankPosition {
 }
 
 export type RankedPost = PostDoc & { rank: number };
+
+interface Candidate {
+  _id: number;
+  content?: string;
+  repostComment?: string | null;
+  createdAt: Date;
+  score: number;
+}
 
 /**
  * One page of posts matching the `$text` search `q` and the filters, best ranked first, after
@@ -98,46 +124,31 @@ export async function searchPostsRanked(
       ...(filters.until ? { $lt: filters.until } : {}),
     };
   }
-  const ownText = {
-    $concat: [{ $ifNull: ['$content', ''] }, ' ', { $ifNull: ['$repostComment', ''] }],
-  };
-  const exact = exactWords(q).map((w) => ({
-    $cond: [
-      {
-        $regexMatch: {
-          input: ownText,
-          regex: `(^|${WORD_EDGE})${escapeRegex(w)}($|${WORD_EDGE})`,
-          options: 'i',
-        },
-      },
-      EXACT_BONUS,
-      0,
-    ],
-  }));
-  const relevance = { $add: [{ $meta: 'textScore' }, ...exact] };
-  const rank = {
-    $add: [
-      { $ln: relevance },
-      { $divide: [{ $subtract: [{ $toLong: '$createdAt' }, RANK_EPOCH] }, RECENCY_SCALE_MS] },
-    ],
-  };
-  const pipeline: Record<string, unknown>[] = [
-    { $match: match },
-    { $addFields: { rank } },
-    ...(after
-      ? [
-          {
-            $match: {
-              $or: [{ rank: { $lt: after.rank } }, { rank: after.rank, _id: { $lt: after.id } }],
-            },
-          },
-        ]
-      : []),
-    { $sort: { rank: -1, _id: -1 } },
-    { $limit: limit },
-  ];
-  // Through the driver: the pipeline is made here, of numbers, dates and the search string.
-  return postsOf(ctx).collection.aggregate<RankedPost>(pipeline).toArray();
+  // Through the driver: the filter is made here, of numbers, dates and the search string.
+  const candidates = await postsOf(ctx)
+    .collection.find<Candidate>(match, {
+      projection: { score: { $meta: 'textScore' }, content: 1, repostComment: 1, createdAt: 1 },
+      sort: { score: { $meta: 'textScore' } },
+      limit: SEARCH_CANDIDATES,
+    })
+    .toArray();
+  const matchers = exactMatchers(q);
+  const ranked: RankPosition[] = [];
+  for (const c of candidates) {
+    const text = `${c.content ?? ''}\n${c.repostComment ?? ''}`;
+    let relevance = c.score;
+    for (const m of matchers) if (m.test(text)) relevance += EXACT_BONUS;
+    const rank = rankOf(relevance, c.createdAt);
+    if (after && (rank > after.rank || (rank === after.rank && c._id >= after.id))) continue;
+    ranked.push({ rank, id: c._id });
+  }
+  ranked.sort((a, b) => b.rank - a.rank || b.id - a.id);
+  const page = ranked.slice(0, limit);
+  const posts = await ctx.caches.feed.postsById(page.map((r) => r.id));
+  return page.flatMap(({ id, rank }) => {
+    const post = posts.get(id);
+    return post && post.deletedAt === null ? [{ ...post, rank }] : [];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -199,7 +199,18 @@ describe('GET /api/search/posts', () => {
   test('when q looks like an operator or a pattern, then it is read as text, never as a query', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'The $regex operator and .* patterns explained');
-    for (const text of ['$where', '.*', '{"$gt": ""}', '/.*/', '^(a+)+$', '"unclosed', '-', '""']) {
+    for (const text of [
+      '$where',
+      'e-mail',
+      'c++',
+      '.*',
+      '{"$gt": ""}',
+      '/.*/',
+      '^(a+)+$',
+      '"unclosed',
+      '-',
+      '""',
+    ]) {
       const page = await search(ada, q(text));
       expect(Array.isArray(page.posts)).toBe(true);
     }
