@@ -43,7 +43,7 @@ const RECENCY_SCALE_MS = (30 * 24 * 60 * 60 * 1000) / Math.LN2;
 const EXACT_BONUS = 0.5;
 /** Query words checked for an exact match at most (the first ones). */
 const EXACT_WORDS_MAX = 8;
-export const SEARCH_CANDIDATES = 500;
+export const SEARCH_CANDIDATES = 100;
 
 /** The words of a `$text` search string, without negated ones (`-word`), for the exact check. */
 export function exactWords(q: string): string[] {
