@@ -193,13 +193,13 @@ export async function tagPagePosts(
   hidden: number[],
   after: TimePosition | undefined,
   limit: number,
-): Promise<PostDoc[]> {
-  if (hidden.length > 0) return taggedPosts(ctx, [tag], hidden, after, limit);
+): Promise<{ posts: PostDoc[]; ids?: readonly number[] }> {
+  if (hidden.length > 0) return { posts: await taggedPosts(ctx, [tag], hidden, after, limit) };
   const at = after ? `${after.createdAt.getTime()}.${after.id}` : '';
-  const { posts } = await ctx.caches.feed.cachedPage('shared', `tag:${tag}|${at}|${limit}`, () =>
+  // `ids`: the cached page's own id list, with which its JSON is kept (presentPostsJson).
+  return ctx.caches.feed.cachedPage('shared', `tag:${tag}|${at}|${limit}`, () =>
     taggedPosts(ctx, [tag], hidden, after, limit),
   );
-  return posts;
 }
 
 /** `taggedPostsCount`, kept with the shared pages for a viewer who hides nobody. */

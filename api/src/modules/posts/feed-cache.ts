@@ -62,6 +62,8 @@ export class FeedCache {
    * deleted, restored or edited post.
    */
   private readonly sharedCounts: ReadCache<string, number>;
+  /** The tags each viewer follows (issue 40; forgotten by their tag follows and unfollows). */
+  private readonly tagLists: ReadCache<number, readonly string[]>;
 
   constructor(
     private readonly ttlMs: number,
@@ -75,6 +77,7 @@ export class FeedCache {
     this.flags = new ViewerFlagsCache(ttlMs, this.posts, sources);
     this.followLists = new ReadCache(ttlMs, 10_000);
     this.sharedCounts = new ReadCache(ttlMs, 10_000);
+    this.tagLists = new ReadCache(ttlMs, 10_000);
     this.heads = new FeedHeads(ttlMs, this);
     this.top = new TopPosts(ttlMs, this);
   }
@@ -95,6 +98,7 @@ export class FeedCache {
     this.sharedCounts.clear();
     this.flags.clear();
     this.followLists.clear();
+    this.tagLists.clear();
     this.heads.forget();
     this.top.forget();
     this.followingAuthors.clear();
@@ -151,6 +155,7 @@ export class FeedCache {
     this.pages.following.deleteWhere((key) => Number(key.split(':', 1)[0]) === followerId);
     this.followingAuthors.delete(followerId);
     this.followLists.delete(followerId);
+    this.tagLists.delete(followerId);
   }
 
   /**
@@ -298,6 +303,19 @@ export class FeedCache {
       for (const post of loaded) this.posts.set(post._id, post, postsMark);
       return { posts: loaded, ids: loadedIds };
     });
+  }
+
+  /** The tags `viewerId` follows, kept, or read with `read`. */
+  async followedTagsBy(
+    viewerId: number,
+    read: () => Promise<readonly string[]>,
+  ): Promise<readonly string[]> {
+    const kept = this.tagLists.get(viewerId);
+    if (kept) return kept;
+    const mark = this.tagLists.mark();
+    const tags = await read();
+    this.tagLists.set(viewerId, tags, mark);
+    return tags;
   }
 
   /** A count of a shared list (a tag's posts), kept as the shared pages are, or `load`ed. */

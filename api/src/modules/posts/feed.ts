@@ -82,7 +82,7 @@ export async function followingPage(
 async function followingWithTags(
   ctx: AppContext,
   authors: ReadonlySet<number>,
-  tags: string[],
+  tags: readonly string[],
   page: { skip: number; limit: number },
 ): Promise<PostDoc[]> {
   const tagSet = new Set(tags);
@@ -93,7 +93,7 @@ async function followingWithTags(
   const top = { skip: 0, limit: page.skip + page.limit };
   const [byAuthors, byTags] = await Promise.all([
     followingPage(ctx, [...authors], top, ctx.clock.now()),
-    newestVisible(ctx, { tags: tags.length === 1 ? tags[0] : { $in: tags } }, top),
+    newestVisible(ctx, { tags: tags.length === 1 ? tags[0] : { $in: [...tags] } }, top),
   ]);
   const merged = new Map<number, PostDoc>();
   for (const p of [...byAuthors, ...byTags]) merged.set(p._id, p);
@@ -335,7 +335,7 @@ export async function feedPage(
       // The caller's own posts appear too, so a new post shows up where its author is looking.
       const [authors, tags] = await Promise.all([
         ctx.caches.feed.followedBy(viewerId, () => followedIds(ctx, viewerId)),
-        followedTagsOf(ctx, viewerId),
+        ctx.caches.feed.followedTagsBy(viewerId, () => followedTagsOf(ctx, viewerId)),
       ]);
       // And the posts of the tags they follow (issue 40). Whose posts such a page shows is not
       // a list of authors: it is not remembered, so any new post forgets it.
