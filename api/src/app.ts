@@ -32,6 +32,9 @@ import { sessionRoutes } from './modules/sessions/routes';
 import { createAuthenticator } from './modules/users/authenticate';
 import { requireAuth, type AppState } from './platform/auth';
 import { userRoutes } from './modules/users/routes';
+import { searchRoutes } from './modules/search/routes';
+import { tagRoutes } from './modules/tags/routes';
+import { backfillPostTags } from './modules/posts/post-tags';
 import { backfillSearchTerms } from './modules/users/search-terms';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
@@ -111,6 +114,10 @@ export function createApp(deps: AppDeps): CampusApp {
   backfillSearchTerms(models.User).catch((err: unknown) =>
     logger.warn({ err }, 'search terms could not be filled in for older accounts'),
   );
+  // Tag pages read each post's tags (issue 40); posts stored before them get theirs now.
+  backfillPostTags(models.Post).catch((err: unknown) =>
+    logger.warn({ err }, 'tags could not be filled in for older posts'),
+  );
   // Counted in the database, so every API process shares them; the member limiters are shared by
   // every route of an action (liking posts and comments count together).
   const rateLimits = createRateLimits(models.RateLimitWindow, config.memberLimits, () =>
@@ -151,6 +158,8 @@ export function createApp(deps: AppDeps): CampusApp {
     postRoutes(http),
     commentRoutes(http),
     bookmarkRoutes(http),
+    searchRoutes(http),
+    tagRoutes(http),
     notificationRoutes(http),
     analyticsRoutes(http),
     streamRoutes(http, streams),

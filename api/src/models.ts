@@ -22,6 +22,7 @@ import { liveStreamModel } from './modules/stream/model';
 import { notificationModel } from './modules/notifications/model';
 import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
+import { tagFollowModel } from './modules/tags/model';
 import { blockModel, mutedWordModel, muteModel } from './modules/safety/model';
 import { browserSessionModel } from './modules/sessions/model';
 import { contentVersionModel } from './modules/versions/model';
@@ -63,6 +64,7 @@ export function createModels(connection: Connection) {
     RateLimitWindow: rateLimitWindowModel(connection),
     Repost: repostModel(connection),
     SignInDelay: signInDelayModel(connection),
+    TagFollow: tagFollowModel(connection),
     User: userModel(connection),
   };
 }

@@ -59,6 +59,46 @@ async function resetToken(email: string): Promise<string> {
   throw new Error(`no reset e-mail to ${email}`);
 }
 
+/** Post search, tag pages, trending, tag search and tag follows (issue 40), with a tagged post. */
+async function contractsOfSearchAndTags(auth: string) {
+  const http = () => t.http();
+  await http()
+    .post('/api/posts')
+    .set('Authorization', auth)
+    .send({ content: 'Contract check for #contracts and searching' })
+    .expect(201);
+  const found = await answers(
+    'GET /api/search/posts',
+    http().get('/api/search/posts?q=searching').set('Authorization', auth),
+  );
+  expect(found.posts.length).toBeGreaterThan(0);
+  await answers(
+    'GET /api/search/tags',
+    http().get('/api/search/tags?q=contr').set('Authorization', auth),
+  );
+  await answers(
+    'GET /api/tags/trending',
+    http().get('/api/tags/trending').set('Authorization', auth),
+  );
+  await answers(
+    'POST /api/tags/:tag/follow',
+    http().post('/api/tags/contracts/follow').set('Authorization', auth).send({}),
+  );
+  await answers(
+    'GET /api/tags/followed',
+    http().get('/api/tags/followed').set('Authorization', auth),
+  );
+  const page = await answers(
+    'GET /api/tags/:tag',
+    http().get('/api/tags/contracts').set('Authorization', auth),
+  );
+  expect(page.posts.length).toBe(1);
+  await answers(
+    'DELETE /api/tags/:tag/follow',
+    http().delete('/api/tags/contracts/follow').set('Authorization', auth),
+  );
+}
+
 describe('API responses and their contracts', () => {
   test('when every call is made, then each answers exactly its contract', async () => {
     const http = () => t.http();
@@ -402,6 +442,9 @@ describe('API responses and their contracts', () => {
       'DELETE /api/posts/:id/bookmark',
       http().delete(`/api/posts/${post.id}/bookmark`).set('Authorization', ada.auth),
     );
+
+    // Post search and tags (issue 40).
+    await contractsOfSearchAndTags(ada.auth);
     await answers(
       'PUT /api/notifications/:id/read',
       http()

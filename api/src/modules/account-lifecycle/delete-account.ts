@@ -6,6 +6,7 @@ import { recountCommentLikes, removeCommentsOf } from '../comments/moderation';
 import { removeFeedbackOf } from '../feedback/queries';
 import { removeFollowsOf } from '../follows/toggle-follow';
 import { removeLikesOf } from '../likes/toggle-like';
+import { removeTagFollowsOf } from '../tags/follow-tag';
 import { removeNotificationsOf } from '../notifications/notify';
 import { recountPosts, removePosts } from '../posts/moderation';
 import { postIdsByAuthor } from '../posts/queries';
@@ -75,6 +76,7 @@ async function removeEverything(ctx: AppContext, userId: number): Promise<string
   await recountCommentLikes(ctx, unliked.commentIds);
 
   await removeFollowsOf(ctx, userId);
+  await removeTagFollowsOf(ctx, userId);
   await removeNotificationsOf(ctx, userId);
   await removeFeedbackOf(ctx, userId);
   return removeAccount(ctx, userId);
