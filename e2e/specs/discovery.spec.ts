@@ -67,7 +67,7 @@ test('search a word, open its tag, follow the tag and see its post in Following'
 
   await page
     .getByRole('complementary', { name: 'Sidebar' })
-    .getByRole('link', { name: 'Home' })
+    .getByRole('link', { name: 'Home', exact: true })
     .click();
   const feedTabs = page.getByRole('tablist', { name: 'Feed' });
   await feedTabs.getByRole('tab', { name: 'Following' }).click();

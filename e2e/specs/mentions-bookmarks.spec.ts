@@ -33,6 +33,7 @@ test('a member mentions another with the keyboard; the post links them and the t
   signInAs,
   apiAs,
 }, testInfo) => {
+  test.slow(); // a post written key by key, an accessibility scan, a second member's browser
   const ben = await apiAs(BEN);
   const marker = unique('group');
   await signInAs(MEMBER_EMAIL, '/');

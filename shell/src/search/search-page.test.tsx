@@ -195,6 +195,22 @@ describe('Search on /search, tabs and the URL', () => {
     expect(field).toHaveValue('');
   });
 
+  it('keeps the tab chosen right after typing, and searches what was typed on it', async () => {
+    searchApi();
+    renderPage(<SearchWithUrl />, { path: '/search' });
+    const field = screen.getByRole('searchbox', { name: 'Search people, posts and tags' });
+    // Typed and a tab chosen before the pause is over: the typing's own wait must not put the
+    // old tab back when it ends.
+    await userEvent.type(field, 'cam');
+    await userEvent.click(screen.getByRole('tab', { name: 'Tags' }));
+    expect(url().get('tab')).toBe('tags');
+    expect(url().get('q')).toBe('cam');
+    expect(await screen.findByRole('list', { name: 'Tags' })).toBeInTheDocument();
+    await userEvent.type(field, 'p');
+    await waitFor(() => expect(url().get('q')).toBe('camp'));
+    expect(url().get('tab')).toBe('tags');
+  });
+
   it('shows the Tags tab for a search that starts with # and names no tab', async () => {
     const api = searchApi();
     renderPage(<SearchWithUrl />, { path: '/search' });

@@ -152,15 +152,21 @@ export function SearchPage() {
     if (next === q) return;
     const timer = setTimeout(() => setQuery(next, q !== ''), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
+    // A new `params` restarts the wait: setParams' updater starts from the params of the render
+    // that made it, so a timer from before a tab change would put the old tab back.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- setQuery reads only setParams
-  }, [text, q]);
+  }, [text, q, params]);
 
   const selectTab = (next: SearchTab) => {
     if (next === tab) return;
+    // What is typed and not yet in the URL goes with the tab: the tab searches it at once.
+    const typed = text.trim();
     setParams(
       (current) => {
         const updated = new URLSearchParams(current);
         updated.set('tab', next);
+        if (typed) updated.set('q', typed);
+        else updated.delete('q');
         return updated;
       },
       { replace: false },
