@@ -162,6 +162,13 @@ function kitLazyFiles() {
 }
 
 /**
+ * Kit entry points that stay out of both grouped chunks, in a chunk of their own fetched with the
+ * first module that imports them: the @mention field (issue 40) comes with the writing surfaces
+ * (the composer, the comment box, the quote box), never with the posts a page first shows.
+ */
+const KIT_ON_DEMAND_ENTRIES = ['mentions'];
+
+/**
  * The host's chunks of the kit: every kit entry point is its own shared module, and each used to
  * be its own file (15 on the feed, ~22 KiB gzip, ~17 KiB once gzipped together). Grouped in two
  * chunks, `kit` (session, api, data, ui, toast, stream, ...) and `kit-posts`, a page downloads
@@ -186,9 +193,15 @@ function kitCacheGroups(appDir) {
         chunkGraph.getChunkModules(chunk).some((other) => other.resource === bootstrapFile),
       );
   const postDirs = KIT_POST_ENTRIES.map((entry) => path.join(KIT_SRC, entry) + path.sep);
+  const onDemandDirs = KIT_ON_DEMAND_ENTRIES.map((entry) => path.join(KIT_SRC, entry) + path.sep);
   const inKit = (module) => {
     const file = module.resource?.split('?')[0];
-    return Boolean(file && file.startsWith(KIT_SRC + path.sep) && !lazy.has(file));
+    return Boolean(
+      file &&
+      file.startsWith(KIT_SRC + path.sep) &&
+      !lazy.has(file) &&
+      !onDemandDirs.some((dir) => file.startsWith(dir)),
+    );
   };
   const isPostModule = (module) => postDirs.some((dir) => module.resource.startsWith(dir));
   // React's JSX runtime (0.3 KiB gzip) was a file of its own that every page fetched with the

@@ -11,6 +11,7 @@ import { accountMailComposers } from './modules/account-lifecycle/mail-composers
 import { IdSequences } from './modules/counters/ids';
 import { createImagePool } from './modules/media/image-pool';
 import { createMediaJanitor } from './modules/media/janitor';
+import { bookmarkedPosts } from './modules/bookmarks/queries';
 import { likedPosts } from './modules/likes/queries';
 import { repostedPosts } from './modules/reposts/repost-records';
 import { loadSafetyRecord } from './modules/safety/relations';
@@ -81,6 +82,7 @@ export function createAppContext(deps: AppContextDeps) {
       User: models.User,
       likedPosts: (viewerId, ids) => likedPosts(context, viewerId, ids),
       repostedPosts: (viewerId, ids) => repostedPosts(context, viewerId, ids),
+      bookmarkedPosts: (viewerId, ids) => bookmarkedPosts(context, viewerId, ids),
       safety: (userId) => loadSafetyRecord(context, userId),
     },
     clock,

@@ -10,10 +10,12 @@ import { adminRoutes } from './modules/admin/routes';
 import { appealRoutes } from './modules/appeals/routes';
 import { analyticsRoutes } from './modules/analytics/routes';
 import { authRoutes } from './modules/auth/routes';
+import { bookmarkRoutes } from './modules/bookmarks/routes';
 import { commentRoutes } from './modules/comments/routes';
 import { feedbackRoutes } from './modules/feedback/routes';
 import { followRoutes } from './modules/follows/routes';
 import { invitationRoutes } from './modules/invitations/routes';
+import { mentionRoutes } from './modules/mentions/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
 import { profileRoutes } from './modules/profiles/routes';
@@ -30,6 +32,9 @@ import { sessionRoutes } from './modules/sessions/routes';
 import { createAuthenticator } from './modules/users/authenticate';
 import { requireAuth, type AppState } from './platform/auth';
 import { userRoutes } from './modules/users/routes';
+import { searchRoutes } from './modules/search/routes';
+import { tagRoutes } from './modules/tags/routes';
+import { backfillPostTags } from './modules/posts/post-tags';
 import { backfillSearchTerms } from './modules/users/search-terms';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
@@ -109,6 +114,10 @@ export function createApp(deps: AppDeps): CampusApp {
   backfillSearchTerms(models.User).catch((err: unknown) =>
     logger.warn({ err }, 'search terms could not be filled in for older accounts'),
   );
+  // Tag pages read each post's tags (issue 40); posts stored before them get theirs now.
+  backfillPostTags(models.Post).catch((err: unknown) =>
+    logger.warn({ err }, 'tags could not be filled in for older posts'),
+  );
   // Counted in the database, so every API process shares them; the member limiters are shared by
   // every route of an action (liking posts and comments count together).
   const rateLimits = createRateLimits(models.RateLimitWindow, config.memberLimits, () =>
@@ -136,6 +145,8 @@ export function createApp(deps: AppDeps): CampusApp {
     sessionRoutes(http),
     accountLifecycleRoutes(http),
     userRoutes(http),
+    // Before profiles: `/api/users/mention-suggestions` is not a member's id.
+    mentionRoutes(http),
     profileRoutes(http),
     followRoutes(http),
     safetyRoutes(http),
@@ -146,6 +157,9 @@ export function createApp(deps: AppDeps): CampusApp {
     settingsRoutes(http),
     postRoutes(http),
     commentRoutes(http),
+    bookmarkRoutes(http),
+    searchRoutes(http),
+    tagRoutes(http),
     notificationRoutes(http),
     analyticsRoutes(http),
     streamRoutes(http, streams),

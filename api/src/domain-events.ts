@@ -26,6 +26,11 @@ export type DomainEvent =
        * from events stored before it (read as unknown: only `authorId` is checked).
        */
       originalAuthorId?: number | null;
+      /**
+       * Its tags (issue 40): the live count of Following counts followed tags' posts. Absent from
+       * events stored before them (read as none).
+       */
+      tags?: string[];
     }
   /** Deleted by its author, or removed by moderation; a repost's count moves with `post.unreposted`. */
   | { type: 'post.deleted'; postId: number; authorId: number }
@@ -39,6 +44,9 @@ export type DomainEvent =
   | { type: 'post.restored'; postId: number; authorId: number }
   /** Counts set again from their sources (moderation removed comments under these posts). */
   | { type: 'post.recounted'; postIds: number[] }
+  /** The member kept the post in their private bookmarks, or dropped it (issue 40). */
+  | { type: 'post.bookmarked'; postId: number; userId: number }
+  | { type: 'post.unbookmarked'; postId: number; userId: number }
   // Comments.
   | {
       type: 'comment.created';
@@ -71,6 +79,9 @@ export type DomainEvent =
   // Follows.
   | { type: 'follow.created'; followerId: number; followingId: number }
   | { type: 'follow.removed'; followerId: number; followingId: number }
+  /** A member followed / unfollowed a tag (issue 40): its posts join / leave their Following tab. */
+  | { type: 'tag.followed'; userId: number; tag: string }
+  | { type: 'tag.unfollowed'; userId: number; tag: string }
   // Privacy and safety (modules/safety): what each member hides; the caches forget those members'
   // views. A block also ends the follows between the two (`follow.removed`).
   | { type: 'member.blocked'; blockerId: number; blockedId: number }

@@ -8,6 +8,7 @@ import type { Connection } from 'mongoose';
 import { accountApplicationModel } from './modules/account-applications/model';
 import { appealModel, decisionModel } from './modules/appeals/model';
 import { auditEntryModel } from './modules/audit/model';
+import { bookmarkModel } from './modules/bookmarks/model';
 import { knownDeviceModel, signInDelayModel } from './modules/auth/model';
 import { invitationModel } from './modules/invitations/model';
 import { reportCaseModel, reportModel } from './modules/reports/model';
@@ -21,6 +22,7 @@ import { liveStreamModel } from './modules/stream/model';
 import { notificationModel } from './modules/notifications/model';
 import { postModel } from './modules/posts/model';
 import { repostModel } from './modules/reposts/model';
+import { tagFollowModel } from './modules/tags/model';
 import { blockModel, mutedWordModel, muteModel } from './modules/safety/model';
 import { browserSessionModel } from './modules/sessions/model';
 import { contentVersionModel } from './modules/versions/model';
@@ -37,6 +39,7 @@ export function createModels(connection: Connection) {
     AppSetting: appSettingModel(connection),
     AuditEntry: auditEntryModel(connection),
     Block: blockModel(connection),
+    Bookmark: bookmarkModel(connection),
     BrowserSession: browserSessionModel(connection),
     Invitation: invitationModel(connection),
     KnownDevice: knownDeviceModel(connection),
@@ -61,6 +64,7 @@ export function createModels(connection: Connection) {
     RateLimitWindow: rateLimitWindowModel(connection),
     Repost: repostModel(connection),
     SignInDelay: signInDelayModel(connection),
+    TagFollow: tagFollowModel(connection),
     User: userModel(connection),
   };
 }

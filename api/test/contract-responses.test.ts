@@ -59,6 +59,46 @@ async function resetToken(email: string): Promise<string> {
   throw new Error(`no reset e-mail to ${email}`);
 }
 
+/** Post search, tag pages, trending, tag search and tag follows (issue 40), with a tagged post. */
+async function contractsOfSearchAndTags(auth: string) {
+  const http = () => t.http();
+  await http()
+    .post('/api/posts')
+    .set('Authorization', auth)
+    .send({ content: 'Contract check for #contracts and searching' })
+    .expect(201);
+  const found = await answers(
+    'GET /api/search/posts',
+    http().get('/api/search/posts?q=searching').set('Authorization', auth),
+  );
+  expect(found.posts.length).toBeGreaterThan(0);
+  await answers(
+    'GET /api/search/tags',
+    http().get('/api/search/tags?q=contr').set('Authorization', auth),
+  );
+  await answers(
+    'GET /api/tags/trending',
+    http().get('/api/tags/trending').set('Authorization', auth),
+  );
+  await answers(
+    'POST /api/tags/:tag/follow',
+    http().post('/api/tags/contracts/follow').set('Authorization', auth).send({}),
+  );
+  await answers(
+    'GET /api/tags/followed',
+    http().get('/api/tags/followed').set('Authorization', auth),
+  );
+  const page = await answers(
+    'GET /api/tags/:tag',
+    http().get('/api/tags/contracts').set('Authorization', auth),
+  );
+  expect(page.posts.length).toBe(1);
+  await answers(
+    'DELETE /api/tags/:tag/follow',
+    http().delete('/api/tags/contracts/follow').set('Authorization', auth),
+  );
+}
+
 describe('API responses and their contracts', () => {
   test('when every call is made, then each answers exactly its contract', async () => {
     const http = () => t.http();
@@ -369,6 +409,42 @@ describe('API responses and their contracts', () => {
       'GET /api/users/suggestions',
       http().get('/api/users/suggestions').set('Authorization', ada.auth),
     );
+
+    // Mentions and bookmarks (issue 40).
+    const candidates = await answers(
+      'GET /api/users/mention-suggestions',
+      http().get('/api/users/mention-suggestions?q=adm').set('Authorization', ada.auth),
+    );
+    expect(candidates.map((c) => c.id)).toContain(admin.id);
+    const mentioning = await answers(
+      'POST /api/posts',
+      http()
+        .post('/api/posts')
+        .set('Authorization', ada.auth)
+        .send({ content: 'Thanks @Admin', mentions: [admin.id] }),
+    );
+    expect(mentioning.mentions).toEqual([{ id: admin.id, start: 7, end: 13 }]);
+    const mentioned = await answers(
+      'GET /api/notifications',
+      http().get('/api/notifications').set('Authorization', admin.auth),
+    );
+    expect(mentioned[0]).toMatchObject({ type: 'mention', post: { id: mentioning.id } });
+    await answers(
+      'POST /api/posts/:id/bookmark',
+      http().post(`/api/posts/${post.id}/bookmark`).set('Authorization', ada.auth).send({}),
+    );
+    const bookmarked = await answers(
+      'GET /api/bookmarks',
+      http().get('/api/bookmarks').set('Authorization', ada.auth),
+    );
+    expect(bookmarked.posts.map((p) => [p.id, p.isBookmarked])).toEqual([[post.id, true]]);
+    await answers(
+      'DELETE /api/posts/:id/bookmark',
+      http().delete(`/api/posts/${post.id}/bookmark`).set('Authorization', ada.auth),
+    );
+
+    // Post search and tags (issue 40).
+    await contractsOfSearchAndTags(ada.auth);
     await answers(
       'PUT /api/notifications/:id/read',
       http()

@@ -416,6 +416,37 @@ describe('GET /api/stream', () => {
     expect(counts()).toEqual({ 'for-you': 3, following: 2 });
   });
 
+  test('when a member follows a tag, then Following counts its posts by others, missed and live (issue 40)', async () => {
+    const ada = await createMember(a.app, { name: 'Ada' });
+    const stranger = await createMember(a.app, { name: 'Stranger' });
+    await a.http().post('/api/tags/livetag/follow').set('Authorization', ada.auth).expect(200);
+    const newest = await publish(a.http, stranger, 'already shown');
+    await publish(a.http, stranger, 'missed, with #LiveTag');
+    const s = await connect(ada.auth, { query: `tabs=following:${newest.id}` });
+    const following = () =>
+      s.events
+        .filter(named('posts'))
+        .map((e) => streamEventSchemas.posts.parse(e.data))
+        .filter((e) => e.tab === 'following')
+        .at(-1)?.count;
+    await s.next((e) => e.event === 'posts' && (e.data as { tab: string }).tab === 'following');
+    expect(following()).toBe(1);
+    const mark = s.events.length;
+    await publish(b.http, stranger, 'not tagged');
+    await publish(b.http, ada, 'my own #livetag');
+    await publish(b.http, stranger, 'live, with #livetag');
+    await s.next(
+      (e) => e.event === 'posts' && (e.data as { tab: string }).tab === 'following',
+      mark,
+    );
+    // In order: the untagged post and Ada's own, had they counted, would have come first.
+    await waitUntil(() => following() === 2);
+    const after = s.events
+      .slice(mark)
+      .filter((e) => e.event === 'posts' && (e.data as { tab: string }).tab === 'following');
+    expect(after).toHaveLength(1);
+  });
+
   test('when the client hangs up, then the app forgets the stream', async () => {
     const ada = await createMember(a.app);
     const s = await connect(ada.auth);

@@ -1,4 +1,7 @@
 import { mountStandalone } from '@campus/kit/standalone';
+import BookmarksPage from './discovery/bookmarks-page';
+import PostSearchResults from './discovery/post-search-results';
+import TagPage from './discovery/tag-page';
 import FeedPage from './feed/feed-page';
 import OpportunitiesPage from './opportunities/opportunities-page';
 import PostDetailPage from './post-detail/post-detail-page';
@@ -8,4 +11,7 @@ mountStandalone([
   { path: '/', element: <FeedPage /> },
   { path: '/opportunities', element: <OpportunitiesPage /> },
   { path: '/post/:id', element: <PostDetailPage /> },
+  { path: '/search', element: <PostSearchResults /> },
+  { path: '/tags/:tag', element: <TagPage /> },
+  { path: '/bookmarks', element: <BookmarksPage /> },
 ]);

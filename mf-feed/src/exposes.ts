@@ -7,4 +7,7 @@ export const exposes = {
   './PostDetailPage': () => import('./post-detail/post-detail-page'),
   './PostComposer': () => import('./post-composer/post-composer'),
   './OpportunitiesPage': () => import('./opportunities/opportunities-page'),
+  './PostSearchResults': () => import('./discovery/post-search-results'),
+  './TagPage': () => import('./discovery/tag-page'),
+  './BookmarksPage': () => import('./discovery/bookmarks-page'),
 } satisfies RemoteExposes<'mf_feed'>;

@@ -1,8 +1,10 @@
 /**
  * `npm run bench:api`: autocannon against a bare Koa hello-world (the ceiling), then against the
  * API (its own process, on the bench dataset, rate limits off, signed in) for each feed tab and
- * Top Posts (first and tenth page), a post with its comments, the notifications and the four
- * analytics endpoints (as the admin), then each tab's first page for a member with 500 blocks and
+ * Top Posts (first and tenth page), a post with its comments, the mention autocomplete (issue 40,
+ * `BENCH_ONLY='mention autocomplete'`), the notifications and the four
+ * analytics endpoints (as the admin), post search and a tag's page (issue 40; see
+ * discoveryEndpoints), then each tab's first page for a member with 500 blocks and
  * mutes and 50 muted words beside a member with none who follows the same people (issue 38,
  * safety-member.ts; `BENCH_ONLY=safety` runs these alone). Prints req/s, p50/p99 latency, the CPU per request of the
  * API process and of the database process and its ratio to the hello-world's (each row
@@ -100,13 +102,64 @@ interface Endpoint {
   paths: string[];
 }
 
+/**
+ * What members type after '@' (issue 40): the first 1 to 4 letters of 25 members' names, and a
+ * name with the first letter of its second word, as the autocomplete asks while they type.
+ */
+async function mentionQueries(database: Database<Models>): Promise<string[]> {
+  const users = await database.models.User.find({ isVerified: true }, { name: 1 })
+    .sort({ _id: 1 })
+    .limit(500)
+    .lean();
+  const queries: string[] = [];
+  for (const { name } of users.filter((_, i) => i % 20 === 0)) {
+    for (let n = 1; n <= 4; n++) queries.push(name.slice(0, n));
+    const [first, second] = name.split(' ');
+    if (second) queries.push(`${first} ${second[0]}`);
+  }
+  return queries;
+}
+
 /** Posts with 20+ visible top-level comments and replies (issue 21), and each one's page-2 cursor. */
 interface CommentedPosts {
   ids: number[];
   secondPageCursors: Array<{ id: number; cursor: string }>;
 }
 
-function endpoints(postIds: number[], commented: CommentedPosts): Endpoint[] {
+/**
+ * Issue 40's rows: post search over the dataset's words (a common word, a middling one, two
+ * words, a phrase; each connection cycles through them), and the most used tag's page (page 1,
+ * and page 2 by its cursor) to set beside the Following page.
+ */
+function discoveryEndpoints(tag: { name: string; secondPage: string | null } | null): Endpoint[] {
+  const searches = ['library', 'hackathon designer', 'thesis', '"machine learning"', 'career fair'];
+  return [
+    {
+      name: 'GET /api/search/posts (post search)',
+      paths: searches.map((q) => `/api/search/posts?q=${encodeURIComponent(q)}`),
+    },
+    ...(tag
+      ? [
+          { name: 'GET /api/tags/:tag (tag page), page 1', paths: [`/api/tags/${tag.name}`] },
+          ...(tag.secondPage
+            ? [
+                {
+                  name: 'GET /api/tags/:tag (tag page), page 2',
+                  paths: [`/api/tags/${tag.name}?cursor=${tag.secondPage}`],
+                },
+              ]
+            : []),
+        ]
+      : []),
+  ];
+}
+
+function endpoints(
+  postIds: number[],
+  commented: CommentedPosts,
+  mentionQueries: string[],
+  tag: { name: string; secondPage: string | null } | null = null,
+): Endpoint[] {
   const feed = (name: string, query: string): Endpoint[] => [
     {
       name: `GET /api/posts ${name}, page 1`,
@@ -133,12 +186,18 @@ function endpoints(postIds: number[], commented: CommentedPosts): Endpoint[] {
         (c) => `/api/posts/${c.id}/comments?cursor=${c.cursor}`,
       ),
     },
+    {
+      // What the composer asks as a member types '@' and a name (issue 40).
+      name: 'GET /api/users/mention-suggestions, mention autocomplete',
+      paths: mentionQueries.map((q) => `/api/users/mention-suggestions?q=${encodeURIComponent(q)}`),
+    },
     { name: 'GET /api/notifications', paths: ['/api/notifications'] },
     { name: 'GET /api/notifications?grouped=true', paths: ['/api/notifications?grouped=true'] },
     { name: 'GET /api/analytics/overview', paths: ['/api/analytics/overview'] },
     { name: 'GET /api/analytics/user-growth', paths: ['/api/analytics/user-growth'] },
     { name: 'GET /api/analytics/engagement', paths: ['/api/analytics/engagement'] },
     { name: 'GET /api/analytics/active-users', paths: ['/api/analytics/active-users'] },
+    ...discoveryEndpoints(tag),
   ].filter(
     (e) =>
       e.paths.length > 0 &&
@@ -180,6 +239,37 @@ async function commentedPosts(database: Database<Models>): Promise<CommentedPost
       });
   }
   return result;
+}
+
+/**
+ * The dataset's most used tag among the newest 5,000 posts and its page-2 cursor (as the API
+ * makes it: the 20th post's time and id), or null for a dataset without tags (made before
+ * issue 40: the tag rows are left out).
+ */
+async function benchTag(
+  database: Database<Models>,
+): Promise<{ name: string; secondPage: string | null } | null> {
+  const { Post } = database.models;
+  const recent = await Post.find({ deletedAt: null }, { tags: 1 })
+    .sort({ createdAt: -1 })
+    .limit(5_000)
+    .lean();
+  const counts = new Map<string, number>();
+  for (const p of recent) for (const t of p.tags ?? []) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const name = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (!name) {
+    console.log('No tagged posts in the dataset (made before issue 40): no tag page rows.');
+    return null;
+  }
+  const first = await Post.find(
+    { tags: name, deletedAt: null, authorSuspended: trusted({ $ne: true }) },
+    { createdAt: 1 },
+  )
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(PAGE)
+    .lean();
+  const last = first.length === PAGE ? first[PAGE - 1]! : undefined;
+  return { name, secondPage: last ? `${last.createdAt.getTime()}.${last._id}` : null };
 }
 
 /** The API in this process, for counting its database operations (not for timing). */
@@ -281,6 +371,8 @@ async function main() {
     const list = endpoints(
       recent.map((p) => p._id),
       await commentedPosts(database),
+      await mentionQueries(database),
+      await benchTag(database),
     );
     const token = signToken(ADMIN_USER_ID);
     const headers = { authorization: `Bearer ${token}` };

@@ -10,6 +10,7 @@ import type { FollowDoc } from '../../api/src/modules/follows/model';
 import type { LikeDoc } from '../../api/src/modules/likes/model';
 import type { NotificationDoc } from '../../api/src/modules/notifications/model';
 import type { PostDoc } from '../../api/src/modules/posts/model';
+import { tagsOfPost } from '../../api/src/modules/posts/post-tags';
 import type { RepostDoc } from '../../api/src/modules/reposts/model';
 import type { UserDoc } from '../../api/src/modules/users/model';
 
@@ -140,6 +141,20 @@ const LAST = [
   'Greco',
   'Scott',
 ];
+/** The hashtags of the dataset's posts, the first the most used (the tag page row reads it). */
+export const BENCH_TAGS = [
+  'campuslife',
+  'exams',
+  'hackathon',
+  'careers',
+  'research',
+  'campuslife',
+  'internship',
+  'library',
+  'campuslife',
+  'football',
+];
+
 const WORDS =
   'the study group meets in the library tonight anyone want to join lecture notes for algorithms exam next week internship at a startup campus cafe coffee research lab seminar on machine learning football match saturday hackathon team looking for a designer thesis deadline job posting junior developer remote alumni meetup career fair photos from the trip great talk today who is going'.split(
     ' ',
@@ -274,6 +289,12 @@ export function generateDataset(options: {
         break;
       }
     }
+    // Every fifth post carries a hashtag (issue 40: tag pages, trending), chosen by its id so the
+    // random sequence, and with it the rest of the dataset, is the same as without.
+    if (post.content && id % 5 === 0)
+      post.content += ` #${BENCH_TAGS[(id / 5) % BENCH_TAGS.length]}`;
+    // As the model stores them (bench:data inserts through the driver, past the model's hooks).
+    post.tags = tagsOfPost(post);
     virality[i] = post.originalPostId === null ? (1 / (1 - random())) ** 1.3 : 0.05;
     posts.push(post);
   }

@@ -227,6 +227,7 @@ export async function startApi(options: {
             'AVATARS',
             'MEDIA',
             'SEARCHES',
+            'POSTSEARCHES',
           ].flatMap((action) => [
             [`RATE_LIMIT_${action}_PER_MINUTE`, '0'],
             [`RATE_LIMIT_${action}_PER_DAY`, '0'],

@@ -12,7 +12,7 @@ import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import type { Call } from '@campus/contracts';
 import type { AppState } from './auth';
-import { notFound } from './errors';
+import { badRequest, notFound } from './errors';
 import { chain } from './http';
 import { parseInput } from './validation';
 
@@ -38,6 +38,11 @@ export interface BindOptions {
   notFound?: string;
   /** Cache-Control of the answer (default: none set). */
   cacheControl?: string;
+  /**
+   * Path parameters that are not valid are a 400 with the schema's message (a tag that cannot
+   * be one, issue 40), not a 404: for paths that name no stored thing.
+   */
+  invalidParamsAreBadRequests?: boolean;
 }
 
 /** Parsed query strings kept per route, at most this many (the same few come again and again). */
@@ -64,7 +69,11 @@ export function bindCall<C extends Call>(
   };
   const respond: RouterMiddleware<AppState> = async (ctx) => {
     const params = call.params.safeParse(ctx.params);
-    if (!params.success) throw notFound(options.notFound ?? 'Not found');
+    if (!params.success) {
+      if (options.invalidParamsAreBadRequests)
+        throw badRequest(params.error.issues[0]?.message ?? 'Invalid path');
+      throw notFound(options.notFound ?? 'Not found');
+    }
     const query = readQuery(ctx);
     const body =
       call.body && 'parse' in call.body ? parseInput(call.body, ctx.request.body) : undefined;

@@ -22,6 +22,7 @@ export const MEMBER_ACTIONS = [
   'avatars',
   'media',
   'searches',
+  'postSearches',
 ] as const;
 export type MemberAction = (typeof MEMBER_ACTIONS)[number];
 
@@ -367,6 +368,8 @@ export function loadConfig(env: Env = process.env): Config {
       media: memberLimit(env, 'media', 40, 400),
       // Typing in the search box; not a way to list every member (36 one-letter searches).
       searches: memberLimit(env, 'searches', 30, 300),
+      // Post search (issue 40): each one reads the text index, heavier than a people search.
+      postSearches: memberLimit(env, 'postSearches', 20, 500),
     },
     demoMode: bool(env, 'DEMO_MODE', false),
     logLevel: str(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),

@@ -78,6 +78,7 @@ const ACTION_NOUNS: Record<MemberAction, [one: string, many: string]> = {
   avatars: ['profile picture upload', 'profile picture uploads'],
   media: ['image upload', 'image uploads'],
   searches: ['search', 'searches'],
+  postSearches: ['post search', 'post searches'],
 };
 
 function inWords(seconds: number): string {
@@ -193,6 +194,7 @@ export function createRateLimits(
       avatars: memberLimiter('avatars'),
       media: memberLimiter('media'),
       searches: memberLimiter('searches'),
+      postSearches: memberLimiter('postSearches'),
     } satisfies MemberLimiters,
   };
 }

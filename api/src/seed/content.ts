@@ -136,8 +136,8 @@ export async function seedDemoContent(
       userId,
       type,
       ...(type === 'comment' || type === 'reply'
-        ? notificationKinds[type].store({ actorId, postId, commentId })
-        : notificationKinds[type].store({ actorId, postId })),
+        ? notificationKinds[type].store({ actorId, postId, commentId }, userId)
+        : notificationKinds[type].store({ actorId, postId }, userId)),
       // Older than two days: already seen.
       isRead: now - at.getTime() > 2 * DAY,
       createdAt: at,

@@ -6,7 +6,7 @@ import { configureApi } from '@campus/kit/api';
 import type { MediaUploadResponse } from '@campus/contracts';
 import { ApiError } from '@campus/kit/api';
 import type { UploadImage } from '@campus/kit/media';
-import { makeImage, mockApi, TEST_API_URL, uploadedAs } from '@campus/kit/testing';
+import { callsTo, makeImage, mockApi, TEST_API_URL, uploadedAs } from '@campus/kit/testing';
 import { DataProvider } from '@campus/kit/data';
 import { onAppEvent } from '@campus/kit/events';
 import { KitThemeProvider } from '@campus/kit/theme';
@@ -108,6 +108,50 @@ describe('PostComposer', () => {
     expect(screen.getByRole('textbox')).toHaveValue('');
     expect(screen.getByRole('checkbox', { name: 'Sync to profile timeline' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Tag as JD (Jobs/Admissions)' })).not.toBeChecked();
+  });
+
+  it('mentions a member picked with the keyboard and sends their id with the post (issue 40)', async () => {
+    const fetchMock = mockApi(({ method, pathname, url }) => {
+      if (pathname === '/api/users/mention-suggestions') {
+        const all = [
+          {
+            id: 2,
+            name: 'Ben Larsen',
+            email: 'ben@campus.edu',
+            avatarUrl: null,
+            isFollowing: true,
+          },
+          { id: 6, name: 'Bo Chen', email: 'bo@campus.edu', avatarUrl: null, isFollowing: false },
+        ];
+        const q = (url.searchParams.get('q') ?? '').toLowerCase();
+        return { status: 200, body: all.filter((m) => m.name.toLowerCase().startsWith(q)) };
+      }
+      if (method === 'POST' && pathname === '/api/posts') return { status: 201, body: { id: 1 } };
+      return undefined;
+    });
+    render(<Harness />);
+    const field = await screen.findByRole('textbox', { name: "What's happening on campus?" });
+    await userEvent.type(field, 'Study group with @b');
+    const list = await screen.findByRole('listbox', { name: 'Members to mention' });
+    expect(within(list).getAllByRole('option')).toHaveLength(2);
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(field).toHaveValue('Study group with @Bo Chen ');
+    // Escape closed the list only: the composer stays open
+    await userEvent.type(field, 'and @');
+    await screen.findByRole('listbox');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Create Post' })).toBeInTheDocument();
+    await userEvent.type(field, 'friends');
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }));
+    expect(await screen.findByText('Post created successfully!')).toBeInTheDocument();
+    const [call] = callsTo(fetchMock, '/api/posts', 'POST');
+    expect(JSON.parse(String(call?.init.body))).toEqual({
+      content: 'Study group with @Bo Chen and @friends',
+      syncToProfile: true,
+      isJdTagged: false,
+      mentions: [6],
+    });
   });
 
   it("keeps the text and shows the API's limit message when the member posts too fast (429)", async () => {

@@ -10,8 +10,9 @@ import {
   useImageAttachments,
   type UploadImage,
 } from '@campus/kit/media';
+import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
-import { Button, Checkbox, Dialog, TextArea } from '@campus/kit/ui';
+import { Button, Checkbox, Dialog } from '@campus/kit/ui';
 import { isPostKey } from '../post-cache';
 
 /** Spec §9: success toasts for posting last 2 seconds; active posts refetch 20 ms after. */
@@ -65,6 +66,8 @@ export default function PostComposer({
   const [isJdTagged, setIsJdTagged] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const attachments = useImageAttachments();
+  // Members picked in the @ autocomplete (issue 40), sent as `mentions` while still in the text.
+  const mentions = useMentionPicks();
   const text = content.trim();
   const waiting = waitingText(attachments.uploading, attachments.failed);
 
@@ -75,11 +78,14 @@ export default function PostComposer({
     try {
       const payload: CreatePostRequest = { content: text, syncToProfile, isJdTagged };
       if (attachments.images.length > 0) payload.images = attachments.images;
+      const mentioned = mentions.idsIn(text);
+      if (mentioned.length > 0) payload.mentions = mentioned;
       const created = await callApi(callRoutes.createPost, { body: payload });
       setContent('');
       setSyncToProfile(true);
       setIsJdTagged(false);
       attachments.reset();
+      mentions.reset();
       onOpenChange(false);
       // Discard cached posts and refresh the feed everywhere it is shown.
       await mutate(isPostKey, undefined, { revalidate: false });
@@ -120,13 +126,14 @@ export default function PostComposer({
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Create Post">
       <Form onSubmit={onSubmit} onPaste={onPaste} onDragOver={onDragOver} onDrop={onDrop}>
-        <TextArea
+        <MentionTextArea
           label="What's happening on campus?"
           hideLabel
           placeholder="What's happening on campus?"
           rows={5}
           value={content}
-          onChange={(event) => setContent(event.target.value)}
+          onValueChange={setContent}
+          onMention={mentions.add}
         />
         <ImageAttachments attachments={attachments} disabled={submitting} upload={upload} />
         <Options>

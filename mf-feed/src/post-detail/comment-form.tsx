@@ -1,8 +1,9 @@
 import { useState, type FormEvent, type Ref } from 'react';
 import styled from 'styled-components';
 import { failureDescription } from '@campus/kit/api';
+import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
-import { Button, Checkbox, TextArea } from '@campus/kit/ui';
+import { Button, Checkbox } from '@campus/kit/ui';
 import { createComment } from './post-detail-requests';
 
 const Form = styled.form`
@@ -42,6 +43,8 @@ export function CommentForm({
   const [content, setContent] = useState('');
   const [syncToTimeline, setSyncToTimeline] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  // Members picked in the @ autocomplete (issue 40), sent as `mentions` while still in the text.
+  const mentions = useMentionPicks();
   const text = content.trim();
 
   const onSubmit = async (event: FormEvent) => {
@@ -50,13 +53,14 @@ export function CommentForm({
     setSubmitting(true);
     try {
       const shared = !isReply && syncToTimeline;
-      await createComment(
-        postId,
-        isReply
-          ? { content: text, syncToTimeline: false, parentId }
-          : { content: text, syncToTimeline: shared },
-      );
+      const mentioned = mentions.idsIn(text);
+      await createComment(postId, {
+        content: text,
+        ...(isReply ? { syncToTimeline: false, parentId } : { syncToTimeline: shared }),
+        ...(mentioned.length > 0 ? { mentions: mentioned } : {}),
+      });
       setContent('');
+      mentions.reset();
       setSyncToTimeline(false);
       onPosted(shared);
     } catch (error) {
@@ -75,7 +79,7 @@ export function CommentForm({
       onSubmit={onSubmit}
       aria-label={isReply ? `Reply to ${replyingTo ?? 'comment'}` : 'Add a comment'}
     >
-      <TextArea
+      <MentionTextArea
         label={isReply ? `Reply to ${replyingTo ?? 'comment'}` : 'Write a comment'}
         hideLabel
         placeholder={isReply ? 'Write a reply...' : 'Write a comment...'}
@@ -84,7 +88,8 @@ export function CommentForm({
         dir="auto"
         value={content}
         autoFocus={autoFocus}
-        onChange={(event) => setContent(event.target.value)}
+        onValueChange={setContent}
+        onMention={mentions.add}
       />
       <Row>
         {isReply ? (

@@ -174,7 +174,7 @@ function CommentItem({
         <TimeAgo date={comment.createdAt} />
         <EditedLabel kind="comment" id={comment.id} editedAt={comment.editedAt} />
       </Head>
-      <Text text={comment.content} />
+      <Text text={comment.content} mentions={comment.mentions} tags />
       <Actions>
         <CommentLike comment={comment} />
         <button

@@ -202,6 +202,95 @@ describe('PostDetailPage', () => {
     });
   });
 
+  it('links the tags and mentions of the post and its comments (issue 40)', async () => {
+    mockApi(() => ({
+      status: 200,
+      body: detail({
+        content: 'Hackathon with @Ben Larsen #hack',
+        mentions: [{ id: 2, start: 15, end: 26 }],
+        comments: [
+          comment({
+            content: 'Count me in @Ada Okafor #hack',
+            mentions: [{ id: 1, start: 12, end: 23 }],
+          }),
+        ],
+      }),
+    }));
+    openAt();
+    const page = await screen.findByRole('article', { name: 'Post by Ada Okafor' });
+    expect(within(page).getByRole('link', { name: '@Ben Larsen' })).toHaveAttribute(
+      'href',
+      '/profile/2',
+    );
+    const thread = screen.getByRole('listitem', { name: 'Comment by Ben Larsen' });
+    expect(within(thread).getByRole('link', { name: '@Ada Okafor' })).toHaveAttribute(
+      'href',
+      '/profile/1',
+    );
+    expect(within(thread).getByRole('link', { name: '#hack' })).toHaveAttribute(
+      'href',
+      '/tags/hack',
+    );
+    expect(within(page).getAllByRole('link', { name: '#hack' })).toHaveLength(2);
+  });
+
+  it('mentions a member in a reply with the keyboard and sends their id (issue 40)', async () => {
+    const fetchMock = mockApi(({ init, pathname }) =>
+      pathname === '/api/users/mention-suggestions'
+        ? {
+            status: 200,
+            body: [
+              {
+                id: 2,
+                name: 'Ben Larsen',
+                email: 'ben@campus.edu',
+                avatarUrl: null,
+                isFollowing: true,
+              },
+            ],
+          }
+        : init.method === 'POST'
+          ? { status: 201, body: comment() }
+          : { status: 200, body: detail() },
+    );
+    openAt();
+    await userEvent.click(await screen.findByRole('button', { name: 'Reply to Ada Okafor' }));
+    const form = screen.getByRole('form', { name: 'Reply to Ada Okafor' });
+    await userEvent.type(within(form).getByRole('textbox'), 'Ask @be');
+    await within(form).findByRole('option', { name: /Ben Larsen/ });
+    await userEvent.keyboard('{Tab}');
+    expect(within(form).getByRole('textbox')).toHaveValue('Ask @Ben Larsen ');
+    await userEvent.click(within(form).getByRole('button', { name: 'Post Reply' }));
+    await waitFor(() =>
+      expect(callsTo(fetchMock, '/api/posts/10/comments', 'POST')).toHaveLength(1),
+    );
+    const [reply] = callsTo(fetchMock, '/api/posts/10/comments', 'POST');
+    expect(JSON.parse(reply!.init.body as string)).toEqual({
+      content: 'Ask @Ben Larsen',
+      syncToTimeline: false,
+      parentId: 50,
+      mentions: [2],
+    });
+  });
+
+  it('bookmarks the post from its page (issue 40)', async () => {
+    const fetchMock = mockApi(({ init, pathname }) =>
+      pathname === '/api/posts/10/bookmark' && init.method === 'POST'
+        ? { status: 200, body: { postId: 10, bookmarked: true } }
+        : { status: 200, body: detail({ isBookmarked: false }) },
+    );
+    openAt();
+    const page = await screen.findByRole('article', { name: 'Post by Ada Okafor' });
+    await userEvent.click(within(page).getByRole('button', { name: 'Bookmark' }));
+    expect(within(page).getByRole('button', { name: 'Remove bookmark' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await waitFor(() =>
+      expect(callsTo(fetchMock, '/api/posts/10/bookmark', 'POST')).toHaveLength(1),
+    );
+  });
+
   it('keeps the comment and says so when posting fails', async () => {
     mockApi(({ init }) =>
       init.method === 'POST' ? { status: 500 } : { status: 200, body: detail() },

@@ -15,6 +15,7 @@ import {
   isPlainRepost,
   isRepost,
   isSharedComment,
+  usePostBookmark,
   usePostLike,
   usePostRepost,
   type OpenPostState,
@@ -122,6 +123,7 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
   // Mute and Block of the '⋯' menu when the post is someone else's (issue 38).
   const safety = useSafetyMenuItems(post.author);
   const like = usePostLike(post);
+  const bookmark = usePostBookmark(post);
   const reposts = usePostRepost(post, { onUndone: onChanged });
   const [repostOpen, setRepostOpen] = useState(false);
   const commentField = useRef<HTMLTextAreaElement>(null);
@@ -159,7 +161,7 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
           </RepostLine>
           {post.repostComment && (
             <Quote dir="auto" aria-label={`${post.author.name}'s comment`}>
-              <Linkified text={post.repostComment} />
+              <Linkified text={post.repostComment} mentions={post.mentions} tags />
             </Quote>
           )}
           {imagesOf(post).length > 0 && <PostImages images={imagesOf(post)} priority />}
@@ -214,6 +216,16 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
         >
           Repost
         </Button>
+        {user && (
+          <Button
+            variant={bookmark.bookmarked ? 'primary' : 'secondary'}
+            size="sm"
+            aria-pressed={bookmark.bookmarked}
+            onClick={() => void bookmark.toggle()}
+          >
+            {bookmark.bookmarked ? 'Remove bookmark' : 'Bookmark'}
+          </Button>
+        )}
         {post.canDelete && <DeletePostButton postId={post.id} />}
         <PostMenu
           post={post}

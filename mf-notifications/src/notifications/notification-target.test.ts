@@ -29,6 +29,21 @@ describe('notificationTarget', () => {
     [{ ...base, type: 'comment', post: { id: 8, content: 'x' }, commentText: 'hi' }, '/post/8'],
     [{ ...base, type: 'reply', post: { id: 9, content: 'x' }, commentText: 'hi' }, '/post/9'],
     [{ ...base, type: 'follow' }, '/profile/4'],
+    [
+      {
+        ...base,
+        type: 'mention',
+        post: { id: 11, content: 'x' },
+        commentText: null,
+        commentId: null,
+      },
+      '/post/11',
+    ],
+    [
+      { ...base, type: 'mention', post: { id: 12, content: 'x' }, commentText: 'hi', commentId: 3 },
+      '/post/12',
+    ],
+    [{ ...base, type: 'mention', post: null, commentText: null, commentId: null }, null],
     [{ ...base, type: 'feedback', feedback: { message: 'm' } }, '/admin/feedback'],
     [
       {

@@ -15,6 +15,7 @@ export function notificationTarget(
     case 'repost':
     case 'comment':
     case 'reply':
+    case 'mention':
       return notification.post ? `/post/${notification.post.id}` : null;
     case 'follow':
       if (actorsCount > 1 && viewerId !== undefined) return `/profile/${viewerId}/followers`;

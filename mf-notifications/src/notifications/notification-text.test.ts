@@ -110,6 +110,52 @@ describe('notificationText', () => {
     });
   });
 
+  it('says where a member was mentioned (issue 40): the post, or the words of the comment', () => {
+    expect(
+      notificationText({
+        ...base,
+        type: 'mention',
+        post: { id: 9, content: `Congrats @Cleo! ${'p'.repeat(120)}` },
+        commentText: null,
+        commentId: null,
+      }),
+    ).toEqual({
+      who: 'Ben',
+      action: 'mentioned you in a post',
+      preview: `Congrats @Cleo! ${'p'.repeat(84)}...`,
+      postId: 9,
+    });
+    expect(
+      notificationText({
+        ...base,
+        type: 'mention',
+        post: { id: 9, content: 'The post itself' },
+        commentText: 'Ask @Cleo, she knows',
+        commentId: 31,
+      }),
+    ).toEqual({
+      who: 'Ben',
+      action: 'mentioned you in a comment',
+      preview: 'Ask @Cleo, she knows',
+      postId: 9,
+    });
+    // the post is gone: nothing to quote or open
+    expect(
+      notificationText({
+        ...base,
+        type: 'mention',
+        post: null,
+        commentText: null,
+        commentId: null,
+      }),
+    ).toEqual({
+      who: 'Ben',
+      action: 'mentioned you in a post',
+      preview: undefined,
+      postId: undefined,
+    });
+  });
+
   it('keeps a preview of exactly 100 characters whole', () => {
     const content = 'z'.repeat(100);
     expect(notificationText(like(content)).preview).toBe(content);

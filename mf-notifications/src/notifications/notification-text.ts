@@ -59,6 +59,7 @@ const KNOWN_TYPES: Record<NotificationType, true> = {
   feedback_reply: true,
   content_removed: true,
   appeal_decided: true,
+  mention: true,
 };
 
 function isKnown(notification: { type: string }): notification is Notification {
@@ -127,6 +128,21 @@ export function notificationText(notification: Notification): NotificationText {
       };
     case 'follow':
       return { who: actorName(notification.actor), action: 'started following you' };
+    case 'mention':
+      // Issue 40: in a post (its text), or in a comment or reply on it (the comment's words).
+      return notification.commentId === null
+        ? {
+            who: actorName(notification.actor),
+            action: 'mentioned you in a post',
+            preview: postPreview(notification.post),
+            postId: notification.post?.id,
+          }
+        : {
+            who: actorName(notification.actor),
+            action: 'mentioned you in a comment',
+            preview: saidPreview(notification.commentText),
+            postId: notification.post?.id,
+          };
     case 'feedback':
       return {
         who: actorName(notification.actor),

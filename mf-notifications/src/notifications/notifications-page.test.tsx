@@ -1,6 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Notification, NotificationGroup, NotificationGroupPage } from '@campus/contracts';
+import type {
+  Notification,
+  NotificationGroup,
+  NotificationGroupPage,
+  NotificationOf,
+} from '@campus/contracts';
 import { callsTo, mockApi, renderPage, type ApiCall, type ApiReply } from '@campus/kit/testing';
 import { useUnreadCount } from '@campus/kit/stream';
 import { dismissToast } from '@campus/kit/toast';
@@ -140,6 +145,52 @@ describe('NotificationsPage', () => {
       'href',
       '/profile/2',
     );
+  });
+
+  it('shows a mention in a post and one in a comment, each opening the post (issue 40)', async () => {
+    const mention = (id: number, fields: Partial<NotificationOf<'mention'>>) =>
+      ({
+        id,
+        type: 'mention',
+        isRead: false,
+        createdAt: at,
+        actor: ada,
+        post: { id: 21, content: 'Thanks @Cleo for the notes' },
+        commentText: null,
+        commentId: null,
+        ...fields,
+      }) satisfies Notification;
+    serve(undefined, [
+      {
+        groups: [
+          groupOf(mention(40, {}), [40]),
+          groupOf(
+            mention(41, {
+              actor: ben,
+              post: { id: 22, content: 'Exam schedule' },
+              commentText: '@Cleo do you have it?',
+              commentId: 77,
+            }),
+            [41],
+            [ben],
+          ),
+        ],
+        nextCursor: null,
+      },
+    ]);
+    renderNotifications();
+    const inPost = await screen.findByRole('link', {
+      name: 'Ada Okafor mentioned you in a post (unread)',
+    });
+    expect(inPost).toHaveAttribute('href', '/post/21');
+    expect(inPost).toHaveAccessibleDescription('Thanks @Cleo for the notes');
+    const inComment = screen.getByRole('link', {
+      name: 'Ben Larsen mentioned you in a comment (unread)',
+    });
+    expect(inComment).toHaveAttribute('href', '/post/22');
+    expect(within(inComment).getByText('@Cleo do you have it?')).toBeInTheDocument();
+    expect(within(inComment).queryByText('Exam schedule')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'View post' })).toHaveLength(2);
   });
 
   it('opens what a row is about and marks its whole group read; the badge follows', async () => {

@@ -64,6 +64,7 @@ export const callRoutes = defineRoutes({
   // Members.
   searchUsers: { method: 'GET', path: '/api/users', status: 200 },
   userSuggestions: { method: 'GET', path: '/api/users/suggestions', status: 200 },
+  mentionSuggestions: { method: 'GET', path: '/api/users/mention-suggestions', status: 200 },
   profile: { method: 'GET', path: '/api/users/:id', status: 200 },
   updateProfile: { method: 'PUT', path: '/api/users/:id', status: 200 },
   deleteAccount: { method: 'DELETE', path: '/api/users/:id', status: 204 },
@@ -103,6 +104,18 @@ export const callRoutes = defineRoutes({
   editComment: { method: 'PUT', path: '/api/comments/:id', status: 200 },
   deleteComment: { method: 'DELETE', path: '/api/comments/:id', status: 200 },
   commentVersions: { method: 'GET', path: '/api/comments/:id/versions', status: 200 },
+
+  // Find and be found (issue 40): post search, tags, bookmarks.
+  searchPosts: { method: 'GET', path: '/api/search/posts', status: 200 },
+  searchTags: { method: 'GET', path: '/api/search/tags', status: 200 },
+  trendingTags: { method: 'GET', path: '/api/tags/trending', status: 200 },
+  followedTags: { method: 'GET', path: '/api/tags/followed', status: 200 },
+  tagPage: { method: 'GET', path: '/api/tags/:tag', status: 200 },
+  followTag: { method: 'POST', path: '/api/tags/:tag/follow', status: 200 },
+  unfollowTag: { method: 'DELETE', path: '/api/tags/:tag/follow', status: 200 },
+  bookmarkPost: { method: 'POST', path: '/api/posts/:id/bookmark', status: 200 },
+  unbookmarkPost: { method: 'DELETE', path: '/api/posts/:id/bookmark', status: 200 },
+  bookmarks: { method: 'GET', path: '/api/bookmarks', status: 200 },
 
   // Notifications: one path, two answers (the plain list, or a page of groups).
   notifications: { method: 'GET', path: '/api/notifications', status: 200 },

@@ -69,6 +69,21 @@ import {
   noPathParamsSchema,
   tokenPathParamsSchema,
 } from './common';
+import {
+  bookmarkResponseSchema,
+  cursorQuerySchema,
+  followedTagsSchema,
+  mentionSuggestionsQuerySchema,
+  mentionSuggestionsSchema,
+  postPageSchema,
+  postSearchQuerySchema,
+  tagFollowResponseSchema,
+  tagPageSchema,
+  tagPathParamsSchema,
+  tagSearchQuerySchema,
+  tagSearchResultSchema,
+  trendingTagsSchema,
+} from './discovery';
 import { feedbackRequestSchema, feedbackResponseSchema } from './feedback';
 import { sessionIdPathParamsSchema, sessionListSchema } from './sessions';
 import {
@@ -231,6 +246,11 @@ export const calls = defineCalls({
 
   searchUsers: { params: noParams, query: userSearchQuerySchema, response: userSearchResultSchema },
   userSuggestions: { params: noParams, response: userSuggestionListSchema },
+  mentionSuggestions: {
+    params: noParams,
+    query: mentionSuggestionsQuerySchema,
+    response: mentionSuggestionsSchema,
+  },
   profile: { params: id, response: profileSchema },
   updateProfile: { params: id, body: profileUpdateSchema, response: publicUserSchema },
   deleteAccount: { params: id, body: deleteAccountRequestSchema, response: noContent },
@@ -270,6 +290,21 @@ export const calls = defineCalls({
   editComment: { params: id, body: editCommentSchema, response: commentSchema },
   deleteComment: { params: id, response: deleteCommentResponseSchema },
   commentVersions: { params: id, response: contentVersionListSchema },
+
+  searchPosts: { params: noParams, query: postSearchQuerySchema, response: postPageSchema },
+  searchTags: { params: noParams, query: tagSearchQuerySchema, response: tagSearchResultSchema },
+  trendingTags: { params: noParams, response: trendingTagsSchema },
+  followedTags: { params: noParams, response: followedTagsSchema },
+  tagPage: { params: tagPathParamsSchema, query: cursorQuerySchema, response: tagPageSchema },
+  followTag: {
+    params: tagPathParamsSchema,
+    body: emptyRequestSchema,
+    response: tagFollowResponseSchema,
+  },
+  unfollowTag: { params: tagPathParamsSchema, response: tagFollowResponseSchema },
+  bookmarkPost: { params: id, body: emptyRequestSchema, response: bookmarkResponseSchema },
+  unbookmarkPost: { params: id, response: bookmarkResponseSchema },
+  bookmarks: { params: noParams, query: cursorQuerySchema, response: postPageSchema },
 
   notifications: {
     params: noParams,

@@ -3,6 +3,10 @@ import {
   changePasswordRequestSchema,
   deleteAccountRequestSchema,
   emailOnlyRequestSchema,
+  extractTags,
+  MAX_TAGS_PER_TEXT,
+  tagPathParamsSchema,
+  tagsInText,
   AVATAR_URL_MESSAGE,
   accountApplicationRequestSchema,
   avatarUrlSchema,
@@ -259,7 +263,7 @@ describe('notificationSchema', () => {
   });
 
   test('when the type is unknown, then the union refuses it (clients fall back to a default)', () => {
-    expect(notificationSchema.safeParse({ ...base, type: 'mention', actor }).success).toBe(false);
+    expect(notificationSchema.safeParse({ ...base, type: 'poke', actor }).success).toBe(false);
   });
 
   test('when a switch covers every type, then each case sees exactly its fields', () => {
@@ -270,6 +274,8 @@ describe('notificationSchema', () => {
         case 'reply':
         case 'repost':
           return n.post?.content ?? '';
+        case 'mention':
+          return n.commentText ?? n.post?.content ?? '';
         case 'follow':
           return n.actor?.name ?? '';
         case 'feedback':
@@ -322,5 +328,35 @@ describe('account lifecycle payloads', () => {
     expect(emailOnlyRequestSchema.parse({ email: '  Ada@Campus.EDU ' })).toEqual({
       email: 'ada@campus.edu',
     });
+  });
+});
+
+describe('tags and mentions in text (issue 40)', () => {
+  test('when a text has tags in several scripts, then each is found normalized, once', () => {
+    expect(extractTags('Hi #Café and #cafe, #مَدرسة #日本語 #2026 a#b ##x &#39; #_x #ok')).toEqual([
+      'cafe',
+      'مدرسة',
+      '日本語',
+      '_x',
+      'ok',
+    ]);
+  });
+
+  test('when a text has more than ten distinct tags, then only the first ten count', () => {
+    const text = Array.from({ length: 12 }, (_, i) => `#t${i}`).join(' ') + ' #t0';
+    const found = tagsInText(text);
+    expect(new Set(found.map((t) => t.tag)).size).toBe(MAX_TAGS_PER_TEXT);
+    expect(found.at(-1)).toMatchObject({ tag: 't0', end: text.length });
+    expect(text.slice(found[1]!.start, found[1]!.end)).toBe('#t1');
+  });
+
+  test('when a tag is longer than 64 characters, then it is plain text', () => {
+    expect(extractTags(`#${'a'.repeat(64)} #${'b'.repeat(65)}`)).toEqual(['a'.repeat(64)]);
+  });
+
+  test('when a tag path is not a tag, then the params refuse it; otherwise it is normalized', () => {
+    expect(tagPathParamsSchema.safeParse({ tag: 'a b' }).success).toBe(false);
+    expect(tagPathParamsSchema.safeParse({ tag: '123' }).success).toBe(false);
+    expect(tagPathParamsSchema.parse({ tag: 'Écoles' })).toEqual({ tag: 'ecoles' });
   });
 });

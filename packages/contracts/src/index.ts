@@ -21,6 +21,8 @@ export * from './moderation-reasons';
 export * from './reports';
 export * from './safety';
 export * from './appeals';
+export * from './text-entities';
+export * from './discovery';
 export * from './call-routes';
 export * from './calls';
 export * from './call-types';

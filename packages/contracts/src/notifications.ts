@@ -15,6 +15,7 @@ export const NOTIFICATION_TYPES = [
   'feedback_reply',
   'content_removed',
   'appeal_decided',
+  'mention',
 ] as const;
 export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationTypeSchema>;
@@ -105,6 +106,17 @@ const appealDecidedNotificationSchema = member('appeal_decided', {
 });
 
 /**
+ * The recipient was @mentioned (issue 40): in the post `post` (`commentText` null), or in a
+ * comment or reply on it (`commentText` its start, `commentId` it).
+ */
+const mentionNotificationSchema = member('mention', {
+  actor,
+  post,
+  commentText,
+  commentId: idSchema.nullable(),
+});
+
+/**
  * Client view of a notification (spec §3): one member per type with exactly its fields, so a
  * `switch (notification.type)` narrows each case and the compiler finds a forgotten type. A newer
  * API may send a type this build does not know yet: clients that render notifications keep a
@@ -121,6 +133,7 @@ export const notificationSchema = z.discriminatedUnion('type', [
   feedbackReplyNotificationSchema,
   contentRemovedNotificationSchema,
   appealDecidedNotificationSchema,
+  mentionNotificationSchema,
 ]);
 export type Notification = z.infer<typeof notificationSchema>;
 /** One type's notification, e.g. `NotificationOf<'like'>`. */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { idSchema, isoDateSchema } from './common';
 import { REPOST_COMMENT_MAX_LENGTH } from './posts';
+import { mentionIdsSchema } from './text-entities';
 
 /** How many times one post or comment can be edited: each edit keeps a version. */
 export const MAX_EDITS = 50;
@@ -35,6 +36,8 @@ export const editPostSchema = z.strictObject({
     .trim()
     .min(1, 'Post text is required')
     .max(POST_MAX_LENGTH, `Post text must be at most ${POST_MAX_LENGTH} characters`),
+  /** The members mentioned in the new text; absent: the earlier mentions still in it. */
+  mentions: mentionIdsSchema.optional(),
 });
 export type EditPostRequest = z.input<typeof editPostSchema>;
 
@@ -45,6 +48,8 @@ export const editCommentSchema = z.strictObject({
     .trim()
     .min(1, 'Comment is required')
     .max(COMMENT_MAX_LENGTH, `Comment must be at most ${COMMENT_MAX_LENGTH} characters`),
+  /** The members mentioned in the new text; absent: the earlier mentions still in it. */
+  mentions: mentionIdsSchema.optional(),
 });
 export type EditCommentRequest = z.input<typeof editCommentSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, isoDateSchema } from './common';
 import { attachImagesSchema, postImageSchema } from './media';
+import { mentionIdsSchema, textMentionSchema, type TextMention } from './text-entities';
 import { affiliationSchema } from './users';
 
 export const FEED_PAGE_SIZE = 20;
@@ -55,6 +56,13 @@ const postFields = {
   editedAt: isoDateSchema.nullable().optional(),
   /** Its pictures (issue 39), in their order; absent or empty when it has none. */
   images: z.array(postImageSchema).optional(),
+  /**
+   * Its @mentions (issue 40), in its own text (`content`, or a quote's `repostComment`), in
+   * order; absent or empty when it has none. Tags need no field: `tagsInText` reads them.
+   */
+  mentions: z.array(textMentionSchema).optional(),
+  /** Whether the viewer bookmarked it (issue 40); private to the viewer. */
+  isBookmarked: z.boolean().optional(),
 };
 
 /**
@@ -96,6 +104,8 @@ export interface Comment {
    * replies in their place, with empty `content`, no likes and no versions.
    */
   deleted?: boolean;
+  /** Its @mentions (issue 40), in `content`; absent or empty when it has none. */
+  mentions?: TextMention[];
   replies?: Comment[];
 }
 
@@ -108,6 +118,7 @@ export const commentSchema: z.ZodType<Comment> = z.object({
   isLiked: z.boolean(),
   editedAt: isoDateSchema.nullable().optional(),
   deleted: z.boolean().optional(),
+  mentions: z.array(textMentionSchema).optional(),
   get replies() {
     return z.array(commentSchema).optional();
   },
@@ -146,6 +157,8 @@ export const createPostSchema = z.strictObject({
   isJdTagged: z.boolean().default(false),
   /** Uploads (`POST /api/media`) of the caller's to attach, with their alt text. */
   images: attachImagesSchema.optional(),
+  /** Members picked in the mention autocomplete (text-entities.ts `mentionIdsSchema`). */
+  mentions: mentionIdsSchema.optional(),
 });
 export type CreatePostRequest = z.input<typeof createPostSchema>;
 
@@ -161,6 +174,8 @@ export const repostSchema = z.strictObject({
     .optional(),
   /** Images of the quote (uploads of the caller's, as on a post). */
   images: attachImagesSchema.optional(),
+  /** Members mentioned in the comment (text-entities.ts `mentionIdsSchema`). */
+  mentions: mentionIdsSchema.optional(),
 });
 export type RepostRequest = z.infer<typeof repostSchema>;
 
@@ -169,6 +184,8 @@ export const createCommentSchema = z.strictObject({
   content: z.string('Comment is required').trim().min(1, 'Comment is required').max(2000),
   syncToTimeline: z.boolean().default(false),
   parentId: idSchema.optional(),
+  /** Members mentioned (text-entities.ts `mentionIdsSchema`). */
+  mentions: mentionIdsSchema.optional(),
 });
 export type CreateCommentRequest = z.input<typeof createCommentSchema>;
 

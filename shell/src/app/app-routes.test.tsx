@@ -69,6 +69,9 @@ describe('signed in', () => {
     ['/profile/9/following', 'remote mf_profile/FollowListPage (following)'],
     ['/profile/9/followers', 'remote mf_profile/FollowListPage (followers)'],
     ['/notifications', 'remote mf_notifications/NotificationsPage'],
+    ['/tags/exams', 'remote mf_feed/TagPage'],
+    ['/bookmarks', 'remote mf_feed/BookmarksPage'],
+    ['/search?q=exam&tab=posts', 'remote mf_feed/PostSearchResults'],
   ])('%s mounts %s', async (path, mounted) => {
     signIn(ada);
     apiFor();

@@ -137,6 +137,11 @@ function SignedInRoutes() {
         />
         <Route path="post" element={<Navigate to="/" replace />} />
         <Route path="post/:id" element={<PostRoute />} />
+        <Route path="tags/:tag" element={<TagRoute />} />
+        <Route
+          path="bookmarks"
+          element={<Page remote="mf_feed" exposed="BookmarksPage" what="your bookmarks" />}
+        />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
@@ -175,6 +180,12 @@ function PostRoute() {
   const { id } = useParams();
   // A new id is a new page: remount so no state of the previous post leaks in.
   return <Page key={id} remote="mf_feed" exposed="PostDetailPage" what="this post" />;
+}
+
+function TagRoute() {
+  const { tag } = useParams();
+  // Another tag is another page (issue 40): nothing of the previous tag's list or follow state.
+  return <Page key={tag} remote="mf_feed" exposed="TagPage" what="this tag" />;
 }
 
 function FollowListRoute({ kind }: { kind: 'following' | 'followers' }) {

@@ -18,6 +18,8 @@ const SIGNED_IN_TITLES: ReadonlyArray<readonly [pattern: string, title: string]>
   ['/profile/:userId/following', 'Following'],
   ['/profile/:userId/followers', 'Followers'],
   ['/post/:id', 'Post'],
+  ['/tags/:tag', 'Tag'],
+  ['/bookmarks', 'Bookmarks'],
   ['/admin/applications', 'Applications'],
   ['/admin/feedback', 'Feedback'],
   ['/admin/members', 'Members'],

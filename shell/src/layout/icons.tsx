@@ -34,6 +34,11 @@ export const SearchIcon = () => (
     <path d="m20 20-3.5-3.5" />
   </svg>
 );
+export const BookmarkIcon = () => (
+  <svg {...base}>
+    <path d="M19 21l-7-5-7 5V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2z" />
+  </svg>
+);
 export const PlusIcon = () => (
   <svg {...base}>
     <path d="M12 5v14M5 12h14" />

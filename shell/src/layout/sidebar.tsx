@@ -2,9 +2,10 @@ import { Link, NavLink } from 'react-router-dom';
 import styled from 'styled-components';
 import { useSession } from '@campus/kit/session';
 import { mediaMobile } from '@campus/kit/theme';
-import { Avatar, Badge, Button } from '@campus/kit/ui';
+import { Avatar, Badge, Button, useMediaQuery } from '@campus/kit/ui';
 import { ADMIN_LINKS, useAdminSummary } from './admin-section';
-import { BellIcon, HomeIcon, SearchIcon, ShieldIcon, UserIcon } from './icons';
+import { TrendingToday } from '../search/trending-today';
+import { BellIcon, BookmarkIcon, HomeIcon, SearchIcon, ShieldIcon, UserIcon } from './icons';
 import { Logo } from './logo';
 import { useUnreadCount } from './use-unread-count';
 
@@ -164,10 +165,27 @@ const SettingsLink = styled(Link)`
   color: ${({ theme }) => theme.colors.primary};
 `;
 
+/** Today's top tags (issue 40) under the Post button; the sidebar is hidden on small screens. */
+const SidebarTrending = styled(TrendingToday)`
+  margin-top: ${({ theme }) => theme.space(2)};
+
+  h2 {
+    margin: 0 0 ${({ theme }) => theme.space(1)};
+    padding: 0 ${({ theme }) => theme.space(3)};
+    font-size: 0.75rem;
+    font-weight: 700;
+    text-transform: uppercase;
+    letter-spacing: 0.04em;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+`;
+
 /** Spec §2: the large-screen navigation, 60 units wide. */
 export function Sidebar({ onPost }: { onPost: () => void }) {
   const { user } = useSession();
   const unread = useUnreadCount();
+  // Hidden on a phone (CSS): then it does not ask for today's tags either.
+  const smallScreen = useMediaQuery(mediaMobile);
   if (!user) return null;
   return (
     <Aside aria-label="Sidebar">
@@ -199,6 +217,12 @@ export function Sidebar({ onPost }: { onPost: () => void }) {
               Profile
             </Item>
           </li>
+          <li>
+            <Item to="/bookmarks">
+              <BookmarkIcon />
+              Bookmarks
+            </Item>
+          </li>
         </NavList>
       </nav>
       <AdminSection />
@@ -209,6 +233,7 @@ export function Sidebar({ onPost }: { onPost: () => void }) {
       <Button size="lg" fullWidth onClick={onPost}>
         Post
       </Button>
+      {!smallScreen && <SidebarTrending />}
       <Me>
         <Avatar name={user.name} src={user.avatarUrl} />
         <div>

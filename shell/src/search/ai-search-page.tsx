@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import { Button } from '@campus/kit/ui';
 import { SearchIcon } from '../layout/icons';
-import { PeopleSearch } from './people-search';
+import { SearchPage } from './search-page';
 
 const Page = styled.section`
   display: grid;
@@ -50,12 +50,12 @@ const Tiles = styled.ul`
 
 /**
  * Spec §2 "AI search placeholder": everything is disabled; no search happens. Above it, the
- * people search (issue 19), which does search.
+ * search of people, posts and tags (issues 19 and 40), which does search.
  */
 export function AiSearchPage() {
   return (
     <>
-      <PeopleSearch />
+      <SearchPage />
       <Page aria-labelledby="ai-search-title">
         <h1 id="ai-search-title">AI Search</h1>
         <SearchRow>

@@ -1,10 +1,12 @@
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden } from '../../platform/errors';
+import { removeBookmarksOf } from '../bookmarks/queries';
 import { recountCommentLikes, removeCommentsOf } from '../comments/moderation';
 import { removeFeedbackOf } from '../feedback/queries';
 import { removeFollowsOf } from '../follows/toggle-follow';
 import { removeLikesOf } from '../likes/toggle-like';
+import { removeTagFollowsOf } from '../tags/follow-tag';
 import { removeNotificationsOf } from '../notifications/notify';
 import { recountPosts, removePosts } from '../posts/moderation';
 import { postIdsByAuthor } from '../posts/queries';
@@ -22,7 +24,8 @@ export const CANNOT_DELETE_ADMIN = 'The administrator account cannot be deleted'
 /**
  * Deletes the caller's account and everything it made: posts (and the comments, likes and
  * reposts on them), its comments (and their replies and likes), its likes and reposts of
- * others' posts, follows both ways, notifications to and from it, feedback and avatar; the
+ * others' posts, follows both ways, notifications to and from it, bookmarks (its own and
+ * everyone's of its posts), feedback and avatar; the
  * counts on other members' posts and comments it touched are recounted from their sources.
  *
  * All of it in one transaction, so no reader ever sees half an account and a failure leaves
@@ -59,6 +62,8 @@ async function removeEverything(ctx: AppContext, userId: number): Promise<string
   });
   const unreposted = await removeRepostsOf(ctx, userId, ownPostIds);
   await removePosts(ctx, ownPostIds);
+  // Its bookmarks, and everyone's of its posts (issue 40).
+  await removeBookmarksOf(ctx, userId, ownPostIds);
   // The earlier texts of what goes, edited before.
   await eraseVersions(ctx, 'post', ownPostIds);
   await eraseVersions(ctx, 'comment', removedComments.commentIds);
@@ -71,6 +76,7 @@ async function removeEverything(ctx: AppContext, userId: number): Promise<string
   await recountCommentLikes(ctx, unliked.commentIds);
 
   await removeFollowsOf(ctx, userId);
+  await removeTagFollowsOf(ctx, userId);
   await removeNotificationsOf(ctx, userId);
   await removeFeedbackOf(ctx, userId);
   return removeAccount(ctx, userId);

@@ -2,6 +2,7 @@ import { trusted } from 'mongoose';
 import type { Comment as CommentView, PostAuthor } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { likedComments } from '../likes/queries';
+import { presentMentions } from '../mentions/stored';
 import { viewerSafety } from '../safety/relations';
 import { toAuthor } from '../users/presenters';
 import { commentsOf, type CommentDoc } from './model';
@@ -89,7 +90,10 @@ export async function listComments(
  * placeholder shows no text, likes or edit time: only where it was, above its replies.
  */
 export function presentComment(
-  c: Pick<CommentDoc, '_id' | 'content' | 'createdAt' | 'likesCount' | 'editedAt' | 'withdrawnAt'>,
+  c: Pick<
+    CommentDoc,
+    '_id' | 'content' | 'createdAt' | 'likesCount' | 'editedAt' | 'withdrawnAt' | 'mentions'
+  >,
   author: PostAuthor,
   isLiked: boolean,
 ): CommentView {
@@ -112,6 +116,7 @@ export function presentComment(
     likesCount: c.likesCount,
     isLiked,
     ...(c.editedAt ? { editedAt: c.editedAt.toISOString() } : {}),
+    ...(c.mentions?.length ? { mentions: presentMentions(c.mentions) } : {}),
   };
 }
 

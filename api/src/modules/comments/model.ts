@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { storedMentionsField, type StoredMention } from '../mentions/stored';
 
 export interface CommentDoc {
   _id: number;
@@ -18,6 +19,8 @@ export interface CommentDoc {
   withdrawnAt?: Date | null;
   /** When its author last edited its text (absent: never); earlier texts in modules/versions. */
   editedAt?: Date | null;
+  /** Its @mentions in `content` (issue 40); absent when none (modules/mentions). */
+  mentions?: StoredMention[];
   /** True while the author is suspended: the comment is hidden until they are reactivated. */
   authorSuspended?: boolean;
   createdAt: Date;
@@ -34,6 +37,7 @@ const commentSchema = new Schema<CommentDoc>(
     deletedAt: { type: Date, default: null },
     withdrawnAt: { type: Date },
     editedAt: { type: Date },
+    mentions: storedMentionsField,
     authorSuspended: { type: Boolean },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },

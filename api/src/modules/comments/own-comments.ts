@@ -1,12 +1,21 @@
 /** A comment's author editing or deleting it: the comments module's side of those use cases. */
 import { trusted } from 'mongoose';
 import type { AppContext } from '../../context';
+import type { StoredMention } from '../mentions/stored';
 import { commentsOf, type CommentDoc } from './model';
 import { liveComments, visibleComments } from './queries';
 
 export type LiveComment = Pick<
   CommentDoc,
-  '_id' | 'postId' | 'authorId' | 'parentId' | 'content' | 'likesCount' | 'createdAt' | 'editedAt'
+  | '_id'
+  | 'postId'
+  | 'authorId'
+  | 'parentId'
+  | 'content'
+  | 'likesCount'
+  | 'createdAt'
+  | 'editedAt'
+  | 'mentions'
 >;
 
 /** A comment with its text (not removed, hidden or a "deleted" placeholder), or null. */
@@ -14,25 +23,37 @@ export function findLiveComment(ctx: AppContext, id: number): Promise<LiveCommen
   return commentsOf(ctx)
     .findOne(
       { _id: id, ...liveComments() },
-      { postId: 1, authorId: 1, parentId: 1, content: 1, likesCount: 1, createdAt: 1, editedAt: 1 },
+      {
+        postId: 1,
+        authorId: 1,
+        parentId: 1,
+        content: 1,
+        likesCount: 1,
+        createdAt: 1,
+        editedAt: 1,
+        mentions: 1,
+      },
     )
     .lean<LiveComment>();
 }
 
 /**
- * Replaces a live comment's text (in the caller's transaction); the comment as stored after it,
- * or null when it is gone meanwhile.
+ * Replaces a live comment's text and its mentions (in the caller's transaction), marked edited
+ * at `editedAt` (undefined: the text is the same, only its mentions change); the comment as
+ * stored after it, or null when it is gone meanwhile.
  */
 export function rewriteComment(
   ctx: AppContext,
   id: number,
   content: string,
-  editedAt: Date,
+  editedAt: Date | undefined,
+  mentions: StoredMention[] = [],
 ): Promise<CommentDoc | null> {
+  const text = { content, ...(editedAt ? { editedAt } : {}) };
   return commentsOf(ctx)
     .findOneAndUpdate(
       { _id: id, ...liveComments() },
-      { $set: { content, editedAt } },
+      mentions.length ? { $set: { ...text, mentions } } : { $set: text, $unset: { mentions: 1 } },
       { returnDocument: 'after' },
     )
     .lean<CommentDoc>();
@@ -56,7 +77,7 @@ export async function deleteCommentForAuthor(
   const done = await Comment.updateOne(
     { _id: comment._id, ...liveComments() },
     hasReplies
-      ? { $set: { withdrawnAt: now, content: '' }, $unset: { editedAt: 1 } }
+      ? { $set: { withdrawnAt: now, content: '' }, $unset: { editedAt: 1, mentions: 1 } }
       : { $set: { deletedAt: now } },
   );
   if (done.modifiedCount === 0) return null;

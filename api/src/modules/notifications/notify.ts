@@ -17,7 +17,7 @@ export async function notify<T extends NotificationType>(
   userId: number,
   input: NotificationInputs[T],
 ): Promise<number | null> {
-  const { dedupeKey, ...references } = notificationKinds[type].store(input);
+  const { dedupeKey, ...references } = notificationKinds[type].store(input, userId);
   // From a member the recipient blocked or mutes: kept, but read already (hidden from their
   // lists and live stream, it must not raise their unread count either).
   const hidden = hidesActor(await viewerSafety(ctx, userId), {

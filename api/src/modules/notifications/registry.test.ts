@@ -33,17 +33,18 @@ const inputs: { [T in NotificationType]: Parameters<(typeof notificationKinds)[T
     content: 'Removed text',
     response: null,
   },
+  mention: { actorId: 2, postId: 3, commentId: 9 },
 };
 
 function stored(type: NotificationType): NotificationDoc {
-  const kind = notificationKinds[type] as { store(input: unknown): object };
+  const kind = notificationKinds[type] as { store(input: unknown, recipientId: number): object };
   return {
     _id: 1,
     userId: 107,
     type,
     isRead: false,
     createdAt: new Date('2026-01-01T00:00:00Z'),
-    ...kind.store(inputs[type]),
+    ...kind.store(inputs[type], 107),
   } as NotificationDoc;
 }
 
@@ -69,6 +70,39 @@ describe('notification registry', () => {
       expect(stored(type).dedupeKey).toBeUndefined();
   });
 
+  test('when mentions are stored, then each exists once per recipient and post or comment, keyed under the post', () => {
+    const kind = notificationKinds.mention;
+    const inPost = kind.store({ actorId: 2, postId: 3, commentId: null }, 107);
+    expect(inPost.dedupeKey).toBe('mention:3:p:107');
+    expect(kind.store({ actorId: 2, postId: 3, commentId: null }, 108).dedupeKey).toBe(
+      'mention:3:p:108',
+    );
+    expect(kind.store({ actorId: 2, postId: 3, commentId: 9 }, 107).dedupeKey).toBe(
+      'mention:3:c9:107',
+    );
+    // Another post's key does not share the prefix of post 3's (`mention:3:`).
+    expect(kind.store({ actorId: 2, postId: 31, commentId: null }, 107).dedupeKey).not.toMatch(
+      /^mention:3:/,
+    );
+  });
+
+  test('when a mention in a post is presented, then it has no comment; in a comment, the comment and its start', () => {
+    const inPost = {
+      ...stored('mention'),
+      ...notificationKinds.mention.store({ actorId: 2, postId: 3, commentId: null }, 107),
+    } as NotificationDoc;
+    expect(presentNotification(inPost, refs)).toMatchObject({
+      type: 'mention',
+      actor: { id: 2 },
+      post: { id: 3 },
+      commentText: null,
+      commentId: null,
+    });
+    const view = presentNotification(stored('mention'), refs);
+    expect(view).toMatchObject({ type: 'mention', commentId: 9, post: { id: 3 } });
+    expect((view as { commentText: string }).commentText).toMatch(/^Comment 9 /);
+  });
+
   test('when an account application is presented, then it has no actor and says who applied', () => {
     expect(presentNotification(stored('account_application'), refs)).toMatchObject({
       actor: null,
@@ -82,7 +116,7 @@ describe('notification registry', () => {
   });
 
   test('when a stored type is no longer known, then it is left out rather than sent', () => {
-    const old = { ...stored('like'), type: 'mention' as NotificationType };
+    const old = { ...stored('like'), type: 'poke' as NotificationType };
     expect(presentNotification(old, refs)).toBeNull();
   });
 });

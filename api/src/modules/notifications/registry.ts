@@ -45,6 +45,11 @@ export interface NotificationInputs {
     content: string | null;
     response: string | null;
   };
+  /**
+   * The recipient was @mentioned (issue 40) by `actorId` in the post `postId` (`commentId`
+   * null), or in the comment `commentId` under it. Once per recipient and post or comment.
+   */
+  mention: { actorId: number; postId: number; commentId: number | null };
 }
 
 /** The references stored on a notification. */
@@ -79,7 +84,8 @@ type OwnFields<T extends NotificationType> = Omit<
 >;
 
 export interface NotificationKind<T extends NotificationType> {
-  store(input: NotificationInputs[T]): StoredReferences;
+  /** `recipientId`: whom it is for (a key of a notification that exists once per recipient). */
+  store(input: NotificationInputs[T], recipientId: number): StoredReferences;
   /** The fields of its client view besides id, type, isRead and createdAt. */
   present(doc: NotificationDoc, refs: LoadedReferences): OwnFields<T>;
 }
@@ -109,6 +115,18 @@ function onPost<T extends OnPost>(options: { once?: T } = {}): NotificationKind<
   };
 }
 
+/** What the keys of the mention notifications about a post (in it, or under it) start with. */
+export function mentionKeyPrefix(postId: number): string {
+  return `mention:${postId}:`;
+}
+
+/** The start of the comment a notification points at, or null (none, or gone). */
+function commentStart(refs: LoadedReferences, commentId: number | null | undefined) {
+  return (
+    refs.comment(commentId ?? null)?.content.slice(0, NOTIFICATION_COMMENT_TEXT_LENGTH) ?? null
+  );
+}
+
 /** A comment or a reply under the recipient's post or comment: it shows what was said. */
 function commentOnPost<T extends 'comment' | 'reply'>(): NotificationKind<T> {
   return {
@@ -117,9 +135,7 @@ function commentOnPost<T extends 'comment' | 'reply'>(): NotificationKind<T> {
       ({
         actor: refs.actor(n.actorId),
         post: refs.post(n.postId),
-        commentText:
-          refs.comment(n.commentId ?? null)?.content.slice(0, NOTIFICATION_COMMENT_TEXT_LENGTH) ??
-          null,
+        commentText: commentStart(refs, n.commentId),
       }) as OwnFields<T>,
   };
 }
@@ -189,6 +205,23 @@ export const notificationKinds: { [T in NotificationType]: NotificationKind<T> }
       decisionKind: n.decisionKind ?? 'post_removal',
       content: n.detail ?? null,
       response: n.reasonText ?? null,
+    }),
+  },
+  mention: {
+    store: ({ actorId, postId, commentId }, recipientId) => ({
+      ...NO_REFERENCES,
+      actorId,
+      postId,
+      commentId,
+      // Once per recipient and post (or comment): an edit that keeps or re-adds the mention
+      // notifies no one again. Starts with the post: a post's deletion finds them by prefix.
+      dedupeKey: `${mentionKeyPrefix(postId)}${commentId === null ? 'p' : `c${commentId}`}:${recipientId}`,
+    }),
+    present: (n, refs) => ({
+      actor: refs.actor(n.actorId),
+      post: refs.post(n.postId),
+      commentText: n.commentId ? commentStart(refs, n.commentId) : null,
+      commentId: n.commentId ?? null,
     }),
   },
 };

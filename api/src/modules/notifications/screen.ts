@@ -1,6 +1,6 @@
 /**
  * Notifications as a recipient's blocks, mutes and muted words leave them (issue 38): members'
- * activity (likes, comments, replies, reposts, follows) by a member blocked either way or muted
+ * activity (likes, comments, replies, reposts, follows, mentions) by a member blocked either way or muted
  * is hidden, and so are comments and replies that contain a muted word. The administrator's
  * notifications (feedback, applications, moderation) are never hidden.
  */
@@ -15,6 +15,7 @@ const MEMBER_ACTIVITY: ReadonlySet<NotificationType> = new Set([
   'reply',
   'repost',
   'follow',
+  'mention',
 ]);
 
 /** Whether the recipient hides who caused `n`. */

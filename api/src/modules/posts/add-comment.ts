@@ -5,6 +5,8 @@ import { createComment } from '../comments/create-comment';
 import { COMMENT_NOT_FOUND } from '../comments/queries';
 import { blockedEitherWay } from '../safety/relations';
 import { notFound } from '../../platform/errors';
+import { notifyMentions } from '../mentions/notify-mentions';
+import { resolveMentions } from '../mentions/resolve-mentions';
 import { notify } from '../notifications/notify';
 import { postsOf, type PostDoc } from './model';
 import { postCreated } from './post-events';
@@ -23,22 +25,26 @@ export async function addComment(
   input: CreateCommentRequest,
 ): Promise<CommentView> {
   const post = await postForWriteBy(ctx, postId, actor.id);
+  const mentions = await resolveMentions(ctx, actor.id, input.content, input.mentions);
   // The comment, the post's count and the shared copy: all or nothing.
   // The comment, the post's count, the shared copy and the notifications: all or nothing.
   const { comment } = await ctx.transaction(async () => {
     // The count first: the document concurrent comments contend for (likes/toggle-like.ts); a
     // missing parent comment (404) rolls it back.
     await postsOf(ctx).updateOne({ _id: postId }, { $inc: { commentsCount: 1 } });
-    const created = await createComment(ctx, actor.id, postId, input);
+    const created = await createComment(ctx, actor.id, postId, { ...input, mentions });
+    const originalPostId = post.originalPostId ?? postId;
     if (input.syncToTimeline) {
       const shared = (
         await postsOf(ctx).create({
           _id: await ctx.ids.nextId('posts'),
           authorId: actor.id,
           content: '',
-          originalPostId: post.originalPostId ?? postId,
+          originalPostId,
           repostComment: created.comment.content,
           sharedCommentId: created.comment.id,
+          // The same text: the same mentions (notified once, for the comment).
+          ...(mentions.length ? { mentions } : {}),
         })
       ).toObject();
       ctx.publish(postCreated(shared, await authorOf(ctx, shared.originalPostId, post)));
@@ -54,8 +60,18 @@ export async function addComment(
       await notify(ctx, 'reply', repliedToAuthorId, { actorId: actor.id, postId, commentId });
     }
     if (!notified.has(post.authorId)) {
+      notified.add(post.authorId);
       await notify(ctx, 'comment', post.authorId, { actorId: actor.id, postId, commentId });
     }
+    // Members notified above already know of the comment: no mention notification as well.
+    await notifyMentions(ctx, {
+      writerId: actor.id,
+      postId,
+      commentId,
+      mentions,
+      shownWith: [post.authorId, await authorOf(ctx, originalPostId, post)],
+      notified,
+    });
     return created;
   }, `posts:${postId}`);
   return comment;

@@ -2,6 +2,7 @@ import type { DeleteCommentResponse } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, notFound } from '../../platform/errors';
+import { dropBookmarksOfPost } from '../bookmarks/queries';
 import { deleteCommentForAuthor, findLiveComment } from '../comments/own-comments';
 import { commentPolicy } from '../comments/policy';
 import { COMMENT_NOT_FOUND } from '../comments/queries';
@@ -49,7 +50,10 @@ export async function deleteOwnComment(
         { projection: { _id: 1 } },
       )
       .lean();
-    if (copy) ctx.publish({ type: 'post.deleted', postId: copy._id, authorId: actor.id });
+    if (copy) {
+      ctx.publish({ type: 'post.deleted', postId: copy._id, authorId: actor.id });
+      await dropBookmarksOfPost(ctx, copy._id);
+    }
     await withdrawCommentNotifications(ctx, [id]);
     ctx.publish({
       type: 'comment.deleted',

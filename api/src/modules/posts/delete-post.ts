@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, HttpError, notFound } from '../../platform/errors';
+import { dropBookmarksOfPost } from '../bookmarks/queries';
+import { withdrawPostMentions } from '../mentions/notify-mentions';
 import { carriesRepost, withdrawRepost } from '../reposts/repost-records';
 import { postsOf } from './model';
 import { postPolicy } from './policy';
@@ -8,7 +10,8 @@ import { findVisiblePost, POST_NOT_FOUND } from './queries';
 
 /**
  * Soft-deletes the actor's own post; deleting a plain or quoted repost withdraws it from the
- * original's count, in the same transaction.
+ * original's count, in the same transaction, as are its bookmarks and the notifications of the
+ * mentions in it and under it.
  */
 export async function deletePost(ctx: AppContext, actor: AuthUser, id: number): Promise<void> {
   const post = await findVisiblePost(ctx, id, { includeHidden: true });
@@ -32,6 +35,9 @@ export async function deletePost(ctx: AppContext, actor: AuthUser, id: number): 
       );
       if (marked.modifiedCount === 0) throw notFound(POST_NOT_FOUND); // deleted concurrently
       ctx.publish({ type: 'post.deleted', postId: id, authorId: post.authorId });
+      // Nothing is left to keep or to be mentioned in (issue 40).
+      await dropBookmarksOfPost(ctx, id);
+      await withdrawPostMentions(ctx, id);
       // The record goes only with its post (here or undoRepost, which mark the post first).
       if (originalId !== null) {
         if (!(await withdrawRepost(ctx, id))) throw notFound(POST_NOT_FOUND);

@@ -2,6 +2,8 @@ import { editablePostText, type EditPostRequest, type Post as PostView } from '@
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, forbidden, notFound } from '../../platform/errors';
+import { notifyMentions } from '../mentions/notify-mentions';
+import { resolveMentions, sameMentions } from '../mentions/resolve-mentions';
 import { keepEarlierVersion } from '../versions/versions';
 import { postsOf, type PostDoc } from './model';
 import { postPolicy } from './policy';
@@ -34,7 +36,13 @@ export async function editPost(
     throw badRequest(`Comment must be at most ${editable.max} characters`);
   }
   const current = (post[editable.field] ?? '') as string;
-  if (content === current) return (await presentPosts(ctx, [post], actor.id))[0]!;
+  // The mentions of the new text (modules/mentions): those picked, or the earlier ones still there.
+  const mentions = await resolveMentions(ctx, actor.id, content, input.mentions, {
+    text: current,
+    mentions: post.mentions,
+  });
+  if (content === current && sameMentions(mentions, post.mentions))
+    return (await presentPosts(ctx, [post], actor.id))[0]!;
   const edited = await ctx.transaction(async () => {
     const now = ctx.clock.now();
     // Read inside: a retried attempt keeps the text it replaces, not the one an earlier attempt wrote.
@@ -45,20 +53,43 @@ export async function editPost(
       )
       .lean();
     if (!stored) throw notFound(POST_NOT_FOUND);
-    await keepEarlierVersion(ctx, 'post', id, {
-      content: (stored[editable.field] ?? '') as string,
-      writtenAt: stored.editedAt ?? stored.createdAt,
-    });
+    const earlier = (stored[editable.field] ?? '') as string;
+    // A new text is an edit, with a version; the same text with mentions picked again is not.
+    const newText = earlier !== content;
+    if (newText) {
+      await keepEarlierVersion(ctx, 'post', id, {
+        content: earlier,
+        writtenAt: stored.editedAt ?? stored.createdAt,
+      });
+    }
+    const text = newText ? { [editable.field]: content, editedAt: now } : {};
     const updated = await postsOf(ctx)
       .findOneAndUpdate(
         { _id: id, deletedAt: null },
-        { $set: { [editable.field]: content, editedAt: now } },
+        mentions.length
+          ? { $set: { ...text, mentions } }
+          : { ...(newText ? { $set: text } : {}), $unset: { mentions: 1 } },
         { returnDocument: 'after' },
       )
       .lean<PostDoc>();
     if (!updated) throw notFound(POST_NOT_FOUND);
     ctx.publish({ type: 'post.edited', postId: id, authorId: post.authorId });
+    // Only members not notified for this post before (the registry's key).
+    await notifyMentions(ctx, {
+      writerId: actor.id,
+      postId: id,
+      commentId: null,
+      mentions,
+      shownWith: [await originalAuthorOf(ctx, post)],
+    });
     return updated;
   });
   return (await presentPosts(ctx, [edited], actor.id))[0]!;
+}
+
+/** The author of the post `post` quotes, if any (their blocks keep the quote from a member). */
+async function originalAuthorOf(ctx: AppContext, post: PostDoc): Promise<number | null> {
+  if (!post.originalPostId) return null;
+  const found = await ctx.caches.feed.postsById([post.originalPostId]);
+  return found.get(post.originalPostId)?.authorId ?? null;
 }

@@ -4,7 +4,7 @@
  * - the post ids of a page: For You and JD pages (shared by every viewer), Following pages (per
  *   viewer) and Top Posts (top-posts.ts, apart, since every like or comment reorders it);
  * - stored posts by id, the originals of reposts included;
- * - which of those posts a viewer has liked and reposted;
+ * - which of those posts a viewer has liked, reposted and bookmarked;
  * - the newest HEAD_SIZE posts of For You and of JD (feed-heads.ts): a new post is added to them
  *   by reading only the posts newer than the ones held.
  *
@@ -33,6 +33,8 @@ export interface FeedSources {
   likedPosts(viewerId: number, postIds: number[]): Promise<Map<number, number>>;
   /** Which of `postIds` the viewer reposted (the keys). */
   repostedPosts(viewerId: number, postIds: number[]): Promise<Map<number, number>>;
+  /** Which of `postIds` the viewer bookmarked (issue 40). */
+  bookmarkedPosts(viewerId: number, postIds: number[]): Promise<Set<number>>;
 }
 
 export class FeedCache {
@@ -40,7 +42,7 @@ export class FeedCache {
   private readonly pages: Record<PageKind, ReadCache<string, number[]>>;
   /** null: no such post. */
   readonly posts: ReadCache<number, PostDoc | null>;
-  /** Which posts each viewer has liked and reposted. */
+  /** Which posts each viewer has liked, reposted and bookmarked. */
   private readonly flags: ViewerFlagsCache;
   private readonly pagesOnce = singleFlight<string, { posts: PostDoc[]; ids: number[] }>();
   private readonly postsOnce = singleFlight<string, PostDoc[]>();
@@ -57,6 +59,13 @@ export class FeedCache {
   private readonly followingAuthors = new Map<number, Set<number>>();
   /** Whom each viewer follows, with themself (forgotten by their follows and unfollows). */
   private readonly followLists: ReadCache<number, ReadonlySet<number>>;
+  /**
+   * Counts of shared lists (a tag's posts, issue 40), forgotten with the shared pages: by any new,
+   * deleted, restored or edited post.
+   */
+  private readonly sharedCounts: ReadCache<string, number>;
+  /** The tags each viewer follows (issue 40; forgotten by their tag follows and unfollows). */
+  private readonly tagLists: ReadCache<number, readonly string[]>;
 
   constructor(
     private readonly ttlMs: number,
@@ -69,6 +78,8 @@ export class FeedCache {
     this.posts = new ReadCache(ttlMs, 50_000);
     this.flags = new ViewerFlagsCache(ttlMs, this.posts, sources);
     this.followLists = new ReadCache(ttlMs, 10_000);
+    this.sharedCounts = new ReadCache(ttlMs, 10_000);
+    this.tagLists = new ReadCache(ttlMs, 10_000);
     this.heads = new FeedHeads(ttlMs, this);
     this.top = new TopPosts(ttlMs, this);
   }
@@ -86,8 +97,10 @@ export class FeedCache {
   /** Forgets everything (events may have been missed; a test moved dates behind the app). */
   clear(): void {
     for (const cache of [...Object.values(this.pages), this.posts]) cache.clear();
+    this.sharedCounts.clear();
     this.flags.clear();
     this.followLists.clear();
+    this.tagLists.clear();
     this.heads.forget();
     this.top.forget();
     this.followingAuthors.clear();
@@ -101,12 +114,21 @@ export class FeedCache {
         this.countsMoved(e.postId);
         this.flags.forget(e.userId);
       }),
+      // Private to the member: only their flags change (no count moves).
+      events.on(['post.bookmarked', 'post.unbookmarked'], (e) => this.flags.forget(e.userId)),
       events.on(['comment.created', 'comment.deleted'], (e) => this.countsMoved(e.postId)),
       // Its text changed: read again (pages hold ids, so every page shows the new text).
-      events.on('post.edited', (e) => this.posts.delete(e.postId)),
+      events.on('post.edited', (e) => {
+        this.posts.delete(e.postId);
+        // Its tags may have changed: the tags' pages and counts are read again (issue 40).
+        this.pages.shared.deleteWhere((key) => key.startsWith('tag:'));
+        this.sharedCounts.clear();
+      }),
       events.on('post.recounted', (e) => e.postIds.forEach((id) => this.countsMoved(id))),
       events.on(['post.deleted', 'post.restored'], (e) => this.postChanged(e.postId)),
       events.on(['follow.created', 'follow.removed'], (e) => this.followsChanged(e.followerId)),
+      // A followed tag's posts join or leave the member's Following pages (issue 40).
+      events.on(['tag.followed', 'tag.unfollowed'], (e) => this.followsChanged(e.userId)),
       // Every post of the member appears or vanishes (and counts elsewhere are recounted).
       events.on(['account.suspended', 'account.reactivated', 'account.deleted'], () =>
         this.clear(),
@@ -126,6 +148,7 @@ export class FeedCache {
   private postChanged(id: number): void {
     this.posts.delete(id);
     this.pages.shared.clear();
+    this.sharedCounts.clear();
     this.pages.following.clear();
     this.followingAuthors.clear();
     this.heads.forget();
@@ -136,6 +159,7 @@ export class FeedCache {
     this.pages.following.deleteWhere((key) => Number(key.split(':', 1)[0]) === followerId);
     this.followingAuthors.delete(followerId);
     this.followLists.delete(followerId);
+    this.tagLists.delete(followerId);
   }
 
   /**
@@ -146,6 +170,7 @@ export class FeedCache {
     const createdAt = e.createdAt.getTime();
     this.posts.delete(e.postId);
     this.pages.shared.clear();
+    this.sharedCounts.clear();
     this.top.created(e.postId, createdAt);
     this.heads.created(createdAt, e.isJdTagged);
     const readers = new Set<number>();
@@ -197,11 +222,13 @@ export class FeedCache {
     authors: ReadonlySet<number>,
     page: { skip: number; limit: number },
     query: HeadQuery,
+    /** Posts by others the page shows too (a followed tag's, issue 40). */
+    also?: (post: PostDoc) => boolean,
   ): Promise<PostDoc[] | undefined> {
     if (this.ttlMs <= 0) return undefined;
     const all = await this.heads.page('all', { skip: 0, limit: HEAD_SIZE }, query);
     if (!all) return undefined;
-    const theirs = all.posts.filter((p) => authors.has(p.authorId));
+    const theirs = all.posts.filter((p) => authors.has(p.authorId) || (also?.(p) ?? false));
     if (theirs.length < page.skip + page.limit) return undefined;
     return theirs.slice(page.skip, page.skip + page.limit);
   }
@@ -282,12 +309,35 @@ export class FeedCache {
     });
   }
 
-  /** Which of `postIds` the viewer has liked and reposted (viewer-flags.ts). */
+  /** The tags `viewerId` follows, kept, or read with `read`. */
+  async followedTagsBy(
+    viewerId: number,
+    read: () => Promise<readonly string[]>,
+  ): Promise<readonly string[]> {
+    const kept = this.tagLists.get(viewerId);
+    if (kept) return kept;
+    const mark = this.tagLists.mark();
+    const tags = await read();
+    this.tagLists.set(viewerId, tags, mark);
+    return tags;
+  }
+
+  /** A count of a shared list (a tag's posts), kept as the shared pages are, or `load`ed. */
+  async cachedCount(key: string, load: () => Promise<number>): Promise<number> {
+    const kept = this.sharedCounts.get(key);
+    if (kept !== undefined) return kept;
+    const mark = this.sharedCounts.mark();
+    const count = await load();
+    this.sharedCounts.set(key, count, mark);
+    return count;
+  }
+
+  /** Which of `postIds` the viewer has liked, reposted and bookmarked (viewer-flags.ts). */
   viewerFlags(
     viewerId: number,
     postIds: number[],
     held: readonly PostDoc[] = [],
-  ): Promise<{ liked: Set<number>; reposted: Set<number> }> {
+  ): Promise<{ liked: Set<number>; reposted: Set<number>; bookmarked: Set<number> }> {
     return this.flags.of(viewerId, postIds, held);
   }
 }

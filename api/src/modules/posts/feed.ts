@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { startOfDayIn } from '../../platform/time';
 import { followedIds } from '../follows/queries';
 import { viewerSafety, type ViewerSafety } from '../safety/relations';
+import { followedTagsOf } from '../tags/queries';
 import type { SafetyRecord } from '../safety/safety-cache';
 import type { HeadQuery } from './feed-heads';
 import { postsOf, type PostDoc } from './model';
@@ -72,6 +73,35 @@ export async function followingPage(
   return recent.length === page.limit ? recent : query(undefined);
 }
 
+/**
+ * A Following page of a member who follows tags: the posts of `authors` and the posts carrying
+ * any of `tags`, newest first. From the For You head where it holds the page (as for authors
+ * alone); otherwise the top `skip + limit` of each (two index ranges: authors', and the tags
+ * index's) merged, duplicates (a followed author's tagged post) once.
+ */
+async function followingWithTags(
+  ctx: AppContext,
+  authors: ReadonlySet<number>,
+  tags: readonly string[],
+  page: { skip: number; limit: number },
+): Promise<PostDoc[]> {
+  const tagSet = new Set(tags);
+  const inHead = await ctx.caches.feed.headPageOf(authors, page, newest(ctx, {}), (p) =>
+    (p.tags ?? []).some((t) => tagSet.has(t)),
+  );
+  if (inHead) return inHead;
+  const top = { skip: 0, limit: page.skip + page.limit };
+  const [byAuthors, byTags] = await Promise.all([
+    followingPage(ctx, [...authors], top, ctx.clock.now()),
+    newestVisible(ctx, { tags: tags.length === 1 ? tags[0] : { $in: [...tags] } }, top),
+  ]);
+  const merged = new Map<number, PostDoc>();
+  for (const p of [...byAuthors, ...byTags]) merged.set(p._id, p);
+  return [...merged.values()]
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b._id - a._id)
+    .slice(page.skip, page.skip + page.limit);
+}
+
 /** One page of a feed tab, newest first (Top Posts: today's, most engaged first). */
 export async function listFeed(
   ctx: AppContext,
@@ -103,7 +133,7 @@ export async function listFeedJson(
 }
 
 /** The views, each post with a muted word marked with it (the client shows it collapsed). */
-function withMutedWords(views: PostView[], muted: Map<number, string>): PostView[] {
+export function withMutedWords(views: PostView[], muted: Map<number, string>): PostView[] {
   if (muted.size === 0) return views;
   return views.map((v) => {
     const word = muted.get(v.id);
@@ -303,7 +333,13 @@ export async function feedPage(
   if (query.tab === 'following') {
     return ctx.caches.feed.cachedPage('following', `${viewerId}:${at}`, async () => {
       // The caller's own posts appear too, so a new post shows up where its author is looking.
-      const authors = await ctx.caches.feed.followedBy(viewerId, () => followedIds(ctx, viewerId));
+      const [authors, tags] = await Promise.all([
+        ctx.caches.feed.followedBy(viewerId, () => followedIds(ctx, viewerId)),
+        ctx.caches.feed.followedTagsBy(viewerId, () => followedTagsOf(ctx, viewerId)),
+      ]);
+      // And the posts of the tags they follow (issue 40). Whose posts such a page shows is not
+      // a list of authors: it is not remembered, so any new post forgets it.
+      if (tags.length > 0) return followingWithTags(ctx, authors, tags, page);
       ctx.caches.feed.followingOf(viewerId, authors);
       // Members who follow many active authors find their page among the newest posts of all.
       return (

@@ -1,5 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { StoredImage } from '../media/present';
+import { storedMentionsField, type StoredMention } from '../mentions/stored';
+import { keepPostTags } from './post-tags';
 
 export interface PostDoc {
   _id: number;
@@ -28,10 +30,21 @@ export interface PostDoc {
    */
   images?: StoredImage[];
   /**
+   * Its @mentions (issue 40), in its own text (`content`, or `repostComment` of a quote or a
+   * shared comment); absent when none (modules/mentions).
+   */
+  mentions?: StoredMention[];
+  /**
    * True while the author is suspended: the post is hidden from everyone (feeds, profile, detail,
    * notifications) until the author is reactivated. Absent for most posts.
    */
   authorSuspended?: boolean;
+  /**
+   * Its hashtags (issue 40): `extractTags` of its own text (`content`, or a quote's
+   * `repostComment`), normalized, at most 10; kept in step by post-tags.ts. Absent on a post
+   * stored before tags existed until the start-up backfill gives it them.
+   */
+  tags?: string[];
   createdAt: Date;
 }
 
@@ -79,7 +92,9 @@ const postSchema = new Schema<PostDoc>(
       ],
       default: undefined,
     },
+    mentions: storedMentionsField,
     authorSuspended: { type: Boolean },
+    tags: { type: [String], default: undefined },
     createdAt: { type: Date, default: () => new Date(), immutable: true },
   },
   { versionKey: false },
@@ -92,6 +107,15 @@ postSchema.index({ authorId: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 postSchema.index({ isJdTagged: 1, deletedAt: 1, createdAt: -1, _id: -1 });
 // Profile: an author's visible posts that are synced to the profile.
 postSchema.index({ authorId: 1, syncToProfile: 1, deletedAt: 1, createdAt: -1, _id: -1 });
+
+// Tag pages (a tag's visible posts, newest first), trending tags and followed tags (issue 40).
+postSchema.index({ tags: 1, deletedAt: 1, createdAt: -1, _id: -1 });
+// Post search (issue 40): the post's own text; a plain repost has none and is never a result.
+postSchema.index(
+  { content: 'text', repostComment: 'text' },
+  { name: 'post_text', default_language: 'english' },
+);
+keepPostTags(postSchema);
 
 // The app's feed cache (read-caches.ts, posts/feed-cache.ts) forgets what these writes change.
 export type PostModel = Model<PostDoc>;

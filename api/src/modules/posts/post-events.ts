@@ -3,7 +3,7 @@ import type { PostDoc } from './model';
 
 /** The event of a post just stored; a repost or quote names its original's author. */
 export function postCreated(
-  post: Pick<PostDoc, '_id' | 'authorId' | 'createdAt' | 'isJdTagged' | 'originalPostId'>,
+  post: Pick<PostDoc, '_id' | 'authorId' | 'createdAt' | 'isJdTagged' | 'originalPostId' | 'tags'>,
   originalAuthorId: number | null = null,
 ): DomainEvent {
   return {
@@ -14,5 +14,6 @@ export function postCreated(
     isJdTagged: post.isJdTagged,
     originalPostId: post.originalPostId ?? null,
     originalAuthorId,
+    ...(post.tags?.length ? { tags: post.tags } : {}),
   };
 }

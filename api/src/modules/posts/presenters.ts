@@ -2,6 +2,7 @@ import type { Post as PostView } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthorCache, AuthorDoc } from '../users/author-cache';
 import { toPostImages } from '../media/present';
+import { presentMentions } from '../mentions/stored';
 import { toAuthor } from '../users/presenters';
 import type { FeedCache } from './feed-cache';
 import type { PostDoc } from './model';
@@ -28,7 +29,7 @@ const readsOf = (ctx: AppContext): PostReads => ({
 async function readsFor(posts: PostDoc[], viewerId: number, reads: PostReads) {
   const { feed } = reads;
   const originalIds = posts.flatMap((p) => (p.originalPostId ? [p.originalPostId] : []));
-  const [originals, { liked, reposted }] = await Promise.all([
+  const [originals, { liked, reposted, bookmarked }] = await Promise.all([
     originalIds.length
       ? feed.postsById(originalIds).then((found) =>
           [...found.values()].filter(
@@ -41,7 +42,7 @@ async function readsFor(posts: PostDoc[], viewerId: number, reads: PostReads) {
   ]);
   const originalsById = new Map(originals.map((p) => [p._id, p]));
   const authors = await reads.authors.byId([...posts, ...originals].map((p) => p.authorId));
-  return { originalsById, authors, liked, reposted };
+  return { originalsById, authors, liked, reposted, bookmarked };
 }
 
 /** The viewer-independent fields of a post as the client sees them. */
@@ -62,6 +63,8 @@ function sharedFields(p: PostDoc, author: AuthorDoc | undefined, publicUrl: stri
     ...(p.editedAt ? { editedAt: p.editedAt.toISOString() } : {}),
     // Only with pictures.
     ...(p.images?.length ? { images: toPostImages(p.images, publicUrl) } : {}),
+    // Only with mentions (issue 40).
+    ...(p.mentions?.length ? { mentions: presentMentions(p.mentions) } : {}),
   };
 }
 
@@ -79,12 +82,18 @@ export async function presentPosts(
   const reads = readsOf(ctx);
   const { publicUrl } = reads;
   if (posts.length === 0) return [];
-  const { originalsById, authors, liked, reposted } = await readsFor(posts, viewerId, reads);
+  const { originalsById, authors, liked, reposted, bookmarked } = await readsFor(
+    posts,
+    viewerId,
+    reads,
+  );
   const present = (p: PostDoc) => ({
     ...sharedFields(p, authors.get(p.authorId), publicUrl),
     isLiked: liked.has(p._id),
     isReposted: reposted.has(p._id),
     canDelete: postPolicy.canDelete({ id: viewerId }, p),
+    // Private to the viewer (issue 40): no count anywhere.
+    isBookmarked: bookmarked.has(p._id),
   });
   return posts.map((p) => {
     const original = p.originalPostId ? originalsById.get(p.originalPostId) : undefined;
@@ -107,6 +116,7 @@ export async function presentNewPost(
     isLiked: false,
     isReposted: false,
     canDelete: postPolicy.canDelete({ id: viewerId }, post),
+    isBookmarked: false,
     originalPost: null,
   };
 }
@@ -164,15 +174,26 @@ const BODIES_PER_PAGE = 8;
  */
 const pagesJson = new WeakMap<readonly number[], PageJson>();
 
-/** The 8 possible flag texts, by `flagsCode` (isLiked 4, isReposted 2, canDelete 1). */
-const FLAG_TEXTS = Array.from({ length: 8 }, (_, code) =>
+/**
+ * The 16 possible flag texts, by `flagsCode` (isLiked 4, isReposted 2, canDelete 1,
+ * isBookmarked 8), in `presentPosts`' order.
+ */
+const FLAG_TEXTS = Array.from({ length: 16 }, (_, code) =>
   Buffer.from(
-    `"isLiked":${(code & 4) !== 0},"isReposted":${(code & 2) !== 0},"canDelete":${(code & 1) !== 0}`,
+    `"isLiked":${(code & 4) !== 0},"isReposted":${(code & 2) !== 0},"canDelete":${(code & 1) !== 0},"isBookmarked":${(code & 8) !== 0}`,
   ),
 );
 
-function flagsCode(slot: FlagSlot, viewerId: number, liked: Set<number>, reposted: Set<number>) {
+/** The viewer's flags of a page's posts. */
+interface PageFlags {
+  liked: Set<number>;
+  reposted: Set<number>;
+  bookmarked: Set<number>;
+}
+
+function flagsCode(slot: FlagSlot, viewerId: number, { liked, reposted, bookmarked }: PageFlags) {
   return (
+    (bookmarked.has(slot.id) ? 8 : 0) |
     (liked.has(slot.id) ? 4 : 0) |
     (reposted.has(slot.id) ? 2 : 0) |
     (postPolicy.canDelete({ id: viewerId }, slot) ? 1 : 0)
@@ -271,16 +292,15 @@ export async function presentPostsJson(
     const found = await readsFor(posts, viewerId, reads);
     json = buildPageJson(posts, reads, found);
     if (page && reusable(json)) pagesJson.set(page, json);
-    return body(json, viewerId, found.liked, found.reposted);
+    return body(json, viewerId, found);
   }
-  const { liked, reposted } = await reads.feed.viewerFlags(viewerId, json.targetIds, posts);
-  return body(json, viewerId, liked, reposted);
+  return body(json, viewerId, await reads.feed.viewerFlags(viewerId, json.targetIds, posts));
 }
 
 /** The page's bytes with the viewer's flags: kept by those flags, joined once for each. */
-function body(page: PageJson, viewerId: number, liked: Set<number>, reposted: Set<number>) {
+function body(page: PageJson, viewerId: number, flags: PageFlags) {
   const { pieces, slots, bodies } = page;
-  const codes = slots.map((slot) => flagsCode(slot, viewerId, liked, reposted));
+  const codes = slots.map((slot) => flagsCode(slot, viewerId, flags));
   const key = String.fromCharCode(...codes.map((c) => 48 + c));
   const kept = bodies.get(key);
   if (kept) return kept;

@@ -133,7 +133,8 @@ export async function postIdsByAuthor(ctx: AppContext, authorId: number): Promis
 
 /**
  * The ids of the visible posts by others that `tab` shows after `sinceId` (post ids are
- * sequential), at most `STREAM_POSTS_MAX_COUNT`: the live stream's new-posts count.
+ * sequential), at most `STREAM_POSTS_MAX_COUNT`: the live stream's new-posts count. Following:
+ * the followed authors' posts and those of the followed tags (issue 40).
  */
 export async function newPostIds(
   ctx: AppContext,
@@ -141,11 +142,20 @@ export async function newPostIds(
   sinceId: number,
   viewerId: number,
   followed: number[],
+  followedTags: string[] = [],
 ): Promise<number[]> {
+  const byFollowed = { authorId: trusted({ $in: followed.filter((id) => id !== viewerId) }) };
   const authors =
-    tab === 'following'
-      ? { authorId: trusted({ $in: followed.filter((id) => id !== viewerId) }) }
-      : { authorId: trusted({ $ne: viewerId }) };
+    tab !== 'following'
+      ? { authorId: trusted({ $ne: viewerId }) }
+      : followedTags.length === 0
+        ? byFollowed
+        : {
+            $or: [
+              byFollowed,
+              { tags: trusted({ $in: followedTags }), authorId: trusted({ $ne: viewerId }) },
+            ],
+          };
   const posts = await postsOf(ctx)
     .find(
       {

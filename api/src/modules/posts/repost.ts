@@ -2,7 +2,10 @@ import type { Post as PostView, RepostRequest } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { badRequest, notFound } from '../../platform/errors';
+import { dropBookmarksOfPost } from '../bookmarks/queries';
 import { attachMedia } from '../media/attach-media';
+import { notifyMentions } from '../mentions/notify-mentions';
+import { resolveMentions } from '../mentions/resolve-mentions';
 import { notify } from '../notifications/notify';
 import { findRepost, recordRepost, withdrawRepost } from '../reposts/repost-records';
 import { postsOf } from './model';
@@ -34,6 +37,9 @@ export async function repost(
   const comment = input.comment ? input.comment : null;
   // Pictures make a quote: a plain repost (undone with the Repost button) has none.
   if (input.images?.length && comment === null) throw badRequest(IMAGES_NEED_A_COMMENT);
+  // Mentions live in the quote's comment: a plain repost has none.
+  const mentions =
+    comment === null ? [] : await resolveMentions(ctx, actor.id, comment, input.mentions);
   const created = await ctx.transaction(async () => {
     // The count first: the document concurrent reposts contend for (likes/toggle-like.ts).
     await postsOf(ctx).updateOne({ _id: id }, { $inc: { repostsCount: 1 } });
@@ -48,6 +54,7 @@ export async function repost(
         originalPostId: id,
         repostComment: comment,
         ...(images.length > 0 ? { images } : {}),
+        ...(mentions.length > 0 ? { mentions } : {}),
       })
     ).toObject();
     ctx.publish(postCreated(doc, original.authorId), {
@@ -59,6 +66,13 @@ export async function repost(
     if (original.authorId !== actor.id) {
       await notify(ctx, 'repost', original.authorId, { actorId: actor.id, postId: id });
     }
+    await notifyMentions(ctx, {
+      writerId: actor.id,
+      postId: repostPostId,
+      commentId: null,
+      mentions,
+      shownWith: [original.authorId],
+    });
     return doc;
   }, `posts:${id}`);
   const [view] = await presentPosts(ctx, [created], actor.id);
@@ -97,6 +111,7 @@ export async function undoRepost(
     if (carrier.repostComment !== null) throw notFound(QUOTED_REPOST);
     await postsOf(ctx).updateOne({ _id: carrier._id }, { $set: { deletedAt: new Date() } });
     await withdrawRepost(ctx, carrier._id);
+    await dropBookmarksOfPost(ctx, carrier._id);
     ctx.publish(
       { type: 'post.deleted', postId: carrier._id, authorId: actor.id },
       { type: 'post.unreposted', postId: id, userId: actor.id, repostPostId: carrier._id },

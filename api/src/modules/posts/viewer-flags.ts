@@ -1,7 +1,9 @@
 /**
- * Which posts each viewer has liked and reposted, kept by the feed cache (feed-cache.ts) with its
- * posts: a post with no likes (no reposts) needs no lookup of the viewer's, since a like and its
- * count move in one transaction and its event forgets both.
+ * Which posts each viewer has liked, reposted and bookmarked, kept by the feed cache
+ * (feed-cache.ts) with its posts: a post with no likes (no reposts) needs no lookup of the
+ * viewer's, since a like and its count move in one transaction and its event forgets both.
+ * Bookmarks have no count (they are private): the viewer's are looked up for every post not
+ * known yet, and their events forget the viewer's flags.
  */
 import { ReadCache, type CacheCounts } from '../../platform/read-cache';
 import type { FeedSources } from './feed-cache';
@@ -15,6 +17,7 @@ interface ViewerFlags {
   known: Set<number>;
   liked: Set<number>;
   reposted: Set<number>;
+  bookmarked: Set<number>;
 }
 
 export class ViewerFlagsCache {
@@ -24,7 +27,7 @@ export class ViewerFlagsCache {
     ttlMs: number,
     /** The feed cache's posts (what it holds says whether a post has any likes). */
     private readonly posts: ReadCache<number, PostDoc | null>,
-    private readonly sources: Pick<FeedSources, 'likedPosts' | 'repostedPosts'>,
+    private readonly sources: Pick<FeedSources, 'likedPosts' | 'repostedPosts' | 'bookmarkedPosts'>,
   ) {
     this.viewers = new ReadCache(ttlMs, 10_000);
   }
@@ -34,7 +37,7 @@ export class ViewerFlagsCache {
     return this.viewers.counts;
   }
 
-  /** The viewer liked, unliked, reposted or undid a repost: their flags are read again. */
+  /** The viewer liked, unliked, reposted, undid a repost or (un)bookmarked: their flags are read again. */
   forget(viewerId: number): void {
     this.viewers.delete(viewerId);
   }
@@ -51,7 +54,7 @@ export class ViewerFlagsCache {
     viewerId: number,
     postIds: number[],
     held: readonly PostDoc[] = [],
-  ): Promise<{ liked: Set<number>; reposted: Set<number> }> {
+  ): Promise<{ liked: Set<number>; reposted: Set<number>; bookmarked: Set<number> }> {
     const cached = this.viewers.get(viewerId);
     if (cached && postIds.every((id) => cached.known.has(id))) return cached;
     const unknown = cached ? postIds.filter((id) => !cached.known.has(id)) : postIds;
@@ -79,17 +82,19 @@ export class ViewerFlagsCache {
       });
     const toLike = mayHave('likesCount');
     const toRepost = mayHave('repostsCount');
-    const [likes, reposts] = await Promise.all([
+    const [likes, reposts, bookmarks] = await Promise.all([
       toLike.length > 0 ? this.sources.likedPosts(viewerId, toLike) : new Map<number, number>(),
       toRepost.length > 0
         ? this.sources.repostedPosts(viewerId, toRepost)
         : new Map<number, number>(),
+      missing.length > 0 ? this.sources.bookmarkedPosts(viewerId, missing) : new Set<number>(),
     ]);
     const notKept = new Set(onlyHeld);
     const flags: ViewerFlags = {
       known: new Set([...(known?.known ?? []), ...missing.filter((id) => !notKept.has(id))]),
       liked: new Set([...(known?.liked ?? []), ...likes.keys()]),
       reposted: new Set([...(known?.reposted ?? []), ...reposts.keys()]),
+      bookmarked: new Set([...(known?.bookmarked ?? []), ...bookmarks]),
     };
     this.viewers.set(viewerId, flags, mark);
     return flags;

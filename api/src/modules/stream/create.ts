@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context';
 import { followedIds } from '../follows/queries';
+import { followedTagsOf } from '../tags/queries';
 import { notificationsAfter, notificationsById } from '../notifications/list-notifications';
 import { unreadCounts } from '../notifications/mark-read';
 import { hidesView } from '../notifications/screen';
@@ -30,9 +31,9 @@ export function createStreamHub(
     notificationsById: (ids) => notificationsById(ctx, ids),
     notificationsAfter: (userId, afterId) => notificationsAfter(ctx, userId, afterId),
     unreadCounts: (userIds) => unreadCounts(ctx, userIds),
-    async newPostIds(tab, sinceId, viewerId, followed) {
+    async newPostIds(tab, sinceId, viewerId, followed, tags) {
       const [ids, safety] = await Promise.all([
-        newPostIds(ctx, tab, sinceId, viewerId, followed),
+        newPostIds(ctx, tab, sinceId, viewerId, followed, tags),
         viewerSafety(ctx, viewerId),
       ]);
       if (safety.empty || !ids.length) return ids;
@@ -44,6 +45,7 @@ export function createStreamHub(
       return ids.filter((id) => shown.has(id));
     },
     followedIds: (userId) => followedIds(ctx, userId),
+    followedTags: (userId) => followedTagsOf(ctx, userId),
     async safetyOf(userId) {
       const safety = await viewerSafety(ctx, userId);
       return {

@@ -30,8 +30,11 @@ export interface StreamHubDeps {
     sinceId: number,
     viewerId: number,
     followed: number[],
+    followedTags?: string[],
   ): Promise<number[]>;
   followedIds(userId: number): Promise<number[]>;
+  /** The tags the member follows (issue 40); none when absent. */
+  followedTags?(userId: number): Promise<string[]>;
   /** What the member hides (modules/safety): whose new posts and which notifications. */
   safetyOf(userId: number): Promise<StreamSafety>;
   /** Whether a token of `userId` issued at `issuedAt` (epoch ms) is still accepted. */
@@ -156,16 +159,21 @@ export class StreamHub {
   /** Replays what the client missed, then sends the unread count and the tabs' new posts. */
   private async prime(stream: MemberStream): Promise<void> {
     const { userId, lastEventId, tabs } = stream.request;
-    const [missed, unread, followed, safety] = await Promise.all([
+    const following = tabs.some((t) => t.tab === 'following');
+    const [missed, unread, followed, followedTags, safety] = await Promise.all([
       lastEventId !== undefined ? this.deps.notificationsAfter(userId, lastEventId) : [],
       this.deps.unreadCounts([userId]),
-      tabs.some((t) => t.tab === 'following') ? this.deps.followedIds(userId) : undefined,
+      following ? this.deps.followedIds(userId) : undefined,
+      following && this.deps.followedTags ? this.deps.followedTags(userId) : undefined,
       this.deps.safetyOf(userId),
     ]);
     stream.followed = followed && new Set(followed);
+    stream.followedTags = followedTags && new Set(followedTags);
     stream.safety = safety;
     const newPosts = await Promise.all(
-      tabs.map((t) => this.deps.newPostIds(t.tab, t.since, userId, followed ?? [])),
+      tabs.map((t) =>
+        this.deps.newPostIds(t.tab, t.since, userId, followed ?? [], followedTags ?? []),
+      ),
     );
     if (stream.closed) return;
     stream.replay(missed, unread.get(userId) ?? 0, newPosts);
@@ -343,7 +351,11 @@ export class StreamHub {
 
 /** Whether a new post shows in `tab` for the stream's member. */
 function showsIn(tab: FeedTab, post: DomainEventOf<'post.created'>, stream: MemberStream): boolean {
-  if (tab === 'following') return stream.followed?.has(post.authorId) ?? false;
+  if (tab === 'following') {
+    if (stream.followed?.has(post.authorId)) return true;
+    const tags = stream.followedTags;
+    return !!tags && tags.size > 0 && (post.tags ?? []).some((t) => tags.has(t));
+  }
   if (tab === 'jd') return post.isJdTagged;
   return true;
 }

@@ -52,6 +52,8 @@ export class MemberStream {
   expiry: NodeJS.Timeout | undefined;
   lastUnread = -1;
   followed: Set<number> | undefined;
+  /** The tags the member follows (issue 40): their posts count in Following too. */
+  followedTags: Set<string> | undefined;
   /** What the member hides (read when the stream starts, again when it changes). */
   safety: { hidesAuthor(userId: number): boolean } | undefined;
   closed = false;

@@ -30,6 +30,7 @@ describe('searchTermsOf', () => {
       'otzi',
       'jose nunez-otzi',
       'jose@campus.edu',
+      '@campus.edu',
     ]);
   });
 });
@@ -79,6 +80,34 @@ describe('GET /api/users?q=', () => {
     const found = await search(me.auth, 'manymatch');
     expect(found).toHaveLength(USER_SEARCH_LIMIT);
     expect(found.map((u) => u.name)).toEqual([...found.map((u) => u.name)].sort());
+  });
+
+  test('when the query is a domain or the end of an address, then the members at that domain are found; a plain word finds names as before', async () => {
+    const me = await app.createMember({ name: 'Domain Searcher', email: 'searcher@cu.edu' });
+    const at = await app.createMember({ name: 'Zed Domainless', email: 'zed.d1@mail.campus.edu' });
+    const other = await app.createMember({ name: 'Yara Elsewhere', email: 'yara.e1@cu.edu' });
+    for (const q of ['mail.campus.edu', '@mail.campus', 'MAIL.CAMPUS.EDU', '@mail']) {
+      const ids = (await search(me.auth, q)).map((u) => u.id);
+      expect(ids).toContain(at.id);
+      expect(ids).not.toContain(other.id);
+    }
+    const ids = (await search(me.auth, 'cu.edu')).map((u) => u.id);
+    expect(ids).toContain(other.id);
+    expect(ids).not.toContain(at.id);
+    // A word that is no domain matches names (and addresses) as it did.
+    expect((await search(me.auth, 'mail')).map((u) => u.id)).not.toContain(at.id);
+  });
+
+  test('when users were stored before the domain term, then the backfill gives it them', async () => {
+    const me = await app.createMember();
+    const old = await app.createMember({ name: 'Prior Member', email: 'prior.p1@olddomain.edu' });
+    await app.models.User.collection.updateOne(
+      { _id: old.id as never },
+      { $set: { searchTerms: ['prior', 'member', 'prior member', 'prior.p1@olddomain.edu'] } },
+    );
+    expect(await search(me.auth, 'olddomain.edu')).toEqual([]);
+    expect(await backfillSearchTerms(app.models.User)).toBeGreaterThanOrEqual(1);
+    expect((await search(me.auth, 'olddomain.edu')).map((u) => u.id)).toEqual([old.id]);
   });
 
   test('when users were stored without search terms, then the backfill gives them theirs', async () => {

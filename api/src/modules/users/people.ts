@@ -16,7 +16,7 @@ import {
 import { viewerSafety } from '../safety/relations';
 import { usersOf } from './model';
 import { PUBLIC_USER_FIELDS, toUserInList, type UserFields } from './presenters';
-import { normalizeForSearch, prefixPattern, searchWords } from './search-terms';
+import { domainQuery, normalizeForSearch, prefixPattern, searchWords } from './search-terms';
 
 /** Only members others may find: verified and not suspended. */
 // (Not "suspendedAt: null": the embedded planner would take that equality's index, which almost
@@ -65,7 +65,7 @@ async function mostFollowedCounted(
 
 /**
  * Members whose name has a word starting with each word of `q`, or whose name or e-mail starts
- * with `q` as typed, case- and accent-insensitively: at most 20, by name, each with whether
+ * with `q` as typed, or (for a `q` like 'campus.edu' or '@campus') whose e-mail is at that domain, case- and accent-insensitively: at most 20, by name, each with whether
  * the viewer follows them. Each word is a range of the `searchTerms` index.
  */
 export async function searchUsers(
@@ -76,15 +76,18 @@ export async function searchUsers(
   const { publicUrl } = ctx.config;
   const words = searchWords(q);
   const whole = normalizeForSearch(q).replace(/\s+/g, ' ');
+  const domain = domainQuery(whole);
   const matches = [
     { searchTerms: prefixPattern(whole) },
     ...(words.length ? [{ $and: words.map((w) => ({ searchTerms: prefixPattern(w) })) }] : []),
+    // 'campus.edu' or '@campus': the members whose address is at that domain.
+    ...(domain ? [{ searchTerms: prefixPattern(domain) }] : []),
   ];
   // Every match has a term starting with the first word: that range of the index is all
-  // that is read (the regular expressions then check each candidate).
+  // that is read (the regular expressions then check each candidate). Not so for a domain.
   const lead = words[0];
   const range =
-    lead !== undefined && whole.startsWith(lead)
+    lead !== undefined && whole.startsWith(lead) && !domain
       ? { searchTerms: trusted({ $gte: lead, $lt: `${lead}\uffff` }) }
       : {};
   const safety = await viewerSafety(ctx, viewerId);

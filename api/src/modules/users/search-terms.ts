@@ -20,11 +20,26 @@ export function searchWords(text: string): string[] {
   return normalizeForSearch(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** The terms a user is found by. */
+/**
+ * The terms a user is found by: the words of the name, the whole name, the e-mail address, and
+ * '@' + the address's domain ('@campus.edu': people search by domain, issue 40).
+ */
 export function searchTermsOf(user: { name?: string; email?: string }): string[] {
   const name = normalizeForSearch(user.name ?? '').replace(/\s+/g, ' ');
   const email = normalizeForSearch(user.email ?? '');
-  return [...new Set([...searchWords(name), name, email].filter((t) => t !== ''))];
+  const at = email.lastIndexOf('@');
+  const domain = at >= 0 && at < email.length - 1 ? email.slice(at) : '';
+  return [...new Set([...searchWords(name), name, email, domain].filter((t) => t !== ''))];
+}
+
+/**
+ * The domain term a query asks for, if it looks like a domain or the end of an address
+ * ('campus.edu', '@campus', '@mail.campus.edu'): '@' + it, matched as a prefix. Undefined
+ * otherwise (names and whole addresses are matched as before).
+ */
+export function domainQuery(whole: string): string | undefined {
+  if (whole.startsWith('@')) return whole.length > 1 ? whole : undefined;
+  return /^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]*)+$/u.test(whole) ? `@${whole}` : undefined;
 }
 
 /** A regular expression source matching strings that start with `prefix` literally. */
@@ -119,12 +134,20 @@ export function keepSearchTerms(schema: Schema<any>): void {
 
 const BACKFILL_BATCH = 500;
 
-/** Gives every user stored without search terms their terms; returns how many it updated. */
+/**
+ * Gives every user stored without search terms, or without the domain term (stored before
+ * issue 40), their terms; returns how many it updated.
+ */
 export async function backfillSearchTerms(User: UserModel): Promise<number> {
   let updated = 0;
   for (;;) {
     const users = await User.find(
-      { searchTerms: trusted({ $exists: false }) },
+      {
+        $or: [
+          { searchTerms: trusted({ $exists: false }) },
+          { email: trusted({ $regex: '@.' }), searchTerms: trusted({ $not: /^@/ }) },
+        ],
+      },
       { name: 1, email: 1 },
     )
       .limit(BACKFILL_BATCH)

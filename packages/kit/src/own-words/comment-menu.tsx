@@ -15,7 +15,7 @@ export const DELETE_COMMENT_CONFIRMATION =
 
 export interface CommentMenuProps {
   postId: number;
-  comment: Pick<Comment, 'id' | 'content' | 'author'>;
+  comment: Pick<Comment, 'id' | 'content' | 'author' | 'mentions'>;
   /** After the comment was edited or deleted: read the thread again. */
   onChanged: () => void;
   /** More actions on others' comments, before Report (Mute and Block: `useSafetyMenuItems`). */
@@ -83,10 +83,11 @@ export function CommentMenu({
             title="Edit comment"
             label="Comment"
             initial={comment.content}
+            mentions={comment.mentions}
             maxLength={COMMENT_MAX_LENGTH}
             failure="Failed to edit comment. Please try again."
-            save={async (content) => {
-              await editComment(comment.id, content);
+            save={async (content, mentions) => {
+              await editComment(comment.id, content, mentions);
               toast({ title: 'Success', description: 'Comment updated.' });
               onChanged();
             }}

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
+import type { TextMention } from '@campus/contracts';
+import { MentionTextArea, useMentionPicks, type MentionPick } from '@campus/kit/mentions';
 import { failureMessage } from './failure-message';
 import { toast } from '@campus/kit/toast';
-import { Button, Dialog, TextArea } from '@campus/kit/ui';
+import { Button, Dialog } from '@campus/kit/ui';
 
 const Form = styled.form`
   display: grid;
@@ -24,10 +26,17 @@ export interface EditTextDialogProps {
   label: string;
   /** The text as it is now. */
   initial: string;
+  /** Its @mentions as the API answered them (issue 40). */
+  mentions?: readonly TextMention[];
   /** The most characters the text may have (a live counter shows n/max). */
   maxLength: number;
-  /** Saves the new text (trimmed); a failure's message is shown and the dialog stays open. */
-  save: (content: string) => Promise<void>;
+  /**
+   * Saves the new text (trimmed); a failure's message is shown and the dialog stays open.
+   * `mentions`: the members the text mentions once someone new was picked in the @ autocomplete
+   * (the earlier ones still in it, then the new ones); absent otherwise, so the API keeps the
+   * earlier mentions still in the text (even of a member renamed since).
+   */
+  save: (content: string, mentions?: number[]) => Promise<void>;
   /** The failure toast's text when the API says nothing more precise. */
   failure: string;
 }
@@ -43,11 +52,16 @@ export function EditTextDialogPanel({
   title,
   label,
   initial,
+  mentions: earlier = [],
   maxLength,
   save,
   failure,
 }: EditTextDialogProps) {
   const [text, setText] = useState(initial);
+  const [before] = useState<MentionPick[]>(() =>
+    earlier.map(({ id, start, end }) => ({ id, name: initial.slice(start + 1, end) })),
+  );
+  const mentions = useMentionPicks(before);
   const [saving, setSaving] = useState(false);
   // Each opening starts from the text as it is now: a closed dialog is not mounted (lazyOnOpen).
 
@@ -57,7 +71,8 @@ export function EditTextDialogPanel({
     if (saving || !trimmed || trimmed === initial.trim()) return;
     setSaving(true);
     try {
-      await save(trimmed);
+      const picked = mentions.picks.length > before.length;
+      await save(trimmed, picked ? mentions.idsIn(trimmed) : undefined);
       onOpenChange(false);
     } catch (error) {
       toast({
@@ -73,14 +88,15 @@ export function EditTextDialogPanel({
   return (
     <Dialog open={open} onOpenChange={(next) => !saving && onOpenChange(next)} title={title}>
       <Form onSubmit={(event) => void onSubmit(event)}>
-        <TextArea
+        <MentionTextArea
           label={label}
           rows={5}
           maxLength={maxLength}
           showCounter
           autoFocus
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onValueChange={setText}
+          onMention={mentions.add}
         />
         <Actions>
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={saving}>

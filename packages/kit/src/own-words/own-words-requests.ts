@@ -8,11 +8,19 @@ import {
 } from '@campus/contracts';
 import { callApi } from '@campus/kit/api';
 
-/** `PUT /api/posts/{id}`: the author replaces the post's text (a quote's comment). */
-export function editPost(postId: number, content: string): Promise<Post> {
+/**
+ * `PUT /api/posts/{id}`: the author replaces the post's text (a quote's comment). `mentions`
+ * (issue 40): the members the new text mentions; absent, the API keeps the earlier mentions still
+ * in it.
+ */
+export function editPost(
+  postId: number,
+  content: string,
+  mentions?: readonly number[],
+): Promise<Post> {
   return callApi(callRoutes.editPost, {
     params: { id: postId },
-    body: { content: content.trim() },
+    body: { content: content.trim(), ...(mentions ? { mentions: [...mentions] } : {}) },
   });
 }
 
@@ -21,11 +29,15 @@ export function deletePost(postId: number): Promise<DeletePostResponse> {
   return callApi(callRoutes.deletePost, { params: { id: postId } });
 }
 
-/** `PUT /api/comments/{id}`: the author replaces the comment's text. */
-export function editComment(commentId: number, content: string): Promise<Comment> {
+/** `PUT /api/comments/{id}`: the author replaces the comment's text (`mentions` as `editPost`'s). */
+export function editComment(
+  commentId: number,
+  content: string,
+  mentions?: readonly number[],
+): Promise<Comment> {
   return callApi(callRoutes.editComment, {
     params: { id: commentId },
-    body: { content: content.trim() },
+    body: { content: content.trim(), ...(mentions ? { mentions: [...mentions] } : {}) },
   });
 }
 

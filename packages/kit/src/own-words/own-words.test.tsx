@@ -98,6 +98,54 @@ describe('PostMenu', () => {
     stop();
   });
 
+  it('when its author mentions someone new in an edit, then the earlier and the new mentions are sent (issue 40)', async () => {
+    const fetchMock = mockApi(({ method, pathname }) =>
+      pathname === '/api/users/mention-suggestions'
+        ? {
+            status: 200,
+            body: [
+              {
+                id: 7,
+                name: 'Cleo Park',
+                email: 'cleo@campus.edu',
+                avatarUrl: null,
+                isFollowing: true,
+              },
+            ],
+          }
+        : method === 'PUT' && pathname === '/api/posts/10'
+          ? { status: 200, body: ownPost() }
+          : { status: 500 },
+    );
+    const user = userEvent.setup();
+    const post = ownPost({
+      content: 'Lab with @Ben Larsen',
+      mentions: [{ id: 2, start: 9, end: 20 }],
+    });
+    renderPage(<PostMenu post={post} />, { signedInAs: ADA });
+    // an edit that picks nobody leaves the mentions to the API (it keeps those still in the text)
+    await user.click(await menuButton());
+    await user.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Edit post' });
+    await user.type(within(dialog).getByLabelText('Post text'), ' today');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // one that picks someone sends who the text mentions: Ben still, and Cleo (the dialog
+    // opens again on the text as the author left it)
+    await user.click(await menuButton());
+    await user.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    dialog = await screen.findByRole('dialog', { name: 'Edit post' });
+    await user.type(within(dialog).getByLabelText('Post text'), ' and @cl');
+    await within(dialog).findByRole('option', { name: /Cleo Park/ });
+    await user.keyboard('{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(callsTo(fetchMock, '/api/posts/10', 'PUT').map(sentBody)).toEqual([
+      { content: 'Lab with @Ben Larsen today' },
+      { content: 'Lab with @Ben Larsen today and @Cleo Park', mentions: [2, 7] },
+    ]);
+  });
+
   it("when an edit is refused, then the API's reason is shown and the dialog stays open", async () => {
     mockApi(({ method }) =>
       method === 'PUT'

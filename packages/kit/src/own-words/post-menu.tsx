@@ -88,10 +88,11 @@ export function PostMenu({
           title="Edit post"
           label={editable.field === 'content' ? 'Post text' : 'Your comment'}
           initial={(editable.field === 'content' ? post.content : post.repostComment) ?? ''}
+          mentions={post.mentions}
           maxLength={editable.max}
           failure="Failed to edit post. Please try again."
-          save={async (content) => {
-            const edited = await editPost(post.id, content);
+          save={async (content, mentions) => {
+            const edited = await editPost(post.id, content, mentions);
             toast({ title: 'Success', description: 'Post updated.' });
             emitAppEvent('postEdited', { postId: post.id });
             onEdited?.(edited);

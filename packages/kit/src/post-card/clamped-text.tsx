@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
+import type { TextMention } from '@campus/contracts';
 import { Linkified } from '@campus/kit/text';
 
 /** Spec §9: post text is clamped to 5 lines. */
@@ -34,9 +35,17 @@ const Toggle = styled.button`
 /**
  * Text clamped to 5 lines with 'Show more' only when it really overflows (measured after layout
  * and again whenever the box is resized). The clamp draws the one ellipsis: nothing inside adds
- * another (links are never shortened with '…', long ones wrap instead).
+ * another (links are never shortened with '…', long ones wrap instead). Post text: its #tags
+ * and @mentions are links (issue 40).
  */
-export function ClampedText({ text }: { text: string }) {
+export function ClampedText({
+  text,
+  mentions,
+}: {
+  text: string;
+  /** Its @mentions: links to the members (its #tags are always links, issue 40). */
+  mentions?: readonly TextMention[];
+}) {
   const ref = useRef<HTMLParagraphElement>(null);
   const [expanded, setExpanded] = useState(false);
   const [overflows, setOverflows] = useState(false);
@@ -55,7 +64,7 @@ export function ClampedText({ text }: { text: string }) {
   return (
     <>
       <Text ref={ref} dir="auto" $clamped={!expanded}>
-        <Linkified text={text} />
+        <Linkified text={text} mentions={mentions} tags />
       </Text>
       {(overflows || expanded) && (
         <Toggle

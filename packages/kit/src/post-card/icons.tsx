@@ -38,3 +38,11 @@ export function RepostIcon() {
     </svg>
   );
 }
+
+export function BookmarkIcon({ filled }: { filled?: boolean }) {
+  return (
+    <svg {...common} fill={filled ? 'currentColor' : 'none'}>
+      <path d="m19 21-7-4-7 4V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2z" />
+    </svg>
+  );
+}

@@ -9,6 +9,8 @@ export { PostImages } from './post-images';
 export type { PostImagesProps } from './post-images';
 export { imagesOf } from './image-sources';
 export { ClampedText, POST_CLAMP_LINES } from './clamped-text';
+export { usePostBookmark } from './use-post-bookmark';
+export type { UsePostBookmarkOptions } from './use-post-bookmark';
 export { usePostLike } from './use-post-like';
 export type { LikeState, UsePostLikeOptions } from './use-post-like';
 export { usePostRepost, REPOST_UNDONE_TEXT } from './use-post-repost';
@@ -20,6 +22,7 @@ export {
   isRepost,
   isSharedComment,
   repostPost,
+  setPostBookmark,
   togglePostLike,
   undoRepost,
 } from './post-requests';

@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -10,7 +10,14 @@ import { SessionProvider } from '@campus/kit/session';
 import { KitThemeProvider } from '@campus/kit/theme';
 import { Toaster, dismissToast } from '@campus/kit/toast';
 import { PostCard, type PostCardProps } from '@campus/kit/post-card';
-import { ADA, BEN, makePost as makeTestPost, mockApi, type ApiReply } from '@campus/kit/testing';
+import {
+  ADA,
+  BEN,
+  callsTo,
+  makePost as makeTestPost,
+  mockApi,
+  type ApiReply,
+} from '@campus/kit/testing';
 
 const ada = ADA;
 const ben = BEN;
@@ -52,7 +59,7 @@ function renderCard(ui: ReactElement) {
 }
 
 /** The fake API: Ben's session check succeeds, every other request goes to `handler`. */
-function mockFetch(handler: (url: string, init: RequestInit) => ApiReply) {
+function mockFetch(handler: (url: string, init: RequestInit) => ApiReply | Promise<ApiReply>) {
   return mockApi(({ url, init }) => handler(url.href, init));
 }
 
@@ -397,6 +404,152 @@ describe('PostCard', () => {
       await userEvent.click(screen.getByRole('button', { name: 'Like (0 likes)' }));
       expect(likeRequest).toHaveBeenCalledWith(12);
       expect(screen.getByRole('button', { name: /^Repost/ })).toBeDisabled();
+    });
+  });
+
+  describe('bookmarks (issue 40)', () => {
+    it('bookmarks at once, settles on the server answer and tells onBookmarkChange', async () => {
+      let answer: (reply: ApiReply) => void = () => undefined;
+      const fetchMock = mockFetch((url, init) =>
+        url.endsWith('/api/posts/10/bookmark') && init.method === 'POST'
+          ? new Promise<ApiReply>((resolve) => (answer = resolve))
+          : { status: 500 },
+      );
+      const onBookmarkChange = jest.fn();
+      await renderSignedIn({ post: makePost({ isBookmarked: false }), onBookmarkChange });
+      const button = screen.getByRole('button', { name: 'Bookmark' });
+      expect(button).toHaveAttribute('aria-pressed', 'false');
+      await userEvent.click(button);
+      // pressed before the server answers; no count anywhere (bookmarks are private)
+      const pressed = screen.getByRole('button', { name: 'Remove bookmark' });
+      expect(pressed).toHaveAttribute('aria-pressed', 'true');
+      expect(pressed).toHaveTextContent('');
+      expect(callsTo(fetchMock, '/api/posts/10/bookmark', 'POST')).toHaveLength(1);
+      await act(async () => answer({ status: 200, body: { postId: 10, bookmarked: true } }));
+      expect(onBookmarkChange).toHaveBeenCalledWith(expect.objectContaining({ id: 10 }), {
+        postId: 10,
+        bookmarked: true,
+      });
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/); // the card did not open
+    });
+
+    it('removes a bookmark, and rolls back with the destructive toast when the server fails', async () => {
+      const fetchMock = mockFetch((url, init) =>
+        url.endsWith('/api/posts/10/bookmark') && init.method === 'DELETE'
+          ? { status: 500, body: { message: 'boom' } }
+          : { status: 500 },
+      );
+      await renderSignedIn({ post: makePost({ isBookmarked: true }) });
+      await userEvent.click(screen.getByRole('button', { name: 'Remove bookmark' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Failed to update bookmark. Please try again.');
+      expect(screen.getByRole('button', { name: 'Remove bookmark' })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      expect(callsTo(fetchMock, '/api/posts/10/bookmark', 'DELETE')).toHaveLength(1);
+    });
+
+    it('bookmarks the original of a plain repost, and offers no bookmark when signed out', async () => {
+      const fetchMock = mockFetch((url) =>
+        url.endsWith('/api/posts/5/bookmark')
+          ? { status: 200, body: { postId: 5, bookmarked: true } }
+          : { status: 500 },
+      );
+      const { originalPost: _unused, ...original } = makePost({ id: 5, isBookmarked: false });
+      void _unused;
+      await renderSignedIn({
+        post: makePost({
+          id: 11,
+          author: ben,
+          content: '',
+          originalPostId: 5,
+          originalPost: original,
+        }),
+      });
+      await userEvent.click(screen.getByRole('button', { name: 'Bookmark' }));
+      await waitFor(() =>
+        expect(callsTo(fetchMock, '/api/posts/5/bookmark', 'POST')).toHaveLength(1),
+      );
+      cleanup();
+      clearStoredAuth();
+      renderCard(<PostCard post={makePost()} />);
+      expect(screen.getByRole('button', { name: /^Repost/ })).toBeDisabled();
+      expect(screen.queryByRole('button', { name: /bookmark/i })).not.toBeInTheDocument();
+    });
+  });
+
+  describe('#tags and @mentions (issue 40)', () => {
+    it("links a post's tags and mentions, and a quote's and its original's", async () => {
+      mockFetch(() => ({ status: 500 }));
+      const { originalPost: _unused, ...original } = makePost({
+        id: 5,
+        content: 'Fair with @Ben Larsen #careers',
+        mentions: [{ id: 2, start: 10, end: 21 }],
+      });
+      void _unused;
+      await renderSignedIn({
+        post: makePost({
+          id: 11,
+          author: ben,
+          content: '',
+          originalPostId: 5,
+          repostComment: 'Go @Ada Okafor! #Fair2026',
+          mentions: [{ id: 1, start: 3, end: 14 }],
+          originalPost: original,
+        }),
+      });
+      const quote = screen.getByLabelText("Ben Larsen's comment");
+      expect(within(quote).getByRole('link', { name: '@Ada Okafor' })).toHaveAttribute(
+        'href',
+        '/profile/1',
+      );
+      expect(within(quote).getByRole('link', { name: '#Fair2026' })).toHaveAttribute(
+        'href',
+        '/tags/fair2026',
+      );
+      expect(screen.getByRole('link', { name: '@Ben Larsen' })).toHaveAttribute(
+        'href',
+        '/profile/2',
+      );
+      await userEvent.click(screen.getByRole('link', { name: '#careers' }));
+      expect(screen.getByTestId('location')).toHaveTextContent('/tags/careers');
+    });
+    it('mentions a member in a quote with the autocomplete and sends their id', async () => {
+      const fetchMock = mockFetch((url) =>
+        url.includes('/api/users/mention-suggestions')
+          ? {
+              status: 200,
+              body: [
+                {
+                  id: 3,
+                  name: 'Cleo Park',
+                  email: 'cleo@campus.edu',
+                  avatarUrl: null,
+                  isFollowing: true,
+                },
+              ],
+            }
+          : url.endsWith('/api/posts/10/repost')
+            ? { status: 201, body: makePost({ id: 99 }) }
+            : { status: 500 },
+      );
+      await renderSignedIn({ post: makePost() });
+      await userEvent.click(screen.getByRole('button', { name: 'Repost (1 repost)' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Repost' });
+      const field = within(dialog).getByRole('textbox', { name: 'Add a comment (optional)' });
+      await userEvent.type(field, 'For @cl');
+      expect(await within(dialog).findByRole('option', { name: /Cleo Park/ })).toBeInTheDocument();
+      await userEvent.keyboard('{Enter}');
+      expect(field).toHaveValue('For @Cleo Park ');
+      expect(screen.getByRole('dialog', { name: 'Repost' })).toBeInTheDocument();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Repost' }));
+      expect(await screen.findByText('Post reposted successfully!')).toBeInTheDocument();
+      const [call] = callsTo(fetchMock, '/api/posts/10/repost', 'POST');
+      expect(JSON.parse(String(call?.init.body))).toEqual({
+        comment: 'For @Cleo Park',
+        mentions: [3],
+      });
     });
   });
 

@@ -1,14 +1,14 @@
 import { memo, useCallback, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import type { AttachImageRequest, LikeResponse, Post } from '@campus/contracts';
+import type { AttachImageRequest, BookmarkResponse, LikeResponse, Post } from '@campus/contracts';
 import { TimeAgo, useMinuteClock } from '@campus/kit/format';
 import { EditedLabel, PostMenu } from '@campus/kit/own-words';
 import { MutedPostRow, useSafetyMenuItems } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
 import { mediaMobile } from '@campus/kit/theme';
-import { HeartIcon, CommentIcon, RepostIcon } from './icons';
+import { BookmarkIcon, HeartIcon, CommentIcon, RepostIcon } from './icons';
 import {
   creditedPost,
   isRepost,
@@ -22,6 +22,7 @@ import { imagesOf } from './image-sources';
 import { PostImages } from './post-images';
 import { PostBody, QuotedPost, ellipsis, openLabel } from './quoted-post';
 import { RepostDialog } from './repost-dialog';
+import { usePostBookmark } from './use-post-bookmark';
 import { usePostLike } from './use-post-like';
 import { usePostRepost } from './use-post-repost';
 
@@ -153,6 +154,12 @@ const RepostButton = styled(ActionButton)`
   }
 `;
 
+const BookmarkButton = styled(ActionButton)`
+  &[aria-pressed='true'] {
+    color: ${({ theme }) => theme.colors.primary};
+  }
+`;
+
 export interface PostCardProps {
   /** The post as the API returns it (spec §3 Post shape). */
   post: Post;
@@ -164,6 +171,8 @@ export interface PostCardProps {
   onReposted?: (repost: Post, original: Omit<Post, 'originalPost'>) => void;
   /** After the viewer withdrew their repost of the post acted on (refresh a list here). */
   onRepostUndone?: (original: Omit<Post, 'originalPost'>) => void;
+  /** After the server confirmed a bookmark change of the post acted on (issue 40). */
+  onBookmarkChange?: (post: Post, result: BookmarkResponse) => void;
   /** Replace the like request (default `POST /api/posts/{id}/like`). */
   likeRequest?: (postId: number) => Promise<LikeResponse>;
   /** Replace the repost request (default `POST /api/posts/{id}/repost`). */
@@ -171,6 +180,7 @@ export interface PostCardProps {
     postId: number,
     comment?: string,
     images?: readonly AttachImageRequest[],
+    mentions?: readonly number[],
   ) => Promise<Post>;
   /** Replace the undo request (default `DELETE /api/posts/{id}/repost`). */
   undoRepostRequest?: (postId: number) => Promise<UndoneRepost>;
@@ -196,7 +206,8 @@ export interface OpenPostState {
  * original (likes, comments, the repost button and opening), a quote on itself. Likes are
  * optimistic; the repost button reposts through the dialog (signed-in members only) or, once the
  * viewer reposted, withdraws their repost; a post that quotes another cannot be reposted.
- * Clicking the card (outside its links and buttons) or its time opens the post.
+ * Clicking the card (outside its links and buttons) or its time opens the post. Signed-in
+ * members keep a post with the bookmark toggle (issue 40), which also acts on the credited post.
  */
 export const PostCard = memo(function PostCard(props: PostCardProps) {
   // A post with one of the viewer's muted words (issue 38) shows as a collapsed row until opened;
@@ -222,6 +233,7 @@ function PostCardContent({
   onLikeChange,
   onReposted,
   onRepostUndone,
+  onBookmarkChange,
   likeRequest = togglePostLike,
   repostRequest = repostPost,
   undoRepostRequest = undoRepost,
@@ -313,7 +325,7 @@ function PostCardContent({
           </RepostLine>
           {post.repostComment && (
             <Quote dir="auto" aria-label={`${post.author.name}'s comment`}>
-              <Linkified text={post.repostComment} />
+              <Linkified text={post.repostComment} mentions={post.mentions} tags />
             </Quote>
           )}
           {quoteImages.length > 0 && <PostImages images={quoteImages} priority={imagePriority} />}
@@ -354,6 +366,12 @@ function PostCardContent({
           <RepostIcon />
           <span aria-hidden="true">{reposts.repostsCount}</span>
         </RepostButton>
+        {user && (
+          <PostBookmarkButton
+            post={target}
+            onSettled={onBookmarkChange ? (result) => onBookmarkChange(post, result) : undefined}
+          />
+        )}
         <PostMenu post={post} triggerRef={safety.triggerRef} otherItems={safety.items} />
         {safety.dialogs}
       </Actions>
@@ -374,6 +392,30 @@ function PostCardContent({
 }
 
 const MemoPostBody = memo(PostBody);
+
+/**
+ * The bookmark toggle of signed-in members (issue 40), with its own state (usePostBookmark):
+ * private, so no count.
+ */
+function PostBookmarkButton({
+  post,
+  onSettled,
+}: {
+  post: Omit<Post, 'originalPost'>;
+  onSettled?: (result: BookmarkResponse) => void;
+}) {
+  const bookmark = usePostBookmark(post, { onSettled });
+  return (
+    <BookmarkButton
+      type="button"
+      aria-label={bookmark.bookmarked ? 'Remove bookmark' : 'Bookmark'}
+      aria-pressed={bookmark.bookmarked}
+      onClick={() => void bookmark.toggle()}
+    >
+      <BookmarkIcon filled={bookmark.bookmarked} />
+    </BookmarkButton>
+  );
+}
 
 /**
  * The like button with its own state (usePostLike): a like draws this button again, not its card.

@@ -1,6 +1,7 @@
 import {
   callRoutes,
   type AttachImageRequest,
+  type BookmarkResponse,
   type LikeResponse,
   type Post,
   type RepostRequest,
@@ -15,16 +16,19 @@ export function togglePostLike(postId: number): Promise<LikeResponse> {
 
 /**
  * `POST /api/posts/{id}/repost`. Spec §5: the comment is optional, trimmed, and sent absent when
- * it is empty; a quote's images (issue 39) likewise. Resolves with the new repost.
+ * it is empty; a quote's images (issue 39) and the members it mentions (issue 40) likewise.
+ * Resolves with the new repost.
  */
 export function repostPost(
   postId: number,
   comment?: string,
   images: readonly AttachImageRequest[] = [],
+  mentions: readonly number[] = [],
 ): Promise<Post> {
   const trimmed = comment?.trim();
   const body: RepostRequest = trimmed ? { comment: trimmed } : {};
   if (images.length > 0) body.images = images.map(({ id, alt = '' }) => ({ id, alt }));
+  if (trimmed && mentions.length > 0) body.mentions = [...mentions];
   return callApi(callRoutes.repost, { params: { id: postId }, body });
 }
 
@@ -68,4 +72,14 @@ export function isPlainRepost(
 export function creditedPost(post: Post): Omit<Post, 'originalPost'> {
   if ((isPlainRepost(post) || isSharedComment(post)) && post.originalPost) return post.originalPost;
   return post;
+}
+
+/**
+ * `POST` (keep) or `DELETE` (drop) `/api/posts/{id}/bookmark` (issue 40): idempotent, private to
+ * the viewer; the server answers the state it now has.
+ */
+export function setPostBookmark(postId: number, bookmarked: boolean): Promise<BookmarkResponse> {
+  return bookmarked
+    ? callApi(callRoutes.bookmarkPost, { params: { id: postId } })
+    : callApi(callRoutes.unbookmarkPost, { params: { id: postId } });
 }

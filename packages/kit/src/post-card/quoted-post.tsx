@@ -133,7 +133,11 @@ export function PostBody({
           <EditedLabel kind="post" id={post.id} editedAt={post.editedAt} />
           {post.isJdTagged && <Badge $tone="primary">JD</Badge>}
         </Meta>
-        {clamp ? <ClampedText text={post.content} /> : <FullText text={post.content} />}
+        {clamp ? (
+          <ClampedText text={post.content} mentions={post.mentions} />
+        ) : (
+          <FullText text={post.content} mentions={post.mentions} tags />
+        )}
         {images.length > 0 && <PostImages images={images} priority={imagePriority} />}
       </Body>
     </Row>

@@ -8,8 +8,9 @@ import {
   useImageAttachments,
   type UploadImage,
 } from '@campus/kit/media';
+import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
-import { Button, Dialog, TextArea } from '@campus/kit/ui';
+import { Button, Dialog } from '@campus/kit/ui';
 import { repostPost } from './post-requests';
 
 const Form = styled.form`
@@ -37,11 +38,15 @@ export interface RepostDialogProps {
   onOpenChange: (open: boolean) => void;
   /** After the server created the repost. */
   onReposted?: (repost: Post) => void;
-  /** Replaces the request (default: `POST /api/posts/{id}/repost`); `images`: a quote's (issue 39). */
+  /**
+   * Replaces the request (default: `POST /api/posts/{id}/repost`); `images`: a quote's (issue 39);
+   * `mentions`: the members picked in its comment (issue 40).
+   */
   request?: (
     postId: number,
     comment?: string,
     images?: readonly AttachImageRequest[],
+    mentions?: readonly number[],
   ) => Promise<Post>;
   /** Replaces `POST /api/media` for the quote's images (tests). */
   upload?: UploadImage;
@@ -75,6 +80,8 @@ export function RepostDialogPanel({
   const [submitting, setSubmitting] = useState(false);
   // The images of a quote (issue 39): a quote is a post of its own, with its comment.
   const attachments = useImageAttachments();
+  // Members picked in the @ autocomplete of the comment (issue 40).
+  const mentions = useMentionPicks();
   const waiting = waitingText(attachments, comment);
 
   const onSubmit = async (event: FormEvent) => {
@@ -82,9 +89,13 @@ export function RepostDialogPanel({
     if (submitting || waiting) return;
     setSubmitting(true);
     try {
-      const repost = await request(post.id, comment, attachments.images);
+      const mentioned = mentions.idsIn(comment);
+      const repost = await (mentioned.length > 0
+        ? request(post.id, comment, attachments.images, mentioned)
+        : request(post.id, comment, attachments.images));
       setComment('');
       attachments.reset();
+      mentions.reset();
       onOpenChange(false);
       toast({ title: 'Success', description: 'Post reposted successfully!' });
       onReposted?.(repost);
@@ -115,13 +126,14 @@ export function RepostDialogPanel({
           attachments.addFiles(files);
         }}
       >
-        <TextArea
+        <MentionTextArea
           label="Add a comment (optional)"
           placeholder="Add a comment..."
           rows={3}
           maxLength={REPOST_COMMENT_MAX_LENGTH}
           value={comment}
-          onChange={(event) => setComment(event.target.value)}
+          onValueChange={setComment}
+          onMention={mentions.add}
         />
         <ImageAttachments attachments={attachments} disabled={submitting} upload={upload} />
         <Actions>

@@ -13,6 +13,12 @@ export interface RemoteModules {
   'mf_feed/PostDetailPage': NoProps;
   'mf_feed/PostComposer': { open: boolean; onOpenChange: (open: boolean) => void };
   'mf_feed/OpportunitiesPage': NoProps;
+  /** `/search?tab=posts`: post search results for the URL's `q` and filters (issue 40). */
+  'mf_feed/PostSearchResults': NoProps;
+  /** `/tags/:tag`: a tag's posts, with Follow (issue 40). */
+  'mf_feed/TagPage': NoProps;
+  /** `/bookmarks`: the caller's bookmarked posts (issue 40). */
+  'mf_feed/BookmarksPage': NoProps;
   'mf_profile/ProfilePage': NoProps;
   'mf_profile/EditProfilePage': NoProps;
   'mf_profile/FollowListPage': { kind: 'following' | 'followers' };

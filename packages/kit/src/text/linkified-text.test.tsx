@@ -1,5 +1,7 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { find } from 'linkifyjs';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { UserText, USER_LINK_REL } from '@campus/kit/text';
 import { LINK_OPTIONS } from './linkify-links';
 import { mayContainLink } from './linkified-text';
@@ -45,6 +47,56 @@ describe('UserText', () => {
     const quote = screen.getByTestId('quote');
     expect(quote.tagName).toBe('BLOCKQUOTE');
     expect(quote).toHaveAttribute('dir', 'auto');
+  });
+});
+
+function Location() {
+  return <output data-testid="location">{useLocation().pathname}</output>;
+}
+
+describe('UserText with #tags and @mentions (issue 40)', () => {
+  it('links tags to their pages and mentions to the profiles, in the app, keeping the text', async () => {
+    const text = 'Thanks @Ada Okafor! See you at the #CaféFair and #مَدرسة';
+    render(
+      <MemoryRouter>
+        <UserText text={text} tags mentions={[{ id: 1, start: 7, end: 18 }]} data-testid="text" />
+        <Location />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('text')).toHaveTextContent(text);
+    const mention = screen.getByRole('link', { name: '@Ada Okafor' });
+    expect(mention).toHaveAttribute('href', '/profile/1');
+    expect(mention).not.toHaveAttribute('target');
+    expect(screen.getByRole('link', { name: '#CaféFair' })).toHaveAttribute(
+      'href',
+      '/tags/cafefair',
+    );
+    // an Arabic tag keeps its own direction inside the English text, and links without harakat
+    const arabic = screen.getByRole('link', { name: '#مَدرسة' });
+    expect(arabic).toHaveAttribute('dir', 'auto');
+    expect(arabic).toHaveAttribute('href', `/tags/${encodeURIComponent('مدرسة')}`);
+    await userEvent.click(mention);
+    expect(screen.getByTestId('location')).toHaveTextContent('/profile/1');
+  });
+
+  it('keeps a web address with a #fragment one link once linkifyjs is there', async () => {
+    render(
+      <MemoryRouter>
+        <UserText text="Agenda: campus.edu/fair/#day2 #fair" tags />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('link', { name: 'campus.edu/fair/#day2' })).toHaveAttribute(
+      'href',
+      'https://campus.edu/fair/#day2',
+    );
+    expect(screen.getByRole('link', { name: '#fair' })).toHaveAttribute('href', '/tags/fair');
+    expect(screen.getAllByRole('link')).toHaveLength(2);
+  });
+
+  it("leaves '#' words as text where tags are not asked for (a bio)", () => {
+    render(<UserText text="Chemistry #2027 #fair" data-testid="bio" />);
+    expect(screen.queryByRole('link')).not.toBeInTheDocument();
+    expect(screen.getByTestId('bio')).toHaveTextContent('Chemistry #2027 #fair');
   });
 });
 

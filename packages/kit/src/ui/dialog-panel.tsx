@@ -121,6 +121,9 @@ export function DialogPanel({
     (first ?? node)?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
+      // A field with a list open inside the dialog (the @mention suggestions) uses Escape, Tab
+      // and Enter for that list first (`data-kit-popup-open`).
+      if (event.target instanceof Element && event.target.closest('[data-kit-popup-open]')) return;
       if (event.key === 'Escape') {
         event.stopPropagation();
         onOpenChangeRef.current(false);
