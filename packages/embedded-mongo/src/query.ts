@@ -309,8 +309,9 @@ export function findDocs(coll: Collection | undefined, filter: Doc, opts: FindOp
 /**
  * A filter with `$text` (see text/search.ts): the text search's matches (or, with `$text` in an
  * `$or`, every document) checked against the rest of the filter, sorted, paged; their scores
- * go to `opts.textScores`. A page sorted by score alone reads documents best first and stops
- * when the page is full (when nothing else is checked, only the page's documents are read).
+ * go to `opts.textScores`. A page sorted by score alone reads documents best first (`bestFirst`)
+ * and stops when the page is full (when nothing else is checked, only the page's documents are
+ * read).
  */
 function findText(coll: Collection | undefined, filter: Doc, opts: FindOptions): Doc[] {
   const search = textSearch(coll, filter, opts.ns ?? coll?.ns ?? '');
@@ -335,11 +336,11 @@ function findText(coll: Collection | undefined, filter: Doc, opts: FindOptions):
     sort[0]![0] === TEXT_SCORE_SORT
   ) {
     const wanted = skip + limit;
-    // Only the page's best when nothing else is checked (a short page: insertion is cheap).
-    const order =
-      rest || search.checks || wanted > 100
-        ? byScore(search.scores)
-        : topByScore(search.scores, wanted);
+    // Best first, and only as far as the page needs: the best `wanted` (twice that when other
+    // conditions or the text's own checks may reject some) from a bounded heap, every match
+    // sorted only if the page is still not full after those. Sorting every match first cost
+    // half of a search's time on a word found in a quarter of the posts.
+    const order = bestFirst(search.scores, rest || search.checks ? wanted * 2 : wanted);
     const page: Doc[] = [];
     for (const i of order) {
       stats.docsExamined++;
@@ -401,18 +402,62 @@ function byScore(scores: readonly number[]): Uint32Array {
   return order.sort((a, b) => scores[b]! - scores[a]! || a - b);
 }
 
+/**
+ * Positions of `scores`, best first (ties in their order), computed as far as they are read: the
+ * `n` best from a bounded heap (a pass over the scores, O(N log n)); if more are read, the `8n`
+ * best the same way (a phrase or another condition that rejects many); only then every position
+ * sorted (`byScore`). All use one order (score descending, then position), so the sequence is
+ * `byScore`'s.
+ */
+function* bestFirst(scores: readonly number[], n: number): Generator<number> {
+  let done = 0;
+  for (const size of [n, 8 * n]) {
+    const top = topByScore(scores, size);
+    for (let i = done; i < top.length; i++) yield top[i]!;
+    if (top.length < size) return; // every position was among them
+    done = top.length;
+  }
+  const all = byScore(scores);
+  for (let i = done; i < all.length; i++) yield all[i]!;
+}
+
 /** The positions of the `n` best scores, best first (ties in their order). */
 function topByScore(scores: readonly number[], n: number): number[] {
-  const top: number[] = [];
-  for (let i = 0; i < scores.length; i++) {
-    const s = scores[i]!;
-    if (top.length === n && s <= scores[top[n - 1]!]!) continue;
-    let j = top.length;
-    while (j > 0 && scores[top[j - 1]!]! < s) j--;
-    top.splice(j, 0, i);
-    if (top.length > n) top.pop();
+  if (n <= 0) return [];
+  // A heap of the best so far with the worst of them at the root: a later position with an
+  // equal score is worse (ties keep their order), so it never displaces one.
+  const heap: number[] = [];
+  const worse = (a: number, b: number) =>
+    scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
+  const down = (from: number) => {
+    let i = from;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let w = i;
+      if (l < heap.length && worse(heap[l]!, heap[w]!)) w = l;
+      if (r < heap.length && worse(heap[r]!, heap[w]!)) w = r;
+      if (w === i) return;
+      [heap[i], heap[w]] = [heap[w]!, heap[i]!];
+      i = w;
+    }
+  };
+  for (let p = 0; p < scores.length; p++) {
+    if (heap.length < n) {
+      heap.push(p);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i]!, heap[parent]!)) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+    } else if (scores[p]! > scores[heap[0]!]!) {
+      heap[0] = p;
+      down(0);
+    }
   }
-  return top;
+  return heap.sort((a, b) => scores[b]! - scores[a]! || a - b);
 }
 
 /** Filters, sorts and pages documents that are not in a collection (a view's output). */

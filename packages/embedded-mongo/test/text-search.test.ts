@@ -306,6 +306,52 @@ describe('$text with other conditions', () => {
     expect(await c.countDocuments({ $text: { $search: 'nothing' } })).toBe(0);
   });
 
+  test('when a page is sorted by score with other conditions, then it is the same as sorting every match, ties in insertion order, even when most of the best are rejected', async () => {
+    const c = db.collection<{ _id: number; text: string; keep: boolean }>('ranked');
+    await c.createIndex({ text: 'text' });
+    // 600 matches with 12 distinct scores (1 to 12 repetitions of the word in 12 words), so
+    // ties are everywhere; `keep` rejects every document among the 400 best but a few.
+    const docs = Array.from({ length: 600 }, (_, i) => {
+      const n = 1 + ((i * 7) % 12);
+      const words = [...Array<string>(n).fill('lantern'), ...Array<string>(12 - n).fill('quiet')];
+      return { _id: i + 1, text: words.join(' '), keep: n < 9 || i % 50 === 0 };
+    });
+    await c.insertMany(docs);
+    const all = await c
+      .find({ $text: { $search: 'lantern' } }, { projection: { score: { $meta: 'textScore' } } })
+      .toArray();
+    // Every match sorted the long way: score descending, then insertion order.
+    const expected = all
+      .map((d) => ({ id: d._id, score: (d as unknown as { score: number }).score }))
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+    const keep = new Set(docs.filter((d) => d.keep).map((d) => d._id));
+    for (const [skip, limit] of [
+      [0, 5],
+      [3, 20],
+      [0, 150],
+      [140, 30],
+    ] as const) {
+      const page = await c
+        .find(
+          { $text: { $search: 'lantern' }, keep: true },
+          { projection: { _id: 1, score: { $meta: 'textScore' } } },
+        )
+        .sort({ score: { $meta: 'textScore' } })
+        .skip(skip)
+        .limit(limit)
+        .toArray();
+      const want = expected.filter((d) => keep.has(d.id)).slice(skip, skip + limit);
+      expect(page.map((d) => d._id)).toEqual(want.map((d) => d.id));
+    }
+    // Without other conditions: the heap alone.
+    const best = await c
+      .find({ $text: { $search: 'lantern' } }, { projection: { _id: 1 } })
+      .sort({ score: { $meta: 'textScore' } })
+      .limit(60)
+      .toArray();
+    expect(best.map((d) => d._id)).toEqual(expected.slice(0, 60).map((d) => d.id));
+  });
+
   test('when $text is a branch of $or beside an indexed condition, then both are returned with scores', async () => {
     const c = await articles();
     const docs = await c

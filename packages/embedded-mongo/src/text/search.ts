@@ -180,13 +180,7 @@ export function textSearch(coll: Collection | undefined, filter: Doc, ns: string
     ids = lists[0]!.ids;
     scores = lists[0]!.scores;
   } else if (lists.length > 1) {
-    // A document's score is the sum of its terms' scores.
-    const byId = new Map<string, number>();
-    for (const list of lists)
-      for (let i = 0; i < list.ids.length; i++)
-        byId.set(list.ids[i]!, (byId.get(list.ids[i]!) ?? 0) + list.scores[i]!);
-    ids = [...byId.keys()];
-    scores = [...byId.values()];
+    ({ ids, scores } = sumPostings(lists));
   }
   const checks = needsMatcher(query);
   const resolve = (id: string): Doc | undefined => {
@@ -195,4 +189,42 @@ export function textSearch(coll: Collection | undefined, filter: Doc, ns: string
   };
   const required = located.otherBranches === undefined;
   return { index, ids, scores, checks, resolve, filter: withoutText(filter, !required), required };
+}
+
+/**
+ * The documents of several terms' postings with the sum of their scores, in order of first
+ * appearance (the first list's order, then each later list's documents not seen before). The
+ * later lists are summed in a map and the first is read against it, so the first list's
+ * postings (most often the longest: a common word) cost one map lookup each, not two.
+ */
+function sumPostings(lists: ReadonlyArray<Readonly<{ ids: string[]; scores: number[] }>>): {
+  ids: string[];
+  scores: number[];
+} {
+  const later = new Map<string, number>();
+  for (let l = 1; l < lists.length; l++) {
+    const list = lists[l]!;
+    for (let i = 0; i < list.ids.length; i++) {
+      const id = list.ids[i]!;
+      later.set(id, (later.get(id) ?? 0) + list.scores[i]!);
+    }
+  }
+  const first = lists[0]!;
+  const ids = new Array<string>(first.ids.length);
+  const scores = new Array<number>(first.ids.length);
+  for (let i = 0; i < first.ids.length; i++) {
+    const id = first.ids[i]!;
+    ids[i] = id;
+    const more = later.get(id);
+    if (more === undefined) scores[i] = first.scores[i]!;
+    else {
+      scores[i] = first.scores[i]! + more;
+      later.delete(id);
+    }
+  }
+  for (const [id, score] of later) {
+    ids.push(id);
+    scores.push(score);
+  }
+  return { ids, scores };
 }
