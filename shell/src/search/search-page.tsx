@@ -146,20 +146,25 @@ export function SearchPage() {
     );
   };
 
-  // What is typed reaches the URL once typing pauses.
+  // What is typed reaches the URL once typing pauses. The wait is cancelled when a tab or Enter
+  // takes the words at once: setParams' updater starts from the params of the render that made
+  // it, and a navigation to a tab whose module is still loading is a transition that has not
+  // rendered yet, so a wait left running would put the old tab back.
+  const pendingQuery = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const cancelPendingQuery = () => clearTimeout(pendingQuery.current);
   useEffect(() => {
     const next = text.trim();
     if (next === q) return;
     const timer = setTimeout(() => setQuery(next, q !== ''), SEARCH_DEBOUNCE_MS);
+    pendingQuery.current = timer;
     return () => clearTimeout(timer);
-    // A new `params` restarts the wait: setParams' updater starts from the params of the render
-    // that made it, so a timer from before a tab change would put the old tab back.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- setQuery reads only setParams
   }, [text, q, params]);
 
   const selectTab = (next: SearchTab) => {
     if (next === tab) return;
     // What is typed and not yet in the URL goes with the tab: the tab searches it at once.
+    cancelPendingQuery();
     const typed = text.trim();
     setParams(
       (current) => {
@@ -174,6 +179,7 @@ export function SearchPage() {
   };
 
   const runRecent = (search: string) => {
+    cancelPendingQuery();
     setText(search);
     setQuery(search, false);
     recent.remember(search);
@@ -184,6 +190,7 @@ export function SearchPage() {
     if (event.key === 'Enter') {
       event.preventDefault();
       const next = text.trim();
+      cancelPendingQuery();
       if (next !== q) setQuery(next, q !== '');
       recent.remember(next);
     } else if (event.key === 'Escape' && text) {
