@@ -4,24 +4,14 @@ import { callRoutes, USER_SEARCH_QUERY_MAX_LENGTH } from '@campus/contracts';
 import { readCall } from '@campus/kit/api';
 import { keys, useCallData } from '@campus/kit/data';
 import { Button } from '@campus/kit/ui';
+import { FilterField } from './filter-field';
 
 const PEOPLE_SHOWN = 5;
 const DEBOUNCE_MS = 250;
 
-const Box = styled.div`
-  display: grid;
-  gap: ${({ theme }) => theme.space(1)};
-  font-size: 0.875rem;
-
-  label {
-    font-weight: 600;
-  }
+const Box = styled(FilterField)`
   input {
-    height: 36px;
     padding: 0 ${({ theme }) => theme.space(3)};
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: ${({ theme }) => theme.radius.md};
-    font: inherit;
   }
   ul {
     display: flex;

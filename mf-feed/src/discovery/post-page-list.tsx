@@ -4,6 +4,7 @@ import { ApiError, failureDescription } from '@campus/kit/api';
 import { PostCard, PostCardSkeleton } from '@campus/kit/post-card';
 import { Button, EmptyState } from '@campus/kit/ui';
 import type { usePostPages } from './post-pages';
+import { visuallyHidden } from '../visually-hidden';
 
 const Footer = styled.div`
   display: grid;
@@ -13,15 +14,6 @@ const Footer = styled.div`
   color: ${({ theme }) => theme.colors.textMuted};
   font-size: 0.875rem;
 `;
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 export interface PostPageListProps {
   list: ReturnType<typeof usePostPages>;

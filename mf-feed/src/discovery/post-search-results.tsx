@@ -11,6 +11,7 @@ import {
   postSearchKey,
   type PostSearchFilter,
 } from './post-search-query';
+import { FilterField } from './filter-field';
 
 const Filters = styled.fieldset`
   display: flex;
@@ -28,23 +29,6 @@ const Filters = styled.fieldset`
     height: 1px;
     overflow: hidden;
     clip: rect(0 0 0 0);
-  }
-`;
-
-const DateField = styled.div`
-  display: grid;
-  gap: ${({ theme }) => theme.space(1)};
-  font-size: 0.875rem;
-
-  label {
-    font-weight: 600;
-  }
-  input {
-    height: 36px;
-    padding: 0 ${({ theme }) => theme.space(2)};
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: ${({ theme }) => theme.radius.md};
-    font: inherit;
   }
 `;
 
@@ -92,7 +76,7 @@ export default function PostSearchResults() {
           checked={filters.images === 'true'}
           onChange={(event) => setFilter('images', event.target.checked ? 'true' : undefined)}
         />
-        <DateField>
+        <FilterField>
           <label htmlFor={sinceId}>From date</label>
           <input
             id={sinceId}
@@ -101,8 +85,8 @@ export default function PostSearchResults() {
             max={filters.until}
             onChange={(event) => setFilter('since', event.target.value || undefined)}
           />
-        </DateField>
-        <DateField>
+        </FilterField>
+        <FilterField>
           <label htmlFor={untilId}>To date</label>
           <input
             id={untilId}
@@ -111,7 +95,7 @@ export default function PostSearchResults() {
             min={filters.since}
             onChange={(event) => setFilter('until', event.target.value || undefined)}
           />
-        </DateField>
+        </FilterField>
       </Filters>
       <PostPageList
         list={list}

@@ -7,6 +7,7 @@ import { Button, EmptyState } from '@campus/kit/ui';
 import { PostPageList } from './post-page-list';
 import { usePostPages } from './post-pages';
 import { fetchTagPage, setTagFollowed, tagOfPath, tagPageKey } from './tag-page-query';
+import { visuallyHidden } from '../visually-hidden';
 
 const Header = styled.header`
   display: flex;
@@ -27,15 +28,6 @@ const Header = styled.header`
     color: ${({ theme }) => theme.colors.textMuted};
   }
 `;
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 const postsCountText = (count: number) => `${count} ${count === 1 ? 'post' : 'posts'}`;
 

@@ -26,6 +26,7 @@ import {
   type SavedFeedPosition,
 } from './scroll-restoration';
 import { useFeed } from './use-feed';
+import { visuallyHidden } from '../visually-hidden';
 
 /**
  * From this width the feed has a right column (Who to follow) beside it; the shell widens its
@@ -156,15 +157,6 @@ const Pill = styled.button`
     background: ${({ theme }) => theme.colors.primaryHover};
   }
 `;
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 const TAB_LABELS: Record<FeedTab, ReactNode> = {
   'for-you': 'For You',
