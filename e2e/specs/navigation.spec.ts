@@ -23,8 +23,27 @@ test.describe('on a phone (390x844)', () => {
     const feedPosition = await scrollY(page);
     expect(feedPosition).toBeGreaterThan(800);
 
-    // open it by its text (the post's paragraph), not by a button or the author's name link
-    await card.locator('p').first().click();
+    // open it by its text (the post's paragraph), not by a button, the author's name link or a
+    // #tag or @mention link inside the text: click the middle of its first plain word
+    const point = await card
+      .locator('p')
+      .first()
+      .evaluate((paragraph) => {
+        const walker = document.createTreeWalker(paragraph, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          const start = text.search(/\S/);
+          if (start < 0 || node.parentElement?.closest('a')) continue;
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, Math.min(text.length, start + 2));
+          const box = range.getBoundingClientRect();
+          return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+        }
+        return null;
+      });
+    expect(point, 'the post has plain text to click').not.toBeNull();
+    await page.mouse.click(point!.x, point!.y);
     await expect(page).toHaveURL(/\/post\/\d+$/);
     await expect(page).toHaveTitle(/Post · Campus$/);
     await expect.poll(() => scrollY(page)).toBe(0);
