@@ -100,6 +100,11 @@ interface Endpoint {
   name: string;
   /** One path, or several that each connection cycles through. */
   paths: string[];
+  /**
+   * A latency target for one caller (issue 40): the row is also measured with one caller
+   * sending its requests one after another for BENCH_DURATION seconds, p50 and p99 printed.
+   */
+  oneCaller?: { p50?: number; p99: number; target: string };
 }
 
 /**
@@ -137,6 +142,7 @@ function discoveryEndpoints(tag: { name: string; secondPage: string | null } | n
     {
       name: 'GET /api/search/posts (post search)',
       paths: searches.map((q) => `/api/search/posts?q=${encodeURIComponent(q)}`),
+      oneCaller: { p50: 20, p99: 100, target: 'post search p50 ≤ 20 ms and p99 ≤ 100 ms' },
     },
     ...(tag
       ? [
@@ -190,6 +196,7 @@ function endpoints(
       // What the composer asks as a member types '@' and a name (issue 40).
       name: 'GET /api/users/mention-suggestions, mention autocomplete',
       paths: mentionQueries.map((q) => `/api/users/mention-suggestions?q=${encodeURIComponent(q)}`),
+      oneCaller: { p99: 30, target: 'mention autocomplete p99 ≤ 30 ms' },
     },
     { name: 'GET /api/notifications', paths: ['/api/notifications'] },
     { name: 'GET /api/notifications?grouped=true', paths: ['/api/notifications?grouped=true'] },
@@ -332,6 +339,37 @@ async function drain(url: string): Promise<void> {
 }
 
 /** One row of several measurements of it (each of one repetition): their medians. */
+interface OneCaller {
+  requests: number;
+  errors: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * One caller's latency: requests sent one after another (cycling through `paths`) for
+ * BENCH_DURATION seconds, at least 20, on an otherwise idle API; p50 and p99 of their times.
+ */
+async function oneCaller(
+  url: string,
+  paths: string[],
+  headers: Record<string, string>,
+): Promise<OneCaller> {
+  const times: number[] = [];
+  let errors = 0;
+  const until = performance.now() + DURATION * 1000;
+  while (times.length < 20 || performance.now() < until) {
+    const started = performance.now();
+    const res = await fetch(`${url}${paths[times.length % paths.length]}`, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) errors += 1;
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!;
+  return { requests: times.length, errors, p50: at(0.5), p99: at(0.99) };
+}
+
 function medianRow(rows: Row[]): Row {
   const of = (pick: (r: Row) => number) => median(rows.map(pick));
   return {
@@ -500,6 +538,7 @@ async function main() {
     );
     const rows: Row[] = [floor];
     const extra = new Map<string, { single: number; ops: { cold: string[]; warm: string[] } }>();
+    const oneCallers: Array<OneCaller & { endpoint: Endpoint }> = [];
     for (const e of list) {
       await drain(api.url);
       const single: number[] = [];
@@ -510,6 +549,14 @@ async function main() {
         await res.arrayBuffer();
         if (res.status !== 200) singleErrors += 1;
         single.push(performance.now() - started);
+      }
+      if (e.oneCaller) {
+        const caller = await oneCaller(api.url, e.paths, headers);
+        singleErrors += caller.errors;
+        oneCallers.push({ endpoint: e, ...caller });
+        console.log(
+          `${e.name}, one caller: ${caller.requests} requests in ${DURATION} s, p50 ${fmt(caller.p50, 1)} ms, p99 ${fmt(caller.p99, 1)} ms`,
+        );
       }
       const row = await measure(e.name, {
         url: api.url,
@@ -612,6 +659,11 @@ async function main() {
       safetyRatios.length
         ? `- feed pages of a member with ${SAFETY_BLOCKS + SAFETY_MUTES} blocks and mutes and ${SAFETY_WORDS} muted words ≤ 1.15× the API CPU/request of a member with none (same follows, same run): ${safetyRatios.map((s) => `${s.tab} ${fmt(s.ratio, 2)}×`).join(', ')} → **${judged(worstSafety <= 1.15, ...safetyRatios.flatMap((s) => s.rows))}**`
         : '',
+      ...oneCallers.map(({ endpoint, p50, p99, requests }) => {
+        const goal = endpoint.oneCaller!;
+        const ok = (goal.p50 === undefined || p50 <= goal.p50) && p99 <= goal.p99;
+        return `- ${goal.target} for one caller: p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms over ${requests} requests → **${requests >= 20 ? (ok ? 'met' : 'not met') : 'not measured'}**`;
+      }),
       unmeasured.length
         ? `- not measured (a repetition, or the hello-world or 404 before it, answered no request within its ${DURATION} s; the machine was too busy): ${unmeasured.join('; ')}`
         : '',

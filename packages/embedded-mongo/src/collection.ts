@@ -641,6 +641,16 @@ export class TextIndex extends Index {
     if (this.pending) this.buildPending();
     return this.postings.lookup(prefix, term);
   }
+
+  /** Several terms' postings (from `lookup`) summed per document (see TextPostings.sum). */
+  sum(lists: ReadonlyArray<Readonly<Postings>>): { ords: number[]; scores: number[] } {
+    return this.postings.sum(lists);
+  }
+
+  /** The `_id` key of the document at a posting's ordinal. */
+  idOf(ord: number): string | undefined {
+    return this.postings.idOf(ord);
+  }
 }
 
 /**

@@ -319,7 +319,7 @@ function findText(coll: Collection | undefined, filter: Doc, opts: FindOptions):
   const rest = Object.keys(search.filter).length > 0;
   const stats = opts.stats ?? { docsExamined: 0, plan: '' };
   stats.plan = `TEXT_MATCH ${search.index.name}`;
-  const { ids } = search;
+  const { ords } = search;
   const skip = opts.skip ?? 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
   const sort = opts.sort ?? [];
@@ -344,7 +344,7 @@ function findText(coll: Collection | undefined, filter: Doc, opts: FindOptions):
     const page: Doc[] = [];
     for (const i of order) {
       stats.docsExamined++;
-      const d = search.resolve(ids[i]!);
+      const d = search.resolve(ords[i]!);
       if (!d || (rest && !query.test(d))) continue;
       page.push(d);
       scores.set(d, search.scores[i]!);
@@ -355,17 +355,17 @@ function findText(coll: Collection | undefined, filter: Doc, opts: FindOptions):
 
   const matched: Doc[] = [];
   if (search.required) {
-    for (let i = 0; i < ids.length; i++) {
+    for (let i = 0; i < ords.length; i++) {
       stats.docsExamined++;
-      const d = search.resolve(ids[i]!);
+      const d = search.resolve(ords[i]!);
       if (!d || (rest && !query.test(d))) continue;
       matched.push(d);
       scores.set(d, search.scores[i]!);
     }
   } else {
     const hits = new Map<Doc, number>();
-    for (let i = 0; i < ids.length; i++) {
-      const d = search.resolve(ids[i]!);
+    for (let i = 0; i < ords.length; i++) {
+      const d = search.resolve(ords[i]!);
       if (d) hits.set(d, search.scores[i]!);
     }
     for (const d of (coll as Collection).docs.values()) {
@@ -392,11 +392,11 @@ export function textCount(coll: Collection, filter: Doc): number | undefined {
   if (!isPlainObject(filter) || !mentionsText(filter)) return undefined;
   const search = textSearch(coll, filter, coll.ns);
   if (!search.required || search.checks || Object.keys(search.filter).length > 0) return undefined;
-  return search.ids.length;
+  return search.ords.length;
 }
 
 /** Positions of `scores`, best first (ties in their order). */
-function byScore(scores: readonly number[]): Uint32Array {
+function byScore(scores: ArrayLike<number>): Uint32Array {
   const order = new Uint32Array(scores.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   return order.sort((a, b) => scores[b]! - scores[a]! || a - b);
@@ -409,7 +409,7 @@ function byScore(scores: readonly number[]): Uint32Array {
  * sorted (`byScore`). All use one order (score descending, then position), so the sequence is
  * `byScore`'s.
  */
-function* bestFirst(scores: readonly number[], n: number): Generator<number> {
+function* bestFirst(scores: ArrayLike<number>, n: number): Generator<number> {
   let done = 0;
   for (const size of [n, 8 * n]) {
     const top = topByScore(scores, size);
@@ -422,7 +422,7 @@ function* bestFirst(scores: readonly number[], n: number): Generator<number> {
 }
 
 /** The positions of the `n` best scores, best first (ties in their order). */
-function topByScore(scores: readonly number[], n: number): number[] {
+function topByScore(scores: ArrayLike<number>, n: number): number[] {
   if (n <= 0) return [];
   // A heap of the best so far with the worst of them at the root: a later position with an
   // equal score is worse (ties keep their order), so it never displaces one.

@@ -122,15 +122,15 @@ function plannerError(ns: string, reason: string): Error {
 export interface TextSearch {
   index: TextIndex;
   /**
-   * The documents holding a term of the search (their `_id` keys) and their text scores, in
-   * parallel arrays; each may still fail the matcher (see `resolve`).
+   * The documents holding a term of the search (their ordinals in the index: `resolve` gives the
+   * document) and their text scores, in parallel arrays; each may still fail the matcher.
    */
-  ids: readonly string[];
-  scores: readonly number[];
+  ords: ArrayLike<number>;
+  scores: ArrayLike<number>;
   /** Whether `resolve` can reject a document (negations, phrases, case or diacritics). */
   checks: boolean;
-  /** The document of an id, when it matches the `$text` clause. */
-  resolve(id: string): Doc | undefined;
+  /** The document of an ordinal, when it matches the `$text` clause. */
+  resolve(ord: number): Doc | undefined;
   /** The rest of the filter: `$text` taken out, or (under `$or`) replaced by TEXT_MARKER. */
   filter: Doc;
   /** Whether every match matches the `$text` clause (it is not one branch of an `$or`). */
@@ -173,58 +173,21 @@ export function textSearch(coll: Collection | undefined, filter: Doc, ns: string
   const lists = [...query.termsForBounds]
     .map((term) => index.lookup(prefix, term))
     .filter((l) => l !== undefined);
-  let ids: readonly string[] = [];
-  let scores: readonly number[] = [];
+  let ords: ArrayLike<number> = [];
+  let scores: ArrayLike<number> = [];
   if (lists.length === 1) {
     // One term: its postings as they are (read before anything changes them).
-    ids = lists[0]!.ids;
+    ords = lists[0]!.ords;
     scores = lists[0]!.scores;
   } else if (lists.length > 1) {
-    ({ ids, scores } = sumPostings(lists));
+    ({ ords, scores } = index.sum(lists));
   }
   const checks = needsMatcher(query);
-  const resolve = (id: string): Doc | undefined => {
-    const doc = coll.docs.get(id);
+  const resolve = (ord: number): Doc | undefined => {
+    const id = index.idOf(ord);
+    const doc = id === undefined ? undefined : coll.docs.get(id);
     return doc && (!checks || textMatches(index.text, query, doc)) ? doc : undefined;
   };
   const required = located.otherBranches === undefined;
-  return { index, ids, scores, checks, resolve, filter: withoutText(filter, !required), required };
-}
-
-/**
- * The documents of several terms' postings with the sum of their scores, in order of first
- * appearance (the first list's order, then each later list's documents not seen before). The
- * later lists are summed in a map and the first is read against it, so the first list's
- * postings (most often the longest: a common word) cost one map lookup each, not two.
- */
-function sumPostings(lists: ReadonlyArray<Readonly<{ ids: string[]; scores: number[] }>>): {
-  ids: string[];
-  scores: number[];
-} {
-  const later = new Map<string, number>();
-  for (let l = 1; l < lists.length; l++) {
-    const list = lists[l]!;
-    for (let i = 0; i < list.ids.length; i++) {
-      const id = list.ids[i]!;
-      later.set(id, (later.get(id) ?? 0) + list.scores[i]!);
-    }
-  }
-  const first = lists[0]!;
-  const ids = new Array<string>(first.ids.length);
-  const scores = new Array<number>(first.ids.length);
-  for (let i = 0; i < first.ids.length; i++) {
-    const id = first.ids[i]!;
-    ids[i] = id;
-    const more = later.get(id);
-    if (more === undefined) scores[i] = first.scores[i]!;
-    else {
-      scores[i] = first.scores[i]! + more;
-      later.delete(id);
-    }
-  }
-  for (const [id, score] of later) {
-    ids.push(id);
-    scores.push(score);
-  }
-  return { ids, scores };
+  return { index, ords, scores, checks, resolve, filter: withoutText(filter, !required), required };
 }

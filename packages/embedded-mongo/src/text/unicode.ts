@@ -94,12 +94,22 @@ export function removeDiacritics(cp: number): number {
 // eslint-disable-next-line no-control-regex -- the ASCII range
 const FOLDED_ASCII = /^[\x00-\x40\x5b-\x5d\x5f\x61-\x7f]*$/;
 
+// eslint-disable-next-line no-control-regex -- the ASCII range
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_DIACRITICS = /[\^`]/g;
+
 /**
  * mongod's `caseFoldAndStripDiacritics`: each code point case-folded unless `caseSensitive`,
  * then stripped of diacritics unless `diacriticSensitive`.
  */
 export function foldString(s: string, caseSensitive: boolean, diacriticSensitive: boolean): string {
   if ((caseSensitive && diacriticSensitive) || FOLDED_ASCII.test(s)) return s;
+  if (ASCII.test(s)) {
+    // The common case, without a loop over code points: ASCII's case folding is its lower case
+    // and its only diacritics are ^ and ` (NUL is kept, as FOLDED_ASCII keeps it).
+    const folded = caseSensitive ? s : s.toLowerCase();
+    return diacriticSensitive ? folded : folded.replace(ASCII_DIACRITICS, '');
+  }
   let out = '';
   for (const ch of s) {
     let cp = ch.codePointAt(0)!;
