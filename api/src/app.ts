@@ -34,8 +34,6 @@ import { requireAuth, type AppState } from './platform/auth';
 import { userRoutes } from './modules/users/routes';
 import { searchRoutes } from './modules/search/routes';
 import { tagRoutes } from './modules/tags/routes';
-import { backfillPostTags } from './modules/posts/post-tags';
-import { backfillSearchTerms } from './modules/users/search-terms';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db';
 import { assertFromOurPages } from './platform/csrf';
@@ -110,14 +108,9 @@ export function createApp(deps: AppDeps): CampusApp {
   context.mailQueue.start();
   // And deletes the images and uploads that expired or were deleted (modules/media/janitor.ts).
   const stopMediaJanitor = context.media.janitor.start(context.events);
-  // People search reads each user's search terms; accounts stored before them get theirs now.
-  backfillSearchTerms(models.User).catch((err: unknown) =>
-    logger.warn({ err }, 'search terms could not be filled in for older accounts'),
-  );
-  // Tag pages read each post's tags (issue 40); posts stored before them get theirs now.
-  backfillPostTags(models.Post).catch((err: unknown) =>
-    logger.warn({ err }, 'tags could not be filled in for older posts'),
-  );
+  // Accounts and posts stored before search terms and tags get theirs from the migrations
+  // (src/migrations/0001-post-tags.ts, 0002-people-search-terms.ts), once, before any process
+  // listens.
   // Counted in the database, so every API process shares them; the member limiters are shared by
   // every route of an action (liking posts and comments count together).
   const rateLimits = createRateLimits(models.RateLimitWindow, config.memberLimits, () =>

@@ -292,7 +292,7 @@ describe('declared indexes', () => {
     const database = await openAs(name);
     expect(await checkMigrations(database)).toMatchObject({ ok: false, indexes: 'changed' });
     const log = capturedLogger();
-    const report = await migrateDatabase(database, { logger: log.logger, migrations: [] });
+    const report = await migrateDatabase(database, { logger: log.logger });
     expect(await checkMigrations(database)).toMatchObject({ ok: true, indexes: 'current' });
 
     expect(report.indexes?.dropped).toEqual(['comments.postId_1_createdAt_1']);

@@ -1,6 +1,5 @@
 /**
- * The API's migrations: the files `NNNN-name.ts` of this folder (none yet: the first one will be
- * 0001-...), each exporting `up(ctx: MigrationContext)`, then the declared indexes of every model
+ * The API's migrations: the files `NNNN-name.ts` of this folder, each exporting `up(ctx: MigrationContext)`, then the declared indexes of every model
  * (platform/migrations.ts says how and when). They run when the API starts (src/main.ts, before
  * it listens) and with `npm run migrate` (cli.ts), under one database lock.
  *

@@ -8,7 +8,7 @@
  * The model keeps them in step (as users' `searchTerms`): saving or inserting a post computes
  * them, and a query write that sets `content` or `repostComment` (an edit of a post, of a quote,
  * of a shared comment's copy) sets `tags` in the same update. Posts stored before tags existed
- * get theirs from `backfillPostTags` when the app starts.
+ * get theirs from `backfillPostTags`, run once by the migration 0001-post-tags.
  */
 import { extractTags } from '@campus/contracts';
 import { trusted, type mongo, type Schema } from 'mongoose';

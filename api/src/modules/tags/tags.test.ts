@@ -1,5 +1,6 @@
 import { MAX_FOLLOWED_TAGS, type TagPage, type TrendingTags } from '@campus/contracts';
 import { TestClock } from '../../../test/clock';
+import { createLogger } from '../../platform/logger';
 import { feed, publish } from '../../../test/content';
 import { TEST_PASSWORD, useTestApp, type Member } from '../../../test/test-app';
 
@@ -112,12 +113,18 @@ describe('tags on posts', () => {
     expect((await tagPage(ada, 'tj')).posts.map((p) => p.id)).toEqual([post.id]);
   });
 
-  test('when posts were stored before tags existed, then the backfill gives them their tags', async () => {
+  test('when posts were stored before tags existed, then the migration gives them their tags', async () => {
     const ada = await app.createMember();
     const post = await publish(app.http, ada, 'Old post #vintage');
     await app.models.Post.collection.updateOne({ _id: post.id as never }, { $unset: { tags: 1 } });
-    const { backfillPostTags } = await import('../posts/post-tags');
-    expect(await backfillPostTags(app.models.Post)).toBeGreaterThanOrEqual(1);
+    const { up } = await import('../../migrations/0001-post-tags');
+    const { connection } = app.database;
+    await up({
+      db: connection.db!,
+      connection,
+      models: app.models,
+      logger: createLogger('silent'),
+    });
     expect(await storedTags(post.id)).toEqual(['vintage']);
   });
 });

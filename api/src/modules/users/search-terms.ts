@@ -5,7 +5,8 @@
  *
  * The model keeps the terms in step: saving or inserting a user computes them, and every query
  * write that sets a name or an e-mail recomputes them for the users it touched. Accounts stored
- * before the terms existed get them from `backfillSearchTerms` when the app starts.
+ * before the terms existed get them from `backfillSearchTerms`, run once by the migration
+ * 0002-people-search-terms.
  */
 import { trusted, type Model, type mongo, type Schema } from 'mongoose';
 import type { UserModel } from './model';
