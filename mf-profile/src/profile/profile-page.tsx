@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import styled from 'styled-components';
+import styled, { css } from 'styled-components';
+import { ApiError } from '@campus/kit/api';
 import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail, relativeTime } from '@campus/kit/format';
 import { ReportMenu } from '@campus/kit/report';
+import { mediaMobile } from '@campus/kit/theme';
 import { useSession } from '@campus/kit/session';
 import { UserText } from '@campus/kit/text';
 import { Avatar, Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
@@ -55,10 +57,31 @@ const Row = styled.div`
   justify-content: space-between;
 `;
 
-const Actions = styled.div`
+/*
+ * On phones (issue 41) every action is a 44 px touch target (the report menu's too), and the own
+ * profile's four sit two by two beside the avatar: wrapped as a row, 'Logout' ended alone on a
+ * line above the name.
+ */
+const Actions = styled.div<{ $own: boolean }>`
   display: flex;
   flex-wrap: wrap;
   gap: ${({ theme }) => theme.space(2)};
+
+  ${mediaMobile} {
+    ${({ $own }) =>
+      $own
+        ? css`
+            flex: 1;
+            display: grid;
+            grid-template-columns: repeat(2, minmax(0, 1fr));
+            max-width: 320px;
+          `
+        : ''}
+    button {
+      min-width: 44px;
+      min-height: 44px;
+    }
+  }
 `;
 
 const NameLine = styled.div`
@@ -131,7 +154,21 @@ export default function ProfilePage() {
 
   if (userId !== null && isLoading && !profile) return <ProfileSkeleton />;
   if (userId === null || !profile || error) {
-    return <EmptyState title="User not found" description="This user profile doesn't exist." />;
+    // A failure to load (not the API saying there is no such user) may pass: offer Retry.
+    const failed = error !== undefined && !(error instanceof ApiError && error.status === 404);
+    return (
+      <EmptyState
+        title="User not found"
+        description="This user profile doesn't exist."
+        action={
+          failed ? (
+            <Button variant="secondary" onClick={() => void mutate()}>
+              Retry
+            </Button>
+          ) : undefined
+        }
+      />
+    );
   }
 
   return (
@@ -146,7 +183,7 @@ export default function ProfilePage() {
       <Header aria-labelledby="profile-name">
         <Row>
           <Avatar name={profile.name} src={profile.avatarUrl} size={80} />
-          <Actions>
+          <Actions $own={isOwn}>
             {isOwn ? (
               <>
                 <Button variant="secondary" size="sm" onClick={() => setFeedbackOpen(true)}>
@@ -171,7 +208,11 @@ export default function ProfilePage() {
                 <Button variant="ghost" size="sm" onClick={back}>
                   ← Back
                 </Button>
-                <FollowButton userId={profile.id} isFollowing={profile.isFollowing} />
+                <FollowButton
+                  userId={profile.id}
+                  isFollowing={profile.isFollowing}
+                  name={profile.name}
+                />
                 <ReportMenu
                   targetType="user"
                   targetId={profile.id}
