@@ -65,16 +65,22 @@ export function FollowButton({
   const [focused, setFocused] = useState(false);
   /** False right after this button followed, until the pointer or the focus leaves it. */
   const [armed, setArmed] = useState(true);
-  /** The server's answer to this button's last toggle, while `isFollowing` still says otherwise. */
-  const [answer, setAnswer] = useState<{ was: boolean; following: boolean } | null>(null);
-  const following = answer !== null && answer.was === isFollowing ? answer.following : isFollowing;
+  /** The server's answer to this button's last toggle, until `isFollowing` changes. */
+  const [answer, setAnswer] = useState<boolean | null>(null);
+  const [given, setGiven] = useState(isFollowing);
+  if (given !== isFollowing) {
+    // The refetched lists passed the state on (or it changed elsewhere): that is the truth now.
+    setGiven(isFollowing);
+    setAnswer(null);
+  }
+  const following = answer ?? isFollowing;
 
   const toggle = async () => {
     setBusy(true);
     try {
       const result = await callApi(callRoutes.toggleFollow, { params: { id: userId } });
       toast({ title: 'Success', description: 'Follow status updated!' });
-      setAnswer({ was: isFollowing, following: result.following });
+      setAnswer(result.following);
       if (result.following) setArmed(false);
       const ids = session.user ? [userId, session.user.id] : [userId];
       void mutate((key) => touchesUsers(key, ids));
