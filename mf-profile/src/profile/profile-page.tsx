@@ -77,7 +77,8 @@ const Actions = styled.div<{ $own: boolean }>`
             max-width: 320px;
           `
         : ''}
-    button {
+    /* the follow button keeps its own width (as wide as 'Following') */
+    button:not([data-following]) {
       min-width: 44px;
       min-height: 44px;
     }
