@@ -300,7 +300,12 @@ describe('GET /api/notifications?grouped=true', () => {
     const hour = 3_600_000;
     const now = Date.now();
     // Ids ascending, dates not: the follow is the newest, the like the oldest.
-    const stored = [
+    const stored: Array<{
+      type: 'like' | 'follow' | 'repost';
+      actorId: number;
+      postId: number | null;
+      createdAt: Date;
+    }> = [
       { type: 'like', actorId: carol.id, postId: post.id, createdAt: new Date(now - 3 * hour) },
       { type: 'follow', actorId: bob.id, postId: null, createdAt: new Date(now - 1 * hour) },
       { type: 'repost', actorId: bob.id, postId: post.id, createdAt: new Date(now - 2 * hour) },
