@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import styled, { css } from 'styled-components';
-import { ApiError } from '@campus/kit/api';
 import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail, relativeTime } from '@campus/kit/format';
 import { ReportMenu } from '@campus/kit/report';
 import { mediaMobile } from '@campus/kit/theme';
 import { useSession } from '@campus/kit/session';
 import { UserText } from '@campus/kit/text';
-import { Avatar, Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
+import { Avatar, Badge, Button, Skeleton } from '@campus/kit/ui';
 import { FeedbackDialog } from '../feedback/feedback-dialog';
+import { ProfileNotFound } from './profile-not-found';
 import { ProfilePosts } from './profile-posts';
 import { useProfile } from './use-profile';
 
@@ -155,21 +155,7 @@ export default function ProfilePage() {
 
   if (userId !== null && isLoading && !profile) return <ProfileSkeleton />;
   if (userId === null || !profile || error) {
-    // A failure to load (not the API saying there is no such user) may pass: offer Retry.
-    const failed = error !== undefined && !(error instanceof ApiError && error.status === 404);
-    return (
-      <EmptyState
-        title="User not found"
-        description="This user profile doesn't exist."
-        action={
-          failed ? (
-            <Button variant="secondary" onClick={() => void mutate()}>
-              Retry
-            </Button>
-          ) : undefined
-        }
-      />
-    );
+    return <ProfileNotFound error={error} retry={() => void mutate()} />;
   }
 
   return (
