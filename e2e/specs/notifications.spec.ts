@@ -149,7 +149,9 @@ test('follow, comment, reply, feedback and account-application notifications rea
   const comment = await admin.call<{ id: number }>('POST', `/api/posts/${post.id}/comments`, {
     content: 'Questions welcome below',
   });
-  await ben.call('POST', `/api/posts/${post.id}/comments`, { content: 'Thanks!' });
+  const thanks = await ben.call<{ id: number }>('POST', `/api/posts/${post.id}/comments`, {
+    content: 'Thanks!',
+  });
   await ada.call('POST', `/api/posts/${post.id}/comments`, {
     content: 'Is it in room 4?',
     parentId: comment.id,
@@ -170,7 +172,8 @@ test('follow, comment, reply, feedback and account-application notifications rea
   const benComment = page
     .getByRole('link', { name: 'Ben Larsen commented on your post (unread)' })
     .first();
-  await expect(benComment).toHaveAttribute('href', `/post/${post.id}`);
+  // at the comment itself (issue 41)
+  await expect(benComment).toHaveAttribute('href', `/post/${post.id}#comment-${thanks.id}`);
   // what was said, not the post's text
   await expect(benComment.locator('blockquote')).toHaveText('Thanks!');
   const adaReply = page

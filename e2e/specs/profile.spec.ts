@@ -43,7 +43,7 @@ test.describe('the own profile', () => {
     for (const button of ['Edit Profile', 'Feedback', 'Logout']) {
       await expect(page.getByRole('button', { name: button })).toBeVisible();
     }
-    await expect(page.getByRole('button', { name: 'Follow', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Follow\b/ })).toHaveCount(0);
     const posts = page.getByRole('region', { name: 'Posts' });
     expect(profile.posts.length).toBeGreaterThan(0);
     await expect(posts.getByRole('article').first()).toBeVisible();
@@ -134,7 +134,8 @@ test.describe("someone else's profile", () => {
     await expect(page.getByRole('button', { name: '← Back' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Edit Profile' })).toHaveCount(0);
 
-    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    // named after the person (issue 41)
+    await page.getByRole('button', { name: `Follow ${yara.user.name}`, exact: true }).click();
     await expect(toast(page)).toContainText('Success');
     await expect(toast(page)).toContainText('Follow status updated!');
     await expect(
@@ -142,7 +143,9 @@ test.describe("someone else's profile", () => {
         name: new RegExp(`^${start.followersCount + 1}\\s*Followers$`),
       }),
     ).toBeVisible();
-    const button = page.getByRole('button', { name: /^(Following|Unfollow)$/ });
+    const button = page.getByRole('button', {
+      name: new RegExp(`^(Following|Unfollow) ${yara.user.name}$`),
+    });
     await page.mouse.move(0, 0);
     await page.locator('body').focus();
     await expect(button).toHaveText('Following');
@@ -161,9 +164,13 @@ test.describe("someone else's profile", () => {
     await expect(adaRow.getByRole('button')).toHaveCount(0);
     await page.goBack();
 
-    await page.getByRole('button', { name: /^(Following|Unfollow)$/ }).click();
+    await page
+      .getByRole('button', { name: new RegExp(`^(Following|Unfollow) ${yara.user.name}$`) })
+      .click();
     await expect(toast(page)).toContainText('Follow status updated!');
-    await expect(page.getByRole('button', { name: 'Follow', exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('button', { name: `Follow ${yara.user.name}`, exact: true }),
+    ).toBeVisible();
     await expect(
       page.getByRole('link', { name: new RegExp(`^${start.followersCount}\\s*Followers$`) }),
     ).toBeVisible();
@@ -175,7 +182,7 @@ test.describe("someone else's profile", () => {
     await page.route('**/api/users/*/follow', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"x"}' }),
     );
-    await page.getByRole('button', { name: /^(Follow|Following|Unfollow)$/ }).click();
+    await page.getByRole('button', { name: /^(Follow|Following|Unfollow) / }).click();
     await expect(toast(page)).toContainText('Error');
     await expect(toast(page)).toContainText('Failed to update follow status.');
   });

@@ -262,7 +262,8 @@ describe('FeedPage', () => {
     expect(articles[2]!.compareDocumentPosition(card)).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
     const row = await within(card).findByRole('listitem', { name: 'Ben Larsen' });
     expect(row).toHaveTextContent('Followed by 2 people you follow');
-    await userEvent.click(within(row).getByRole('button', { name: 'Follow' }));
+    // named after the person (issue 41)
+    await userEvent.click(within(row).getByRole('button', { name: 'Follow Ben Larsen' }));
     expect(await within(row).findByRole('button', { name: /Following|Unfollow/ })).toBeVisible();
     expect(callsTo(fetchMock, `/api/users/${BEN.id}/follow`, 'POST')).toHaveLength(1);
   });

@@ -31,10 +31,18 @@ const Card = styled.section`
 const Person = styled.li`
   display: flex;
   gap: ${({ theme }) => theme.space(3)};
-  align-items: center;
+  align-items: flex-start;
   min-width: 0;
+
+  > button {
+    flex: none;
+  }
 `;
 
+/*
+ * Names and reasons wrap rather than end in '...' (issue 41: the narrow column cut 'Followed by 2
+ * people you follow' and longer names); a word longer than the column breaks anywhere.
+ */
 const Who = styled.div`
   flex: 1;
   min-width: 0;
@@ -43,9 +51,7 @@ const Who = styled.div`
 
   a,
   span {
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
+    overflow-wrap: anywhere;
   }
   a {
     color: ${({ theme }) => theme.colors.text};
@@ -111,6 +117,7 @@ export function WhoToFollow({ className }: { className?: string }) {
             </Who>
             <FollowButton
               userId={person.id}
+              name={person.name}
               isFollowing={following.has(person.id)}
               onToggled={(result) =>
                 setFollowing((ids) => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import type { NotificationGroup } from '@campus/contracts';
 import { relativeTime } from '@campus/kit/format';
+import { mediaMobile } from '@campus/kit/theme';
 import { Avatar } from '@campus/kit/ui';
 import { AppealButton } from './appeal-button';
 import { groupActors, groupTarget } from './notification-target';
@@ -50,8 +51,9 @@ const Faces = styled.span`
   flex: none;
   align-self: flex-start;
 
+  /* Issue 41: a 14 px overlap hid the second initial of the face below; 6 px leaves it whole. */
   > * + * {
-    margin-left: -14px;
+    margin-left: -6px;
   }
   > * {
     box-shadow: 0 0 0 2px ${({ theme }) => theme.colors.surface};
@@ -71,6 +73,18 @@ const UnreadDot = styled.span`
 const PostLink = styled.p`
   padding: 0 ${({ theme }) => theme.space(4)} ${({ theme }) => theme.space(3)} 68px;
   font-size: 0.8125rem;
+
+  /* A 44 px touch target on phones (issue 41), its words where they were. */
+  ${mediaMobile} {
+    padding-bottom: ${({ theme }) => theme.space(1)};
+    a {
+      display: inline-flex;
+      align-items: center;
+      min-width: 44px;
+      min-height: 44px;
+      margin-top: -${({ theme }) => theme.space(2)};
+    }
+  }
 `;
 
 /**

@@ -26,8 +26,26 @@ describe('notificationTarget', () => {
   it.each([
     [{ ...base, type: 'like', post: { id: 7, content: 'x' } }, '/post/7'],
     [{ ...base, type: 'repost', post: { id: 7, content: 'x' } }, '/post/7'],
-    [{ ...base, type: 'comment', post: { id: 8, content: 'x' }, commentText: 'hi' }, '/post/8'],
-    [{ ...base, type: 'reply', post: { id: 9, content: 'x' }, commentText: 'hi' }, '/post/9'],
+    // A comment, a reply or a mention in a comment opens the post at it (issue 41).
+    [
+      { ...base, type: 'comment', post: { id: 8, content: 'x' }, commentText: 'hi', commentId: 21 },
+      '/post/8#comment-21',
+    ],
+    [
+      { ...base, type: 'reply', post: { id: 9, content: 'x' }, commentText: 'hi', commentId: 22 },
+      '/post/9#comment-22',
+    ],
+    // ...and at the top once the comment is gone.
+    [
+      {
+        ...base,
+        type: 'comment',
+        post: { id: 8, content: 'x' },
+        commentText: null,
+        commentId: null,
+      },
+      '/post/8',
+    ],
     [{ ...base, type: 'follow' }, '/profile/4'],
     [
       {
@@ -41,7 +59,7 @@ describe('notificationTarget', () => {
     ],
     [
       { ...base, type: 'mention', post: { id: 12, content: 'x' }, commentText: 'hi', commentId: 3 },
-      '/post/12',
+      '/post/12#comment-3',
     ],
     [{ ...base, type: 'mention', post: null, commentText: null, commentId: null }, null],
     [{ ...base, type: 'feedback', feedback: { message: 'm' } }, '/admin/feedback'],

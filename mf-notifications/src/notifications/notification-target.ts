@@ -1,7 +1,11 @@
 import type { Notification, NotificationGroup } from '@campus/contracts';
 
+/** The fragment the post page scrolls to for one of its comments (agreed with mf-feed). */
+export const commentAnchor = (commentId: number) => `#comment-${commentId}`;
+
 /**
- * Where choosing a notification leads (issue 20): the post it is about, the follower's profile
+ * Where choosing a notification leads (issue 20): the post it is about (at the comment, for a
+ * comment, a reply or a mention in one), the follower's profile
  * (the member's followers when several followed that day), the admin's applications or feedback
  * page. Null when there is nowhere to go: a reply to feedback or a removal say all there is.
  */
@@ -13,10 +17,15 @@ export function notificationTarget(
   switch (notification.type) {
     case 'like':
     case 'repost':
+      return notification.post ? `/post/${notification.post.id}` : null;
     case 'comment':
     case 'reply':
     case 'mention':
-      return notification.post ? `/post/${notification.post.id}` : null;
+      // At the comment (issue 41: the post page scrolls to it and highlights it), while it exists.
+      if (!notification.post) return null;
+      return notification.commentId !== null
+        ? `/post/${notification.post.id}${commentAnchor(notification.commentId)}`
+        : `/post/${notification.post.id}`;
     case 'follow':
       if (actorsCount > 1 && viewerId !== undefined) return `/profile/${viewerId}/followers`;
       return notification.actor ? `/profile/${notification.actor.id}` : null;

@@ -28,6 +28,7 @@ describe('notificationText', () => {
         type: 'comment',
         post: { id: 9, content: 'The post itself' },
         commentText: 'short',
+        commentId: 31,
       }),
     ).toEqual({ who: 'Ben', action: 'commented on your post', preview: 'short', postId: 9 });
     const reply = notificationText({
@@ -35,6 +36,7 @@ describe('notificationText', () => {
       type: 'reply',
       post: { id: 9, content: 'The post itself' },
       commentText: 'r'.repeat(100),
+      commentId: 32,
     });
     expect(reply.preview).toBe('r'.repeat(100));
     // a deleted comment (or one stored before comments were recorded) quotes nothing
@@ -44,6 +46,7 @@ describe('notificationText', () => {
         type: 'comment',
         post: { id: 9, content: 'The post itself' },
         commentText: null,
+        commentId: null,
       }).preview,
     ).toBeUndefined();
   });
@@ -184,7 +187,10 @@ describe('notificationText', () => {
 
   it.each([
     [{ ...base, type: 'repost', post: null }, 'reposted your post'],
-    [{ ...base, type: 'reply', post: null, commentText: null }, 'replied to your comment'],
+    [
+      { ...base, type: 'reply', post: null, commentText: null, commentId: null },
+      'replied to your comment',
+    ],
     [{ ...base, type: 'follow' }, 'started following you'],
   ] satisfies [Notification, string][])('words a %o notification', (notification, action) => {
     expect(notificationText(notification).action).toBe(action);

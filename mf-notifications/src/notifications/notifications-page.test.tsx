@@ -55,6 +55,7 @@ function sampleGroups(): NotificationGroup[] {
         actor: ben,
         post: { id: 8, content: 'The post itself' },
         commentText: 'What a great idea',
+        commentId: 31,
       },
       [9],
       [ben],
@@ -122,6 +123,26 @@ describe('NotificationsPage', () => {
     ).toBeInTheDocument();
   });
 
+  it('offers Retry when the notifications fail to load, and shows them once they load (issue 41)', async () => {
+    let failing = true;
+    serve(({ method, pathname, url }) =>
+      failing &&
+      method === 'GET' &&
+      pathname === '/api/notifications' &&
+      url.searchParams.get('grouped') === 'true'
+        ? { status: 503, body: { message: 'down' } }
+        : undefined,
+    );
+    renderNotifications();
+    expect(await screen.findByText('Failed to fetch notifications')).toBeInTheDocument();
+    failing = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(
+      await screen.findByRole('link', { name: 'Ada Okafor and 3 others liked your post (unread)' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Failed to fetch notifications')).not.toBeInTheDocument();
+  });
+
   it('groups likes of one post in one row with their avatars, and quotes what a comment said', async () => {
     serve();
     renderNotifications();
@@ -137,7 +158,8 @@ describe('NotificationsPage', () => {
     const comment = screen.getByRole('link', {
       name: 'Ben Larsen commented on your post (unread)',
     });
-    expect(comment).toHaveAttribute('href', '/post/8');
+    // it opens the post at the comment (issue 41)
+    expect(comment).toHaveAttribute('href', '/post/8#comment-31');
     expect(within(comment).getByText('What a great idea')).toBeInTheDocument();
     expect(within(comment).queryByText('The post itself')).not.toBeInTheDocument();
 
@@ -187,7 +209,7 @@ describe('NotificationsPage', () => {
     const inComment = screen.getByRole('link', {
       name: 'Ben Larsen mentioned you in a comment (unread)',
     });
-    expect(inComment).toHaveAttribute('href', '/post/22');
+    expect(inComment).toHaveAttribute('href', '/post/22#comment-77');
     expect(within(inComment).getByText('@Cleo do you have it?')).toBeInTheDocument();
     expect(within(inComment).queryByText('Exam schedule')).not.toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'View post' })).toHaveLength(2);

@@ -106,7 +106,15 @@ export default function NotificationsPage() {
           ))}
         </List>
       ) : error && groups.length === 0 ? (
-        <EmptyState title="Failed to fetch notifications" description="Please try again later." />
+        <EmptyState
+          title="Failed to fetch notifications"
+          description="Check your connection and try again."
+          action={
+            <Button variant="secondary" onClick={refresh}>
+              Retry
+            </Button>
+          }
+        />
       ) : groups.length === 0 ? (
         <EmptyState
           title="No notifications yet"

@@ -80,6 +80,20 @@ describe('EditProfilePage', () => {
     expect(screen.getByLabelText('Or use an image URL')).toHaveValue('');
   });
 
+  it('offers Retry when the profile fails to load, then shows the form (issue 41)', async () => {
+    let failing = true;
+    api(({ method, path }) =>
+      failing && method === 'GET' && path === '/api/users/1'
+        ? { status: 503, body: { message: 'Unavailable' } }
+        : undefined,
+    );
+    renderEdit();
+    expect(await screen.findByRole('heading', { name: 'User not found' })).toBeInTheDocument();
+    failing = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByLabelText('Bio')).toHaveValue('Physics');
+  });
+
   it("sends someone else's edit page to their profile", async () => {
     api();
     renderEdit('/profile/2/edit');

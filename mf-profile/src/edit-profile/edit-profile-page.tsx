@@ -1,7 +1,8 @@
 import { Navigate, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { useSession } from '@campus/kit/session';
-import { EmptyState, Skeleton } from '@campus/kit/ui';
+import { Skeleton } from '@campus/kit/ui';
+import { ProfileNotFound } from '../profile/profile-not-found';
 import { useProfile } from '../profile/use-profile';
 import { ProfileForm } from './profile-form';
 
@@ -31,7 +32,7 @@ export default function EditProfilePage() {
   const session = useSession();
   const ownId = session.user?.id ?? null;
   const isOwn = ownId !== null && Number(id) === ownId;
-  const { data: profile, error, isLoading } = useProfile(isOwn ? ownId : null);
+  const { data: profile, error, isLoading, mutate } = useProfile(isOwn ? ownId : null);
   const checking = session.status === 'checking';
   if (!isOwn && !checking) return <Navigate to={id ? `/profile/${id}` : '/profile'} replace />;
 
@@ -39,7 +40,7 @@ export default function EditProfilePage() {
     <Card aria-labelledby="edit-profile-title">
       <h1 id="edit-profile-title">Edit Profile</h1>
       {error && !profile ? (
-        <EmptyState title="User not found" description="This user profile doesn't exist." />
+        <ProfileNotFound error={error} retry={() => void mutate()} />
       ) : checking || isLoading || !profile ? (
         <Loading aria-busy="true" aria-label="Loading your profile">
           <Skeleton $width="96px" $height="96px" $round />

@@ -47,7 +47,9 @@ describe('FollowListPage', () => {
     const chiara = await screen.findByRole('article', { name: 'Chiara Rossi' });
     expect(chiara).toHaveTextContent('@chiara.rossi');
     expect(chiara).toHaveTextContent('Design');
-    expect(await within(chiara).findByRole('button', { name: 'Following' })).toBeInTheDocument();
+    expect(
+      await within(chiara).findByRole('button', { name: 'Following Chiara Rossi' }),
+    ).toBeInTheDocument();
     expect(
       within(screen.getByRole('article', { name: 'Ada Okafor' })).queryByRole('button'),
     ).toBeNull();
@@ -75,11 +77,14 @@ describe('FollowListPage', () => {
     });
     renderList('following', '/profile/2/following');
     const chiara = await screen.findByRole('article', { name: 'Chiara Rossi' });
-    await userEvent.click(await within(chiara).findByRole('button', { name: 'Follow' }));
+    // named after the person (issue 41)
+    await userEvent.click(
+      await within(chiara).findByRole('button', { name: 'Follow Chiara Rossi' }),
+    );
     expect(await screen.findByText('Follow status updated!')).toBeInTheDocument();
     expect(
       await within(screen.getByRole('article', { name: 'Chiara Rossi' })).findByRole('button', {
-        name: /^(Following|Unfollow)$/,
+        name: /^(Following|Unfollow) Chiara Rossi$/,
       }),
     ).toBeInTheDocument();
   });
@@ -116,5 +121,26 @@ describe('FollowListPage', () => {
     });
     renderList(kind, `/profile/2/${kind}`);
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  });
+
+  it('says the list failed to load, not that it is empty, and offers Retry (issue 41)', async () => {
+    let failing = true;
+    mockApi(({ path }) => {
+      if (path === '/api/users/2') return { status: 200, body: profileOf(BEN) };
+      if (path === '/api/users/2/followers')
+        return failing
+          ? { status: 503, body: { message: 'Unavailable' } }
+          : { status: 200, body: [row(ADA)] };
+      return undefined;
+    });
+    renderList('followers', '/profile/2/followers');
+    expect(
+      await screen.findByRole('heading', { name: 'Failed to fetch followers', level: 2 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Ben Larsen has no followers yet.')).not.toBeInTheDocument();
+    failing = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('article', { name: 'Ada Okafor' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   });
 });

@@ -2,7 +2,7 @@ import { Link, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { keys, useCallData } from '@campus/kit/data';
 import { toast } from '@campus/kit/toast';
-import { EmptyState, Skeleton } from '@campus/kit/ui';
+import { Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { UserRow } from '@campus/kit/user-row';
 import { useProfile } from '../profile/use-profile';
 
@@ -49,7 +49,12 @@ export default function FollowListPage({ kind }: { kind: FollowListKind }) {
   const validId = Number.isInteger(id) && id > 0 ? id : null;
   const text = TEXT[kind];
   const { data: profile } = useProfile(validId);
-  const { data: users, isLoading } = useCallData(
+  const {
+    data: users,
+    error,
+    isLoading,
+    mutate,
+  } = useCallData(
     validId ? (kind === 'following' ? keys.following(validId) : keys.followers(validId)) : null,
     {
       revalidateOnMount: true,
@@ -79,6 +84,17 @@ export default function FollowListPage({ kind }: { kind: FollowListKind }) {
             <Skeleton key={row} $height="56px" />
           ))}
         </div>
+      ) : error && !users ? (
+        // Not 'X has no followers yet': the list did not load (issue 41); the toast stays.
+        <EmptyState
+          title={text.failed}
+          description="Check your connection and try again."
+          action={
+            <Button variant="secondary" onClick={() => void mutate()}>
+              Retry
+            </Button>
+          }
+        />
       ) : list.length === 0 ? (
         <EmptyState description={text.empty(name)} />
       ) : (

@@ -92,10 +92,10 @@ describe('ProfilePage', () => {
       'Library is open late this week',
     );
 
-    await userEvent.click(screen.getByRole('button', { name: 'Follow' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Follow Ben Larsen' }));
     expect(await screen.findByText('Follow status updated!')).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: /1\s*Followers/ })).toBeInTheDocument();
-    const button = screen.getByRole('button', { name: /^(Following|Unfollow)$/ });
+    const button = screen.getByRole('button', { name: /^(Following|Unfollow) Ben Larsen$/ });
     await userEvent.unhover(button);
     act(() => button.blur()); // jsdom counts a click's focus as keyboard focus
     expect(button).toHaveTextContent('Following');
@@ -120,6 +120,8 @@ describe('ProfilePage', () => {
     renderProfile('/profile/99');
     expect(await screen.findByText("This user profile doesn't exist.")).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'User not found' })).toBeInTheDocument();
+    // the API said there is no such user: nothing to retry
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/api/users/99'))).toBe(true);
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -134,6 +136,25 @@ describe('ProfilePage', () => {
     renderProfile('/profile/99');
     expect(await screen.findByText("This user profile doesn't exist.")).toBeInTheDocument();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch profile');
+  });
+
+  it('offers Retry on the User not found view after a failure to load, and shows the profile once it loads (issue 41)', async () => {
+    let failing = true;
+    mockApi(({ path }) =>
+      path === '/api/users/2'
+        ? failing
+          ? { status: 503, body: { message: 'Unavailable' } }
+          : { status: 200, body: profileOf(BEN) }
+        : undefined,
+    );
+    renderProfile('/profile/2');
+    expect(await screen.findByRole('heading', { name: 'User not found' })).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch profile');
+    failing = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Ben Larsen', level: 1 }),
+    ).toBeInTheDocument();
   });
 
   it('shows User not found for an id that is not a number', async () => {

@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import styled from 'styled-components';
+import styled, { css } from 'styled-components';
 import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail, relativeTime } from '@campus/kit/format';
 import { ReportMenu } from '@campus/kit/report';
+import { mediaMobile } from '@campus/kit/theme';
 import { useSession } from '@campus/kit/session';
 import { UserText } from '@campus/kit/text';
-import { Avatar, Badge, Button, EmptyState, Skeleton } from '@campus/kit/ui';
+import { Avatar, Badge, Button, Skeleton } from '@campus/kit/ui';
 import { FeedbackDialog } from '../feedback/feedback-dialog';
+import { ProfileNotFound } from './profile-not-found';
 import { ProfilePosts } from './profile-posts';
 import { useProfile } from './use-profile';
 
@@ -55,10 +57,32 @@ const Row = styled.div`
   justify-content: space-between;
 `;
 
-const Actions = styled.div`
+/*
+ * On phones (issue 41) every action is a 44 px touch target (the report menu's too), and the own
+ * profile's four sit two by two beside the avatar: wrapped as a row, 'Logout' ended alone on a
+ * line above the name.
+ */
+const Actions = styled.div<{ $own: boolean }>`
   display: flex;
   flex-wrap: wrap;
   gap: ${({ theme }) => theme.space(2)};
+
+  ${mediaMobile} {
+    ${({ $own }) =>
+      $own
+        ? css`
+            flex: 1;
+            display: grid;
+            grid-template-columns: repeat(2, minmax(0, 1fr));
+            max-width: 320px;
+          `
+        : ''}
+    /* the follow button keeps its own width (as wide as 'Following') */
+    button:not([data-following]) {
+      min-width: 44px;
+      min-height: 44px;
+    }
+  }
 `;
 
 const NameLine = styled.div`
@@ -131,7 +155,7 @@ export default function ProfilePage() {
 
   if (userId !== null && isLoading && !profile) return <ProfileSkeleton />;
   if (userId === null || !profile || error) {
-    return <EmptyState title="User not found" description="This user profile doesn't exist." />;
+    return <ProfileNotFound error={error} retry={() => void mutate()} />;
   }
 
   return (
@@ -146,7 +170,7 @@ export default function ProfilePage() {
       <Header aria-labelledby="profile-name">
         <Row>
           <Avatar name={profile.name} src={profile.avatarUrl} size={80} />
-          <Actions>
+          <Actions $own={isOwn}>
             {isOwn ? (
               <>
                 <Button variant="secondary" size="sm" onClick={() => setFeedbackOpen(true)}>
@@ -171,7 +195,11 @@ export default function ProfilePage() {
                 <Button variant="ghost" size="sm" onClick={back}>
                   ← Back
                 </Button>
-                <FollowButton userId={profile.id} isFollowing={profile.isFollowing} />
+                <FollowButton
+                  userId={profile.id}
+                  isFollowing={profile.isFollowing}
+                  name={profile.name}
+                />
                 <ReportMenu
                   targetType="user"
                   targetId={profile.id}

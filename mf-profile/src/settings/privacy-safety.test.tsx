@@ -33,6 +33,23 @@ function apiWith(lists: SafetyLists) {
 const renderSection = () => renderPage(<PrivacyAndSafety />, { signedInAs: ADA });
 
 describe('Settings, Privacy and safety', () => {
+  it('when the lists fail to load, then Retry loads them (issue 41)', async () => {
+    let failing = true;
+    mockApi(({ method, pathname }) =>
+      method === 'GET' && pathname === '/api/safety'
+        ? failing
+          ? { status: 503, body: { message: 'Unavailable' } }
+          : { status: 200, body: { blocked: [], muted: [], words: [] } }
+        : undefined,
+    );
+    renderSection();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your lists could not be loaded.');
+    failing = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+  });
+
   it('when a member unblocks someone from the list, then the unblock is sent, the list reloads and focus goes to its heading', async () => {
     const fetchMock = apiWith({
       blocked: [{ id: BEN.id, name: BEN.name, email: BEN.email, avatarUrl: null, since }],

@@ -135,7 +135,15 @@ export function PrivacyAndSafety() {
     }
   };
 
-  if (error) return <p role="alert">Your lists could not be loaded. Please reload the page.</p>;
+  if (error)
+    return (
+      <>
+        <p role="alert">Your lists could not be loaded.</p>
+        <Button variant="secondary" size="sm" onClick={() => void mutate()}>
+          Retry
+        </Button>
+      </>
+    );
   if (!data) return <p role="status">Loading your lists...</p>;
 
   return (

@@ -94,7 +94,15 @@ export function SessionsList({ headingId }: { headingId: string }) {
   };
 
   if (error) {
-    return <p role="alert">Your devices could not be loaded. Please reload the page.</p>;
+    // Retry rather than a reload of the whole page (issue 41).
+    return (
+      <>
+        <p role="alert">Your devices could not be loaded.</p>
+        <Button variant="secondary" size="sm" onClick={() => void mutate()}>
+          Retry
+        </Button>
+      </>
+    );
   }
   if (!sessions) return <p role="status">Loading your devices...</p>;
 

@@ -123,6 +123,24 @@ describe('SettingsPage', () => {
       ).toBeVisible();
     });
 
+    it('offers Retry when the devices fail to load (issue 41)', async () => {
+      let failing = true;
+      mockApi(({ method, pathname }) => {
+        if (method === 'GET' && pathname === '/api/auth/sessions')
+          return failing
+            ? { status: 503, body: { message: 'Unavailable' } }
+            : { status: 200, body: sessions };
+        return undefined;
+      });
+      renderSettings();
+      expect(await screen.findByText('Your devices could not be loaded.')).toBeInTheDocument();
+      failing = false;
+      const retries = screen.getAllByRole('button', { name: 'Retry' });
+      for (const retry of retries) await userEvent.click(retry);
+      const list = await screen.findByRole('list', { name: "Where you're signed in" });
+      expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    });
+
     it('signs another device out after a confirmation, and focus lands on the list', async () => {
       const fetchMock = sessionsApi();
       renderSettings();

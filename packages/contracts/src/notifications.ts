@@ -45,10 +45,16 @@ export const NOTIFICATION_COMMENT_TEXT_LENGTH = 100;
  */
 const commentText = z.string().max(NOTIFICATION_COMMENT_TEXT_LENGTH).nullable();
 
+/**
+ * The comment or reply itself, which the post page scrolls to (`/post/<id>#comment-<commentId>`,
+ * issue 41); null once it is deleted, like `commentText`.
+ */
+const commentId = idSchema.nullable();
+
 const likeNotificationSchema = member('like', { actor, post });
-const commentNotificationSchema = member('comment', { actor, post, commentText });
+const commentNotificationSchema = member('comment', { actor, post, commentText, commentId });
 /** A reply to the recipient's comment; `post` is the post commented on. */
-const replyNotificationSchema = member('reply', { actor, post, commentText });
+const replyNotificationSchema = member('reply', { actor, post, commentText, commentId });
 const repostNotificationSchema = member('repost', { actor, post });
 const followNotificationSchema = member('follow', { actor });
 /** Sent to the administrator; `feedback` is null if the feedback cannot be found. */

@@ -65,9 +65,10 @@ const notificationSchema = new Schema<NotificationDoc>(
   },
   { versionKey: false },
 );
-// The newest first (the list), read in index order: a page reads only its own notifications.
+// The newest first (the list, and the grouped list's walk), read in index order: a page reads
+// only its own notifications.
 notificationSchema.index({ userId: 1, createdAt: -1, _id: -1 });
-// The grouped list walks the recipient's notifications by id.
+// A reconnecting stream's replay reads the recipient's notifications by id.
 notificationSchema.index({ userId: 1, _id: -1 });
 // A group's members: likes and reposts of one post, follows of one day.
 notificationSchema.index({ userId: 1, type: 1, postId: 1, createdAt: 1 });

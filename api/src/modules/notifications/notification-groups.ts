@@ -19,13 +19,59 @@ const GROUP_SCAN_BATCH = 200;
 const GROUP_SCAN_LIMIT = 2_000;
 
 /**
- * One page of the recipient's notifications in groups (groups.ts), newest group first. A group
- * belongs to the page where its newest member falls: the page walks the notifications below
- * `before` newest first, and a key met for the first time starts a group unless the group has
- * a member at or above `before` (it was on an earlier page). So pages never repeat or skip a
- * group, however groups grow meanwhile (a group that gains a member moves to the top, which the
- * live stream shows). Round trips: the walk (usually one batch), one check of earlier pages,
- * the members of the page's groups, then what they point at.
+ * A place in the recipient's notifications in date order: newest first by `createdAt`, then by
+ * id (notifications of one instant). Ids alone are not date order: imported or seeded
+ * notifications, and ids taken before a slow transaction committed, come out of it (issue 41).
+ */
+interface Position {
+  at: Date;
+  id: number;
+}
+
+const positionOf = (n: Pick<NotificationDoc, '_id' | 'createdAt'>): Position => ({
+  at: n.createdAt,
+  id: n._id,
+});
+
+/** The notifications after `p` in date order (older, or as old with a smaller id). */
+const below = (p: Position) => ({
+  $or: [{ createdAt: trusted({ $lt: p.at }) }, { createdAt: p.at, _id: trusted({ $lt: p.id }) }],
+});
+
+/** The notifications at `p` or before it in date order (newer, or as old with an id as large). */
+const atOrAbove = (p: Position) => ({
+  $or: [{ createdAt: trusted({ $gt: p.at }) }, { createdAt: p.at, _id: trusted({ $gte: p.id }) }],
+});
+
+const newestFirst = (a: NotificationDoc, b: NotificationDoc) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || b._id - a._id;
+
+/**
+ * Where the page after the cursor `before` (a notification's id) starts: that notification's
+ * place. If it is gone meanwhile (withdrawn by an unfollow, a deleted comment), the place of the
+ * recipient's next notification by id stands in for it; undefined when none is left below.
+ */
+async function cursorPosition(
+  ctx: AppContext,
+  userId: number,
+  before: number,
+): Promise<Position | undefined> {
+  const cursor = await notificationsOf(ctx)
+    .findOne({ userId, _id: trusted({ $lte: before }) }, { _id: 1, createdAt: 1 })
+    .sort({ _id: -1 })
+    .lean<Pick<NotificationDoc, '_id' | 'createdAt'>>();
+  return cursor ? positionOf(cursor) : undefined;
+}
+
+/**
+ * One page of the recipient's notifications in groups (groups.ts), newest group first: in date
+ * order of each group's newest member. A group belongs to the page where its newest member
+ * falls: the page walks the notifications after the cursor newest first, and a key met for the
+ * first time starts a group unless the group has a member at or above the cursor (it was on an
+ * earlier page). So pages never repeat or skip a group, however groups grow meanwhile (a group
+ * that gains a member moves to the top, which the live stream shows). Round trips: the cursor's
+ * place, the walk (usually one batch), one check of earlier pages, the members of the page's
+ * groups, then what they point at.
  */
 export async function listNotificationGroups(
   ctx: AppContext,
@@ -35,18 +81,18 @@ export async function listNotificationGroups(
   const { timezone } = ctx.config;
   const keyOf = (n: NotificationDoc) => groupKeyOf(n, timezone);
   const safety = await viewerSafety(ctx, userId);
+  const from =
+    page.before === undefined ? undefined : await cursorPosition(ctx, userId, page.before);
+  if (page.before !== undefined && from === undefined) return { groups: [], nextCursor: null };
   const heads: Array<{ key: string; head: NotificationDoc }> = [];
   const seen = new Set<string>();
-  let below = page.before;
+  let walked = from;
   let scanned = 0;
   let exhausted = false;
   while (heads.length <= page.limit && scanned < GROUP_SCAN_LIMIT) {
     const batch = await notificationsOf(ctx)
-      .find({
-        userId,
-        ...(below !== undefined ? { _id: trusted({ $lt: below }) } : {}),
-      })
-      .sort({ _id: -1 })
+      .find({ userId, ...(walked !== undefined ? below(walked) : {}) })
+      .sort({ createdAt: -1, _id: -1 })
       .limit(GROUP_SCAN_BATCH)
       .lean<NotificationDoc[]>();
     scanned += batch.length;
@@ -58,22 +104,22 @@ export async function listNotificationGroups(
       seen.add(key);
       firsts.push({ key, head: n });
     }
-    const shown = await keysWithMembersFrom(ctx, userId, page.before, firsts, timezone);
+    const shown = await keysWithMembersFrom(ctx, userId, from, firsts, timezone);
     for (const first of firsts) if (!shown.has(first.key)) heads.push(first);
     if (batch.length < GROUP_SCAN_BATCH) {
       exhausted = true;
       break;
     }
-    below = batch.at(-1)!._id;
+    walked = positionOf(batch.at(-1)!);
   }
   const pageHeads = heads.slice(0, page.limit);
   const nextCursor =
     heads.length > page.limit
       ? pageHeads.at(-1)!.head._id
-      : exhausted || below === undefined
+      : exhausted || walked === undefined
         ? null
-        : // The walk stopped early: continue below the last notification it read.
-          below;
+        : // The walk stopped early: continue after the last notification it read.
+          walked.id;
   const members = await membersOf(ctx, userId, pageHeads, timezone);
   if (!safety.empty)
     for (const [key, list] of members)
@@ -114,22 +160,22 @@ export async function listNotificationGroups(
   return { groups, nextCursor };
 }
 
-/** The keys among `firsts` whose group has a member at or above `before` (an earlier page's). */
+/** The keys among `firsts` whose group has a member at or above `from` (an earlier page's). */
 async function keysWithMembersFrom(
   ctx: AppContext,
   userId: number,
-  before: number | undefined,
+  from: Position | undefined,
   firsts: Array<{ key: string }>,
   timezone: string,
 ): Promise<Set<string>> {
-  if (before === undefined) return new Set();
+  if (from === undefined) return new Set();
   const earlier = await findMembers(
     ctx,
     userId,
     firsts.map((f) => f.key),
     timezone,
     { _id: 1, type: 1, postId: 1, createdAt: 1 },
-    before,
+    from,
   );
   return new Set(earlier.map((n) => groupKeyOf(n, timezone)));
 }
@@ -146,7 +192,7 @@ async function findMembers(
   keys: string[],
   timezone: string,
   projection: Record<string, 1>,
-  from?: number,
+  from?: Position,
 ): Promise<NotificationDoc[]> {
   const wanted = new Set<string>();
   const types = new Set<NotificationType>();
@@ -168,7 +214,7 @@ async function findMembers(
       postIds.add(filter.postId as number);
     }
   }
-  const above = from === undefined ? {} : { _id: trusted({ $gte: from }) };
+  const above = from === undefined ? {} : atOrAbove(from);
   const [onPosts, follows] = await Promise.all([
     postIds.size
       ? notificationsOf(ctx)
@@ -216,7 +262,7 @@ async function membersOf(
     timezone,
     { _id: 1, type: 1, postId: 1, actorId: 1, isRead: 1, createdAt: 1 },
   );
-  found.sort((a, b) => b._id - a._id);
+  found.sort(newestFirst);
   for (const n of found) members.get(groupKeyOf(n, timezone))?.push(n);
   for (const { key, head } of heads) if (!isSharedKey(key)) members.get(key)!.push(head);
   return members;

@@ -123,7 +123,7 @@ describe('comment and reply notifications', () => {
       .set('Authorization', bob.auth)
       .send({ content: said })
       .expect(201);
-    await app
+    const reply = await app
       .http()
       .post(`/api/posts/${post.id}/comments`)
       .set('Authorization', ada.auth)
@@ -135,6 +135,8 @@ describe('comment and reply notifications', () => {
       expect.objectContaining({
         type: 'comment',
         commentText: said.slice(0, 100),
+        // The post page scrolls to it (issue 41).
+        commentId: comment.body.id,
         post: { id: post.id, content: 'The post itself' },
       }),
     ]);
@@ -144,7 +146,37 @@ describe('comment and reply notifications', () => {
       expect.objectContaining({
         type: 'reply',
         commentText: 'Thanks Bob',
+        commentId: reply.body.id,
         actor: expect.objectContaining({ id: ada.id }),
+      }),
+    ]);
+  });
+});
+
+describe('a like on a plain repost', () => {
+  test('when a member likes a plain repost, then its author sees the words of the post it shares', async () => {
+    const ada = await app.createMember({ name: 'Ada' });
+    const bob = await app.createMember({ name: 'Bob' });
+    const carol = await app.createMember({ name: 'Carol' });
+    const post = await publish(app.http, ada, 'Library open late this week');
+    const shared = await app
+      .http()
+      .post(`/api/posts/${post.id}/repost`)
+      .set('Authorization', bob.auth)
+      .send({})
+      .expect(201);
+    await app
+      .http()
+      .post(`/api/posts/${shared.body.id}/like`)
+      .set('Authorization', carol.auth)
+      .expect(200);
+
+    const toBob = await app.http().get('/api/notifications').set('Authorization', bob.auth);
+    expect(toBob.body).toEqual([
+      expect.objectContaining({
+        type: 'like',
+        actor: expect.objectContaining({ id: carol.id }),
+        post: { id: shared.body.id, content: 'Library open late this week' },
       }),
     ]);
   });
@@ -258,6 +290,64 @@ describe('GET /api/notifications?grouped=true', () => {
     expect(second.body.nextCursor).toBeNull();
     const top = await page();
     expect(top.body.groups[0]).toMatchObject({ key: `like:${posts[0]!.id}`, actorsCount: 3 });
+  });
+
+  test('when notifications were stored out of id order (imported, seeded), then groups come newest first by date, page after page', async () => {
+    const ada = await app.createMember({ name: 'Ada' });
+    const bob = await app.createMember({ name: 'Bob' });
+    const carol = await app.createMember({ name: 'Carol' });
+    const post = await publish(app.http, ada, 'dated post');
+    const hour = 3_600_000;
+    const now = Date.now();
+    // Ids ascending, dates not: the follow is the newest, the like the oldest.
+    const stored: Array<{
+      type: 'like' | 'follow' | 'repost';
+      actorId: number;
+      postId: number | null;
+      createdAt: Date;
+    }> = [
+      { type: 'like', actorId: carol.id, postId: post.id, createdAt: new Date(now - 3 * hour) },
+      { type: 'follow', actorId: bob.id, postId: null, createdAt: new Date(now - 1 * hour) },
+      { type: 'repost', actorId: bob.id, postId: post.id, createdAt: new Date(now - 2 * hour) },
+      { type: 'like', actorId: bob.id, postId: post.id, createdAt: new Date(now - 4 * hour) },
+    ];
+    for (const n of stored)
+      await app.models.Notification.create({
+        _id: await app.context.ids.nextId('notifications'),
+        userId: ada.id,
+        ...n,
+      });
+    const page = (before?: number) =>
+      app
+        .http()
+        .get(`/api/notifications?grouped=true&limit=1${before ? `&before=${before}` : ''}`)
+        .set('Authorization', ada.auth)
+        .expect(200);
+
+    const all = await app
+      .http()
+      .get('/api/notifications?grouped=true')
+      .set('Authorization', ada.auth)
+      .expect(200);
+    expect(all.body.groups.map((g: { key: string }) => g.key)).toEqual([
+      expect.stringMatching(/^follow:/),
+      `repost:${post.id}`,
+      `like:${post.id}`,
+    ]);
+    // A group's members and actors are newest first by date as well.
+    expect(all.body.groups[2].actors.map((a: { id: number }) => a.id)).toEqual([carol.id, bob.id]);
+    const dates = all.body.groups.map((g: { createdAt: string }) => Date.parse(g.createdAt));
+    expect([...dates].sort((a, b) => b - a)).toEqual(dates);
+
+    const keys: string[] = [];
+    let cursor: number | undefined;
+    for (let i = 0; i < 4; i++) {
+      const res = await page(cursor);
+      keys.push(...res.body.groups.map((g: { key: string }) => g.key));
+      if (res.body.nextCursor === null) break;
+      cursor = res.body.nextCursor;
+    }
+    expect(keys).toEqual(all.body.groups.map((g: { key: string }) => g.key));
   });
 
   test('when the query is malformed, then it is a 400 with a message', async () => {

@@ -127,7 +127,7 @@ function commentStart(refs: LoadedReferences, commentId: number | null | undefin
   );
 }
 
-/** A comment or a reply under the recipient's post or comment: it shows what was said. */
+/** A comment or a reply under the recipient's post or comment: it shows what was said, and where. */
 function commentOnPost<T extends 'comment' | 'reply'>(): NotificationKind<T> {
   return {
     store: ({ actorId, postId, commentId }) => ({ ...NO_REFERENCES, actorId, postId, commentId }),
@@ -136,6 +136,8 @@ function commentOnPost<T extends 'comment' | 'reply'>(): NotificationKind<T> {
         actor: refs.actor(n.actorId),
         post: refs.post(n.postId),
         commentText: commentStart(refs, n.commentId),
+        // Where the post page scrolls to; null once the comment is gone (like its text).
+        commentId: refs.comment(n.commentId ?? null) ? n.commentId! : null,
       }) as OwnFields<T>,
   };
 }

@@ -73,16 +73,46 @@ export async function visiblePostForWrite(ctx: AppContext, id: number): Promise<
   return post;
 }
 
-/** Previews of visible posts by id (for notifications): a repost shows its quote. */
+/**
+ * Previews of visible posts by id (for notifications): a repost shows its quote, a plain repost
+ * (no words of its own) the words of the post it shares (issue 41: 'liked your post' said which
+ * post only by its id), read in a second query only when the previews include plain reposts.
+ */
 export async function postPreviews(
   ctx: AppContext,
   ids: number[],
 ): Promise<Map<number, { id: number; content: string }>> {
   const posts = await postsOf(ctx)
-    .find({ _id: trusted({ $in: ids }), ...visible() }, { content: 1, repostComment: 1 })
+    .find(
+      { _id: trusted({ $in: ids }), ...visible() },
+      { content: 1, repostComment: 1, originalPostId: 1 },
+    )
     .lean();
+  const plain = posts.filter((p) => !p.content && !p.repostComment && p.originalPostId != null);
+  const shared = plain.length
+    ? await postsOf(ctx)
+        .find(
+          {
+            _id: trusted({ $in: [...new Set(plain.map((p) => p.originalPostId!))] }),
+            ...visible(),
+          },
+          { content: 1 },
+        )
+        .lean()
+    : [];
+  const sharedWords = new Map(shared.map((p) => [p._id, p.content]));
   return new Map(
-    posts.map((p) => [p._id, { id: p._id, content: p.content || p.repostComment || '' }]),
+    posts.map((p) => [
+      p._id,
+      {
+        id: p._id,
+        content:
+          p.content ||
+          p.repostComment ||
+          (p.originalPostId != null ? sharedWords.get(p.originalPostId) : undefined) ||
+          '',
+      },
+    ]),
   );
 }
 

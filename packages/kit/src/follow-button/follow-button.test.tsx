@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { configureApi, storeAuth } from '@campus/kit/api';
 import { DataProvider, keys, useCallData } from '@campus/kit/data';
 import { FollowButton } from '@campus/kit/follow-button';
@@ -76,6 +76,68 @@ describe('FollowButton', () => {
     expect(button).toHaveTextContent('Unfollow');
     await userEvent.unhover(button);
     expect(button).toHaveTextContent('Following');
+  });
+
+  it("right after Follow it reads 'Following' under the pointer; Unfollow only once the pointer has left (issue 41)", async () => {
+    let following = false;
+    mockApi(({ method, path }) =>
+      `${method} ${path}` === 'POST /api/users/9/follow'
+        ? { status: 200, body: { following: (following = !following), followersCount: 1 } }
+        : undefined,
+    );
+    function Profile() {
+      const [isFollowing, setFollowing] = useState(false);
+      return (
+        <FollowButton
+          userId={9}
+          name="Ada Lovelace"
+          isFollowing={isFollowing}
+          onToggled={(result) => setFollowing(result.following)}
+        />
+      );
+    }
+    render(
+      <Providers>
+        <Profile />
+      </Providers>,
+    );
+    const button = screen.getByRole('button', { name: 'Follow Ada Lovelace' });
+    await userEvent.hover(button);
+    await userEvent.click(button);
+    expect(await screen.findByRole('button', { name: 'Following Ada Lovelace' })).toBe(button);
+    expect(button).toHaveAttribute('data-following', 'true');
+    // still under the pointer: no red Unfollow
+    await userEvent.hover(button);
+    expect(button).toHaveTextContent('Following');
+    await userEvent.unhover(button);
+    await userEvent.hover(button);
+    expect(button).toHaveTextContent('Unfollow');
+    expect(button).toHaveAccessibleName('Unfollow Ada Lovelace');
+  });
+
+  it('right after following from the keyboard, focus offers Unfollow only once it left and came back (issue 41)', async () => {
+    let following = false;
+    mockApi(({ method, path }) =>
+      `${method} ${path}` === 'POST /api/users/9/follow'
+        ? { status: 200, body: { following: (following = !following), followersCount: 1 } }
+        : undefined,
+    );
+    render(
+      <Providers>
+        <FollowButton userId={9} name="Ada Lovelace" isFollowing={false} />
+        <button type="button">elsewhere</button>
+      </Providers>,
+    );
+    await userEvent.tab();
+    const button = screen.getByRole('button', { name: 'Follow Ada Lovelace' });
+    expect(button).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    // the server's answer shows at once, before any list passes it back
+    expect(await screen.findByRole('button', { name: 'Following Ada Lovelace' })).toHaveFocus();
+    await userEvent.tab();
+    await userEvent.tab({ shift: true });
+    expect(button).toHaveFocus();
+    expect(button).toHaveTextContent('Unfollow');
   });
 
   it("shows the API's limit message when the member follows too fast (429)", async () => {

@@ -45,6 +45,8 @@ describe('UserRow', () => {
     expect(row).toHaveTextContent('Chemistry, year 3');
     expect(screen.getByRole('link', { name: 'Ben Larsen' })).toHaveAttribute('href', '/profile/2');
     await waitFor(() => expect(row.querySelector('button')).toHaveTextContent('Following'));
+    // named after the person, so a list is not ten buttons called 'Follow' (issue 41)
+    expect(screen.getByRole('button', { name: 'Following Ben Larsen' })).toBeInTheDocument();
   });
 
   it("hides the follow button on the viewer's own row", async () => {

@@ -64,7 +64,9 @@ export function UserRow({ user }: { user: UserInList }) {
         <span>{handleFromEmail(user.email)}</span>
         {user.bio && <UserText text={user.bio} />}
       </Who>
-      {!isViewer && <FollowButton userId={user.id} isFollowing={user.isFollowing} />}
+      {!isViewer && (
+        <FollowButton userId={user.id} isFollowing={user.isFollowing} name={user.name} />
+      )}
     </Row>
   );
 }
