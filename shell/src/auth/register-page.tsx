@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   callRoutes,
@@ -40,7 +40,6 @@ export function institutionalOnly(domains: readonly string[]): string {
   return `Only institutional email addresses are accepted (${domains.map((d) => `@${d}`).join(', ')}).`;
 }
 
-const registerResolver = zodResolver(registerRequestSchema);
 
 type Invitation =
   | { state: 'none' }
@@ -117,30 +116,24 @@ function RegisterForm({
   // An invitation accepts any address; otherwise the domains are told up front and checked here.
   const domains = useInstitutionDomains();
   const checkedDomains = invitation ? null : domains;
-  const resolver = useMemo<Resolver<RegisterRequest>>(
-    () => async (values, context, options) => {
-      const result = await registerResolver(values, context, options);
-      const email = values.email.trim();
-      if (!checkedDomains || result.errors.email || isInstitutionalEmail(email, checkedDomains)) {
-        return result;
-      }
-      return {
-        values: {},
-        errors: {
-          ...result.errors,
-          email: { type: 'domain', message: institutionalOnly(checkedDomains) },
-        },
-      };
-    },
-    [checkedDomains],
-  );
+  // Said on the field as soon as it is left with an address outside the domains; a submit still
+  // goes to the API, whose refusal is the spec's 'Registration failed' toast (and the field's).
+  const [domainWarning, setDomainWarning] = useState<string | null>(null);
+  const checkDomain = (value: string) => {
+    const email = value.trim();
+    setDomainWarning(
+      checkedDomains && email.includes('@') && !isInstitutionalEmail(email, checkedDomains)
+        ? institutionalOnly(checkedDomains)
+        : null,
+    );
+  };
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
   } = useForm<RegisterRequest>({
-    resolver,
+    resolver: zodResolver(registerRequestSchema),
     defaultValues: {
       name: invitation?.invited.name ?? '',
       email: invitation?.invited.email ?? '',
@@ -221,9 +214,16 @@ function RegisterForm({
             label="Email"
             type="email"
             autoComplete="email"
-            error={errors.email?.message}
-            aria-describedby={describedBy('register-email', errors.email, !!checkedDomains)}
-            {...register('email')}
+            error={errors.email?.message ?? domainWarning ?? undefined}
+            aria-describedby={describedBy(
+              'register-email',
+              errors.email ?? domainWarning,
+              !!checkedDomains,
+            )}
+            {...register('email', {
+              onBlur: (event: { target: { value: string } }) => checkDomain(event.target.value),
+              onChange: () => setDomainWarning(null),
+            })}
           />
           {checkedDomains && (
             <FieldHint id="register-email-hint">
