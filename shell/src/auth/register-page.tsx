@@ -40,7 +40,6 @@ export function institutionalOnly(domains: readonly string[]): string {
   return `Only institutional email addresses are accepted (${domains.map((d) => `@${d}`).join(', ')}).`;
 }
 
-
 type Invitation =
   | { state: 'none' }
   | { state: 'checking'; token: string }
