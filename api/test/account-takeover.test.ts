@@ -123,7 +123,11 @@ describe('the registering browser and the link', () => {
     const token = await mailedVerificationToken(email);
     const verified = await browser.get(`/api/auth/verify/${token}`);
     expect(verified.status).toBe(200);
-    expect(verified.body).toEqual({ message: EMAIL_VERIFIED });
+    // Issue 41: and signs that browser in (auth.test.ts checks its session).
+    expect(verified.body).toEqual({
+      message: EMAIL_VERIFIED,
+      user: expect.objectContaining({ email }),
+    });
     expect((await signIn(email, OWNER_PASSWORD)).status).toBe(200);
   });
 
@@ -259,11 +263,11 @@ describe('invitations', () => {
     expect(late.status).toBe(410);
   });
 
-  test('when the invitee registers through the mailed link with the address it was mailed to, then the account is verified at once', async () => {
+  test('when the invitee registers through the mailed link with the address it was mailed to, then the account is verified and signed in at once', async () => {
     const email = uniqueEmail('alum', 'example.org');
     await approve(`Mail me: ${email}`);
-    const registered = await t
-      .http()
+    const browser = t.browser();
+    const registered = await browser
       .post('/api/auth/register')
       .send({
         name: 'Alum',
@@ -273,6 +277,10 @@ describe('invitations', () => {
       })
       .expect(201);
     expect(registered.body.message).toBe('Account created successfully! You can now sign in.');
+    expect(registered.body.signedIn).toBe(true);
+    // Issue 41: the browser that registered is signed in, without typing the password again.
+    const me = await browser.get('/api/auth/me').expect(200);
+    expect(me.body.user).toMatchObject({ id: registered.body.user.id, email });
     expect((await signIn(email, OWNER_PASSWORD)).status).toBe(200);
   });
 
@@ -291,6 +299,7 @@ describe('invitations', () => {
       })
       .expect(201);
     expect(registered.body.message).toMatch(/check your inbox/i);
+    expect(registered.body).not.toHaveProperty('signedIn');
     expect((await signIn(other, ATTACKER_PASSWORD)).status).toBe(403);
     const token = await mailedVerificationToken(other);
     expect((await t.http().get(`/api/auth/verify/${token}`)).body).toMatchObject({

@@ -112,6 +112,7 @@ describe('API responses and their contracts', () => {
       'POST /api/auth/register',
       browser.post('/api/auth/register').send({ name: 'Newcomer', email, password }),
     );
+    await answers('GET /api/auth/registration-rules', http().get('/api/auth/registration-rules'));
     const token = await verificationToken(email);
     await answers('GET /api/auth/verify/:token', browser.get(`/api/auth/verify/${token}`));
     // A link opened elsewhere than in the registering browser: a password is chosen first.
@@ -599,12 +600,23 @@ describe('API responses and their contracts', () => {
       'POST /api/auth/forgot-password',
       http().post('/api/auth/forgot-password').send({ email: leaver.email }),
     );
+    const leaverReset = await resetToken(leaver.email);
+    const usable = await answers(
+      'GET /api/auth/reset-password/:token',
+      http().get(`/api/auth/reset-password/${leaverReset}`),
+    );
+    expect(usable).toEqual({ valid: true });
     await answers(
       'POST /api/auth/reset-password',
       http()
         .post('/api/auth/reset-password')
-        .send({ token: await resetToken(leaver.email), password: 'a reset password' }),
+        .send({ token: leaverReset, password: 'a reset password' }),
     );
+    const used = await answers(
+      'GET /api/auth/reset-password/:token',
+      http().get(`/api/auth/reset-password/${leaverReset}`),
+    );
+    expect(used.valid).toBe(false);
     await answers(
       'POST /api/auth/resend-verification',
       http()

@@ -67,12 +67,25 @@ describe('SettingsPage', () => {
     });
   });
 
-  it('signs out of all devices: the API revokes every token, so this device signs out too', async () => {
+  it('signs out of all devices after a confirmation: the API revokes every token, so this device signs out too', async () => {
     const fetchMock = mockApi(({ method, pathname }) =>
       method === 'POST' && pathname === '/api/auth/logout-all' ? { status: 204 } : undefined,
     );
     renderSettings();
-    await userEvent.click(await screen.findByRole('button', { name: 'Sign out of all devices' }));
+    const button = await screen.findByRole('button', { name: 'Sign out of all devices' });
+    // Issue 41: it asks first; Cancel changes nothing and gives the focus back.
+    await userEvent.click(button);
+    let dialog = await screen.findByRole('dialog', { name: 'Sign out of all devices?' });
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(button).toHaveFocus());
+    expect(callsTo(fetchMock, '/api/auth/logout-all', 'POST')).toHaveLength(0);
+    expect(readStoredAuth()).not.toBeNull();
+
+    await userEvent.click(button);
+    dialog = await screen.findByRole('dialog', { name: 'Sign out of all devices?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out everywhere' }));
     expect(await screen.findByText('Signed out of all devices')).toBeVisible();
     expect(callsTo(fetchMock, '/api/auth/logout-all', 'POST')).toHaveLength(1);
     expect(readStoredAuth()).toBeNull();

@@ -63,6 +63,27 @@ export const resetPasswordRequestSchema = z.strictObject({
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 
+/**
+ * `GET /api/auth/reset-password/:token` (issue 41): whether a reset link can still set a
+ * password, so a used or expired one says so instead of showing the form. Looking changes nothing.
+ */
+export const resetLinkStatusSchema = z.object({
+  valid: z.boolean(),
+  /** Why not, when not valid. */
+  message: z.string().optional(),
+});
+export type ResetLinkStatus = z.infer<typeof resetLinkStatusSchema>;
+
+/**
+ * `GET /api/auth/registration-rules` (issue 41): what the registration form can tell before a
+ * submit. The institutional domains are the API's setting (`INSTITUTION_DOMAINS`).
+ */
+export const registrationRulesSchema = z.object({
+  institutionDomains: z.array(z.string()),
+  passwordMinLength: z.number().int().positive(),
+});
+export type RegistrationRules = z.infer<typeof registrationRulesSchema>;
+
 /** `PUT /api/auth/password` payload. */
 export const changePasswordRequestSchema = z.strictObject({
   currentPassword: currentPasswordSchema,
@@ -109,7 +130,15 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const loginResponseSchema = z.object({ user: publicUserSchema, token: z.string() });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-export const registerResponseSchema = z.object({ message: z.string(), user: publicUserSchema });
+export const registerResponseSchema = z.object({
+  message: z.string(),
+  user: publicUserSchema,
+  /**
+   * Set when the registration is verified at once (the mailed invitation link, issue 41): this
+   * browser is signed in now (the answer set its session cookies).
+   */
+  signedIn: z.literal(true).optional(),
+});
 export type RegisterResponse = z.infer<typeof registerResponseSchema>;
 
 /**
@@ -124,6 +153,11 @@ export const verifyResponseSchema = z.object({
   message: z.string(),
   error: z.string().optional(),
   passwordRequired: z.literal(true).optional(),
+  /**
+   * Set when the browser that registered opened its link (issue 41): it is signed in now (the
+   * answer set its session cookies), as the member whose stored user this is.
+   */
+  user: publicUserSchema.optional(),
 });
 export type VerifyResponse = z.infer<typeof verifyResponseSchema>;
 

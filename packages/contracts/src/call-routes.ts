@@ -48,6 +48,8 @@ export const callRoutes = defineRoutes({
   verifyEmail: { method: 'GET', path: '/api/auth/verify/:token', status: 200 },
   verifyEmailWithPassword: { method: 'POST', path: '/api/auth/verify/:token', status: 200 },
   me: { method: 'GET', path: '/api/auth/me', status: 200 },
+  registrationRules: { method: 'GET', path: '/api/auth/registration-rules', status: 200 },
+  resetLinkStatus: { method: 'GET', path: '/api/auth/reset-password/:token', status: 200 },
   forgotPassword: { method: 'POST', path: '/api/auth/forgot-password', status: 202 },
   resetPassword: { method: 'POST', path: '/api/auth/reset-password', status: 200 },
   resendVerification: { method: 'POST', path: '/api/auth/resend-verification', status: 202 },

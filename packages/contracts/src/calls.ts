@@ -51,6 +51,8 @@ import {
   noContentResponseSchema,
   registerRequestSchema,
   registerResponseSchema,
+  registrationRulesSchema,
+  resetLinkStatusSchema,
   resetPasswordRequestSchema,
   verifyResponseSchema,
   verifyWithPasswordRequestSchema,
@@ -211,6 +213,8 @@ export const calls = defineCalls({
     response: verifyResponseSchema,
   },
   me: { params: noParams, response: authMeResponseSchema },
+  registrationRules: { params: noParams, response: registrationRulesSchema },
+  resetLinkStatus: { params: token, response: resetLinkStatusSchema },
   forgotPassword: {
     params: noParams,
     body: emailOnlyRequestSchema,

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import type { Role } from '@campus/contracts';
 import { failingRemotes, registeredRemotes } from '../testing/module-federation-runtime';
 import { mockApi, signIn } from '@campus/kit/testing';
@@ -130,6 +130,8 @@ describe('signed in', () => {
     renderApp(path);
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
     expect(registeredRemotes).not.toContain('mf_admin');
+    // Issue 41: titled as what it shows, not as the admin page ('Members · Campus').
+    await waitFor(() => expect(document.title).toBe('Page not found · Campus'));
   });
 
   it.each([
@@ -145,5 +147,6 @@ describe('signed in', () => {
     renderApp(path);
     // Loading it needs mf_admin registered (registered once per page, so only the first test sees it).
     expect(await screen.findByText(mounted)).toBeInTheDocument();
+    expect(document.title).not.toMatch(/^Page not found/);
   });
 });

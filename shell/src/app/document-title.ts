@@ -20,6 +20,10 @@ const SIGNED_IN_TITLES: ReadonlyArray<readonly [pattern: string, title: string]>
   ['/post/:id', 'Post'],
   ['/tags/:tag', 'Tag'],
   ['/bookmarks', 'Bookmarks'],
+];
+
+/** The admin's pages: anyone else gets the not-found page there, and its title (issue 41). */
+const ADMIN_TITLES: ReadonlyArray<readonly [pattern: string, title: string]> = [
   ['/admin/applications', 'Applications'],
   ['/admin/feedback', 'Feedback'],
   ['/admin/members', 'Members'],
@@ -35,9 +39,16 @@ const SIGNED_OUT_TITLES: ReadonlyArray<readonly [pattern: string, title: string]
   ['/reset-password/:token', 'Reset password'],
 ];
 
-/** The page's name for `pathname`: signed out, every other path is the sign-in page. */
-export function routeTitle(pathname: string, signedIn: boolean): string {
-  const table = signedIn ? SIGNED_IN_TITLES : SIGNED_OUT_TITLES;
+/**
+ * The page's name for `pathname`: signed out, every other path is the sign-in page; an admin page
+ * is named only for the admin (app-routes.tsx shows anyone else the not-found page).
+ */
+export function routeTitle(pathname: string, signedIn: boolean, isAdmin = false): string {
+  const table = !signedIn
+    ? SIGNED_OUT_TITLES
+    : isAdmin
+      ? [...SIGNED_IN_TITLES, ...ADMIN_TITLES]
+      : SIGNED_IN_TITLES;
   const found = table.find(([pattern]) => matchPath(pattern, pathname));
   if (found) return found[1];
   return signedIn ? 'Page not found' : 'Sign in';
@@ -52,13 +63,13 @@ export function documentTitle(page: string | null, unread = 0): string {
 /** Keeps `document.title` on the current route's name and the live unread count. */
 export function useDocumentTitle(): void {
   const { pathname } = useLocation();
-  const { status } = useSession();
+  const { status, isAdmin } = useSession();
   const signedIn = status === 'authenticated';
   const unread = useUnreadCount({ enabled: signedIn });
   const title =
     status === 'checking'
       ? documentTitle(null)
-      : documentTitle(routeTitle(pathname, signedIn), unread);
+      : documentTitle(routeTitle(pathname, signedIn, isAdmin), unread);
   useEffect(() => {
     document.title = title;
   }, [title]);

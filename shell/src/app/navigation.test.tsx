@@ -44,7 +44,10 @@ describe('document titles', () => {
     expect(routeTitle('/post/338', true)).toBe('Post');
     expect(routeTitle('/profile/9/followers', true)).toBe('Followers');
     expect(routeTitle('/profile/9/edit', true)).toBe('Edit profile');
-    expect(routeTitle('/admin/feedback', true)).toBe('Feedback');
+    expect(routeTitle('/admin/feedback', true, true)).toBe('Feedback');
+    // Issue 41: a member on an admin page sees the not-found page, and its title.
+    expect(routeTitle('/admin/members', true)).toBe('Page not found');
+    expect(routeTitle('/admin/members', true, false)).toBe('Page not found');
     expect(routeTitle('/no/such/page', true)).toBe('Page not found');
     expect(routeTitle('/register', false)).toBe('Sign up');
     expect(routeTitle('/post/338', false)).toBe('Sign in');

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { dismissToast } from '@campus/kit/toast';
-import { callsTo, mockApi } from '@campus/kit/testing';
+import { callsTo, mockApi, type ApiCall } from '@campus/kit/testing';
 import { renderApp } from '../testing/render-app';
 
 beforeEach(() => {
@@ -40,11 +40,17 @@ describe('Forgot password', () => {
 });
 
 describe('Reset password', () => {
+  /** The link's check (issue 41): the form shows only for a link that still works. */
+  const liveLink = ({ method, pathname }: ApiCall) =>
+    method === 'GET' && pathname.startsWith('/api/auth/reset-password/')
+      ? { status: 200, body: { valid: true } }
+      : undefined;
+
   it('sets the new password with the token of the link, then goes to sign-in with a toast', async () => {
-    const fetchMock = mockApi(({ method, pathname }) =>
-      method === 'POST' && pathname === '/api/auth/reset-password'
+    const fetchMock = mockApi((call) =>
+      call.method === 'POST' && call.pathname === '/api/auth/reset-password'
         ? { status: 200, body: { message: 'Your password has been reset.' } }
-        : undefined,
+        : liveLink(call),
     );
     renderApp('/reset-password/abc123');
     await userEvent.type(await screen.findByLabelText('New password'), 'a brand new password');
@@ -60,20 +66,23 @@ describe('Reset password', () => {
   });
 
   it('checks the two passwords match before sending', async () => {
-    const fetchMock = mockApi();
+    const fetchMock = mockApi(liveLink);
     renderApp('/reset-password/abc123');
     await userEvent.type(await screen.findByLabelText('New password'), 'a brand new password');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'another password');
     await userEvent.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await screen.findByText('The passwords do not match')).toBeVisible();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(callsTo(fetchMock, '/api/auth/reset-password', 'POST')).toHaveLength(0);
   });
 
-  it('says when the link is used or expired and offers a new one', async () => {
-    mockApi(() => ({
-      status: 400,
-      body: { message: 'This reset link is invalid or has expired.' },
-    }));
+  it('says when the link was used meanwhile (after its check) and offers a new one', async () => {
+    mockApi(
+      (call) =>
+        liveLink(call) ?? {
+          status: 400,
+          body: { message: 'This reset link is invalid or has expired.' },
+        },
+    );
     renderApp('/reset-password/used');
     await userEvent.type(await screen.findByLabelText('New password'), 'a brand new password');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'a brand new password');

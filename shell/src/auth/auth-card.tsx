@@ -47,13 +47,21 @@ export const LinkButton = styled.button`
   cursor: pointer;
 `;
 
+/** A rule a field follows, told before anyone types (under the field, in its description). */
+export const FieldHint = styled.p`
+  margin: ${({ theme }) => theme.space(1.5)} 0 0;
+  font-size: 0.8125rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
 /** Why the API ended the session (the sign-in page shows it until the member signs in again). */
-export const SignedOutNotice = styled.p`
+export const SignedOutNotice = styled.p<{ $tone?: 'danger' | 'info' }>`
   margin: 0;
   padding: ${({ theme }) => theme.space(3)};
-  border: 1px solid ${({ theme }) => theme.colors.danger};
+  border: 1px solid
+    ${({ theme, $tone = 'danger' }) => ($tone === 'info' ? theme.colors.border : theme.colors.danger)};
   border-radius: ${({ theme }) => theme.radius.md};
-  color: ${({ theme }) => theme.colors.danger};
+  color: ${({ theme, $tone = 'danger' }) => ($tone === 'info' ? theme.colors.text : theme.colors.danger)};
   background: ${({ theme }) => theme.colors.surfaceMuted};
   font-size: 0.875rem;
 `;

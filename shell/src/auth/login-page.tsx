@@ -14,11 +14,26 @@ import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
 import { AuthCard, LinkButton, Muted, SignedOutNotice } from './auth-card';
+import { pendingSignUp, signedInAs } from './pending-sign-up';
 import { SuspensionNotice, suspensionOf } from './suspension-notice';
 
 /** Shown whatever the API found, so the sign-in screen tells nobody who has an account. */
 export const VERIFICATION_RESENT =
   'If that address has an account waiting for verification, we have sent it a new link.';
+
+/**
+ * Why the member is on the sign-in page, when they chose it themselves (the navigation's state;
+ * what the API ended is `session.signOutMessage`).
+ */
+export type SignInReason = { signedOut: 'everywhere' };
+
+/** Said after "Sign out of all devices" (issue 41), where its button lands. */
+export const SIGNED_OUT_EVERYWHERE =
+  'You signed out of all devices. Sign in again on each device you use.';
+
+function signedOutEverywhere(state: unknown): boolean {
+  return (state as Partial<SignInReason> | null)?.signedOut === 'everywhere';
+}
 
 /** Spec §2 "Login": shown at every signed-out path except /register and /verify. */
 export function LoginPage() {
@@ -31,6 +46,8 @@ export function LoginPage() {
   // The address sign-in was refused for because it is not verified yet (the API's 403).
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
+  // The address this device registered, until it signs in (issue 41).
+  const [pendingEmail] = useState(pendingSignUp);
   // A suspended member's reason and appeal (issue 38), from the API's 403.
   const [suspension, setSuspension] = useState<Notice | null>(null);
   const {
@@ -47,6 +64,7 @@ export function LoginPage() {
       // The answer's `token` (spec) is for other clients: this browser's session is the
       // HttpOnly cookie the answer set, and nothing of it is kept where a script could read it.
       const { user } = await callApi(callRoutes.login, { body: values });
+      signedInAs(user.email);
       session.login({
         user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
       });
@@ -68,13 +86,11 @@ export function LoginPage() {
     }
   };
 
-  const resendVerification = async () => {
-    if (!unverifiedEmail) return;
+  const resendVerification = async (email: string | null) => {
+    if (!email) return;
     setResending(true);
     try {
-      const answer = await callApi(callRoutes.resendVerification, {
-        body: { email: unverifiedEmail },
-      });
+      const answer = await callApi(callRoutes.resendVerification, { body: { email } });
       toast({
         title: 'Verification e-mail sent',
         description: answer?.message ?? VERIFICATION_RESENT,
@@ -109,7 +125,25 @@ export function LoginPage() {
             ' Sign in to see the reason and to appeal.'}
         </SignedOutNotice>
       )}
+      {!session.signOutMessage && !suspension && signedOutEverywhere(location.state) && (
+        <SignedOutNotice role="status" aria-live="polite" $tone="info">
+          {SIGNED_OUT_EVERYWHERE}
+        </SignedOutNotice>
+      )}
       {suspension && <SuspensionNotice notice={suspension} />}
+      {pendingEmail && !unverifiedEmail && (
+        <Muted role="status">
+          We sent a link to <strong>{pendingEmail}</strong> ·{' '}
+          <LinkButton
+            type="button"
+            onClick={() => resendVerification(pendingEmail)}
+            disabled={resending}
+            aria-label={`Resend the link to ${pendingEmail}`}
+          >
+            Resend
+          </LinkButton>
+        </Muted>
+      )}
       <form noValidate onSubmit={handleSubmit(onValid, onInvalid)}>
         <TextField
           label="Email"
@@ -132,7 +166,11 @@ export function LoginPage() {
       {unverifiedEmail && (
         <Muted>
           Didn&apos;t get the e-mail?{' '}
-          <LinkButton type="button" onClick={resendVerification} disabled={resending}>
+          <LinkButton
+            type="button"
+            onClick={() => resendVerification(unverifiedEmail)}
+            disabled={resending}
+          >
             Resend verification e-mail
           </LinkButton>
         </Muted>

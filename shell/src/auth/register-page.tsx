@@ -4,15 +4,41 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   callRoutes,
+  isInstitutionalEmail,
+  PASSWORD_MIN_LENGTH,
   registerRequestSchema,
   type InvitationResponse,
   type RegisterRequest,
 } from '@campus/contracts';
 import { ApiError, callApi } from '@campus/kit/api';
+import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button, Spinner, TextField } from '@campus/kit/ui';
 import { ApplyForAccessDialog } from './apply-for-access-dialog';
-import { AuthCard, LinkButton, Muted } from './auth-card';
+import { AuthCard, FieldHint, LinkButton, Muted } from './auth-card';
+import { rememberPendingSignUp, signedInAs } from './pending-sign-up';
+
+/** The API's institutional domains (`GET /api/auth/registration-rules`); null until known. */
+function useInstitutionDomains(): readonly string[] | null {
+  const [domains, setDomains] = useState<readonly string[] | null>(null);
+  useEffect(() => {
+    let current = true;
+    // Public: a 401 cannot happen, and a failure only means the hint waits for the API's answer.
+    callApi(callRoutes.registrationRules, { on401: 'returnNull' }).then(
+      (rules) => current && rules && setDomains(rules.institutionDomains),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return domains;
+}
+
+/** The API's own words for an address outside the domains (auth/register.ts), shown on the field. */
+export function institutionalOnly(domains: readonly string[]): string {
+  return `Only institutional email addresses are accepted (${domains.map((d) => `@${d}`).join(', ')}).`;
+}
 
 type Invitation =
   | { state: 'none' }
@@ -84,10 +110,26 @@ function RegisterForm({
   invitation: { token: string; invited: InvitationResponse } | null;
 }) {
   const navigate = useNavigate();
+  const session = useSession();
   const [applying, setApplying] = useState(false);
+  // An invitation accepts any address; otherwise the domains are told up front and checked here.
+  const domains = useInstitutionDomains();
+  const checkedDomains = invitation ? null : domains;
+  // Said on the field as soon as it is left with an address outside the domains; a submit still
+  // goes to the API, whose refusal is the spec's 'Registration failed' toast (and the field's).
+  const [domainWarning, setDomainWarning] = useState<string | null>(null);
+  const checkDomain = (value: string) => {
+    const email = value.trim();
+    setDomainWarning(
+      checkedDomains && email.includes('@') && !isInstitutionalEmail(email, checkedDomains)
+        ? institutionalOnly(checkedDomains)
+        : null,
+    );
+  };
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<RegisterRequest>({
     resolver: zodResolver(registerRequestSchema),
@@ -103,6 +145,18 @@ function RegisterForm({
       const body = invitation ? { ...values, invitationToken: invitation.token } : values;
       const registered = await callApi(callRoutes.register, { body });
       navigate('/', { replace: true });
+      if (registered?.signedIn) {
+        // The mailed invitation verified the address: signed in at once (issue 41).
+        const { user } = registered;
+        signedInAs(user.email);
+        session.login({
+          user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
+        });
+        toast({ title: 'Account created successfully!', description: 'Welcome to Campus!' });
+        return;
+      }
+      // The sign-in page says where the link went until that address signs in.
+      rememberPendingSignUp(values.email);
       toast({
         title: 'Account created successfully!',
         description:
@@ -112,6 +166,14 @@ function RegisterForm({
             : 'Please check your inbox and click the verification link to activate your account.',
       });
     } catch (error) {
+      // The API's refusal of the address is said on the field too, not only in the toast.
+      if (
+        error instanceof ApiError &&
+        error.status === 400 &&
+        error.serverMessage?.startsWith('Only institutional email addresses are accepted')
+      ) {
+        setError('email', { type: 'server', message: error.serverMessage }, { shouldFocus: true });
+      }
       toast({
         title: 'Registration failed',
         description:
@@ -145,20 +207,43 @@ function RegisterForm({
           error={errors.name?.message}
           {...register('name')}
         />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
+        <div>
+          <TextField
+            id="register-email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            error={errors.email?.message ?? domainWarning ?? undefined}
+            aria-describedby={describedBy(
+              'register-email',
+              errors.email ?? domainWarning,
+              !!checkedDomains,
+            )}
+            {...register('email', {
+              onBlur: (event: { target: { value: string } }) => checkDomain(event.target.value),
+              onChange: () => setDomainWarning(null),
+            })}
+          />
+          {checkedDomains && (
+            <FieldHint id="register-email-hint">
+              Accepted: {checkedDomains.map((domain) => `@${domain}`).join(', ')}
+            </FieldHint>
+          )}
+        </div>
+        <div>
+          <TextField
+            id="register-password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password?.message}
+            aria-describedby={describedBy('register-password', errors.password, true)}
+            {...register('password')}
+          />
+          <FieldHint id="register-password-hint">
+            At least {PASSWORD_MIN_LENGTH} characters
+          </FieldHint>
+        </div>
         <Button type="submit" size="lg" fullWidth disabled={isSubmitting}>
           {isSubmitting ? 'Creating account...' : 'Create Account'}
         </Button>
@@ -179,4 +264,10 @@ function RegisterForm({
       )}
     </AuthCard>
   );
+}
+
+/** The field's error (TextField's `<id>-error`) and hint (`<id>-hint`), as its description. */
+function describedBy(id: string, error: unknown, hint: boolean): string | undefined {
+  const ids = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean);
+  return ids.length ? ids.join(' ') : undefined;
 }

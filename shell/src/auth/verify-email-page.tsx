@@ -6,11 +6,14 @@ import styled from 'styled-components';
 import {
   callRoutes,
   verifyWithPasswordRequestSchema,
+  type PublicUser,
   type VerifyWithPasswordRequest,
 } from '@campus/contracts';
 import { ApiError, callApi } from '@campus/kit/api';
+import { useSession } from '@campus/kit/session';
 import { Button, Spinner, TextField } from '@campus/kit/ui';
 import { AuthCard, Muted } from './auth-card';
+import { signedInAs } from './pending-sign-up';
 
 /** Spec §9: the success view redirects to /login after 3 seconds. */
 export const VERIFY_REDIRECT_MS = 3000;
@@ -25,7 +28,7 @@ const NETWORK_FAILURE = 'Failed to verify email. Please try again.';
 type Verification =
   | { state: 'loading' }
   | { state: 'password'; message: string }
-  | { state: 'success' }
+  | { state: 'success'; signedInAs?: PublicUser }
   | { state: 'error'; message: string };
 
 const Links = styled.div`
@@ -50,7 +53,8 @@ async function verify(token: string): Promise<Verification> {
     const result = await callApi(callRoutes.verifyEmail, { params: { token } });
     if (result?.error) return { state: 'error', message: result.error };
     if (result?.passwordRequired) return { state: 'password', message: result.message };
-    return { state: 'success' };
+    // The browser that registered is signed in by its own link (issue 41).
+    return result?.user ? { state: 'success', signedInAs: result.user } : { state: 'success' };
   } catch (error) {
     if (error instanceof ApiError) return { state: 'error', message: serverError(error) };
     return { state: 'error', message: NETWORK_FAILURE };
@@ -140,6 +144,7 @@ function ChoosePasswordForm({
 export function VerifyEmailPage() {
   const { token } = useParams();
   const navigate = useNavigate();
+  const session = useSession();
   const [result, setResult] = useState<{ token: string; verification: Verification } | null>(null);
 
   useEffect(() => {
@@ -159,11 +164,30 @@ export function VerifyEmailPage() {
       ? result.verification
       : { state: 'loading' };
 
+  // Signed in by the link: after the spec's 3 seconds, home as that member, with no sign-in page
+  // (and no second toast) between. Otherwise the spec's redirect to sign in.
+  const member = verification.state === 'success' ? verification.signedInAs : undefined;
+  const { login } = session;
   useEffect(() => {
     if (verification.state !== 'success') return;
-    const timer = setTimeout(() => navigate('/login', { replace: true }), VERIFY_REDIRECT_MS);
+    const timer = setTimeout(() => {
+      if (!member) {
+        navigate('/login', { replace: true });
+        return;
+      }
+      signedInAs(member.email);
+      navigate('/', { replace: true });
+      login({
+        user: {
+          id: member.id,
+          name: member.name,
+          email: member.email,
+          avatarUrl: member.avatarUrl,
+        },
+      });
+    }, VERIFY_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [verification.state, navigate]);
+  }, [verification.state, member, navigate, login]);
 
   if (verification.state === 'loading') {
     return (
@@ -185,7 +209,11 @@ export function VerifyEmailPage() {
     return (
       <AuthCard title="Email verification">
         <p role="status">Email verified successfully! You can now log in.</p>
-        <Muted>Taking you to the sign-in page...</Muted>
+        <Muted>
+          {member
+            ? `You are signed in as ${member.email}. Taking you to Campus...`
+            : 'Taking you to the sign-in page...'}
+        </Muted>
       </AuthCard>
     );
   }

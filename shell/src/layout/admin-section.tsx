@@ -34,15 +34,19 @@ export function useAdminSummary(): AdminSummary | null {
   return isAdmin ? (data ?? null) : null;
 }
 
+/** How many things wait for the admin, all pages together (the sidebar's Admin badge). */
+export function adminWaiting(summary: AdminSummary | null): number {
+  if (!summary) return 0;
+  return (
+    summary.pendingApplications +
+    summary.pendingFeedback +
+    summary.openReports +
+    // An older API's summary has no appeals.
+    (summary.pendingAppeals ?? 0)
+  );
+}
+
 /** Whether anything waits for the admin (the bottom bar's dot). */
 export function adminHasWork(summary: AdminSummary | null): boolean {
-  return Boolean(
-    summary &&
-    summary.pendingApplications +
-      summary.pendingFeedback +
-      summary.openReports +
-      // An older API's summary has no appeals.
-      (summary.pendingAppeals ?? 0) >
-      0,
-  );
+  return adminWaiting(summary) > 0;
 }

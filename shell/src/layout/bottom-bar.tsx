@@ -1,23 +1,38 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
-import styled from 'styled-components';
+import styled, { createGlobalStyle } from 'styled-components';
 import { useSession } from '@campus/kit/session';
 import { mediaDesktop } from '@campus/kit/theme';
+import { TOAST_BOTTOM_INSET_PROPERTY } from '@campus/kit/toast';
 import { Badge } from '@campus/kit/ui';
 import { ADMIN_LINKS, adminHasWork, useAdminSummary } from './admin-section';
 import { BellIcon, HomeIcon, ShieldIcon, UserIcon } from './icons';
 import { useUnreadCount } from './use-unread-count';
+
+const BAR_HEIGHT_PX = 64;
 
 const Bar = styled.nav`
   position: fixed;
   inset: auto 0 0 0;
   z-index: 30;
   display: flex;
-  height: 64px;
+  height: ${BAR_HEIGHT_PX}px;
   border-top: 1px solid ${({ theme }) => theme.colors.border};
   background: ${({ theme }) => theme.colors.surface};
   ${mediaDesktop} {
     display: none;
+  }
+`;
+
+/** While the bar is on screen (phones), toasts sit above it instead of covering it (issue 41). */
+const ToastsAboveTheBar = createGlobalStyle`
+  :root {
+    ${TOAST_BOTTOM_INSET_PROPERTY}: ${BAR_HEIGHT_PX}px;
+  }
+  ${mediaDesktop} {
+    :root {
+      ${TOAST_BOTTOM_INSET_PROPERTY}: 0px;
+    }
   }
 `;
 
@@ -182,6 +197,7 @@ export function BottomBar() {
   if (!user) return null;
   return (
     <Bar aria-label="Bottom navigation">
+      <ToastsAboveTheBar />
       <Item to="/" end>
         <HomeIcon />
         Home

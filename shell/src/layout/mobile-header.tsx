@@ -19,9 +19,17 @@ const Header = styled.header`
     display: none;
   }
 
+  /* 44×44 CSS px to touch (issue 41: the search icon was 22×22); the icon stays as drawn. */
   a {
     display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    min-width: 44px;
+    min-height: 44px;
     color: inherit;
+  }
+  a:last-child {
+    margin-right: -${({ theme }) => theme.space(2.75)};
   }
 `;
 

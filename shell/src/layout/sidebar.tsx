@@ -1,9 +1,9 @@
-import { Link, NavLink } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import { useSession } from '@campus/kit/session';
 import { mediaMobile } from '@campus/kit/theme';
 import { Avatar, Badge, Button, useMediaQuery } from '@campus/kit/ui';
-import { ADMIN_LINKS, useAdminSummary } from './admin-section';
+import { adminWaiting, useAdminSummary } from './admin-section';
 import { TrendingToday } from '../search/trending-today';
 import { BellIcon, BookmarkIcon, HomeIcon, SearchIcon, ShieldIcon, UserIcon } from './icons';
 import { Logo } from './logo';
@@ -52,75 +52,35 @@ const Item = styled(NavLink)`
   }
 `;
 
-const AdminNav = styled.nav`
-  h2 {
-    display: flex;
-    align-items: center;
-    gap: ${({ theme }) => theme.space(2)};
-    margin: 0 0 ${({ theme }) => theme.space(1)};
-    padding: 0 ${({ theme }) => theme.space(3)};
-    font-size: 0.75rem;
-    font-weight: 700;
-    text-transform: uppercase;
-    letter-spacing: 0.04em;
-    color: ${({ theme }) => theme.colors.textMuted};
-  }
-  ul {
-    display: grid;
-    margin: 0 0 ${({ theme }) => theme.space(2)};
-    padding: 0;
-    list-style: none;
-  }
-`;
-
-const AdminItem = styled(NavLink)`
-  display: flex;
-  align-items: center;
-  justify-content: space-between;
-  gap: ${({ theme }) => theme.space(2)};
-  padding: ${({ theme }) => theme.space(1.5)} ${({ theme }) => theme.space(3)};
-  border-radius: ${({ theme }) => theme.radius.full};
-  font-size: 0.875rem;
-  text-decoration: none;
-
-  &:hover {
-    background: ${({ theme }) => theme.colors.surfaceMuted};
-  }
-  &.active {
-    font-weight: 700;
-    color: ${({ theme }) => theme.colors.primary};
-  }
-`;
-
-/** The admin's pages with what waits on each (issue 18); only the admin has this section. */
-function AdminSection() {
+/**
+ * The admin's one way in (issue 41): the admin pages link to each other with their own tabs
+ * (mf-admin's AdminFrame), so the sidebar no longer lists them a second time; it says how much
+ * waits, all pages together, and stays active on every admin page.
+ */
+function AdminItem() {
   const summary = useAdminSummary();
   const { isAdmin } = useSession();
+  const { pathname } = useLocation();
   if (!isAdmin) return null;
+  const waiting = adminWaiting(summary);
+  const onAdminPage = pathname === '/analytics' || pathname.startsWith('/admin/');
   return (
-    <AdminNav aria-labelledby="sidebar-admin-title">
-      <h2 id="sidebar-admin-title">
+    <li>
+      <Item
+        as={Link}
+        to="/analytics"
+        className={onAdminPage ? 'active' : undefined}
+        aria-current={onAdminPage ? 'page' : undefined}
+      >
         <ShieldIcon />
         Admin
-      </h2>
-      <ul>
-        {ADMIN_LINKS.map((link) => {
-          const count = link.count && summary ? summary[link.count] : 0;
-          return (
-            <li key={link.to}>
-              <AdminItem to={link.to} end>
-                {link.label}
-                {count > 0 && (
-                  <Badge $tone="danger" aria-label={`${count} ${link.countLabel}`}>
-                    {count}
-                  </Badge>
-                )}
-              </AdminItem>
-            </li>
-          );
-        })}
-      </ul>
-    </AdminNav>
+        {waiting > 0 && (
+          <Badge $tone="danger" aria-label={`${waiting} waiting`}>
+            {waiting}
+          </Badge>
+        )}
+      </Item>
+    </li>
   );
 }
 
@@ -223,9 +183,9 @@ export function Sidebar({ onPost }: { onPost: () => void }) {
               Bookmarks
             </Item>
           </li>
+          <AdminItem />
         </NavList>
       </nav>
-      <AdminSection />
       <SearchButton to="/search">
         <SearchIcon />
         Search

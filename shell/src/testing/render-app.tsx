@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, type InitialEntry } from 'react-router-dom';
 import { configureApi } from '@campus/kit/api';
 import { DataProvider } from '@campus/kit/data';
 import { SessionProvider } from '@campus/kit/session';
@@ -21,8 +21,8 @@ export const testConfig: RuntimeConfig = {
   },
 };
 
-/** The shell's routes inside the same providers as the real app, at `path`. */
-export function renderApp(path: string) {
+/** The shell's routes inside the same providers as the real app, at `path` (with its state). */
+export function renderApp(path: InitialEntry) {
   configureApi({ baseUrl: testConfig.apiUrl });
   registerMemberRemotes(testConfig);
   return render(

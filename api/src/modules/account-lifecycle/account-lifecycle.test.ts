@@ -198,6 +198,53 @@ describe('POST /api/auth/reset-password', () => {
   });
 });
 
+describe('GET /api/auth/reset-password/:token (issue 41)', () => {
+  const status = (token: string) => t.http().get(`/api/auth/reset-password/${token}`);
+
+  test('when the link is fresh, then it is valid, and looking at it changes nothing', async () => {
+    const ada = await t.createMember();
+    await forgot(ada.email);
+    const token = await lastLink(ada.email, 'reset');
+    const before = await t.storedUser(ada.id);
+    const res = await status(token);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toEqual({ valid: true });
+    expect(await t.storedUser(ada.id)).toEqual(before);
+    expect((await reset(token, 'a brand new password')).status).toBe(200);
+  });
+
+  test('when the link was used, replaced or is older than an hour, then it is not valid, with the reason', async () => {
+    const ada = await t.createMember();
+    await forgot(ada.email);
+    const used = await lastLink(ada.email, 'reset');
+    expect((await reset(used, 'a brand new password')).status).toBe(200);
+    expect((await status(used)).body).toEqual({ valid: false, message: INVALID_RESET_LINK });
+
+    await forgot(ada.email);
+    const older = await lastLink(ada.email, 'reset');
+    await forgot(ada.email);
+    const newer = await lastLink(ada.email, 'reset');
+    expect((await status(older)).body.valid).toBe(false);
+    expect((await status(newer)).body.valid).toBe(true);
+
+    await t.models.User.updateOne(
+      { _id: ada.id },
+      { $set: { passwordResetExpires: new Date(Date.now() - 1000) } },
+    );
+    expect((await status(newer)).body).toEqual({ valid: false, message: INVALID_RESET_LINK });
+  });
+
+  test.each(['not-a-token', 'x'.repeat(43), 'x'.repeat(300), '%24ne'])(
+    'when the token is %s, then it is not valid',
+    async (token) => {
+      const res = await status(token);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ valid: false, message: INVALID_RESET_LINK });
+    },
+  );
+});
+
 describe('PUT /api/auth/password', () => {
   test('when the current password is right, then it changes, this session gets a fresh token and every older token is refused', async () => {
     const ada = await t.createMember();

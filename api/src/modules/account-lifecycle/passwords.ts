@@ -8,6 +8,7 @@ import {
   findByEmail,
   findPasswordHash,
   resetPasswordByToken,
+  resetTokenUsable,
   revokeSessions,
   setPasswordResetToken,
   storeNewPassword,
@@ -54,6 +55,17 @@ export async function composePasswordReset(ctx: AppContext, email: string): Prom
   const expires = new Date(ctx.clock.now().getTime() + RESET_TOKEN_TTL_MS);
   await setPasswordResetToken(ctx, user._id, hash, expires);
   return passwordResetEmail(user.name, user.email, `${ctx.config.webUrl}/reset-password/${token}`);
+}
+
+/**
+ * Whether a reset link can still set a password (issue 41: a used or expired link says so
+ * instead of showing the form). It tells nothing a request to reset with it would not.
+ */
+export async function resetLinkStatus(ctx: AppContext, token: string) {
+  const valid =
+    LINK_TOKEN_PATTERN.test(token) &&
+    (await resetTokenUsable(ctx, hashLinkToken(token), ctx.clock.now()));
+  return valid ? { valid } : { valid, message: INVALID_RESET_LINK };
 }
 
 /** Sets the password of the account holding this unexpired token; the token works once. */

@@ -13,6 +13,7 @@ import {
   PASSWORD_RESET,
   requestPasswordReset,
   RESET_LINK_SENT,
+  resetLinkStatus,
   resetPassword,
   signOutEverywhere,
 } from './passwords';
@@ -20,6 +21,7 @@ import { resendVerification, VERIFICATION_LINK_SENT } from './resend-verificatio
 
 /**
  * `POST /api/auth/forgot-password`, `/reset-password`, `/logout-all`, `/resend-verification`,
+ * `GET /api/auth/reset-password/:token`,
  * `PUT /api/auth/password` and `DELETE /api/users/:id`.
  */
 export function accountLifecycleRoutes(app: HttpContext) {
@@ -54,6 +56,12 @@ export function accountLifecycleRoutes(app: HttpContext) {
       await resetPassword(app, body);
       return { message: PASSWORD_RESET };
     },
+  );
+  bindCall(
+    router,
+    calls.resetLinkStatus,
+    { before: [perIp('passwordReset')], cacheControl: 'no-store' },
+    (_c, { params }) => resetLinkStatus(app, params.token),
   );
   const resendLimit = { before: [perIp('verificationResend')] };
   bindCall(router, calls.resendVerification, resendLimit, async (_ctx, { body }) => {

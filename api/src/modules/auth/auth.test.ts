@@ -99,6 +99,19 @@ describe('POST /api/auth/register', () => {
       .expect(400);
   });
 
+  test('when the registration form asks for the rules, then the configured domains and the password minimum come back, to anyone (issue 41)', async () => {
+    const defaults = await t.http().get('/api/auth/registration-rules').expect(200);
+    expect(defaults.body).toEqual({
+      institutionDomains: ['campus.edu', 'mail.campus.edu', 'cu.edu'],
+      passwordMinLength: 8,
+    });
+    const configured = await t
+      .withConfig({ institutionDomains: ['other.ac.uk'] })
+      .get('/api/auth/registration-rules')
+      .expect(200);
+    expect(configured.body.institutionDomains).toEqual(['other.ac.uk']);
+  });
+
   test.each([
     [
       'the password has 7 characters',
@@ -159,13 +172,56 @@ describe('GET /api/auth/verify/:token', () => {
 
     const first = await browser.get(`/api/auth/verify/${token}`);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ message: 'Email verified successfully! You can now log in.' });
+    expect(first.body).toEqual({
+      message: 'Email verified successfully! You can now log in.',
+      user: expect.objectContaining({ name: 'V', email }),
+    });
     expect((await t.models.User.findOne({ email }).lean())?.isVerified).toBe(true);
 
     const second = await browser.get(`/api/auth/verify/${token}`);
     expect(second.status).toBe(400);
     expect(second.body.error).toMatch(/invalid or has already been used/);
     expect(second.body.message).toBe(second.body.error);
+  });
+
+  test('when the browser that registered opens its link, then it is signed in at once (issue 41)', async () => {
+    const email = uniqueEmail('ver-in');
+    const browser = t.browser();
+    await browser
+      .post('/api/auth/register')
+      .send({ name: 'Vi', email, password: 'long enough' })
+      .expect(201);
+    await browser.get('/api/auth/me').expect(401);
+    const token = tokenFromLink(await verificationLinkFor(email));
+
+    const opened = await browser.get(`/api/auth/verify/${token}`).expect(200);
+    const me = await browser.get('/api/auth/me').expect(200);
+    expect(me.body.user).toEqual(opened.body.user);
+    expect(me.body.user).toMatchObject({ name: 'Vi', email });
+  });
+
+  test('when another browser verifies the link with a password, then it is not signed in: its holder signs in with that password', async () => {
+    const email = uniqueEmail('ver-out');
+    await t
+      .browser()
+      .post('/api/auth/register')
+      .send({ name: 'Vo', email, password: 'long enough' })
+      .expect(201);
+    const token = tokenFromLink(await verificationLinkFor(email));
+    const elsewhere = t.browser();
+
+    const opened = await elsewhere.get(`/api/auth/verify/${token}`).expect(200);
+    expect(opened.body).toEqual({
+      message: 'Choose a password to finish verifying your email.',
+      passwordRequired: true,
+    });
+    await elsewhere.get('/api/auth/me').expect(401);
+    const chosen = await elsewhere
+      .post(`/api/auth/verify/${token}`)
+      .send({ password: 'chosen password' });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toEqual({ message: 'Email verified successfully! You can now log in.' });
+    await elsewhere.get('/api/auth/me').expect(401);
   });
 
   test.each(['unknown-token-unknown-token-unknown-token', 'short', '%24ne'])(

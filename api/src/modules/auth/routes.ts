@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { calls } from '@campus/contracts';
+import { calls, PASSWORD_MIN_LENGTH } from '@campus/contracts';
 import type { HttpContext } from '../../context';
 import { currentUser, type AppState } from '../../platform/auth';
 import { bindCall } from '../../platform/calls';
@@ -8,7 +8,7 @@ import { withDeviceSession } from '../sessions/routes';
 import { mayMailAccountEmail } from './account-emails';
 import { accountKey, deviceToken, knownDevice, rememberDevice } from './known-devices';
 import { INVITED_ACCOUNT_READY, register, registerInvited } from './register';
-import { login, me } from './sign-in';
+import { login, me, signInVerifiedAccount } from './sign-in';
 import { takeSignInAttempt } from './sign-in-delays';
 import {
   clearSignUpCookie,
@@ -54,11 +54,16 @@ export function authRoutes(app: HttpContext) {
     const { invitationToken } = body;
     if (invitationToken !== undefined) {
       const invited = await registerInvited(app, { ...body, invitationToken }, signUp.hash);
-      if (!invited.verified) setSignUpCookie(ctx, app.config, signUp.secret);
-      return {
-        message: invited.verified ? INVITED_ACCOUNT_READY : registered,
-        user: invited.user,
-      };
+      if (!invited.verified) {
+        setSignUpCookie(ctx, app.config, signUp.secret);
+        return { message: registered, user: invited.user };
+      }
+      // The mailed invitation link proved the mailbox and this browser typed the password: it is
+      // signed in at once (issue 41), with session cookies as at sign-in.
+      const answer = await signInVerifiedAccount(app, invited.user.id);
+      if (!answer) return { message: INVITED_ACCOUNT_READY, user: invited.user };
+      const { user } = await withDeviceSession(app, ctx, answer);
+      return { message: INVITED_ACCOUNT_READY, user, signedIn: true as const };
     }
     const renewLink = await mayMailAccountEmail(app, 'verification', body.email);
     const user = await register(app, body, signUp.hash, { renewLink });
@@ -105,7 +110,9 @@ export function authRoutes(app: HttpContext) {
   /**
    * A verification link proves the mailbox, not the registration password: it verifies at once
    * only in the browser that registered (its sign-up cookie); elsewhere it answers
-   * `passwordRequired` and stays valid until its holder chooses the password with a POST.
+   * `passwordRequired` and stays valid until its holder chooses the password with a POST, which
+   * verifies without signing in: the link may be open on any device (a forwarded mail, a shared
+   * computer), and its holder signs in with the password just chosen (the spec's way to sign-in).
    */
   const verification = {
     before: [rateLimits.perIp('verify', rules.verify)],
@@ -127,13 +134,24 @@ export function authRoutes(app: HttpContext) {
       return { message: CHOOSE_PASSWORD_TO_VERIFY, passwordRequired: true as const };
     }
     clearSignUpCookie(ctx, app.config);
-    return { message: EMAIL_VERIFIED };
+    // The browser that typed the password opened the mailed link: it is signed in at once (its
+    // session cookies, as at sign-in), and the answer names the member for the client's session.
+    const answer = await signInVerifiedAccount(app, opened.verified);
+    if (!answer) return { message: EMAIL_VERIFIED };
+    const { user } = await withDeviceSession(app, ctx, answer);
+    return { message: EMAIL_VERIFIED, user };
   });
   bindCall(router, calls.verifyEmailWithPassword, verification, async (_ctx, { params, body }) => {
     await takeTokenAttempt(params.token);
     if (!(await verifyWithPassword(app, params.token, body.password))) throw invalidLink();
     return { message: EMAIL_VERIFIED };
   });
+
+  // What the registration form tells before a submit (issue 41): the accepted domains and rules.
+  bindCall(router, calls.registrationRules, {}, async () => ({
+    institutionDomains: [...app.config.institutionDomains],
+    passwordMinLength: PASSWORD_MIN_LENGTH,
+  }));
 
   // Who the caller is and what they may do: clients start their session with it.
   const member = { before: [app.requireAuth], cacheControl: 'no-store' };

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, HttpError, unauthorized } from '../../platform/errors';
 import { suspensionNotice } from '../appeals/appeals';
-import { findByEmail } from '../users/accounts';
+import { findAccountById, findByEmail } from '../users/accounts';
 import { toPublicUser } from '../users/presenters';
 import { findPublicUser } from '../users/queries';
 
@@ -49,6 +49,20 @@ export async function login(ctx: AppContext, input: LoginRequest): Promise<Login
     });
     throw new HttpError(403, ACCOUNT_SUSPENDED_MESSAGE, {}, undefined, { suspension });
   }
+  return { user: toPublicUser(user, ctx.config.publicUrl), token: ctx.tokens.sign(user._id) };
+}
+
+/**
+ * The sign-in a verification link gives the browser that registered (issue 41): that browser typed
+ * the password and the link proves the mailbox, so the member is not asked for them again. Null
+ * when the account cannot sign in (gone, not verified, suspended): the member signs in as usual.
+ */
+export async function signInVerifiedAccount(
+  ctx: AppContext,
+  id: number,
+): Promise<LoginResponse | null> {
+  const user = await findAccountById(ctx, id);
+  if (!user || !user.isVerified || user.suspendedAt) return null;
   return { user: toPublicUser(user, ctx.config.publicUrl), token: ctx.tokens.sign(user._id) };
 }
 

@@ -22,8 +22,11 @@ export const CHOOSE_PASSWORD_TO_VERIFY = 'Choose a password to finish verifying 
 /** Link tokens are 32 random bytes in base64url; anything far from that is not looked up. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
 
-/** What opening a link did: verified, a password to choose first, or a link that does nothing. */
-export type LinkOpened = 'verified' | 'password-required' | 'invalid';
+/**
+ * What opening a link did: verified (whose account), a password to choose first, or a link that
+ * does nothing.
+ */
+export type LinkOpened = { verified: number } | 'password-required' | 'invalid';
 
 /**
  * `GET /api/auth/verify/:token`. `signUpSecretHash`: the hash of the request's sign-up cookie
@@ -37,8 +40,9 @@ export async function openVerificationLink(
 ): Promise<LinkOpened> {
   if (!TOKEN_PATTERN.test(token)) return 'invalid';
   const tokenHash = hashVerificationToken(token);
-  if (signUpSecretHash && (await verifyWithSignUpPassword(ctx, tokenHash, signUpSecretHash))) {
-    return 'verified';
+  if (signUpSecretHash) {
+    const verified = await verifyWithSignUpPassword(ctx, tokenHash, signUpSecretHash);
+    if (verified !== null) return { verified };
   }
   return (await verificationPending(ctx, tokenHash)) ? 'password-required' : 'invalid';
 }

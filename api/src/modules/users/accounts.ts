@@ -87,13 +87,14 @@ const VERIFIED = {
 /**
  * Verifies the account holding this (hashed) verification token and keeps the password typed at
  * registration, only if `signUpSecretHash` is the hash of the registering browser's cookie: the
- * one who opened the link also typed that password. False when no account matches both.
+ * one who opened the link also typed that password. The verified account's id; null when no
+ * account matches both.
  */
 export async function verifyWithSignUpPassword(
   ctx: AppContext,
   tokenHash: string,
   signUpSecretHash: string,
-): Promise<boolean> {
+): Promise<number | null> {
   return ctx.transaction(async () => {
     const user = await usersOf(ctx)
       .findOneAndUpdate({ verificationToken: tokenHash, signUpSecretHash }, VERIFIED, {
@@ -101,7 +102,7 @@ export async function verifyWithSignUpPassword(
       })
       .lean();
     if (user) ctx.publish({ type: 'account.verified', userId: user._id });
-    return user !== null;
+    return user?._id ?? null;
   });
 }
 
@@ -161,6 +162,21 @@ export async function setPasswordResetToken(
     { _id: id },
     { $set: { passwordResetToken: tokenHash, passwordResetExpires: expires } },
   );
+}
+
+/** Whether an account holds this (hashed) reset token, unexpired at `now`. Changes nothing. */
+export async function resetTokenUsable(
+  ctx: AppContext,
+  tokenHash: string,
+  now: Date,
+): Promise<boolean> {
+  const found = await usersOf(ctx)
+    .findOne(
+      { passwordResetToken: tokenHash, passwordResetExpires: trusted({ $gt: now }) },
+      { _id: 1 },
+    )
+    .lean();
+  return found !== null;
 }
 
 /**
@@ -246,6 +262,11 @@ export async function removeAccount(ctx: AppContext, id: number): Promise<string
     .findOneAndDelete({ _id: id }, { projection: { avatarUrl: 1 } })
     .lean();
   return user?.avatarUrl ?? null;
+}
+
+/** The account with this id, password hash included (signing in only). */
+export async function findAccountById(ctx: AppContext, id: number): Promise<UserDoc | null> {
+  return usersOf(ctx).findOne({ _id: id }).lean<UserDoc>();
 }
 
 /** The account with this e-mail, password hash included (login only). */

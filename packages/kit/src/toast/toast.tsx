@@ -15,11 +15,17 @@ export function useToast() {
   return { toast: showToast, dismiss: hideToast, active };
 }
 
+/**
+ * What the app keeps at the bottom of the screen (the shell's bottom bar on phones) sets this
+ * custom property to its height, so a toast sits above it instead of covering it (issue 41).
+ */
+export const TOAST_BOTTOM_INSET_PROPERTY = '--kit-toast-bottom-inset';
+
 const Region = styled.div`
   position: fixed;
   z-index: 1000;
   right: ${({ theme }) => theme.space(4)};
-  bottom: ${({ theme }) => theme.space(4)};
+  bottom: calc(var(${TOAST_BOTTOM_INSET_PROPERTY}, 0px) + ${({ theme }) => theme.space(4)});
   left: ${({ theme }) => theme.space(4)};
   display: flex;
   justify-content: flex-end;
@@ -54,12 +60,27 @@ const Text = styled.div`
   font-size: 0.875rem;
 `;
 
+/**
+ * 44×44 CSS px to touch (issue 41), drawn as the small × it was: the negative margins give the
+ * card's padding to the hit area instead of growing the card.
+ */
 const Close = styled.button`
+  display: inline-flex;
+  flex: none;
+  align-items: center;
+  justify-content: center;
+  min-width: 44px;
+  min-height: 44px;
+  margin: -${({ theme }) => theme.space(3)} -${({ theme }) => theme.space(3)} -${({ theme }) =>
+      theme.space(3)}
+    0;
+  padding: 0;
   border: 0;
+  border-radius: ${({ theme }) => theme.radius.md};
   background: transparent;
   color: inherit;
   cursor: pointer;
-  font-size: 1rem;
+  font-size: 1.25rem;
   line-height: 1;
 `;
 
