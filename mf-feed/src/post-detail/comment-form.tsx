@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type Ref } from 'react';
+import { useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import styled from 'styled-components';
 import { failureDescription } from '@campus/kit/api';
 import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
@@ -19,9 +19,19 @@ const Row = styled.div`
   gap: ${({ theme }) => theme.space(2)};
 `;
 
+/** Ctrl+Enter (⌘+Enter on a Mac) in the text sends the form, as the form's button would. */
+function sendOnModEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
+  if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.nativeEvent.isComposing) {
+    return;
+  }
+  event.preventDefault();
+  event.currentTarget.form?.requestSubmit();
+}
+
 /**
  * Spec §2/§5: a comment (with 'Also post to my timeline') or, with `parentId`, a reply (never sent
  * to the timeline). Submit is disabled while the trimmed text is empty; a failure keeps the text.
+ * Ctrl/⌘+Enter in the text sends it (issue 41).
  */
 export function CommentForm({
   postId,
@@ -90,6 +100,7 @@ export function CommentForm({
         autoFocus={autoFocus}
         onValueChange={setContent}
         onMention={mentions.add}
+        onKeyDown={sendOnModEnter}
       />
       <Row>
         {isReply ? (
