@@ -23,7 +23,8 @@ import {
 import { useSafetyMenuItems } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
-import { Button, EmptyState, Skeleton } from '@campus/kit/ui';
+import { EmptyState, Skeleton } from '@campus/kit/ui';
+import { TouchButton } from '../touch-button';
 import { CommentForm } from './comment-form';
 import { CommentList } from './comment-list';
 import { DeletePostButton } from './delete-post-button';
@@ -221,7 +222,7 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
         />
         {more.comments.length === 0 && !more.hasMore && <NoComments>No comments yet</NoComments>}
         {more.hasMore && (
-          <Button
+          <TouchButton
             variant="ghost"
             size="sm"
             aria-busy={more.loading}
@@ -229,7 +230,7 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
             onClick={() => void more.loadMore()}
           >
             Load more comments
-          </Button>
+          </TouchButton>
         )}
         {more.failed && <p role="alert">Failed to load more comments. Please try again.</p>}
         {linked.missing && <p role="status">The comment you followed is no longer here.</p>}
@@ -261,9 +262,9 @@ export default function PostDetailPage() {
   // The author's Delete (spec §2) sits up here, so the action bar is the same on every post.
   const header = (
     <Header>
-      <Button variant="ghost" size="sm" onClick={back}>
+      <TouchButton variant="ghost" size="sm" onClick={back}>
         ← Back
-      </Button>
+      </TouchButton>
       {post?.canDelete && <DeletePostButton postId={post.id} />}
     </Header>
   );
