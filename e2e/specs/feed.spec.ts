@@ -104,7 +104,7 @@ test('a like shows at once and is kept by the server', async ({ page, signInAs, 
   const card = page.getByRole('article').filter({ hasText: text });
   const like = card.getByRole('button', { name: 'Like (0 likes)' });
   await like.click();
-  await expect(card.getByRole('button', { name: 'Like (1 like)' })).toHaveAttribute(
+  await expect(card.getByRole('button', { name: 'Liked (1 like)' })).toHaveAttribute(
     'aria-pressed',
     'true',
   );
@@ -113,7 +113,7 @@ test('a like shows at once and is kept by the server', async ({ page, signInAs, 
     page
       .getByRole('article')
       .filter({ hasText: text })
-      .getByRole('button', { name: 'Like (1 like)' }),
+      .getByRole('button', { name: 'Liked (1 like)' }),
   ).toHaveAttribute('aria-pressed', 'true');
 });
 

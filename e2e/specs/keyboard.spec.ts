@@ -42,7 +42,7 @@ test('a member signs in, posts, likes, opens the post, comments and signs out wi
   await tabTo(page, post.getByRole('button', { name: /^Like/ }));
   await page.keyboard.press('Space');
   await expect(post.getByRole('button', { name: /^Like/ })).toHaveAttribute('aria-pressed', 'true');
-  await expect(post.getByRole('button', { name: 'Like (1 like)' })).toBeVisible();
+  await expect(post.getByRole('button', { name: 'Liked (1 like)' })).toBeVisible();
 
   await tabTo(page, post.getByRole('button', { name: /^Comments/ }));
   await page.keyboard.press('Enter');

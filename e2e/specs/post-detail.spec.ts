@@ -21,11 +21,13 @@ test('opening a post from the feed, then Back', async ({ page, signInAs, apiAs }
     'href',
     `/profile/${ben.user.id}`,
   );
-  for (const name of ['Like', 'Comment', 'Repost']) {
+  // The feed's action bar (issue 41): icons with their counts.
+  for (const name of ['Like (0 likes)', 'Comments (0 comments)', 'Repost (0 reposts)']) {
     await expect(detail.getByRole('button', { name, exact: true })).toBeVisible();
   }
   await expect(detail.getByRole('button', { name: 'Delete' })).toHaveCount(0);
-  await detail.getByRole('button', { name: 'Like', exact: true }).click();
+  await detail.getByRole('button', { name: 'Like (0 likes)', exact: true }).click();
+  await expect(detail.getByRole('button', { name: 'Liked (1 like)' })).toBeVisible();
   await expect(detail).toContainText('1 like');
 
   await page.getByRole('button', { name: '← Back' }).click();
@@ -130,10 +132,10 @@ test('Comment focuses the comment box and Repost opens the repost dialog', async
   const post = await ben.call<{ id: number }>('POST', '/api/posts', { content: text });
   await signInAs(MEMBER_EMAIL, `/post/${post.id}`);
   const detail = page.getByRole('article', { name: 'Post by Ben Larsen' });
-  await detail.getByRole('button', { name: 'Comment', exact: true }).click();
+  await detail.getByRole('button', { name: /^Comments \(/ }).click();
   await expect(page.getByRole('textbox', { name: 'Write a comment' })).toBeFocused();
 
-  const repost = detail.getByRole('button', { name: 'Repost', exact: true });
+  const repost = detail.getByRole('button', { name: /^Repost \(/ });
   await repost.click();
   const dialog = page.getByRole('dialog', { name: 'Repost' });
   await expect(dialog.getByRole('textbox', { name: 'Add a comment (optional)' })).toBeFocused();

@@ -31,7 +31,7 @@ test('a like on a plain repost is counted on the original, and the card opens th
     .getByRole('article', { name: `${chiara.user.name} reposted Ben Larsen` })
     .filter({ hasText: text });
   await card.getByRole('button', { name: 'Like (0 likes)' }).click();
-  await expect(card.getByRole('button', { name: 'Like (1 like)' })).toHaveAttribute(
+  await expect(card.getByRole('button', { name: 'Liked (1 like)' })).toHaveAttribute(
     'aria-pressed',
     'true',
   );
@@ -47,7 +47,7 @@ test('a like on a plain repost is counted on the original, and the card opens th
   const originalCard = page
     .getByRole('article', { name: 'Post by Ben Larsen' })
     .filter({ hasText: text });
-  await expect(originalCard.getByRole('button', { name: 'Like (1 like)' })).toHaveAttribute(
+  await expect(originalCard.getByRole('button', { name: 'Liked (1 like)' })).toHaveAttribute(
     'aria-pressed',
     'true',
   );

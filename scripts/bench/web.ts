@@ -201,7 +201,9 @@ function observerScript(ready: string): string {
 }
 
 /** The first post's like button on the feed (the kit's PostCard). */
-const LIKE_BUTTON = 'main article button[aria-label^="Like ("]';
+// The first post's like button, liked or not ("Like (n likes)" / "Liked (n likes)").
+const LIKE_BUTTON =
+  'main article button[aria-label^="Like ("], main article button[aria-label^="Liked ("]';
 
 // Installed with the page (an init script: the page's Content-Security-Policy refuses inline
 // scripts and eval); armed before each click. Records the click's own timestamp (the event's

@@ -125,6 +125,37 @@ describe('FeedPage', () => {
     expect(await screen.findByText(text)).toBeInTheDocument();
   });
 
+  it('when the Following tab is empty, then it offers a way to find people and suggests some (issue 41)', async () => {
+    mockApi(({ url }) => {
+      if (url.pathname === '/api/users/suggestions') {
+        return {
+          status: 200,
+          body: [
+            {
+              id: 2,
+              name: 'Ben Larsen',
+              email: 'ben@campus.edu',
+              avatarUrl: null,
+              bio: null,
+              mutualCount: 1,
+              followersCount: 4,
+            },
+          ],
+        };
+      }
+      return { status: 200, body: [] };
+    });
+    renderPage(<FeedPage />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Following' }));
+    expect(await screen.findByText('Follow some users to see their posts here')).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Find people to follow' })).toHaveAttribute(
+      'href',
+      '/search?tab=people',
+    );
+    const suggestions = await screen.findByRole('region', { name: 'Who to follow' });
+    expect(await within(suggestions).findByRole('listitem', { name: 'Ben Larsen' })).toBeVisible();
+  });
+
   it('remembers the tab for the session and asks the API for it', async () => {
     const fetchMock = feedApi({ following: [posts(2)] });
     const { unmount } = renderPage(<FeedPage />);

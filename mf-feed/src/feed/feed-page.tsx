@@ -14,7 +14,7 @@ import { FEED_TABS, type FeedTab, type Post } from '@campus/contracts';
 import { useAppEvent } from '@campus/kit/events';
 import { PostCard, PostCardSkeleton, imagesOf } from '@campus/kit/post-card';
 import { mediaMobile } from '@campus/kit/theme';
-import { Badge, Button, EmptyState, Tabs, useMediaQuery } from '@campus/kit/ui';
+import { Badge, EmptyState, Tabs, useMediaQuery } from '@campus/kit/ui';
 import { WhoToFollow } from '../who-to-follow/who-to-follow';
 import { WidgetBoundary } from '../who-to-follow/widget-boundary';
 import { newPostsLabel, useNewPosts } from './new-posts';
@@ -25,6 +25,7 @@ import {
   takeFeedPosition,
   type SavedFeedPosition,
 } from './scroll-restoration';
+import { TouchButton } from '../touch-button';
 import { useFeed } from './use-feed';
 import { visuallyHidden } from '../visually-hidden';
 
@@ -102,6 +103,22 @@ const Banner = styled(Link)`
 
   span {
     font-size: 0.875rem;
+  }
+`;
+
+const CallToAction = styled(Link)`
+  display: inline-flex;
+  align-items: center;
+  min-height: 44px;
+  padding: 0 ${({ theme }) => theme.space(5)};
+  border-radius: ${({ theme }) => theme.radius.full};
+  background: ${({ theme }) => theme.colors.primary};
+  color: ${({ theme }) => theme.colors.onPrimary};
+  font-weight: 600;
+  text-decoration: none;
+
+  &:hover {
+    background: ${({ theme }) => theme.colors.primaryHover};
   }
 `;
 
@@ -280,9 +297,9 @@ export default function FeedPage() {
       <EmptyState
         title="Failed to fetch posts"
         action={
-          <Button variant="secondary" onClick={() => void feed.refresh()}>
+          <TouchButton variant="secondary" onClick={() => void feed.refresh()}>
             Retry
-          </Button>
+          </TouchButton>
         }
       />
     );
@@ -294,6 +311,24 @@ export default function FeedPage() {
           <PostCardSkeleton key={row} />
         ))}
       </div>
+    );
+  } else if (newPosts.posts.length === 0 && tab === 'following') {
+    // Nobody followed yet, or nobody who posted (issue 41): the way to people, and some of them
+    // (in the right column when there is one, here otherwise).
+    body = (
+      <>
+        <EmptyState
+          description={EMPTY_TEXT.following}
+          action={<CallToAction to="/search?tab=people">Find people to follow</CallToAction>}
+        />
+        {!wide && (
+          <WidgetBoundary>
+            <InFeedSuggestions>
+              <WhoToFollow />
+            </InFeedSuggestions>
+          </WidgetBoundary>
+        )}
+      </>
     );
   } else if (newPosts.posts.length === 0) {
     body = (
@@ -339,14 +374,14 @@ export default function FeedPage() {
             ) : feed.reachedEnd ? (
               <span>No more posts</span>
             ) : (
-              <Button
+              <TouchButton
                 variant="secondary"
                 disabled={feed.loadingMore}
                 aria-busy={feed.loadingMore}
                 onClick={feed.loadMore}
               >
                 Load more posts
-              </Button>
+              </TouchButton>
             )}
           </Footer>
         )}
@@ -380,14 +415,14 @@ export default function FeedPage() {
         >
           {tab === 'for-you' && (
             <Toolbar>
-              <Button
+              <TouchButton
                 variant={topActive ? 'primary' : 'secondary'}
                 size="sm"
                 aria-pressed={topActive}
                 onClick={() => setTop((value) => !value)}
               >
                 Top Posts
-              </Button>
+              </TouchButton>
             </Toolbar>
           )}
           {tab === 'jd' && (

@@ -75,6 +75,28 @@ describe('PostComposer', () => {
     expect(post).toBeEnabled();
   });
 
+  it('when the text goes over 5000 characters, then the counter warns and Post is disabled, the text kept (issue 41)', async () => {
+    const fetchMock = mockApi(() => ({ status: 201, body: { id: 1 } }));
+    render(<Harness />);
+    const field = await screen.findByRole('textbox', { name: "What's happening on campus?" });
+    expect(field).toHaveAccessibleDescription('0/5000');
+    await userEvent.click(field);
+    await userEvent.paste('x'.repeat(5001));
+    expect(field).toHaveValue('x'.repeat(5001));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription('1 character over the limit 5001/5000');
+    expect(screen.getByText('1 character over the limit')).toBeVisible();
+    const post = screen.getByRole('button', { name: 'Post' });
+    expect(post).toBeDisabled();
+    fireEvent.submit(post.closest('form')!);
+    expect(callsTo(fetchMock, '/api/posts', 'POST')).toHaveLength(0);
+
+    await userEvent.type(field, '{Backspace}');
+    expect(field).toHaveAccessibleDescription('5000/5000');
+    expect(field).not.toHaveAttribute('aria-invalid');
+    expect(post).toBeEnabled();
+  });
+
   it('sends the trimmed post, shows Posting..., then resets, closes, announces and fires postCreated', async () => {
     const { fetchMock, release } = respondWith(201);
     const created = jest.fn();

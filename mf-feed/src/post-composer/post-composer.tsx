@@ -1,7 +1,7 @@
 import { useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useSWRConfig } from 'swr';
-import { callRoutes, type CreatePostRequest } from '@campus/contracts';
+import { callRoutes, POST_MAX_LENGTH, type CreatePostRequest } from '@campus/contracts';
 import { callApi, failureDescription } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
 import {
@@ -10,7 +10,7 @@ import {
   useImageAttachments,
   type UploadImage,
 } from '@campus/kit/media';
-import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
+import { isOverLimit, MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
 import { Button, Checkbox, Dialog } from '@campus/kit/ui';
 import { isPostKey } from '../post-cache';
@@ -70,10 +70,12 @@ export default function PostComposer({
   const mentions = useMentionPicks();
   const text = content.trim();
   const waiting = waitingText(attachments.uploading, attachments.failed);
+  // The API refuses a post over its limit: the counter says so and Post waits (issue 41).
+  const tooLong = isOverLimit(content, POST_MAX_LENGTH);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!text || submitting || waiting) return;
+    if (!text || tooLong || submitting || waiting) return;
     setSubmitting(true);
     try {
       const payload: CreatePostRequest = { content: text, syncToProfile, isJdTagged };
@@ -131,6 +133,7 @@ export default function PostComposer({
           hideLabel
           placeholder="What's happening on campus?"
           rows={5}
+          limit={POST_MAX_LENGTH}
           value={content}
           onValueChange={setContent}
           onMention={mentions.add}
@@ -150,7 +153,7 @@ export default function PostComposer({
         </Options>
         <Footer>
           <Waiting role="status">{waiting}</Waiting>
-          <Button type="submit" disabled={!text || submitting || Boolean(waiting)}>
+          <Button type="submit" disabled={!text || tooLong || submitting || Boolean(waiting)}>
             {submitting ? 'Posting...' : 'Post'}
           </Button>
         </Footer>

@@ -1,9 +1,11 @@
-import { useState, type FormEvent, type Ref } from 'react';
+import { useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import styled from 'styled-components';
 import { failureDescription } from '@campus/kit/api';
 import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
-import { Button, Checkbox } from '@campus/kit/ui';
+import { mediaMobile } from '@campus/kit/theme';
+import { Checkbox } from '@campus/kit/ui';
+import { TouchButton } from '../touch-button';
 import { createComment } from './post-detail-requests';
 
 const Form = styled.form`
@@ -20,8 +22,70 @@ const Row = styled.div`
 `;
 
 /**
+ * 'Also post to my timeline' with a fingertip's hit area on a phone (44 x 44 px, issue 41): the
+ * box itself is the 44 px square, drawn as an 18 px box in its middle, and the label row is as
+ * tall. A pointer keeps the native 16 px box.
+ */
+const TimelineOption = styled.span`
+  ${mediaMobile} {
+    label {
+      min-height: 44px;
+    }
+    input {
+      appearance: none;
+      position: relative;
+      flex-shrink: 0;
+      width: 44px;
+      height: 44px;
+      margin: 0 -10px 0 -13px;
+      cursor: pointer;
+    }
+    input::before {
+      content: '';
+      position: absolute;
+      inset: 13px;
+      border: 2px solid ${({ theme }) => theme.colors.textMuted};
+      border-radius: ${({ theme }) => theme.radius.sm};
+      background: ${({ theme }) => theme.colors.surface};
+    }
+    input:checked::before {
+      border-color: ${({ theme }) => theme.colors.primary};
+      background: ${({ theme }) => theme.colors.primary};
+    }
+    input:checked::after {
+      content: '';
+      position: absolute;
+      left: 19px;
+      top: 15px;
+      width: 6px;
+      height: 11px;
+      border: solid ${({ theme }) => theme.colors.onPrimary};
+      border-width: 0 2px 2px 0;
+      transform: rotate(45deg);
+    }
+    input:focus-visible {
+      outline: none;
+    }
+    input:focus-visible::before {
+      outline: 2px solid ${({ theme }) => theme.colors.focus};
+      outline-offset: 2px;
+    }
+  }
+`;
+
+/** Ctrl+Enter (⌘+Enter on a Mac) in the text sends the form, as the form's button would. */
+function sendOnModEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
+  if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.nativeEvent.isComposing) {
+    return;
+  }
+  event.preventDefault();
+  event.currentTarget.form?.requestSubmit();
+}
+
+/**
  * Spec §2/§5: a comment (with 'Also post to my timeline') or, with `parentId`, a reply (never sent
  * to the timeline). Submit is disabled while the trimmed text is empty; a failure keeps the text.
+ * Ctrl/⌘+Enter in the text sends it (issue 41).
  */
 export function CommentForm({
   postId,
@@ -90,20 +154,23 @@ export function CommentForm({
         autoFocus={autoFocus}
         onValueChange={setContent}
         onMention={mentions.add}
+        onKeyDown={sendOnModEnter}
       />
       <Row>
         {isReply ? (
           <span />
         ) : (
-          <Checkbox
-            label="Also post to my timeline"
-            checked={syncToTimeline}
-            onChange={(event) => setSyncToTimeline(event.target.checked)}
-          />
+          <TimelineOption>
+            <Checkbox
+              label="Also post to my timeline"
+              checked={syncToTimeline}
+              onChange={(event) => setSyncToTimeline(event.target.checked)}
+            />
+          </TimelineOption>
         )}
-        <Button type="submit" size="sm" disabled={!text || submitting}>
+        <TouchButton type="submit" size="sm" disabled={!text || submitting}>
           {submitting ? 'Posting...' : isReply ? 'Post Reply' : 'Post Comment'}
-        </Button>
+        </TouchButton>
       </Row>
     </Form>
   );

@@ -29,6 +29,18 @@ const List = styled.ul`
 const Item = styled.li`
   display: grid;
   gap: ${({ theme }) => theme.space(1)};
+
+  /* The comment a notification linked to (#comment-<id>, issue 41). */
+  &[data-linked] {
+    margin: -${({ theme }) => theme.space(2)};
+    padding: ${({ theme }) => theme.space(2)};
+    border-radius: ${({ theme }) => theme.radius.md};
+    background: ${({ theme }) => theme.colors.surfaceMuted};
+    box-shadow: inset 3px 0 0 ${({ theme }) => theme.colors.primary};
+  }
+  &[data-linked] > ul {
+    background: ${({ theme }) => theme.colors.surface};
+  }
 `;
 
 const Head = styled.div`
@@ -143,10 +155,13 @@ function CommentItem({
   topLevelId,
   onPosted,
   onChanged,
+  highlightedId,
   children,
 }: {
   postId: number;
   comment: Comment;
+  /** The comment a `#comment-<id>` link points at: highlighted, and focusable to be focused. */
+  highlightedId?: number | null;
   /** Replies attach to the top-level comment (one level, spec §2). */
   topLevelId: number;
   onPosted: (sharedToTimeline: boolean) => void;
@@ -155,17 +170,18 @@ function CommentItem({
   children?: ReactNode;
 }) {
   const [replying, setReplying] = useState(false);
+  const linked = comment.id === highlightedId ? { 'data-linked': '', tabIndex: -1 } : ({} as const);
   if (comment.deleted) {
     // Deleted by its author while it had replies: its place stays, so they keep their context.
     return (
-      <Item id={`comment-${comment.id}`} aria-label="Deleted comment">
+      <Item id={`comment-${comment.id}`} aria-label="Deleted comment" {...linked}>
         <Placeholder>This comment was deleted.</Placeholder>
         {children}
       </Item>
     );
   }
   return (
-    <Item id={`comment-${comment.id}`} aria-label={`Comment by ${comment.author.name}`}>
+    <Item id={`comment-${comment.id}`} aria-label={`Comment by ${comment.author.name}`} {...linked}>
       <Head>
         <Avatar name={comment.author.name} src={comment.author.avatarUrl} size={32} />
         <Link dir="auto" title={comment.author.name} to={`/profile/${comment.author.id}`}>
@@ -212,12 +228,15 @@ export function CommentList({
   comments,
   onPosted,
   onChanged,
+  highlightedId,
 }: {
   postId: number;
   comments: Comment[];
   onPosted: (sharedToTimeline: boolean) => void;
   /** After a comment was edited or deleted by its author (read the thread again). */
   onChanged: () => void;
+  /** The comment a `#comment-<id>` link points at (issue 41). */
+  highlightedId?: number | null;
 }) {
   if (comments.length === 0) return null;
   return (
@@ -230,6 +249,7 @@ export function CommentList({
           topLevelId={comment.id}
           onPosted={onPosted}
           onChanged={onChanged}
+          highlightedId={highlightedId}
         >
           {comment.replies && comment.replies.length > 0 && (
             <List
@@ -247,6 +267,7 @@ export function CommentList({
                   topLevelId={comment.id}
                   onPosted={onPosted}
                   onChanged={onChanged}
+                  highlightedId={highlightedId}
                 />
               ))}
             </List>

@@ -6,7 +6,8 @@ import { ApiError } from '@campus/kit/api';
 import { keys } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
 import { toast } from '@campus/kit/toast';
-import { Button, Dialog } from '@campus/kit/ui';
+import { Dialog } from '@campus/kit/ui';
+import { TouchButton } from '../touch-button';
 import { isPostKey } from '../post-cache';
 import { deletePost } from './post-detail-requests';
 
@@ -79,9 +80,9 @@ export function DeletePostButton({ postId }: { postId: number }) {
 
   return (
     <>
-      <Button variant="ghost" size="sm" onClick={() => setOpen(true)}>
+      <TouchButton variant="ghost" size="sm" onClick={() => setOpen(true)}>
         Delete
-      </Button>
+      </TouchButton>
       <Dialog
         open={open}
         onOpenChange={(next) => !deleting && setOpen(next)}
@@ -89,12 +90,12 @@ export function DeletePostButton({ postId }: { postId: number }) {
         description={DELETE_CONFIRMATION}
       >
         <Actions>
-          <Button variant="secondary" onClick={() => setOpen(false)} disabled={deleting}>
+          <TouchButton variant="secondary" onClick={() => setOpen(false)} disabled={deleting}>
             Cancel
-          </Button>
-          <Button variant="destructive" onClick={() => void confirm()} disabled={deleting}>
+          </TouchButton>
+          <TouchButton variant="destructive" onClick={() => void confirm()} disabled={deleting}>
             {deleting ? 'Deleting...' : 'Delete'}
-          </Button>
+          </TouchButton>
         </Actions>
       </Dialog>
     </>

@@ -70,13 +70,49 @@ describe('PostDetailPage', () => {
     expect(page).toHaveTextContent('2 likes');
     expect(page).toHaveTextContent('2 comments');
     expect(page).toHaveTextContent('1 repost');
-    for (const name of ['Like', 'Comment', 'Repost']) {
-      expect(within(page).getByRole('button', { name })).toBeEnabled();
+    const actions = within(page).getByRole('group', { name: 'Post actions' });
+    for (const name of ['Like (2 likes)', 'Comments (2 comments)', 'Repost (1 repost)']) {
+      expect(within(actions).getByRole('button', { name })).toBeEnabled();
     }
     const thread = screen.getByRole('listitem', { name: 'Comment by Ben Larsen' });
     expect(thread).toHaveTextContent('See you there');
     const replies = within(thread).getByRole('list', { name: 'Replies to Ben Larsen' });
     expect(replies).toHaveTextContent('Great!');
+  });
+
+  it("when the post is the viewer's own or someone else's, then it has the feed's one action bar, the same on both (issue 41)", async () => {
+    const names = async (post: PostDetail) => {
+      mockApi(() => ({ status: 200, body: post }));
+      const { unmount } = openAt();
+      const page = await screen.findByRole('article', { name: /^Post by / });
+      const bar = within(page).getByRole('group', { name: 'Post actions' });
+      const found = within(bar)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label') ?? button.textContent);
+      unmount();
+      return found;
+    };
+    const own = await names(detail({ isLiked: true, likesCount: 3 }));
+    const others = await names(
+      detail({ author: BEN, canDelete: false, isLiked: true, likesCount: 3 }),
+    );
+    expect(own).toEqual([
+      'Liked (3 likes)',
+      'Comments (2 comments)',
+      'Repost (1 repost)',
+      'Bookmark',
+      'More actions for this post',
+    ]);
+    expect(others).toEqual(own);
+  });
+
+  it("when a post has no comments, then the thread says 'No comments yet' (issue 41)", async () => {
+    mockApi(() => ({
+      status: 200,
+      body: detail({ comments: [], commentsCount: 0, commentsNextCursor: null }),
+    }));
+    openAt();
+    expect(await screen.findByText('No comments yet')).toBeVisible();
   });
 
   it("says 'Post not found' when the post does not exist", async () => {
@@ -149,9 +185,10 @@ describe('PostDetailPage', () => {
         : { status: 200, body: detail() },
     );
     openAt();
-    const like = await screen.findByRole('button', { name: 'Like' });
+    const like = await screen.findByRole('button', { name: 'Like (2 likes)' });
     await userEvent.click(like);
     expect(like).toHaveAttribute('aria-pressed', 'true');
+    expect(like).toHaveAccessibleName('Liked (3 likes)');
     expect(screen.getByRole('article')).toHaveTextContent('3 likes');
   });
 
@@ -179,6 +216,25 @@ describe('PostDetailPage', () => {
     expect(created).toHaveBeenCalled();
     await waitFor(() => expect(callsTo(fetchMock, '/api/posts/10').length).toBeGreaterThan(1));
     off();
+  });
+
+  it('when Ctrl+Enter or ⌘+Enter is pressed in the comment box, then the comment is sent (issue 41)', async () => {
+    const fetchMock = mockApi(({ init }) =>
+      init.method === 'POST' ? { status: 201, body: comment() } : { status: 200, body: detail() },
+    );
+    openAt();
+    const form = await screen.findByRole('form', { name: 'Add a comment' });
+    const field = within(form).getByRole('textbox');
+    await userEvent.type(field, 'Plain Enter is a new line{Enter}');
+    expect(callsTo(fetchMock, '/api/posts/10/comments', 'POST')).toHaveLength(0);
+    await userEvent.type(field, 'then Ctrl{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(field).toHaveValue(''));
+    await userEvent.type(field, 'and Cmd{Meta>}{Enter}{/Meta}');
+    await waitFor(() => expect(field).toHaveValue(''));
+    const sent = callsTo(fetchMock, '/api/posts/10/comments', 'POST').map(
+      ({ init }) => (JSON.parse(init.body as string) as { content: string }).content,
+    );
+    expect(sent).toEqual(['Plain Enter is a new line\nthen Ctrl', 'and Cmd']);
   });
 
   it('replies to a reply on the top-level comment, never to the timeline', async () => {
@@ -408,7 +464,7 @@ describe('PostDetailPage', () => {
     const page = await screen.findByRole('article', { name: 'Post by Ada Okafor' });
     const field = within(page).getByRole('textbox', { name: 'Write a comment' });
     expect(field).not.toHaveFocus();
-    await userEvent.click(within(page).getByRole('button', { name: 'Comment' }));
+    await userEvent.click(within(page).getByRole('button', { name: 'Comments (2 comments)' }));
     expect(field).toHaveFocus();
   });
 
@@ -427,7 +483,7 @@ describe('PostDetailPage', () => {
     });
     openAt();
     const page = await screen.findByRole('article', { name: 'Post by Ada Okafor' });
-    const button = within(page).getByRole('button', { name: 'Repost' });
+    const button = within(page).getByRole('button', { name: 'Repost (1 repost)' });
     await userEvent.click(button);
     const dialog = screen.getByRole('dialog', { name: 'Repost' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Repost' }));

@@ -15,7 +15,7 @@ import {
   isPlainRepost,
   isRepost,
   isSharedComment,
-  usePostBookmark,
+  PostActionBar,
   usePostLike,
   usePostRepost,
   type OpenPostState,
@@ -23,11 +23,12 @@ import {
 import { useSafetyMenuItems } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
-import { mediaMobile } from '@campus/kit/theme';
-import { Button, EmptyState, Skeleton } from '@campus/kit/ui';
+import { EmptyState, Skeleton } from '@campus/kit/ui';
+import { TouchButton } from '../touch-button';
 import { CommentForm } from './comment-form';
 import { CommentList } from './comment-list';
 import { DeletePostButton } from './delete-post-button';
+import { useLinkedComment } from './linked-comment';
 import { useMoreComments } from './more-comments';
 
 const Page = styled.article`
@@ -40,6 +41,7 @@ const Header = styled.div`
   display: flex;
   justify-content: space-between;
   align-items: center;
+  gap: ${({ theme }) => theme.space(2)};
 `;
 
 const RepostLine = styled.p`
@@ -90,20 +92,6 @@ const Counts = styled.p`
   }
 `;
 
-const Actions = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(2)};
-
-  /* A fingertip needs 44 x 44 px (WCAG 2.5.5). */
-  ${mediaMobile} {
-    button {
-      min-width: 44px;
-      min-height: 44px;
-    }
-  }
-`;
-
 const CommentsSection = styled.section`
   display: grid;
   gap: ${({ theme }) => theme.space(4)};
@@ -112,6 +100,12 @@ const CommentsSection = styled.section`
     margin: 0;
     font-size: 1rem;
   }
+`;
+
+const NoComments = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.colors.textMuted};
+  font-size: 0.875rem;
 `;
 
 const plural = (count: number, one: string) => (count === 1 ? one : `${one}s`);
@@ -123,7 +117,6 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
   // Mute and Block of the '⋯' menu when the post is someone else's (issue 38).
   const safety = useSafetyMenuItems(post.author);
   const like = usePostLike(post);
-  const bookmark = usePostBookmark(post);
   const reposts = usePostRepost(post, { onUndone: onChanged });
   const [repostOpen, setRepostOpen] = useState(false);
   const commentField = useRef<HTMLTextAreaElement>(null);
@@ -137,6 +130,8 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
   }, [focusComment]);
 
   const more = useMoreComments(post);
+  // Opened from a comment notification (`#comment-<id>`): that comment, scrolled to and marked.
+  const linked = useLinkedComment(more);
 
   const onCommentPosted = (sharedToTimeline: boolean) => {
     onChanged();
@@ -186,47 +181,14 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
           <strong>{reposts.repostsCount}</strong> {plural(reposts.repostsCount, 'repost')}
         </span>
       </Counts>
-      <Actions>
-        <Button
-          variant={like.liked ? 'primary' : 'secondary'}
-          size="sm"
-          aria-pressed={like.liked}
-          onClick={() => void like.toggle()}
-        >
-          Like
-        </Button>
-        <Button variant="secondary" size="sm" onClick={() => commentField.current?.focus()}>
-          Comment
-        </Button>
-        <Button
-          variant={reposts.reposted ? 'primary' : 'secondary'}
-          size="sm"
-          aria-pressed={user && !repost ? reposts.reposted : undefined}
-          title={
-            repost
-              ? 'A repost cannot be reposted'
-              : !user
-                ? 'Sign in to repost'
-                : reposts.reposted
-                  ? 'Undo repost'
-                  : undefined
-          }
-          disabled={repost || !user || reposts.pending}
-          onClick={onRepostClick}
-        >
-          Repost
-        </Button>
-        {user && (
-          <Button
-            variant={bookmark.bookmarked ? 'primary' : 'secondary'}
-            size="sm"
-            aria-pressed={bookmark.bookmarked}
-            onClick={() => void bookmark.toggle()}
-          >
-            {bookmark.bookmarked ? 'Remove bookmark' : 'Bookmark'}
-          </Button>
-        )}
-        {post.canDelete && <DeletePostButton postId={post.id} />}
+      <PostActionBar
+        post={post}
+        like={like}
+        reposts={reposts}
+        repostable={!repost}
+        onRepost={onRepostClick}
+        onComment={() => commentField.current?.focus()}
+      >
         <PostMenu
           post={post}
           onEdited={onChanged}
@@ -235,7 +197,7 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
           otherItems={safety.items}
         />
         {safety.dialogs}
-      </Actions>
+      </PostActionBar>
       {user && !repost && (
         <RepostDialog
           post={post}
@@ -256,9 +218,11 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
           comments={more.comments}
           onPosted={onCommentPosted}
           onChanged={onChanged}
+          highlightedId={linked.highlightedId}
         />
+        {more.comments.length === 0 && !more.hasMore && <NoComments>No comments yet</NoComments>}
         {more.hasMore && (
-          <Button
+          <TouchButton
             variant="ghost"
             size="sm"
             aria-busy={more.loading}
@@ -266,18 +230,20 @@ function LoadedPost({ post, onChanged }: { post: PostDetail; onChanged: () => vo
             onClick={() => void more.loadMore()}
           >
             Load more comments
-          </Button>
+          </TouchButton>
         )}
         {more.failed && <p role="alert">Failed to load more comments. Please try again.</p>}
+        {linked.missing && <p role="status">The comment you followed is no longer here.</p>}
       </CommentsSection>
     </>
   );
 }
 
 /**
- * Spec §2 "Post detail" (/post/:id): Back, a skeleton, 'Post not found', or the post. Comment
- * focuses the comment box; Repost opens the repost dialog (or withdraws the member's repost). A
- * plain repost or a shared comment opens its original instead (replacing the history entry).
+ * Spec §2 "Post detail" (/post/:id): Back, a skeleton, 'Post not found', or the post. Its actions
+ * are the feed's action bar (issue 41): Comment focuses the comment box; Repost opens the repost
+ * dialog (or withdraws the member's repost). A plain repost or a shared comment opens its
+ * original instead (replacing the history entry), keeping a link's `#comment-<id>`.
  */
 export default function PostDetailPage() {
   const { id } = useParams();
@@ -293,11 +259,13 @@ export default function PostDetailPage() {
   // The first entry of this tab's history has the key 'default': there is nothing to go back to.
   const back = () => void (location.key !== 'default' ? navigate(-1) : navigate('/'));
 
+  // The author's Delete (spec §2) sits up here, so the action bar is the same on every post.
   const header = (
     <Header>
-      <Button variant="ghost" size="sm" onClick={back}>
+      <TouchButton variant="ghost" size="sm" onClick={back}>
         ← Back
-      </Button>
+      </TouchButton>
+      {post?.canDelete && <DeletePostButton postId={post.id} />}
     </Header>
   );
 
@@ -324,7 +292,14 @@ export default function PostDetailPage() {
   }
   // A plain repost or a shared comment credits its original: its thread and counts are there.
   if ((isPlainRepost(post) || isSharedComment(post)) && post.originalPost) {
-    return <Navigate to={`/post/${post.originalPost.id}`} replace state={location.state} />;
+    // The link's `#comment-<id>` goes along: the comment is in the original's thread.
+    return (
+      <Navigate
+        to={{ pathname: `/post/${post.originalPost.id}`, hash: location.hash }}
+        replace
+        state={location.state}
+      />
+    );
   }
   return (
     <Page aria-label={`Post by ${post.author.name}`}>

@@ -11,6 +11,7 @@ import {
   type KeyboardEvent,
   type Ref,
 } from 'react';
+import styled from 'styled-components';
 import type { MentionCandidate } from '@campus/contracts';
 import { TextArea } from '@campus/kit/ui';
 import {
@@ -53,7 +54,35 @@ export type MentionTextAreaProps = Omit<ComponentProps<typeof TextArea>, 'value'
   onValueChange: (value: string) => void;
   /** A member was picked in the list: keep them (`useMentionPicks().add`) for the call's `mentions`. */
   onMention: (pick: MentionPick) => void;
+  /**
+   * The most characters the call accepts (issue 41): a live "n/limit" counter under the field
+   * and, over it, a warning. Unlike `maxLength`, the text is never cut, so a long paste stays
+   * whole for the writer to shorten; the form disables its send button (`isOverLimit`).
+   */
+  limit?: number;
 };
+
+/** The text is longer than `limit` characters (counted as the counter and `maxLength` count). */
+export function isOverLimit(text: string, limit: number): boolean {
+  return text.length > limit;
+}
+
+/** What the writer reads under a field over its limit. */
+export function overLimitText(length: number, limit: number): string {
+  const over = length - limit;
+  return over > 0 ? `${over} ${over === 1 ? 'character' : 'characters'} over the limit` : '';
+}
+
+const Counter = styled.p<{ $over: boolean }>`
+  display: flex;
+  justify-content: flex-end;
+  gap: ${({ theme }) => theme.space(2)};
+  margin: ${({ theme }) => theme.space(1)} 0 0;
+  font-size: 0.8125rem;
+  font-variant-numeric: tabular-nums;
+  color: ${({ theme, $over }) => ($over ? theme.colors.danger : theme.colors.textMuted)};
+  font-weight: ${({ $over }) => ($over ? 600 : 'inherit')};
+`;
 
 function assignRef<T>(ref: Ref<T> | undefined, value: T | null) {
   if (typeof ref === 'function') ref(value);
@@ -70,11 +99,13 @@ function assignRef<T>(ref: Ref<T> | undefined, value: T | null) {
  */
 export const MentionTextArea = forwardRef<HTMLTextAreaElement, MentionTextAreaProps>(
   function MentionTextArea(
-    { value, onValueChange, onMention, onKeyDown, onSelect, onBlur, ...rest },
+    { value, onValueChange, onMention, onKeyDown, onSelect, onBlur, limit, ...rest },
     ref,
   ) {
     const field = useRef<HTMLTextAreaElement | null>(null);
     const listId = useId();
+    const counterId = useId();
+    const over = limit !== undefined && isOverLimit(value, limit);
     const [typing, setTyping] = useState<ActiveMention | null>(null);
     // The '@' whose list was closed (Escape, or a member picked): it stays closed until another.
     const closedAt = useRef<number | null>(null);
@@ -157,6 +188,8 @@ export const MentionTextArea = forwardRef<HTMLTextAreaElement, MentionTextAreaPr
           aria-controls={open ? listId : undefined}
           aria-activedescendant={open ? list.activeId : undefined}
           data-kit-popup-open={open ? '' : undefined}
+          aria-describedby={limit !== undefined ? counterId : rest['aria-describedby']}
+          aria-invalid={over ? true : rest['aria-invalid']}
           onChange={(event) => {
             onValueChange(event.target.value);
             track(event.target);
@@ -174,6 +207,15 @@ export const MentionTextArea = forwardRef<HTMLTextAreaElement, MentionTextAreaPr
             onBlur?.(event);
           }}
         />
+        {limit !== undefined && (
+          <Counter id={counterId} $over={over}>
+            {/* Announced when the text goes over the limit (or back under), not at every key. */}
+            <span role="status">{overLimitText(value.length, limit)}</span>
+            <span>
+              {value.length}/{limit}
+            </span>
+          </Counter>
+        )}
         {typing && Suggestions && (
           <Suggestions
             id={listId}

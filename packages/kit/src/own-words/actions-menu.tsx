@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import styled from 'styled-components';
+import { mediaMobile } from '@campus/kit/theme';
 
 const Wrapper = styled.div`
   position: relative;
@@ -23,6 +24,12 @@ const Trigger = styled.button`
 
   &:hover {
     background: ${({ theme }) => theme.colors.surfaceMuted};
+  }
+
+  /* A fingertip needs 44 x 44 px (WCAG 2.5.5; issue 41). */
+  ${mediaMobile} {
+    min-width: 44px;
+    min-height: 44px;
   }
 `;
 

@@ -1,7 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import type { TextMention } from '@campus/contracts';
-import { MentionTextArea, useMentionPicks, type MentionPick } from '@campus/kit/mentions';
+import {
+  isOverLimit,
+  MentionTextArea,
+  useMentionPicks,
+  type MentionPick,
+} from '@campus/kit/mentions';
 import { failureMessage } from './failure-message';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog } from '@campus/kit/ui';
@@ -43,7 +48,7 @@ export interface EditTextDialogProps {
 
 /**
  * Editing one's own post or comment: the text in a field with a counter, Save (disabled while the
- * trimmed text is empty, unchanged or saving) and Cancel. Focus goes to the field, Escape or
+ * trimmed text is empty, unchanged, over the limit or saving) and Cancel. Focus goes to the field, Escape or
  * Cancel closes, and the dialog gives focus back where it came from (the Dialog primitive).
  */
 export function EditTextDialogPanel({
@@ -66,9 +71,11 @@ export function EditTextDialogPanel({
   // Each opening starts from the text as it is now: a closed dialog is not mounted (lazyOnOpen).
 
   const trimmed = text.trim();
+  // A paste over the limit is kept whole, counted and warned about; Save waits (issue 41).
+  const tooLong = isOverLimit(text, maxLength);
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (saving || !trimmed || trimmed === initial.trim()) return;
+    if (saving || tooLong || !trimmed || trimmed === initial.trim()) return;
     setSaving(true);
     try {
       const picked = mentions.picks.length > before.length;
@@ -91,8 +98,7 @@ export function EditTextDialogPanel({
         <MentionTextArea
           label={label}
           rows={5}
-          maxLength={maxLength}
-          showCounter
+          limit={maxLength}
           autoFocus
           value={text}
           onValueChange={setText}
@@ -102,7 +108,10 @@ export function EditTextDialogPanel({
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={saving}>
             Cancel
           </Button>
-          <Button type="submit" disabled={saving || !trimmed || trimmed === initial.trim()}>
+          <Button
+            type="submit"
+            disabled={saving || tooLong || !trimmed || trimmed === initial.trim()}
+          >
             {saving ? 'Saving...' : 'Save'}
           </Button>
         </Actions>

@@ -146,6 +146,27 @@ describe('PostMenu', () => {
     ]);
   });
 
+  it('when a quote is edited past 280 characters, then the paste is kept, counted and Save waits (issue 41)', async () => {
+    const { originalPost: _none, ...original } = makePost({ id: 5, author: BEN });
+    const quote = ownPost({ originalPostId: 5, originalPost: original, repostComment: 'Nice' });
+    const fetchMock = mockApi(() => ({ status: 500 }));
+    const user = userEvent.setup();
+    renderPage(<PostMenu post={quote} />, { signedInAs: ADA });
+    await user.click(await menuButton());
+    await user.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog');
+    const field = within(dialog).getByRole('textbox');
+    await user.clear(field);
+    await user.paste('q'.repeat(290));
+    expect(field).toHaveValue('q'.repeat(290));
+    expect(field).toHaveAccessibleDescription('10 characters over the limit 290/280');
+    const save = within(dialog).getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    await user.type(field, '{Backspace}'.repeat(10));
+    expect(save).toBeEnabled();
+    expect(callsTo(fetchMock, '/api/posts/10', 'PUT')).toHaveLength(0);
+  });
+
   it("when an edit is refused, then the API's reason is shown and the dialog stays open", async () => {
     mockApi(({ method }) =>
       method === 'PUT'

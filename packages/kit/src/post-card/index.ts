@@ -1,6 +1,8 @@
 // The post card of spec §2, shared by the feed and the profile (a deliberate list).
 export { PostCard } from './post-card';
 export type { PostCardProps } from './post-card';
+export { PostActionBar, likeLabel } from './post-action-bar';
+export type { LikeControl, PostActionBarProps } from './post-action-bar';
 export { PostCardSkeleton } from './post-card-skeleton';
 export { RepostDialog } from './repost-dialog';
 export type { RepostDialogProps } from './repost-dialog';

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -149,11 +149,12 @@ describe('PostCard', () => {
     const onLikeChange = jest.fn();
     await renderSignedIn({ post: makePost(), likeRequest, onLikeChange });
     await userEvent.click(screen.getByRole('button', { name: 'Like (3 likes)' }));
-    const liked = screen.getByRole('button', { name: 'Like (4 likes)' });
+    // A liked post reads 'Liked' (issue 41).
+    const liked = screen.getByRole('button', { name: 'Liked (4 likes)' });
     expect(liked).toHaveAttribute('aria-pressed', 'true');
     expect(likeRequest).toHaveBeenCalledWith(10);
     await act(async () => answer({ liked: true, likesCount: 7 }));
-    expect(screen.getByRole('button', { name: 'Like (7 likes)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Liked (7 likes)' })).toBeInTheDocument();
     expect(onLikeChange).toHaveBeenCalledWith(expect.objectContaining({ id: 10 }), {
       liked: true,
       likesCount: 7,
@@ -164,11 +165,11 @@ describe('PostCard', () => {
   it('rolls an unlike back and shows the destructive toast when the server fails', async () => {
     const fetchMock = mockFetch(() => ({ status: 500, body: { message: 'boom' } }));
     await renderSignedIn({ post: makePost({ isLiked: true, likesCount: 1 }) });
-    await userEvent.click(screen.getByRole('button', { name: 'Like (1 like)' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Liked (1 like)' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Error');
     expect(alert).toHaveTextContent('Failed to update like. Please try again.');
-    const button = screen.getByRole('button', { name: 'Like (1 like)' });
+    const button = screen.getByRole('button', { name: 'Liked (1 like)' });
     expect(button).toHaveAttribute('aria-pressed', 'true');
     expect(fetchMock).toHaveBeenCalledWith(
       'http://api.test/api/posts/10/like',
@@ -218,6 +219,32 @@ describe('PostCard', () => {
     const reposted = screen.getByRole('button', { name: 'Repost (2 reposts)' });
     expect(reposted).toHaveAttribute('aria-pressed', 'true');
     expect(reposted).toHaveAttribute('title', 'Undo repost');
+  });
+
+  it('when a 300-character quote is pasted, then it is kept whole, warned about and Repost waits (issue 41)', async () => {
+    const fetchMock = mockFetch(() => ({ status: 201, body: makePost({ id: 99 }) }));
+    await renderSignedIn({ post: makePost() });
+    await userEvent.click(screen.getByRole('button', { name: 'Repost (1 repost)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Repost' });
+    const field = within(dialog).getByRole('textbox', { name: 'Add a comment (optional)' });
+    await userEvent.paste('q'.repeat(300));
+    expect(field).toHaveValue('q'.repeat(300));
+    expect(dialog).toHaveTextContent('300/280');
+    expect(within(dialog).getByText('20 characters over the limit')).toBeVisible();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    const repost = within(dialog).getByRole('button', { name: 'Repost' });
+    expect(repost).toBeDisabled();
+    fireEvent.submit(repost.closest('form')!);
+    const reposts = () => fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/repost'));
+    expect(reposts()).toHaveLength(0);
+
+    await userEvent.clear(field);
+    await userEvent.paste('q'.repeat(280));
+    expect(dialog).toHaveTextContent('280/280');
+    expect(within(dialog).queryByText(/over the limit/)).not.toBeInTheDocument();
+    await userEvent.click(repost);
+    expect(await screen.findByText('Post reposted successfully!')).toBeInTheDocument();
+    expect(reposts()).toHaveLength(1);
   });
 
   it('sends no comment when it is blank and shows the failure toast', async () => {
@@ -330,7 +357,7 @@ describe('PostCard', () => {
       const card = screen.getByRole('article', { name: 'Ben Larsen reposted Ada Okafor' });
       await userEvent.click(within(card).getByRole('button', { name: 'Like (3 likes)' }));
       expect(likeRequest).toHaveBeenCalledWith(5);
-      expect(await within(card).findByRole('button', { name: 'Like (4 likes)' })).toBeVisible();
+      expect(await within(card).findByRole('button', { name: 'Liked (4 likes)' })).toBeVisible();
       expect(within(card).getByRole('button', { name: 'Repost (1 repost)' })).toHaveAttribute(
         'aria-pressed',
         'true',

@@ -7,8 +7,8 @@ import { EditedLabel, PostMenu } from '@campus/kit/own-words';
 import { MutedPostRow, useSafetyMenuItems } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
-import { mediaMobile } from '@campus/kit/theme';
-import { BookmarkIcon, HeartIcon, CommentIcon, RepostIcon } from './icons';
+import { CommentIcon, RepostIcon } from './icons';
+import { PostActionBar } from './post-action-bar';
 import {
   creditedPost,
   isRepost,
@@ -22,8 +22,6 @@ import { imagesOf } from './image-sources';
 import { PostImages } from './post-images';
 import { PostBody, QuotedPost, ellipsis, openLabel } from './quoted-post';
 import { RepostDialog } from './repost-dialog';
-import { usePostBookmark } from './use-post-bookmark';
-import { usePostLike } from './use-post-like';
 import { usePostRepost } from './use-post-repost';
 
 const Article = styled.article`
@@ -91,75 +89,6 @@ const Original = styled.div`
   }
 `;
 
-const Actions = styled.div`
-  display: flex;
-  gap: ${({ theme }) => theme.space(6)};
-  padding-left: 52px;
-
-  ${mediaMobile} {
-    justify-content: space-between;
-    gap: ${({ theme }) => theme.space(2)};
-    padding-left: 0;
-  }
-`;
-
-export const ActionButton = styled.button<{ $active?: boolean }>`
-  display: inline-flex;
-  align-items: center;
-  gap: ${({ theme }) => theme.space(1.5)};
-  padding: ${({ theme }) => theme.space(1)};
-  border: 0;
-  border-radius: ${({ theme }) => theme.radius.md};
-  background: none;
-  font: inherit;
-  font-size: 0.875rem;
-  color: ${({ theme, $active }) => ($active ? theme.colors.danger : theme.colors.textMuted)};
-  cursor: pointer;
-  touch-action: manipulation;
-
-  &:hover:not(:disabled) {
-    background: ${({ theme }) => theme.colors.surfaceMuted};
-  }
-  &:disabled {
-    opacity: 0.45;
-    cursor: not-allowed;
-  }
-  &[aria-pressed='true'] {
-    font-weight: 600;
-  }
-
-  /* A fingertip needs 44 x 44 px (WCAG 2.5.5). */
-  ${mediaMobile} {
-    min-width: 44px;
-    min-height: 44px;
-    justify-content: center;
-    padding: ${({ theme }) => theme.space(2.5)};
-  }
-`;
-
-/**
- * The like button: its pressed colour comes from `aria-pressed`, a rule of the one class every like
- * button shares, so a like never makes styled-components generate and inject a class of its own
- * (a new rule in the page's style sheet makes the browser recompute the style of every element).
- */
-const LikeButton = styled(ActionButton)`
-  &[aria-pressed='true'] {
-    color: ${({ theme }) => theme.colors.danger};
-  }
-`;
-
-const RepostButton = styled(ActionButton)`
-  &[aria-pressed='true'] {
-    color: ${({ theme }) => theme.colors.success};
-  }
-`;
-
-const BookmarkButton = styled(ActionButton)`
-  &[aria-pressed='true'] {
-    color: ${({ theme }) => theme.colors.primary};
-  }
-`;
-
 export interface PostCardProps {
   /** The post as the API returns it (spec §3 Post shape). */
   post: Post;
@@ -192,8 +121,6 @@ export interface PostCardProps {
 }
 
 const INTERACTIVE = 'a, button, input, textarea, select, label, [role="dialog"]';
-
-const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
 
 /** What the detail page reads from the location state: open with the comment box focused. */
 export interface OpenPostState {
@@ -278,14 +205,6 @@ function PostCardContent({
     open();
   };
 
-  const repostTitle = !repostable
-    ? 'A repost cannot be reposted'
-    : !user
-      ? 'Sign in to repost'
-      : reposts.reposted
-        ? 'Undo repost'
-        : undefined;
-
   const onRepostClick = () => {
     if (reposts.reposted) void reposts.undo();
     else setRepostOpen(true);
@@ -341,40 +260,20 @@ function PostCardContent({
       ) : (
         <MemoPostBody post={post} href={href} onOpen={openFromLink} imagePriority={imagePriority} />
       )}
-      <Actions>
-        <PostLikeButton
-          post={target}
-          request={likeRequest}
-          onSettled={onLikeChange ? (result) => onLikeChange(post, result) : undefined}
-        />
-        <ActionButton
-          type="button"
-          aria-label={`Comments (${plural(target.commentsCount, 'comment')})`}
-          onClick={() => open({ focusComment: true })}
-        >
-          <CommentIcon />
-          <span aria-hidden="true">{target.commentsCount}</span>
-        </ActionButton>
-        <RepostButton
-          type="button"
-          aria-label={`Repost (${plural(reposts.repostsCount, 'repost')})`}
-          aria-pressed={user && repostable ? reposts.reposted : undefined}
-          title={repostTitle}
-          disabled={!repostable || !user || reposts.pending}
-          onClick={onRepostClick}
-        >
-          <RepostIcon />
-          <span aria-hidden="true">{reposts.repostsCount}</span>
-        </RepostButton>
-        {user && (
-          <PostBookmarkButton
-            post={target}
-            onSettled={onBookmarkChange ? (result) => onBookmarkChange(post, result) : undefined}
-          />
-        )}
+      <PostActionBar
+        post={target}
+        likeRequest={likeRequest}
+        onLikeSettled={onLikeChange ? (result) => onLikeChange(post, result) : undefined}
+        reposts={reposts}
+        repostable={repostable}
+        onRepost={onRepostClick}
+        onComment={() => open({ focusComment: true })}
+        onBookmarkChange={onBookmarkChange ? (result) => onBookmarkChange(post, result) : undefined}
+        indent
+      >
         <PostMenu post={post} triggerRef={safety.triggerRef} otherItems={safety.items} />
         {safety.dialogs}
-      </Actions>
+      </PostActionBar>
       {user && repostable && (
         <RepostDialog
           post={target}
@@ -392,53 +291,3 @@ function PostCardContent({
 }
 
 const MemoPostBody = memo(PostBody);
-
-/**
- * The bookmark toggle of signed-in members (issue 40), with its own state (usePostBookmark):
- * private, so no count.
- */
-function PostBookmarkButton({
-  post,
-  onSettled,
-}: {
-  post: Omit<Post, 'originalPost'>;
-  onSettled?: (result: BookmarkResponse) => void;
-}) {
-  const bookmark = usePostBookmark(post, { onSettled });
-  return (
-    <BookmarkButton
-      type="button"
-      aria-label={bookmark.bookmarked ? 'Remove bookmark' : 'Bookmark'}
-      aria-pressed={bookmark.bookmarked}
-      onClick={() => void bookmark.toggle()}
-    >
-      <BookmarkIcon filled={bookmark.bookmarked} />
-    </BookmarkButton>
-  );
-}
-
-/**
- * The like button with its own state (usePostLike): a like draws this button again, not its card.
- */
-function PostLikeButton({
-  post,
-  request,
-  onSettled,
-}: {
-  post: Omit<Post, 'originalPost'>;
-  request: (postId: number) => Promise<LikeResponse>;
-  onSettled?: (result: LikeResponse) => void;
-}) {
-  const like = usePostLike(post, { request, onSettled });
-  return (
-    <LikeButton
-      type="button"
-      aria-label={`Like (${plural(like.likesCount, 'like')})`}
-      aria-pressed={like.liked}
-      onClick={() => void like.toggle()}
-    >
-      <HeartIcon filled={like.liked} />
-      <span aria-hidden="true">{like.likesCount}</span>
-    </LikeButton>
-  );
-}

@@ -8,7 +8,7 @@ import {
   useImageAttachments,
   type UploadImage,
 } from '@campus/kit/media';
-import { MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
+import { isOverLimit, MentionTextArea, useMentionPicks } from '@campus/kit/mentions';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog } from '@campus/kit/ui';
 import { repostPost } from './post-requests';
@@ -64,7 +64,8 @@ function waitingText(
 }
 
 /**
- * Spec §2 repost dialog: an optional comment (at most 280 characters, with a live n/280 counter),
+ * Spec §2 repost dialog: an optional comment (at most 280 characters, with a live n/280 counter;
+ * a longer paste is kept and warned about, and Repost waits until it is shortened),
  * then the success or failure toast of spec §8. Apps use `RepostDialog` (repost-dialog.tsx),
  * which fetches this code the first time the dialog opens.
  */
@@ -83,10 +84,12 @@ export function RepostDialogPanel({
   // Members picked in the @ autocomplete of the comment (issue 40).
   const mentions = useMentionPicks();
   const waiting = waitingText(attachments, comment);
+  // A paste over 280 characters is kept whole: the counter warns and Repost waits (issue 41).
+  const tooLong = isOverLimit(comment, REPOST_COMMENT_MAX_LENGTH);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (submitting || waiting) return;
+    if (submitting || waiting || tooLong) return;
     setSubmitting(true);
     try {
       const mentioned = mentions.idsIn(comment);
@@ -130,7 +133,7 @@ export function RepostDialogPanel({
           label="Add a comment (optional)"
           placeholder="Add a comment..."
           rows={3}
-          maxLength={REPOST_COMMENT_MAX_LENGTH}
+          limit={REPOST_COMMENT_MAX_LENGTH}
           value={comment}
           onValueChange={setComment}
           onMention={mentions.add}
@@ -141,7 +144,7 @@ export function RepostDialogPanel({
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button type="submit" disabled={submitting || Boolean(waiting)}>
+          <Button type="submit" disabled={submitting || tooLong || Boolean(waiting)}>
             {submitting ? 'Reposting...' : 'Repost'}
           </Button>
         </Actions>
