@@ -19,6 +19,7 @@ import { mentionRoutes } from './modules/mentions/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
 import { profileRoutes } from './modules/profiles/routes';
+import { closeReportsOfGoneContent } from './modules/reports/gone-targets';
 import { reportRoutes } from './modules/reports/routes';
 import { safetyRoutes } from './modules/safety/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -110,6 +111,8 @@ export function createApp(deps: AppDeps): CampusApp {
   context.mailQueue.start();
   // And deletes the images and uploads that expired or were deleted (modules/media/janitor.ts).
   const stopMediaJanitor = context.media.janitor.start(context.events);
+  // And closes the reports of what its commits deleted (issue 41: modules/reports/gone-targets.ts).
+  const goneReports = closeReportsOfGoneContent(context, context.events);
   // People search reads each user's search terms; accounts stored before them get theirs now.
   backfillSearchTerms(models.User).catch((err: unknown) =>
     logger.warn({ err }, 'search terms could not be filled in for older accounts'),
@@ -254,6 +257,8 @@ export function createApp(deps: AppDeps): CampusApp {
     await context.mailQueue.close();
     stopMediaJanitor();
     await context.media.janitor.close();
+    goneReports.stop();
+    await goneReports.settled();
     await context.media.pool.close();
     await eventStream.close();
   };
