@@ -160,6 +160,12 @@ export async function resolveReport(
       details.category = reason.category;
       details.reason = reason.text;
     }
+    // The post a comment was on: the audit log links to it (issue 41).
+    const comment =
+      resolved.targetType === 'comment'
+        ? (await commentsForModeration(ctx, [resolved.targetId])).get(resolved.targetId)
+        : undefined;
+    if (comment) details.postId = comment.postId;
     if (reason) {
       if (resolved.targetType === 'post') {
         const post = (await postsForModeration(ctx, [resolved.targetId])).get(resolved.targetId);
@@ -186,9 +192,6 @@ export async function resolveReport(
           });
         }
       } else if (resolved.targetType === 'comment') {
-        const comment = (await commentsForModeration(ctx, [resolved.targetId])).get(
-          resolved.targetId,
-        );
         const removed = comment
           ? await removeCommentByModeration(ctx, resolved.targetId, now)
           : null;
