@@ -4,6 +4,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import { createAppContext } from './app-context';
 import type { AppContext, Clock, HttpContext } from './context';
 import type { Models } from './models';
+import { backfillApplicants } from './modules/account-applications/applications';
 import { accountApplicationRoutes } from './modules/account-applications/routes';
 import { accountLifecycleRoutes } from './modules/account-lifecycle/routes';
 import { adminRoutes } from './modules/admin/routes';
@@ -116,6 +117,10 @@ export function createApp(deps: AppDeps): CampusApp {
   // People search reads each user's search terms; accounts stored before them get theirs now.
   backfillSearchTerms(models.User).catch((err: unknown) =>
     logger.warn({ err }, 'search terms could not be filled in for older accounts'),
+  );
+  // The applications queue groups each applicant's (issue 41); older ones get theirs now.
+  backfillApplicants(models.AccountApplication).catch((err: unknown) =>
+    logger.warn({ err }, 'applicants could not be filled in for older applications'),
   );
   // Tag pages read each post's tags (issue 40); posts stored before them get theirs now.
   backfillPostTags(models.Post).catch((err: unknown) =>

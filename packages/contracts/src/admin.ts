@@ -84,6 +84,21 @@ export const adminApplicationSchema = z.object({
   decidedAt: isoDateSchema.nullable(),
   /** The reason given with a rejection (null when none was given, or not rejected). */
   rejectionReason: z.string().nullable(),
+  /**
+   * In the list (issue 41: one row per applicant, the newest application): the same applicant's
+   * other applications, any status, newest first. A decision answers their pending ones too.
+   */
+  earlier: z
+    .array(
+      z.object({
+        id: idSchema,
+        status: applicationStatusSchema,
+        message: z.string(),
+        createdAt: isoDateSchema,
+        decidedAt: isoDateSchema.nullable(),
+      }),
+    )
+    .optional(),
 });
 export type AdminApplication = z.infer<typeof adminApplicationSchema>;
 export const adminApplicationListSchema = adminPageSchema(adminApplicationSchema);
