@@ -36,8 +36,16 @@ test('a report of a post its author deleted closes by itself; the audit log says
     content: `Cheap essays ${Date.now()}`,
   });
   // Reported by the admin's own account (any member may report).
-  await admin.call('POST', '/api/reports', { targetType: 'post', targetId: gone.id });
-  await admin.call('POST', '/api/reports', { targetType: 'post', targetId: kept.id });
+  await admin.call('POST', '/api/reports', {
+    targetType: 'post',
+    targetId: gone.id,
+    category: 'spam',
+  });
+  await admin.call('POST', '/api/reports', {
+    targetType: 'post',
+    targetId: kept.id,
+    category: 'spam',
+  });
   await member.call('DELETE', `/api/posts/${gone.id}`);
 
   await signInAs(ADMIN_EMAIL, '/admin/reports');
