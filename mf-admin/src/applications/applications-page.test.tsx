@@ -75,6 +75,52 @@ describe('ApplicationsPage', () => {
     expect(call?.url.searchParams.get('status')).toBe('pending');
   });
 
+  it('when one applicant applied three times, then one row shows the newest with a count and the earlier two behind a disclosure', async () => {
+    const earlier = [
+      {
+        id: 3,
+        status: 'pending' as const,
+        message: 'Second try.',
+        createdAt: now,
+        decidedAt: null,
+      },
+      { id: 1, status: 'rejected' as const, message: 'First try.', createdAt: now, decidedAt: now },
+    ];
+    serve(({ method, pathname }) =>
+      method === 'GET' && pathname === '/api/admin/applications'
+        ? {
+            status: 200,
+            body: page([
+              { ...grace, earlier },
+              { ...alan, earlier: [] },
+            ]),
+          }
+        : undefined,
+    );
+    renderApplications();
+    const list = await screen.findByRole('list', { name: 'Pending applications' });
+    const row = within(list).getByRole('article', { name: 'Grace Hopper' });
+    expect(within(row).getByText('3 applications')).toBeInTheDocument();
+    const disclosure = within(row).getByText('2 earlier applications');
+    const history = within(row).getByRole('list', {
+      name: 'Earlier applications of Grace Hopper',
+      hidden: true,
+    });
+    expect(history).not.toBeVisible();
+    await userEvent.click(disclosure);
+    expect(history).toBeVisible();
+    expect(
+      within(history)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Applied just now·PendingSecond try.', 'Applied just now·RejectedFirst try.']);
+    expect(row).toHaveTextContent('Approving or rejecting decides the pending one too.');
+    // Only one row per applicant: Alan's has no history and no count.
+    const alanRow = within(list).getByRole('article', { name: 'Alan Turing' });
+    expect(within(alanRow).queryByText(/applications$/)).toBeNull();
+    expect(within(list).getAllByRole('article')).toHaveLength(2);
+  });
+
   it('when an application is approved, then the invitation link shows with a copy button and the lists and counts are read again', async () => {
     const invitationUrl = 'http://localhost:3000/register?invitation=abc123';
     const fetchMock = serve(({ method, pathname }) =>
