@@ -129,7 +129,7 @@ describe('ApplicationsPage', () => {
             status: 200,
             body: {
               invitationUrl,
-              expiresAt: now,
+              expiresAt: '2026-12-12T12:00:00.000Z',
               emailed: false,
               application: { ...alan, status: 'approved', decidedAt: now },
             },
@@ -141,6 +141,10 @@ describe('ApplicationsPage', () => {
     renderApplications();
     await userEvent.click(await screen.findByRole('button', { name: 'Approve Alan Turing' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invitation created' });
+    // One date format across the apps (issue 41), not the browser locale's "12/12/2026".
+    expect(dialog).toHaveAccessibleDescription(
+      'Alan Turing can register with this link until Dec 12, 2026. It works once.',
+    );
     const link = within(dialog).getByLabelText('Invitation link for hand delivery');
     expect(link).toHaveValue(invitationUrl);
     expect(link).toHaveAccessibleDescription(
