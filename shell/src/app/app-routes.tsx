@@ -45,6 +45,7 @@ const SessionUnreachable = lazy(() =>
  */
 export function AppRoutes() {
   const { status, unreachable } = useSession();
+  useBootFrameUntilReady(status === 'checking' && !unreachable);
   useDocumentTitle();
   useScrollToTopOnNavigate();
   useEarlyDataOnlyOnLanding();
@@ -58,6 +59,17 @@ export function AppRoutes() {
     );
   }
   return status === 'authenticated' ? <SignedInRoutes /> : <SignedOutRoutes />;
+}
+
+/**
+ * index.html draws the app's frame (sidebar, or header and bottom bar) before any script has
+ * arrived (issue 41); it stays under the spec's "Loading..." while the session is checked and
+ * goes once a page (or the session's retry state) is shown.
+ */
+function useBootFrameUntilReady(checking: boolean) {
+  useEffect(() => {
+    if (!checking) document.getElementById('boot-frame')?.remove();
+  }, [checking]);
 }
 
 /**
