@@ -19,6 +19,7 @@ import { mentionRoutes } from './modules/mentions/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { postRoutes } from './modules/posts/routes';
 import { profileRoutes } from './modules/profiles/routes';
+import { closeReportsOfGoneContent } from './modules/reports/gone-targets';
 import { reportRoutes } from './modules/reports/routes';
 import { safetyRoutes } from './modules/safety/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -108,9 +109,11 @@ export function createApp(deps: AppDeps): CampusApp {
   context.mailQueue.start();
   // And deletes the images and uploads that expired or were deleted (modules/media/janitor.ts).
   const stopMediaJanitor = context.media.janitor.start(context.events);
-  // Accounts and posts stored before search terms and tags get theirs from the migrations
-  // (src/migrations/0001-post-tags.ts, 0002-people-search-terms.ts), once, before any process
-  // listens.
+  // And closes the reports of what its commits deleted (issue 41: modules/reports/gone-targets.ts).
+  const goneReports = closeReportsOfGoneContent(context, context.events);
+  // Accounts, posts and applications stored before search terms, tags and applicant keys get
+  // theirs from the migrations (src/migrations/0001-post-tags.ts, 0002-people-search-terms.ts,
+  // 0003-applicants.ts), once, before any process listens.
   // Counted in the database, so every API process shares them; the member limiters are shared by
   // every route of an action (liking posts and comments count together).
   const rateLimits = createRateLimits(models.RateLimitWindow, config.memberLimits, () =>
@@ -247,6 +250,8 @@ export function createApp(deps: AppDeps): CampusApp {
     await context.mailQueue.close();
     stopMediaJanitor();
     await context.media.janitor.close();
+    goneReports.stop();
+    await goneReports.settled();
     await context.media.pool.close();
     await eventStream.close();
   };

@@ -128,7 +128,8 @@ export type DomainEvent =
       targetType: 'post' | 'comment' | 'user';
       targetId: number;
     }
-  | { type: 'report.resolved'; caseId: number; action: 'remove' | 'dismiss' }
+  /** `gone`: what was reported was deleted or removed first, and the API closed its case. */
+  | { type: 'report.resolved'; caseId: number; action: 'remove' | 'dismiss' | 'gone' }
   // Reasons and appeals (issue 38).
   /** A removal or suspension was recorded with its reason. */
   | { type: 'decision.recorded'; decisionId: number; memberId: number }

@@ -201,6 +201,9 @@ test('the admin replies to feedback and the member sees the reply in their notif
   await expect(row).toContainText(text);
   await row.getByRole('button', { name: `Reply to feedback from ${member.name}` }).click();
   const dialog = admin.getByRole('dialog', { name: `Feedback from ${member.name}` });
+  // The dialog opens on the feedback's own status (issue 41): replying and resolving is a choice.
+  await expect(dialog.getByLabel('Status')).toHaveValue('pending');
+  await dialog.getByLabel('Status').selectOption('resolved');
   await dialog.getByLabel('Reply to the member (optional)').fill('Thanks, we fixed the index.');
   await expectAccessible(admin, testInfo, 'feedback reply dialog');
   await dialog.getByRole('button', { name: 'Send reply' }).click();

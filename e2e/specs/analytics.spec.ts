@@ -49,7 +49,10 @@ test('the admin (user 107) sees the cards, the two charts and the panels', async
   await expect(content).toContainText('Avg. Posts/User');
   await expect(content).toContainText(/Avg\. Posts\/User\s*\d+\.\d$/);
   const engagement = card('Engagement');
-  await expect(engagement).toContainText(/Engagement Rate\s*\d+\.\d%$/);
+  // The rate, then the line that says how it is worked out (issue 41).
+  await expect(engagement).toContainText(
+    /Engagement Rate\s*\d+\.\d%Likes plus comments per 100 posts/,
+  );
 
   // the charts: apexcharts SVGs, dates as short month and day
   const growth = card('User Growth (Last 30 Days)');

@@ -31,3 +31,9 @@ export function lastDays(tz: string, days: number, now: Date = new Date()) {
   for (let i = days - 1; i >= 0; i--) keys.push(format(subDays(today, i), 'yyyy-MM-dd'));
   return { keys, since: new Date(subDays(today, days - 1).getTime()) };
 }
+
+/** Midnight starting `day` (`yyyy-MM-dd`) in `tz`, `plusDays` later, as an instant. */
+export function dayStartIn(tz: string, day: string, plusDays = 0): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(new TZDate(y, m - 1, d + plusDays, tz).getTime());
+}

@@ -92,6 +92,16 @@ describe('demo content over time', () => {
     expect(grown).toBeGreaterThanOrEqual(lastMonth - 1); // a day boundary may cut the first one
     expect(grown).toBeLessThanOrEqual(lastMonth);
     expect(grown).toBeGreaterThan(0);
+    // Issue 41: sign-ups on many days of the month, not one spike; posts on every day of the week,
+    // today's not most of them.
+    const signUpDays = (growth.body as Array<{ users: number }>).filter((d) => d.users > 0);
+    expect(signUpDays.length).toBeGreaterThanOrEqual(8);
+    const week = await t.http().get('/api/analytics/engagement').set('Authorization', auth);
+    const perDay = (week.body.posts as Array<{ count: number }>).map((d) => d.count);
+    expect(perDay).toHaveLength(7);
+    for (const count of perDay.slice(0, 6)) expect(count).toBeGreaterThanOrEqual(3);
+    const weekTotal = perDay.reduce((n, c) => n + c, 0);
+    expect(perDay[6]!).toBeLessThan(weekTotal / 2);
     const active = await t.http().get('/api/analytics/active-users').set('Authorization', auth);
     // The admin just signed in (active now) besides the members active in the last 24 hours.
     expect(active.body.dau).toBeGreaterThan(1);

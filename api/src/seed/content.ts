@@ -26,6 +26,10 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** How long the demo campus has been live: the admin joined then, the members after. */
 const CAMPUS_AGE_DAYS = 182;
+/** Members who joined in the last four weeks, each on a day of their own. */
+const RECENT_SIGN_UPS = 10;
+/** Posts spread over the last week before today's, so each day of the 7-day chart has some. */
+const LAST_WEEK_POSTS = 45;
 
 export interface ContentOptions {
   memberIds: number[];
@@ -47,15 +51,20 @@ export async function seedDemoContent(
   const postCount = options.posts ?? 220;
 
   // Join dates: the admin opened the campus; members joined in id order, a launch cohort of six
-  // in the first three weeks, then the others a few a month, the newest a few days ago.
+  // in the first three weeks, then a few a month, and the newest one every few days over the last
+  // four weeks (issue 41: the dashboard's 30-day growth chart shows sign-ups on real days, not
+  // one or two), none today.
   const joinedAt = new Map<number, number>([[options.adminId, now - CAMPUS_AGE_DAYS * DAY]]);
   const cohort = Math.min(6, options.memberIds.length);
-  const later = options.memberIds.length - cohort;
+  const recent = Math.min(RECENT_SIGN_UPS, Math.max(0, options.memberIds.length - cohort - 1));
+  const months = options.memberIds.length - cohort - recent;
   options.memberIds.forEach((id, i) => {
     const daysAgo =
       i < cohort
         ? CAMPUS_AGE_DAYS - 1 - (i * 20) / cohort - random() * 2
-        : (CAMPUS_AGE_DAYS - 30) * (1 - (i - cohort + 1) / later) + 2 + random() * 3;
+        : i < cohort + months
+          ? 31 + (CAMPUS_AGE_DAYS - 55) * (1 - (i - cohort + 0.5) / months) + random() * 3
+          : 27 * (1 - (i - cohort - months) / Math.max(1, recent - 1)) + 1 + random() * 0.5;
     joinedAt.set(id, now - daysAgo * DAY - random() * 12 * HOUR);
   });
   const joined = (userId: number) => joinedAt.get(userId) ?? now - CAMPUS_AGE_DAYS * DAY;
@@ -89,14 +98,24 @@ export async function seedDemoContent(
   };
 
   // Posts: each by a member after they joined, skewed to recent weeks (the campus grows); the
-  // newest 15 within the last few hours ("today"), by members active today.
+  // newest 15 within the last few hours ("today"), by members active today; before them a steady
+  // few a day over the last week (issue 41: the 7-day chart shows days, not one spike today).
+  const weekFrom = postCount - 15 - Math.min(LAST_WEEK_POSTS, Math.max(0, postCount - 15));
   const drafts = Array.from({ length: postCount }, (_, i) => {
     if (i >= postCount - 15) return { authorId: pick(daily), t: now - random() * 3 * HOUR };
+    const lastWeek = i >= weekFrom;
     for (;;) {
       const authorId = pick(people);
-      const since = joined(authorId) + HOUR;
+      const since = Math.max(joined(authorId) + HOUR, lastWeek ? now - 7 * DAY : 0);
       const until = Math.min(now - 4 * HOUR, lastPossible(authorId));
-      if (until > since) return { authorId, t: since + (until - since) * random() ** 0.6 };
+      if (until <= since) continue;
+      const share = lastWeek ? (i - weekFrom + random()) / (postCount - 15 - weekFrom) : null;
+      // The last week's posts in order across it (each day gets its share), the rest skewed.
+      const t =
+        share === null
+          ? since + (until - since) * random() ** 0.6
+          : now - 7 * DAY + share * (6.5 * DAY);
+      if (t >= since && t <= until) return { authorId, t };
     }
   }).sort((a, b) => a.t - b.t);
   const firstPostId = await reserveIdBlock('posts', postCount + 40 + 60);

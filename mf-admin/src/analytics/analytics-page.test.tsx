@@ -112,4 +112,22 @@ describe('AnalyticsPage', () => {
     const bar = await within(daily).findByRole('figure', { name: 'bar chart of Posts' });
     expect(bar).toHaveTextContent('Count2026-05-02=7');
   });
+
+  it('explains each chart in one line and how the engagement rate is worked out', async () => {
+    serve();
+    renderPage();
+    const growth = await screen.findByRole('article', { name: 'User Growth (Last 30 Days)' });
+    expect(growth).toHaveAccessibleDescription(
+      'Members who signed up on each of the last 30 days.',
+    );
+    const daily = screen.getByRole('article', { name: 'Daily Engagement (Last 7 Days)' });
+    expect(daily).toHaveAccessibleDescription('Posts published on each of the last 7 days.');
+    const engagement = screen.getByRole('article', { name: 'Engagement' });
+    const rate = within(engagement).getByText('Engagement Rate');
+    // The explanation follows the rate's figure, in the same description list.
+    expect(rate.nextElementSibling).toHaveTextContent('186.8%');
+    expect(rate.nextElementSibling?.nextElementSibling).toHaveTextContent(
+      'Likes plus comments per 100 posts: above 100% means more than one like or comment per post.',
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useId, type ReactNode } from 'react';
 import styled from 'styled-components';
 import {
   keyToPath,
@@ -11,6 +11,14 @@ import {
 import { withPrefetch } from '@campus/kit/prefetch';
 import { Badge, EmptyState, Skeleton } from '@campus/kit/ui';
 import { averagePostsPerUser, engagementRate, oneDecimal, todayLabel } from './analytics-math';
+
+/** What each chart counts and how the engagement rate is worked out, in one line each. */
+export const EXPLANATIONS = {
+  growth: 'Members who signed up on each of the last 30 days.',
+  engagement: 'Posts published on each of the last 7 days.',
+  engagementRate:
+    'Likes plus comments per 100 posts: above 100% means more than one like or comment per post.',
+} as const;
 
 // apexcharts is heavy: it comes in its own chunk of this remote, after the figures are shown.
 const TrendChart = lazy(() => import('./trend-chart'));
@@ -26,10 +34,11 @@ const FIGURE_CARDS = 6;
 /**
  * The height of a row of figure cards and of a chart card, in the placeholder and in what
  * replaces it: at least the tallest card's content (a detail wrapping to two lines at 1280 px;
- * a chart's title and its 280 px chart), so a row does not change height when its cards arrive.
+ * a chart's title, its 280 px chart and its one-line explanation), so a row does not change
+ * height when its cards arrive.
  */
 const FIGURE_ROW = '7.5rem';
-const CHART_ROW = '23rem';
+const CHART_ROW = '25rem';
 /** apexcharts draws its 280 px chart in a box of about 295 px (its legend's room). */
 const CHART_BOX = '300px';
 
@@ -122,7 +131,19 @@ const Facts = styled.dl`
     font-weight: 600;
     text-align: right;
   }
+  /* A fact's explanation: its own line under the term and the figure. */
+  dd.note {
+    grid-column: 1 / -1;
+    margin-top: -${({ theme }) => theme.space(1)};
+    font-size: 0.8125rem;
+    font-weight: 400;
+    text-align: left;
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
 `;
+
+/** A panel's line: the term, its figure and, where a figure needs one, how it is worked out. */
+type Fact = [term: string, value: ReactNode, note?: string];
 
 function StatCard({ title, value, detail }: { title: string; value: ReactNode; detail: string }) {
   return (
@@ -134,15 +155,16 @@ function StatCard({ title, value, detail }: { title: string; value: ReactNode; d
   );
 }
 
-function Panel({ title, facts }: { title: string; facts: [string, ReactNode][] }) {
+function Panel({ title, facts }: { title: string; facts: Fact[] }) {
   return (
     <Card aria-label={title}>
       <h2>{title}</h2>
       <Facts>
-        {facts.map(([term, value]) => (
+        {facts.map(([term, value, note]) => (
           <div key={term} style={{ display: 'contents' }}>
             <dt>{term}</dt>
             <dd>{value}</dd>
+            {note && <dd className="note">{note}</dd>}
           </div>
         ))}
       </Facts>
@@ -150,17 +172,24 @@ function Panel({ title, facts }: { title: string; facts: [string, ReactNode][] }
   );
 }
 
+/**
+ * A chart with the one line that says what it counts (issue 41: the admin reads a figure as it
+ * is meant), tied to the chart's card as its description.
+ */
 function ChartCard({
   title,
+  explanation,
   failed,
   children,
 }: {
   title: string;
+  explanation: string;
   failed: boolean;
   children: ReactNode;
 }) {
+  const id = useId();
   return (
-    <Card aria-label={title} data-testid="chart-card">
+    <Card aria-label={title} aria-describedby={id} data-testid="chart-card">
       <h2>{title}</h2>
       {failed ? (
         <p role="alert">Failed to load this chart.</p>
@@ -169,6 +198,7 @@ function ChartCard({
           <Suspense fallback={<Skeleton $height="280px" />}>{children}</Suspense>
         </ChartBox>
       )}
+      <p id={id}>{explanation}</p>
     </Card>
   );
 }
@@ -251,7 +281,11 @@ export default function AnalyticsPage() {
             />
           </Grid>
           <Grid $min="320px" $row={CHART_ROW}>
-            <ChartCard title="User Growth (Last 30 Days)" failed={Boolean(growth.error)}>
+            <ChartCard
+              title="User Growth (Last 30 Days)"
+              explanation={EXPLANATIONS.growth}
+              failed={Boolean(growth.error)}
+            >
               <TrendChart
                 kind="line"
                 seriesName="New Users"
@@ -259,7 +293,11 @@ export default function AnalyticsPage() {
                 points={(growth.data ?? []).map(({ date, users }) => ({ date, value: users }))}
               />
             </ChartCard>
-            <ChartCard title="Daily Engagement (Last 7 Days)" failed={Boolean(engagement.error)}>
+            <ChartCard
+              title="Daily Engagement (Last 7 Days)"
+              explanation={EXPLANATIONS.engagement}
+              failed={Boolean(engagement.error)}
+            >
               <TrendChart
                 kind="bar"
                 seriesName="Posts"
@@ -293,7 +331,7 @@ export default function AnalyticsPage() {
               facts={[
                 ['Total Likes', o.totalLikes],
                 ['Total Comments', o.totalComments],
-                ['Engagement Rate', engagementRate(o)],
+                ['Engagement Rate', engagementRate(o), EXPLANATIONS.engagementRate],
               ]}
             />
           </Grid>

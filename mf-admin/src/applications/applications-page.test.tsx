@@ -75,6 +75,52 @@ describe('ApplicationsPage', () => {
     expect(call?.url.searchParams.get('status')).toBe('pending');
   });
 
+  it('when one applicant applied three times, then one row shows the newest with a count and the earlier two behind a disclosure', async () => {
+    const earlier = [
+      {
+        id: 3,
+        status: 'pending' as const,
+        message: 'Second try.',
+        createdAt: now,
+        decidedAt: null,
+      },
+      { id: 1, status: 'rejected' as const, message: 'First try.', createdAt: now, decidedAt: now },
+    ];
+    serve(({ method, pathname }) =>
+      method === 'GET' && pathname === '/api/admin/applications'
+        ? {
+            status: 200,
+            body: page([
+              { ...grace, earlier },
+              { ...alan, earlier: [] },
+            ]),
+          }
+        : undefined,
+    );
+    renderApplications();
+    const list = await screen.findByRole('list', { name: 'Pending applications' });
+    const row = within(list).getByRole('article', { name: 'Grace Hopper' });
+    expect(within(row).getByText('3 applications')).toBeInTheDocument();
+    const disclosure = within(row).getByText('2 earlier applications');
+    const history = within(row).getByRole('list', {
+      name: 'Earlier applications of Grace Hopper',
+      hidden: true,
+    });
+    expect(history).not.toBeVisible();
+    await userEvent.click(disclosure);
+    expect(history).toBeVisible();
+    expect(
+      within(history)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Applied just now·PendingSecond try.', 'Applied just now·RejectedFirst try.']);
+    expect(row).toHaveTextContent('Approving or rejecting decides the pending one too.');
+    // Only one row per applicant: Alan's has no history and no count.
+    const alanRow = within(list).getByRole('article', { name: 'Alan Turing' });
+    expect(within(alanRow).queryByText(/applications$/)).toBeNull();
+    expect(within(list).getAllByRole('article')).toHaveLength(2);
+  });
+
   it('when an application is approved, then the invitation link shows with a copy button and the lists and counts are read again', async () => {
     const invitationUrl = 'http://localhost:3000/register?invitation=abc123';
     const fetchMock = serve(({ method, pathname }) =>
@@ -83,7 +129,7 @@ describe('ApplicationsPage', () => {
             status: 200,
             body: {
               invitationUrl,
-              expiresAt: now,
+              expiresAt: '2026-12-12T12:00:00.000Z',
               emailed: false,
               application: { ...alan, status: 'approved', decidedAt: now },
             },
@@ -95,6 +141,10 @@ describe('ApplicationsPage', () => {
     renderApplications();
     await userEvent.click(await screen.findByRole('button', { name: 'Approve Alan Turing' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invitation created' });
+    // One date format across the apps (issue 41), not the browser locale's "12/12/2026".
+    expect(dialog).toHaveAccessibleDescription(
+      'Alan Turing can register with this link until Dec 12, 2026. It works once.',
+    );
     const link = within(dialog).getByLabelText('Invitation link for hand delivery');
     expect(link).toHaveValue(invitationUrl);
     expect(link).toHaveAccessibleDescription(

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import styled from 'styled-components';
 import {
   callRoutes,
   APPLICATION_STATUSES,
@@ -33,7 +34,72 @@ const EMPTY_TEXT: Record<ApplicationStatus, string> = {
   rejected: 'No application has been rejected.',
 };
 
-/** Issue 18: the alumni's account applications, newest first; approve or reject the pending. */
+const History = styled.details`
+  font-size: 0.875rem;
+
+  summary {
+    cursor: pointer;
+    font-weight: 600;
+    /* A touch target of its own (issue 41: 44 px). */
+    min-height: 44px;
+    display: flex;
+    align-items: center;
+  }
+  ol {
+    display: grid;
+    gap: ${({ theme }) => theme.space(2)};
+    margin: 0;
+    padding-left: ${({ theme }) => theme.space(5)};
+  }
+  p {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+`;
+
+/**
+ * The same applicant's other applications (issue 41: one row per applicant), newest first: when,
+ * how each was decided, and what it said. Deciding the row decides their pending ones too.
+ */
+function EarlierApplications({
+  name,
+  earlier,
+}: {
+  name: string;
+  earlier: NonNullable<AdminApplication['earlier']>;
+}) {
+  const pending = earlier.filter((e) => e.status === 'pending').length;
+  return (
+    <History>
+      <summary>
+        {earlier.length === 1 ? '1 earlier application' : `${earlier.length} earlier applications`}
+      </summary>
+      <ol aria-label={`Earlier applications of ${name}`}>
+        {earlier.map((e) => (
+          <li key={e.id}>
+            <Meta>
+              <time dateTime={e.createdAt}>Applied {relativeTime(e.createdAt)}</time>
+              <span aria-hidden="true">·</span>
+              <span>{STATUS_LABELS[e.status]}</span>
+            </Meta>
+            <p>{e.message}</p>
+          </li>
+        ))}
+      </ol>
+      {pending > 0 && (
+        <Meta>
+          Approving or rejecting decides the{' '}
+          {pending === 1 ? 'pending one' : `${pending} pending ones`} too.
+        </Meta>
+      )}
+    </History>
+  );
+}
+
+/**
+ * Issue 18: the alumni's account applications, newest first; approve or reject the pending.
+ * Issue 41: one row per applicant, with their earlier applications.
+ */
 export default function ApplicationsPage() {
   const { status, page, setStatus, setPage } = useListParams(APPLICATION_STATUSES, 'pending');
   const list = useAdminList(callRoutes.adminApplications, { status, page });
@@ -131,6 +197,9 @@ export default function ApplicationsPage() {
                   <time dateTime={application.createdAt}>
                     Applied {relativeTime(application.createdAt)}
                   </time>
+                  {application.earlier && application.earlier.length > 0 && (
+                    <Badge>{application.earlier.length + 1} applications</Badge>
+                  )}
                   {application.status !== 'pending' && (
                     <Badge $tone={application.status === 'approved' ? 'primary' : 'neutral'}>
                       {STATUS_LABELS[application.status]}
@@ -138,6 +207,9 @@ export default function ApplicationsPage() {
                   )}
                 </Meta>
                 <p>{application.message}</p>
+                {application.earlier && application.earlier.length > 0 && (
+                  <EarlierApplications name={application.name} earlier={application.earlier} />
+                )}
                 {application.rejectionReason && (
                   <Meta>Reason given: {application.rejectionReason}</Meta>
                 )}

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import styled from 'styled-components';
 import type { ApproveApplicationResponse } from '@campus/contracts';
+import { monthDay } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog } from '@campus/kit/ui';
 
@@ -73,7 +74,7 @@ export function InvitationDialog({
       title="Invitation created"
       description={
         approval
-          ? `${approval.application.name} can register with this link until ${new Date(approval.expiresAt).toLocaleDateString()}. It works once.`
+          ? `${approval.application.name} can register with this link until ${monthDay(new Date(approval.expiresAt), { year: true })}. It works once.`
           : undefined
       }
     >

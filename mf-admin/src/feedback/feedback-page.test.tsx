@@ -37,7 +37,7 @@ describe('FeedbackPage', () => {
       within(row).getByRole('button', { name: 'Reply to feedback from Ben Larsen' }),
     );
     const dialog = await screen.findByRole('dialog', { name: 'Feedback from Ben Larsen' });
-    expect(within(dialog).getByLabelText('Status')).toHaveValue('resolved');
+    expect(within(dialog).getByLabelText('Status')).toHaveValue('pending');
     await userEvent.selectOptions(within(dialog).getByLabelText('Status'), 'In progress');
     await userEvent.type(
       within(dialog).getByLabelText('Reply to the member (optional)'),
@@ -64,10 +64,38 @@ describe('FeedbackPage', () => {
     await userEvent.click(
       await screen.findByRole('button', { name: 'Reply to feedback from Ben Larsen' }),
     );
-    await userEvent.click(await screen.findByRole('button', { name: 'Save status' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Feedback from Ben Larsen' });
+    await userEvent.selectOptions(within(dialog).getByLabelText('Status'), 'Resolved');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save status' }));
     expect(await screen.findByText('Feedback updated')).toBeInTheDocument();
     const [call] = callsTo(fetchMock, '/api/admin/feedback/9', 'PUT');
     expect(JSON.parse(String(call?.init.body))).toEqual({ status: 'resolved' });
+  });
+
+  it('when the dialog opens, then nothing is preselected: it shows the status the feedback has, and a reply is sent without resolving it', async () => {
+    const fetchMock = adminApi(({ method, pathname }) => {
+      if (method === 'GET' && pathname === '/api/admin/feedback')
+        return { status: 200, body: pageOf([feedback]) };
+      if (method === 'PUT') return { status: 200, body: { ...feedback, reply: 'Thanks!' } };
+      return undefined;
+    });
+    renderPage(<FeedbackPage />, { path: '/admin/feedback', signedInAs: ADA });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Reply to feedback from Ben Larsen' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Feedback from Ben Larsen' });
+    expect(within(dialog).getByLabelText('Status')).toHaveValue('pending');
+    // Nothing to save yet: the status is the one it has, and no reply is written.
+    expect(within(dialog).getByRole('button', { name: 'Save status' })).toBeDisabled();
+    await userEvent.type(
+      within(dialog).getByLabelText('Reply to the member (optional)'),
+      'Thanks!',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Save status' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send reply' }));
+    expect(await screen.findByText('Reply sent')).toBeInTheDocument();
+    const [call] = callsTo(fetchMock, '/api/admin/feedback/9', 'PUT');
+    expect(JSON.parse(String(call?.init.body))).toEqual({ status: 'pending', reply: 'Thanks!' });
   });
 
   it('when the list cannot be read, then the page says so with Retry, which reads it again', async () => {

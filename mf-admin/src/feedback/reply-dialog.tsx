@@ -49,8 +49,8 @@ const Actions = styled.div`
 `;
 
 /**
- * Sets a feedback's status and, optionally, replies: the member gets the reply as a
- * notification. Opened for one feedback at a time (`feedback` null: closed).
+ * Replies to a feedback and, or only, sets its status: the member gets the reply as a
+ * notification. Opened for one feedback at a time (`feedback` null: closed), on its status.
  */
 export function ReplyDialog({
   feedback,
@@ -84,16 +84,17 @@ function ReplyForm({
   onSave: (feedback: AdminFeedback, update: AdminFeedbackUpdate) => Promise<void>;
 }) {
   const statusId = useId();
-  const [status, setStatus] = useState<FeedbackStatus>(
-    feedback.status === 'pending' ? 'resolved' : feedback.status,
-  );
+  // Issue 41: the feedback's own status, not a guess: replying does not resolve it unasked.
+  const [status, setStatus] = useState<FeedbackStatus>(feedback.status);
   const [reply, setReply] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  const replying = reply.trim() !== '';
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
+    if (busy || (!replying && status === feedback.status)) return;
     const text = reply.trim();
     setBusy(true);
     try {
@@ -141,8 +142,10 @@ function ReplyForm({
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy}>
-          {reply.trim() ? 'Send reply' : 'Save status'}
+        {/* Says what it will do: a reply is sent (with the status as chosen), or only the
+            status is saved, which needs a status other than the one it has. */}
+        <Button type="submit" disabled={busy || (!replying && status === feedback.status)}>
+          {replying ? 'Send reply' : 'Save status'}
         </Button>
       </Actions>
     </Form>

@@ -130,4 +130,26 @@ describe('ReportsPage', () => {
     const [call] = callsTo(fetchMock, '/api/admin/reports/4/resolve', 'POST');
     expect(JSON.parse(String(call?.init.body))).toEqual({ action: 'dismiss' });
   });
+
+  it('when a reported post is already gone, then its open entry offers no "Remove post", only Dismiss', async () => {
+    serve({ ...report, target: { ...report.target, removed: true } });
+    renderPage(<ReportsPage />, { path: '/admin/reports', signedInAs: ADA });
+    const row = await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
+    expect(within(row).getByText('Removed')).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: /Remove post/ })).not.toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: /^Dismiss/ })).toBeEnabled();
+  });
+
+  it('when a case was closed because its post was deleted, then it says so', async () => {
+    serve({
+      ...report,
+      status: 'resolved',
+      target: { ...report.target, removed: true },
+      resolution: { action: 'gone', resolvedAt: now, reason: null },
+    });
+    renderPage(<ReportsPage />, { path: '/admin/reports?status=resolved', signedInAs: ADA });
+    const row = await screen.findByRole('article', { name: 'Reported post by Ben Larsen' });
+    expect(row).toHaveTextContent(/Closed: it was deleted just now/);
+    expect(within(row).queryByRole('button')).not.toBeInTheDocument();
+  });
 });

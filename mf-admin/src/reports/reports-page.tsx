@@ -9,6 +9,7 @@ import {
   REPORT_STATUSES,
   type AdminReport,
   type ReportCategory,
+  type ReportResolution,
   type ReportStatus,
   type ReportTargetType,
 } from '@campus/contracts';
@@ -45,6 +46,13 @@ const REMOVE_TEXT: Record<ReportTargetType, string> = {
   post: 'Remove post',
   comment: 'Remove comment',
   user: 'Suspend member',
+};
+
+/** How a case was closed; `gone`: what was reported went first (issue 41). */
+const RESOLUTION_LABELS: Record<ReportResolution, string> = {
+  remove: 'Removed',
+  dismiss: 'Dismissed',
+  gone: 'Closed: it was deleted',
 };
 
 const Reasons = styled.ul`
@@ -215,7 +223,7 @@ export default function ReportsPage() {
                   </Reasons>
                   {report.resolution && (
                     <Meta>
-                      {report.resolution.action === 'remove' ? 'Removed' : 'Dismissed'}{' '}
+                      {RESOLUTION_LABELS[report.resolution.action]}{' '}
                       {relativeTime(report.resolution.resolvedAt)}
                       {report.resolution.reason && (
                         <span>
@@ -236,15 +244,18 @@ export default function ReportsPage() {
                       >
                         Dismiss
                       </Button>
-                      <Button
-                        size="sm"
-                        variant="destructive"
-                        disabled={busyId === report.id}
-                        onClick={() => setRemoving(report)}
-                        aria-label={`${REMOVE_TEXT[report.targetType]} (${name})`}
-                      >
-                        {REMOVE_TEXT[report.targetType]}
-                      </Button>
+                      {/* Nothing to remove once it is gone (the API closes such cases). */}
+                      {!target.removed && (
+                        <Button
+                          size="sm"
+                          variant="destructive"
+                          disabled={busyId === report.id}
+                          onClick={() => setRemoving(report)}
+                          aria-label={`${REMOVE_TEXT[report.targetType]} (${name})`}
+                        >
+                          {REMOVE_TEXT[report.targetType]}
+                        </Button>
+                      )}
                     </RowActions>
                   )}
                 </Row>

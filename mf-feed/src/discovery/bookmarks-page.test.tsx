@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { clearStoredAuth } from '@campus/kit/api';
 import { emitAppEvent } from '@campus/kit/events';
@@ -41,6 +41,22 @@ describe('BookmarksPage', () => {
 
     await act(async () => emitAppEvent('postDeleted', { postId: first[0]!.id }));
     expect(screen.queryByText(first[0]!.content)).not.toBeInTheDocument();
+  });
+
+  it('drops a post whose bookmark is removed here, once the API confirms it', async () => {
+    const [kept, dropped] = makePosts(2).map((post) => ({ ...post, isBookmarked: true }));
+    mockApi(({ pathname, method }) => {
+      if (pathname === '/api/bookmarks')
+        return { status: 200, body: { posts: [kept, dropped], nextCursor: null } };
+      if (pathname === `/api/posts/${dropped!.id}/bookmark` && method === 'DELETE')
+        return { status: 200, body: { postId: dropped!.id, bookmarked: false } };
+      return undefined;
+    });
+    renderPage(<BookmarksPage />, { path: '/bookmarks' });
+    const card = (await screen.findByText(dropped!.content)).closest('article')!;
+    await userEvent.click(within(card).getByRole('button', { name: 'Remove bookmark' }));
+    await waitFor(() => expect(screen.queryByText(dropped!.content)).not.toBeInTheDocument());
+    expect(screen.getByText(kept!.content)).toBeInTheDocument();
   });
 
   it('has an empty state', async () => {

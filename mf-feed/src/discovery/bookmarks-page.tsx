@@ -31,7 +31,8 @@ export function fetchBookmarksPage(
 
 /**
  * `/bookmarks` (issue 40): the posts the member kept, newest bookmark first, paged by the API's
- * cursor. Private: only the member sees it, and nothing counts bookmarks.
+ * cursor. Private: only the member sees it, and nothing counts bookmarks. A post whose bookmark
+ * is removed here leaves the list once the API confirms it (a failed removal keeps it).
  */
 export default function BookmarksPage() {
   const list = usePostPages(BOOKMARKS_KEY, fetchBookmarksPage);
@@ -46,6 +47,9 @@ export default function BookmarksPage() {
         label="Bookmarked posts"
         failed="Failed to fetch bookmarks"
         empty="No bookmarks yet. Bookmark a post to find it here later."
+        onBookmarkChange={(post, result) => {
+          if (!result.bookmarked) list.hide(post.id);
+        }}
       />
     </section>
   );

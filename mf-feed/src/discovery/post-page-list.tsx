@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { BookmarkResponse, Post } from '@campus/contracts';
 import styled from 'styled-components';
 import { ApiError, failureDescription } from '@campus/kit/api';
 import { PostCard, PostCardSkeleton } from '@campus/kit/post-card';
@@ -23,6 +24,8 @@ export interface PostPageListProps {
   empty: ReactNode;
   /** What a failed first page says. */
   failed: string;
+  /** A post's bookmark settled on the server's answer (the Bookmarks page drops a removed one). */
+  onBookmarkChange?: (post: Post, result: BookmarkResponse) => void;
 }
 
 /** Why a list failed: the API's own words for a 400 (a search it refuses) or a 429, if any. */
@@ -37,7 +40,7 @@ function failureReason(error: Error): string | undefined {
  * page loads, a retry when it fails, the empty state, then "Load more posts" until the last page
  * ("No more posts"). A page that fails after the first keeps what is shown and offers it again.
  */
-export function PostPageList({ list, label, empty, failed }: PostPageListProps) {
+export function PostPageList({ list, label, empty, failed, onBookmarkChange }: PostPageListProps) {
   if (list.error) {
     return (
       <EmptyState
@@ -70,6 +73,7 @@ export function PostPageList({ list, label, empty, failed }: PostPageListProps) 
             key={post.id}
             post={post}
             onReposted={list.refresh}
+            onBookmarkChange={onBookmarkChange}
             imagePriority={index === 0}
           />
         ))}

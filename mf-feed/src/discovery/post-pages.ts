@@ -51,6 +51,8 @@ export function usePostPages<Page extends PostPage>(
     loadMoreFailed: loaded.length > 0 && Boolean(error),
     hasMore: Boolean(last?.nextCursor),
     loadingMore,
+    /** Leaves a post out of the list as shown (one un-bookmarked on the Bookmarks page). */
+    hide: (postId: number) => setHidden((ids) => new Set(ids).add(postId)),
     /** The next page; after a failed page, that page again. */
     loadMore: () => void (error ? mutate() : setSize(loaded.length + 1)),
     refresh: () => void mutate(),

@@ -4,6 +4,7 @@ import { MUTED_WORD_MAX_LENGTH, type MuteDuration } from '@campus/contracts';
 import { ApiError } from '@campus/kit/api';
 import { keys, useCallData } from '@campus/kit/data';
 import { emitAppEvent } from '@campus/kit/events';
+import { monthDay } from '@campus/kit/format';
 import {
   addMutedWord,
   MUTE_CHOICES,
@@ -66,10 +67,9 @@ const WordForm = styled.form`
   }
 `;
 
+// One way to write a date across the apps (issue 41): the kit's "Dec 12, 2026".
 const until = (iso: string | null) =>
-  iso === null
-    ? ''
-    : ` · until ${new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' })}`;
+  iso === null ? '' : ` · until ${monthDay(new Date(iso), { year: true })}`;
 
 /**
  * Settings, "Privacy and safety" (issue 38): the members the member blocked and mutes and the

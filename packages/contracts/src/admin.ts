@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { idSchema, isoDateSchema, requiredText } from './common';
+import { dayParamSchema } from './discovery';
 import { feedbackStatusSchema } from './feedback';
 import { reportCategorySchema } from './moderation-reasons';
 import { affiliationSchema } from './users';
@@ -83,6 +84,21 @@ export const adminApplicationSchema = z.object({
   decidedAt: isoDateSchema.nullable(),
   /** The reason given with a rejection (null when none was given, or not rejected). */
   rejectionReason: z.string().nullable(),
+  /**
+   * In the list (issue 41: one row per applicant, the newest application): the same applicant's
+   * other applications, any status, newest first. A decision answers their pending ones too.
+   */
+  earlier: z
+    .array(
+      z.object({
+        id: idSchema,
+        status: applicationStatusSchema,
+        message: z.string(),
+        createdAt: isoDateSchema,
+        decidedAt: isoDateSchema.nullable(),
+      }),
+    )
+    .optional(),
 });
 export type AdminApplication = z.infer<typeof adminApplicationSchema>;
 export const adminApplicationListSchema = adminPageSchema(adminApplicationSchema);
@@ -277,8 +293,28 @@ export const auditEntrySchema = z.object({
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-/** `GET /api/admin/audit` (newest first). */
-export const auditListSchema = adminPageSchema(auditEntrySchema);
+/**
+ * `GET /api/admin/audit?action=&adminId=&since=&until=` (newest first), issue 41: one action,
+ * one administrator's, and days from `since` to `until` inclusive, in the app's time zone.
+ */
+export const auditQuerySchema = adminPageQuerySchema.extend({
+  action: z
+    .enum(AUDIT_ACTIONS, { error: `Action must be one of ${AUDIT_ACTIONS.join(', ')}` })
+    .optional(),
+  adminId: z
+    .string('adminId must be a member id')
+    .regex(/^[1-9][0-9]{0,15}$/, 'adminId must be a member id')
+    .transform(Number)
+    .optional(),
+  since: dayParamSchema('since').optional(),
+  until: dayParamSchema('until').optional(),
+});
+export type AuditQuery = z.input<typeof auditQuerySchema>;
+
+/** `GET /api/admin/audit`: a page of entries, and everyone who acted in the log (the filter). */
+export const auditListSchema = adminPageSchema(auditEntrySchema).extend({
+  admins: z.array(adminMemberRefSchema),
+});
 export type AuditList = z.infer<typeof auditListSchema>;
 
 // ---------------------------------------------------------------- mail delivery

@@ -19,6 +19,7 @@ import {
   adminUsersQuerySchema,
   approveApplicationResponseSchema,
   auditListSchema,
+  auditQuerySchema,
   invitationResponseSchema,
   rejectApplicationRequestSchema,
   rejectApplicationResponseSchema,
@@ -369,7 +370,7 @@ export const calls = defineCalls({
     response: adminAppealListSchema,
   },
   decideAppeal: { params: id, body: decideAppealRequestSchema, response: adminAppealSchema },
-  auditLog: { params: noParams, query: adminPageQuerySchema, response: auditListSchema },
+  auditLog: { params: noParams, query: auditQuerySchema, response: auditListSchema },
   adminMail: { params: noParams, query: adminPageQuerySchema, response: adminMailListSchema },
   retryMail: { params: id, body: emptyRequestSchema, response: adminMailSchema },
 });

@@ -16,7 +16,8 @@ const cursorSchema = z
   .max(200, 'The cursor must be a nextCursor from a page before')
   .regex(/^[A-Za-z0-9._:-]+$/, 'The cursor must be a nextCursor from a page before');
 
-const dayParamSchema = (field: string) =>
+/** A calendar day in a query (`YYYY-MM-DD`), named `field` in its 400s. */
+export const dayParamSchema = (field: string) =>
   z
     .string(`${field} must be a date (YYYY-MM-DD)`)
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date (YYYY-MM-DD)`)

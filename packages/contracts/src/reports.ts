@@ -68,6 +68,14 @@ export const reportActionSchema = z.enum(REPORT_ACTIONS, {
 export type ReportAction = z.infer<typeof reportActionSchema>;
 
 /**
+ * How a case was closed: the administrator's action, or `gone` when what was reported went
+ * first (deleted by its author, removed, the account deleted: issue 41), closed by the API.
+ */
+export const REPORT_RESOLUTIONS = [...REPORT_ACTIONS, 'gone'] as const;
+export const reportResolutionSchema = z.enum(REPORT_RESOLUTIONS);
+export type ReportResolution = z.infer<typeof reportResolutionSchema>;
+
+/**
  * `GET /api/admin/reports?status=&category=` (default open; most recently reported first):
  * `category` keeps the targets reported at least once for it.
  */
@@ -115,7 +123,7 @@ export const adminReportSchema = z.object({
   lastReportedAt: isoDateSchema,
   resolution: z
     .object({
-      action: reportActionSchema,
+      action: reportResolutionSchema,
       resolvedAt: isoDateSchema,
       /** The reason the removed content's author (or the suspended member) was given. */
       reason: moderationReasonSchema.nullable(),

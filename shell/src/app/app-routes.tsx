@@ -3,7 +3,7 @@ import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-do
 import { forgetPrefetched } from '@campus/kit/prefetch';
 import type { ExposedModule, RemoteModuleProps, RemoteName } from '@campus/kit/remote-modules';
 import { useSession } from '@campus/kit/session';
-import { PageSkeleton } from '../composition/page-skeleton';
+import { PageSkeleton, type PageShape } from '../composition/page-skeleton';
 import { registerAdminRemote } from '../composition/remote-registry';
 import { RemoteSlot } from '../composition/remote-slot';
 import { AppLayout } from '../layout/app-layout';
@@ -45,6 +45,7 @@ const SessionUnreachable = lazy(() =>
  */
 export function AppRoutes() {
   const { status, unreachable } = useSession();
+  useBootFrameUntilReady(status === 'checking' && !unreachable);
   useDocumentTitle();
   useScrollToTopOnNavigate();
   useEarlyDataOnlyOnLanding();
@@ -58,6 +59,17 @@ export function AppRoutes() {
     );
   }
   return status === 'authenticated' ? <SignedInRoutes /> : <SignedOutRoutes />;
+}
+
+/**
+ * index.html draws the app's frame (sidebar, or header and bottom bar) before any script has
+ * arrived (issue 41); it stays under the spec's "Loading..." while the session is checked and
+ * goes once a page (or the session's retry state) is shown.
+ */
+function useBootFrameUntilReady(checking: boolean) {
+  useEffect(() => {
+    if (!checking) document.getElementById('boot-frame')?.remove();
+  }, [checking]);
 }
 
 /**
@@ -117,22 +129,38 @@ function SignedInRoutes() {
         ))}
         <Route
           path="profile/:id?"
-          element={<Page remote="mf_profile" exposed="ProfilePage" what="this profile" />}
+          element={
+            <Page remote="mf_profile" exposed="ProfilePage" what="this profile" shape="profile" />
+          }
         />
         <Route
           path="profile/:id/edit"
-          element={<Page remote="mf_profile" exposed="EditProfilePage" what="the profile editor" />}
+          element={
+            <Page
+              remote="mf_profile"
+              exposed="EditProfilePage"
+              what="the profile editor"
+              shape="form"
+            />
+          }
         />
         <Route
           path="settings"
-          element={<Page remote="mf_profile" exposed="SettingsPage" what="your settings" />}
+          element={
+            <Page remote="mf_profile" exposed="SettingsPage" what="your settings" shape="form" />
+          }
         />
         <Route path="profile/:userId/following" element={<FollowListRoute kind="following" />} />
         <Route path="profile/:userId/followers" element={<FollowListRoute kind="followers" />} />
         <Route
           path="notifications"
           element={
-            <Page remote="mf_notifications" exposed="NotificationsPage" what="your notifications" />
+            <Page
+              remote="mf_notifications"
+              exposed="NotificationsPage"
+              what="your notifications"
+              shape="list"
+            />
           }
         />
         <Route path="post" element={<Navigate to="/" replace />} />
@@ -148,9 +176,12 @@ function SignedInRoutes() {
   );
 }
 
-/** A member page that takes no props from the shell (kit's map of remote modules). */
-function Page(props: MemberPage & { what: string }) {
-  return <RemoteSlot {...props} fallback={<PageSkeleton />} />;
+/**
+ * A member page that takes no props from the shell (kit's map of remote modules); `shape`: what
+ * its skeleton looks like while its code arrives (posts unless said).
+ */
+function Page({ shape, ...props }: MemberPage & { what: string; shape?: PageShape }) {
+  return <RemoteSlot {...props} fallback={<PageSkeleton shape={shape} />} />;
 }
 
 type MemberPage = {
@@ -197,7 +228,7 @@ function FollowListRoute({ kind }: { kind: 'following' | 'followers' }) {
       exposed="FollowListPage"
       props={{ kind }}
       what={kind === 'following' ? 'this following list' : 'this followers list'}
-      fallback={<PageSkeleton />}
+      fallback={<PageSkeleton shape="list" />}
     />
   );
 }
@@ -213,7 +244,7 @@ function AnalyticsRoute() {
       remote="mf_admin"
       exposed="AnalyticsPage"
       what="the analytics dashboard"
-      fallback={<PageSkeleton />}
+      fallback={<PageSkeleton shape="dashboard" />}
     />
   );
 }
@@ -245,7 +276,7 @@ function AdminRoute({ exposed, what }: { exposed: AdminPage; what: string }) {
       remote="mf_admin"
       exposed={exposed}
       what={what}
-      fallback={<PageSkeleton />}
+      fallback={<PageSkeleton shape="list" />}
     />
   );
 }

@@ -1,5 +1,4 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { Role } from '@campus/contracts';
 import { callsTo, mockApi, signIn } from '@campus/kit/testing';
 import { registeredRemotes } from '../testing/module-federation-runtime';
@@ -56,22 +55,17 @@ describe('the Admin section', () => {
     );
   });
 
-  it("when the admin opens the mobile bar's Admin menu, then it lists the pages and Escape closes it", async () => {
+  it("when the admin is on a phone, then the bottom bar's Admin is one link (no menu repeating the admin tabs) with a dot when something waits", async () => {
     signIn(admin);
     apiFor(['member', 'admin']);
-    renderApp('/');
+    renderApp('/admin/reports');
     const bar = await screen.findByRole('navigation', { name: 'Bottom navigation' });
-    const button = await within(bar).findByRole('button', { name: 'Admin (something waits)' });
-    await userEvent.click(button);
-    const menu = within(bar).getByRole('list', { name: 'Admin pages' });
-    expect(within(menu).getByRole('link', { name: /^Reports/ })).toHaveAttribute(
-      'href',
-      '/admin/reports',
-    );
-    expect(within(menu).getByRole('link', { name: 'Analytics' })).toHaveFocus();
-    await userEvent.keyboard('{Escape}');
-    expect(within(bar).queryByRole('list', { name: 'Admin pages' })).not.toBeInTheDocument();
-    expect(button).toHaveFocus();
+    const entry = await within(bar).findByRole('link', { name: 'Admin (3 waiting)' });
+    expect(entry).toHaveAttribute('href', '/analytics');
+    expect(entry).toHaveAttribute('aria-current', 'page');
+    expect(within(bar).getByTestId('admin-dot')).toBeInTheDocument();
+    expect(within(bar).queryByRole('button', { name: /^Admin/ })).toBeNull();
+    expect(within(bar).queryByRole('link', { name: /^Reports/ })).toBeNull();
   });
 
   it('when a member is signed in, then there is no Admin section and nobody asks for the counts', async () => {

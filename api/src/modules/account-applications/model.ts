@@ -11,6 +11,12 @@ export interface AccountApplicationDoc {
   decidedBy?: number | null;
   /** The reason given with a rejection, if any. */
   rejectionReason?: string | null;
+  /**
+   * Who applied, as their applications are grouped (issue 41: `applicantOf`, the e-mail address
+   * in the contact information, else the contact information itself); absent on applications
+   * stored before it until the start-up backfill gives them theirs.
+   */
+  applicant?: string;
   createdAt: Date;
 }
 
@@ -24,12 +30,15 @@ const accountApplicationSchema = new Schema<AccountApplicationDoc>(
     decidedAt: { type: Date, default: null },
     decidedBy: { type: Number, default: null },
     rejectionReason: { type: String, default: null },
+    applicant: { type: String },
     createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },
   { versionKey: false },
 );
 // The administrator's queue: one status, newest first.
 accountApplicationSchema.index({ status: 1, createdAt: -1, _id: -1 });
+// One applicant's applications, newest first (issue 41: grouped in the queue).
+accountApplicationSchema.index({ applicant: 1, createdAt: -1 });
 
 export type AccountApplicationModel = Model<AccountApplicationDoc>;
 

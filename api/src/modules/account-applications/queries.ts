@@ -1,5 +1,5 @@
 /** Applications as the administrator and the notifications read them. */
-import { trusted } from 'mongoose';
+import { trusted, type PipelineStage } from 'mongoose';
 import type { ApplicationStatus } from '@campus/contracts';
 import type { AppContext } from '../../context';
 import { applicationsOf, type AccountApplicationDoc } from './model';
@@ -17,24 +17,68 @@ export async function applicationsById(
   );
 }
 
-/** The administrator's queue: one status, newest first, one page, and how many in all. */
+/** An application's applicant, or itself alone when stored before applicants (until backfilled). */
+const APPLICANT = { $ifNull: ['$applicant', { $concat: ['#', { $toString: '$_id' }] }] };
+
+/**
+ * The administrator's queue (issue 41: one row per applicant): of one status, each applicant's
+ * newest application, newest first, one page, and how many applicants in all; with each, the
+ * applicant's other applications of any status, newest first (at most `HISTORY`).
+ */
 export async function listApplications(
   ctx: AppContext,
   status: ApplicationStatus,
   page: { skip: number; limit: number },
-): Promise<{ items: AccountApplicationDoc[]; total: number }> {
-  const [items, total] = await Promise.all([
-    applicationsOf(ctx)
-      .find({ status })
-      .sort({ createdAt: -1, _id: -1 })
-      .skip(page.skip)
-      .limit(page.limit)
-      .lean<AccountApplicationDoc[]>(),
-    applicationsOf(ctx).countDocuments({ status }),
+): Promise<{
+  items: Array<AccountApplicationDoc & { earlier: AccountApplicationDoc[] }>;
+  total: number;
+}> {
+  const Application = applicationsOf(ctx);
+  const grouped: PipelineStage[] = [
+    { $match: { status } },
+    { $sort: { createdAt: -1, _id: -1 } },
+    { $group: { _id: APPLICANT, newest: { $first: '$$ROOT' } } },
+  ];
+  const [groups, counted] = await Promise.all([
+    Application.aggregate<{ newest: AccountApplicationDoc }>([
+      ...grouped,
+      { $sort: { 'newest.createdAt': -1, 'newest._id': -1 } },
+      { $skip: page.skip },
+      { $limit: page.limit },
+    ]),
+    Application.aggregate<{ total: number }>([...grouped, { $count: 'total' }]),
   ]);
-  return { items, total };
+  const newest = groups.map((g) => g.newest);
+  const applicants = newest.flatMap((a) => (a.applicant ? [a.applicant] : []));
+  const others = applicants.length
+    ? await Application.find({
+        applicant: trusted({ $in: applicants }),
+        _id: trusted({ $nin: newest.map((a) => a._id) }),
+      })
+        .sort({ createdAt: -1, _id: -1 })
+        .lean<AccountApplicationDoc[]>()
+    : [];
+  return {
+    items: newest.map((a) => ({
+      ...a,
+      earlier: others.filter((o) => o.applicant === a.applicant).slice(0, HISTORY),
+    })),
+    total: counted[0]?.total ?? 0,
+  };
 }
 
-export function countApplications(ctx: AppContext, status: ApplicationStatus): Promise<number> {
-  return applicationsOf(ctx).countDocuments({ status });
+/** The earlier applications shown with an applicant's newest. */
+const HISTORY = 20;
+
+/** How many applicants have an application of this status (the Admin section's count). */
+export async function countApplications(
+  ctx: AppContext,
+  status: ApplicationStatus,
+): Promise<number> {
+  const [counted] = await applicationsOf(ctx).aggregate<{ total: number }>([
+    { $match: { status } },
+    { $group: { _id: APPLICANT } },
+    { $count: 'total' },
+  ]);
+  return counted?.total ?? 0;
 }

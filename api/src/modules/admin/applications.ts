@@ -22,7 +22,7 @@ export async function listApplications(
 ): Promise<AdminPage<AdminApplication>> {
   const { items, total } = await applicationsOfStatus(ctx, query.status, window(query));
   return {
-    items: items.map(toAdminApplication),
+    items: items.map((item) => toAdminApplication(item)),
     total,
     page: query.page,
     pageSize: query.pageSize,

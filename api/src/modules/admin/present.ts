@@ -25,7 +25,9 @@ export function excerpt(text: string): string {
   return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}...` : text;
 }
 
-export function toAdminApplication(doc: AccountApplicationDoc): AdminApplication {
+export function toAdminApplication(
+  doc: AccountApplicationDoc & { earlier?: AccountApplicationDoc[] },
+): AdminApplication {
   return {
     id: doc._id,
     name: doc.name,
@@ -36,6 +38,17 @@ export function toAdminApplication(doc: AccountApplicationDoc): AdminApplication
     createdAt: doc.createdAt.toISOString(),
     decidedAt: doc.decidedAt?.toISOString() ?? null,
     rejectionReason: doc.rejectionReason ?? null,
+    ...(doc.earlier
+      ? {
+          earlier: doc.earlier.map((e) => ({
+            id: e._id,
+            status: e.status,
+            message: e.message,
+            createdAt: e.createdAt.toISOString(),
+            decidedAt: e.decidedAt?.toISOString() ?? null,
+          })),
+        }
+      : {}),
   };
 }
 

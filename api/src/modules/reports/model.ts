@@ -1,10 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
-  REPORT_ACTIONS,
   REPORT_CATEGORIES,
+  REPORT_RESOLUTIONS,
   REPORT_TARGET_TYPES,
-  type ReportAction,
   type ReportCategory,
+  type ReportResolution,
   type ReportTargetType,
 } from '@campus/contracts';
 
@@ -56,9 +56,10 @@ export interface ReportCaseDoc {
   categories?: ReportCategory[];
   lastReportedAt: Date;
   resolution: {
-    action: ReportAction;
+    action: ReportResolution;
     resolvedAt: Date;
-    resolvedBy: number;
+    /** The administrator; null when the API closed it (`gone`). */
+    resolvedBy: number | null;
     /** A removal's reason, as its author (or the suspended member) is shown it. */
     category?: ReportCategory | null;
     reasonText?: string | null;
@@ -78,9 +79,9 @@ const reportCaseSchema = new Schema<ReportCaseDoc>(
     resolution: {
       type: new Schema(
         {
-          action: { type: String, enum: REPORT_ACTIONS, required: true },
+          action: { type: String, enum: REPORT_RESOLUTIONS, required: true },
           resolvedAt: { type: Date, required: true },
-          resolvedBy: { type: Number, required: true },
+          resolvedBy: { type: Number, default: null },
           category: { type: String, enum: [...REPORT_CATEGORIES, null], default: null },
           reasonText: { type: String, default: null },
         },
