@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import styled from 'styled-components';
+import { touchTextTarget } from '@campus/kit/theme';
 import { Badge } from '@campus/kit/ui';
 import { FailingMailPanel } from '../mail/failing-mail-panel';
 
@@ -36,6 +37,8 @@ const Nav = styled.nav`
     font-weight: 600;
     color: ${({ theme }) => theme.colors.textMuted};
     text-decoration: none;
+    ${touchTextTarget}
+    justify-content: center;
   }
   a:hover {
     background: ${({ theme }) => theme.colors.surfaceMuted};

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import styled from 'styled-components';
+import { mediaMobile, MIN_TOUCH_TARGET_PX } from '@campus/kit/theme';
 import { AUDIT_ACTIONS, callRoutes, type AuditAction, type AuditEntry } from '@campus/contracts';
 import { exactTime, relativeTime } from '@campus/kit/format';
 import { Button } from '@campus/kit/ui';
@@ -51,6 +52,9 @@ const DateField = styled.div`
   }
   input {
     height: 36px;
+    ${mediaMobile} {
+      height: ${MIN_TOUCH_TARGET_PX}px;
+    }
     padding: 0 ${({ theme }) => theme.space(2)};
     border: 1px solid ${({ theme }) => theme.colors.border};
     border-radius: ${({ theme }) => theme.radius.md};

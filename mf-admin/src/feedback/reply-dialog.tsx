@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
+import { mediaMobile, MIN_TOUCH_TARGET_PX } from '@campus/kit/theme';
 import {
   FEEDBACK_REPLY_MAX_LENGTH,
   FEEDBACK_STATUSES,
@@ -34,6 +35,9 @@ const Field = styled.div`
   }
   select {
     height: 36px;
+    ${mediaMobile} {
+      height: ${MIN_TOUCH_TARGET_PX}px;
+    }
     padding: 0 ${({ theme }) => theme.space(2)};
     border: 1px solid ${({ theme }) => theme.colors.border};
     border-radius: ${({ theme }) => theme.radius.md};

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
+import { mediaMobile, MIN_TOUCH_TARGET_PX, touchTextTarget } from '@campus/kit/theme';
 import { Link } from 'react-router-dom';
 import {
   callRoutes,
@@ -54,6 +55,9 @@ const Search = styled.form`
     flex: 1;
     min-width: 0;
     height: 36px;
+    ${mediaMobile} {
+      height: ${MIN_TOUCH_TARGET_PX}px;
+    }
     padding: 0 ${({ theme }) => theme.space(3)};
     border: 1px solid ${({ theme }) => theme.colors.border};
     border-radius: ${({ theme }) => theme.radius.md};
@@ -74,6 +78,7 @@ const Person = styled.div`
   a {
     font-weight: 700;
     color: inherit;
+    ${touchTextTarget}
   }
   span {
     overflow: hidden;

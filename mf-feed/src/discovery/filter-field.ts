@@ -1,4 +1,5 @@
 import styled from 'styled-components';
+import { mediaMobile, MIN_TOUCH_TARGET_PX } from '@campus/kit/theme';
 
 /** One labelled field of the post search's filters: its label above its input. */
 export const FilterField = styled.div`
@@ -15,5 +16,11 @@ export const FilterField = styled.div`
     border: 1px solid ${({ theme }) => theme.colors.border};
     border-radius: ${({ theme }) => theme.radius.md};
     font: inherit;
+  }
+  /* A fingertip's target on a phone (issue 41). */
+  ${mediaMobile} {
+    input {
+      height: ${MIN_TOUCH_TARGET_PX}px;
+    }
   }
 `;

@@ -13,7 +13,7 @@ import styled from 'styled-components';
 import { FEED_TABS, type FeedTab, type Post } from '@campus/contracts';
 import { useAppEvent } from '@campus/kit/events';
 import { PostCard, PostCardSkeleton, imagesOf } from '@campus/kit/post-card';
-import { mediaMobile } from '@campus/kit/theme';
+import { mediaMobile, touchTextTarget } from '@campus/kit/theme';
 import { Badge, EmptyState, Tabs, useMediaQuery } from '@campus/kit/ui';
 import { WhoToFollow } from '../who-to-follow/who-to-follow';
 import { WidgetBoundary } from '../who-to-follow/widget-boundary';
@@ -89,6 +89,7 @@ const LinkButton = styled.button`
   color: ${({ theme }) => theme.colors.primary};
   cursor: pointer;
   text-decoration: underline;
+  ${touchTextTarget}
 `;
 
 const Banner = styled(Link)`

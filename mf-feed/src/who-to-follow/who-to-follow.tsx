@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
+import { mediaMobile } from '@campus/kit/theme';
 import type { UserSuggestion } from '@campus/contracts';
 import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail } from '@campus/kit/format';
@@ -64,6 +65,17 @@ const Who = styled.div`
   span {
     color: ${({ theme }) => theme.colors.textMuted};
     font-size: 0.8125rem;
+  }
+
+  /* On a phone the name's link covers the whole block (name, handle, reason): a fingertip's
+     target (issue 41) without taller rows. */
+  ${mediaMobile} {
+    position: relative;
+    a::after {
+      content: '';
+      position: absolute;
+      inset: 0;
+    }
   }
 `;
 

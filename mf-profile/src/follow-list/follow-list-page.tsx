@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { keys, useCallData } from '@campus/kit/data';
+import { mediaMobile, MIN_TOUCH_TARGET_PX, touchTextTarget } from '@campus/kit/theme';
 import { toast } from '@campus/kit/toast';
 import { Button, EmptyState, Skeleton } from '@campus/kit/ui';
 import { UserRow } from '@campus/kit/user-row';
@@ -18,13 +19,25 @@ const Header = styled.header`
   }
   a {
     font-size: 0.875rem;
+    justify-self: start;
+    ${touchTextTarget}
   }
 `;
 
+/*
+ * On a phone each row's name link (the kit's UserRow: avatar, then the name above the handle) is
+ * a fingertip's target (issue 41): one line as tall as the target, still cut with '...'.
+ */
 const Rows = styled.ul`
   margin: 0;
   padding: 0;
   list-style: none;
+
+  ${mediaMobile} {
+    article > div > a[href] {
+      line-height: ${MIN_TOUCH_TARGET_PX}px;
+    }
+  }
 `;
 
 export type FollowListKind = 'following' | 'followers';

@@ -4,7 +4,7 @@ import styled, { css } from 'styled-components';
 import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail, relativeTime } from '@campus/kit/format';
 import { ReportMenu } from '@campus/kit/report';
-import { mediaMobile } from '@campus/kit/theme';
+import { mediaMobile, touchTextTarget } from '@campus/kit/theme';
 import { useSession } from '@campus/kit/session';
 import { UserText } from '@campus/kit/text';
 import { Avatar, Badge, Button, Skeleton } from '@campus/kit/ui';
@@ -105,6 +105,7 @@ const Counts = styled.p`
   a {
     color: ${({ theme }) => theme.colors.textMuted};
     text-decoration: none;
+    ${touchTextTarget}
     &:hover {
       text-decoration: underline;
     }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
+import { touchTextTarget } from '@campus/kit/theme';
 
 const Screen = styled.main`
   min-height: 100vh;
@@ -35,6 +36,13 @@ export const Muted = styled.p`
   font-size: 0.875rem;
   color: ${({ theme }) => theme.colors.textMuted};
   text-align: center;
+
+  /* Its links and link buttons are fingertip-sized on a phone (issue 41). */
+  a,
+  button {
+    ${touchTextTarget}
+    justify-content: center;
+  }
 `;
 
 export const LinkButton = styled.button`

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
+import { touchTextTarget } from '@campus/kit/theme';
 
 const Box = styled.main`
   display: grid;
@@ -11,6 +12,9 @@ const Box = styled.main`
   h1 {
     margin: 0;
     font-size: 1.5rem;
+  }
+  a {
+    ${touchTextTarget}
   }
 `;
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
+import { touchTextTarget } from '@campus/kit/theme';
 import { POST_SEARCH_QUERY_MAX_LENGTH } from '@campus/contracts';
 import { Button, Tabs } from '@campus/kit/ui';
 import { PageSkeleton } from '../composition/page-skeleton';
@@ -47,6 +48,7 @@ const Section = styled.section`
     font-size: 0.875rem;
     font-weight: 600;
     color: ${({ theme }) => theme.colors.primary};
+    ${touchTextTarget}
   }
   > input {
     height: 44px;

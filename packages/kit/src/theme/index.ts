@@ -1,3 +1,10 @@
-export { theme, mediaMobile, mediaDesktop, MOBILE_BREAKPOINT_PX } from './theme';
+export {
+  theme,
+  mediaMobile,
+  mediaDesktop,
+  MOBILE_BREAKPOINT_PX,
+  MIN_TOUCH_TARGET_PX,
+  touchTextTarget,
+} from './theme';
 export type { CampusTheme } from './theme';
 export { KitThemeProvider, GlobalStyle } from './theme-provider';

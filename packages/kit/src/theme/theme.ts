@@ -36,6 +36,24 @@ export const theme = {
 export type CampusTheme = typeof theme;
 
 export const mediaMobile = `@media (max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`;
+
+/**
+ * The smallest hit area of a control on a phone (below the mobile breakpoint), in CSS px: a
+ * fingertip's target (WCAG 2.5.5; issue 41). e2e/specs/touch-targets.spec.ts checks every page.
+ */
+export const MIN_TOUCH_TARGET_PX = 44;
+
+/**
+ * Styles (for a styled-components template) that make a link or a text-like button a fingertip's
+ * target on a phone: an inline flex box at least MIN_TOUCH_TARGET_PX square, its words centred
+ * vertically. Its look is unchanged; the space around it grows. Nothing changes on wider screens.
+ */
+export const touchTextTarget = `${mediaMobile} {
+  display: inline-flex;
+  align-items: center;
+  min-width: ${MIN_TOUCH_TARGET_PX}px;
+  min-height: ${MIN_TOUCH_TARGET_PX}px;
+}`;
 export const mediaDesktop = `@media (min-width: ${MOBILE_BREAKPOINT_PX}px)`;
 
 declare module 'styled-components' {

@@ -1,5 +1,6 @@
 import { forwardRef, type ButtonHTMLAttributes } from 'react';
 import styled, { css } from 'styled-components';
+import { MIN_TOUCH_TARGET_PX, mediaMobile } from '@campus/kit/theme';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'destructive';
 type Size = 'sm' | 'md' | 'lg' | 'icon';
@@ -78,6 +79,12 @@ const StyledButton = styled.button<{ $variant: Variant; $size: Size; $fullWidth:
   &:disabled {
     opacity: 0.5;
     cursor: not-allowed;
+  }
+  /* On a phone every size is a fingertip's target (issue 41): the sm and md heights and the icon
+     size suit a pointer only. */
+  ${mediaMobile} {
+    min-width: ${MIN_TOUCH_TARGET_PX}px;
+    min-height: ${MIN_TOUCH_TARGET_PX}px;
   }
 `;
 

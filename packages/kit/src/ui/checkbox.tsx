@@ -1,5 +1,6 @@
 import { forwardRef, useId, type InputHTMLAttributes } from 'react';
 import styled from 'styled-components';
+import { MIN_TOUCH_TARGET_PX, mediaMobile } from '@campus/kit/theme';
 
 const Label = styled.label`
   display: inline-flex;
@@ -12,6 +13,11 @@ const Label = styled.label`
     width: 16px;
     height: 16px;
     accent-color: ${({ theme }) => theme.colors.primary};
+  }
+  /* On a phone the label (which toggles the box) is a fingertip's target (issue 41). */
+  ${mediaMobile} {
+    min-height: ${MIN_TOUCH_TARGET_PX}px;
+    min-width: ${MIN_TOUCH_TARGET_PX}px;
   }
 `;
 

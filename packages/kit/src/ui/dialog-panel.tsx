@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import styled from 'styled-components';
+import { MIN_TOUCH_TARGET_PX, mediaMobile } from '@campus/kit/theme';
 
 export interface DialogProps {
   open: boolean;
@@ -80,6 +81,13 @@ const Close = styled.button`
   line-height: 1;
   cursor: pointer;
   color: ${({ theme }) => theme.colors.textMuted};
+
+  /* A fingertip's target on a phone (issue 41); the negative margin keeps the × where it was. */
+  ${mediaMobile} {
+    min-width: ${MIN_TOUCH_TARGET_PX}px;
+    min-height: ${MIN_TOUCH_TARGET_PX}px;
+    margin: -10px -10px 0 0;
+  }
 `;
 
 const FOCUSABLE =

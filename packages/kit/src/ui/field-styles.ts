@@ -1,4 +1,5 @@
 import { css } from 'styled-components';
+import { MIN_TOUCH_TARGET_PX, mediaMobile } from '@campus/kit/theme';
 
 export const fieldStyles = css`
   width: 100%;
@@ -16,5 +17,9 @@ export const fieldStyles = css`
   }
   &[aria-invalid='true'] {
     border-color: ${({ theme }) => theme.colors.danger};
+  }
+  /* A fingertip's target on a phone (issue 41). */
+  ${mediaMobile} {
+    min-height: ${MIN_TOUCH_TARGET_PX}px;
   }
 `;

@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
+import { MIN_TOUCH_TARGET_PX } from '@campus/kit/theme';
 
 export interface TabItem<V extends string> {
   value: V;
@@ -17,6 +18,7 @@ const Tab = styled.button`
   align-items: center;
   justify-content: center;
   gap: ${({ theme }) => theme.space(2)};
+  min-height: ${MIN_TOUCH_TARGET_PX}px;
   padding: ${({ theme }) => theme.space(3)};
   border: 0;
   border-bottom: 2px solid transparent;
