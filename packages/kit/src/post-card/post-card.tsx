@@ -7,6 +7,7 @@ import { EditedLabel, PostMenu } from '@campus/kit/own-words';
 import { MutedPostRow, useSafetyMenuItems } from '@campus/kit/safety';
 import { useSession } from '@campus/kit/session';
 import { Linkified } from '@campus/kit/text';
+import { touchTextTarget } from '@campus/kit/theme';
 import { CommentIcon, RepostIcon } from './icons';
 import { PostActionBar } from './post-action-bar';
 import {
@@ -86,6 +87,7 @@ const Original = styled.div`
     font-weight: 600;
     color: ${({ theme }) => theme.colors.primary};
     text-decoration: none;
+    ${touchTextTarget}
   }
 `;
 

@@ -10,6 +10,7 @@ import {
 } from '@campus/kit/format';
 import { EditedLabel } from '@campus/kit/own-words';
 import { UserText } from '@campus/kit/text';
+import { mediaMobile } from '@campus/kit/theme';
 import { Avatar, Badge } from '@campus/kit/ui';
 import { ClampedText } from './clamped-text';
 import { imagesOf } from './image-sources';
@@ -47,6 +48,21 @@ export const Meta = styled.div`
   .author,
   .handle {
     ${ellipsis}
+  }
+  /* A fingertip's hit area on a phone (issue 41): 44 px tall and at least 44 px wide, centred on
+     the time, without making the line taller (it may wrap alone onto a line of its own). */
+  ${mediaMobile} {
+    a.time {
+      position: relative;
+    }
+    a.time::after {
+      content: '';
+      position: absolute;
+      top: calc(50% - 22px);
+      left: calc(50% - max(50%, 22px));
+      width: max(100%, 44px);
+      height: 44px;
+    }
   }
 `;
 
@@ -124,7 +140,12 @@ export function PostBody({
           <span className="handle">{handleFromEmail(post.author.email)}</span>
           <span aria-hidden="true">·</span>
           {href ? (
-            <Link to={href} aria-label={openLabel('post', post.createdAt)} onClick={onOpen}>
+            <Link
+              className="time"
+              to={href}
+              aria-label={openLabel('post', post.createdAt)}
+              onClick={onOpen}
+            >
               <TimeAgo date={post.createdAt} />
             </Link>
           ) : (
