@@ -320,12 +320,25 @@ test.describe('on a phone (390×844, touch), every target is at least 44×44 CSS
       content: `Count me in for ${word}`,
     });
     await ada.call('POST', `/api/posts/${post.id}/bookmark`);
+    // Edited, so its card carries the "edited" mark (a small button in the byline).
+    await ada.call('PUT', `/api/posts/${post.id}`, {
+      content: `Lab notes for the robotics club #${word}, see you at seven`,
+    });
 
     const offenders: Offender[] = [];
     await signInAs(MEMBER_EMAIL, '/');
     const tabs = page.getByRole('tablist').first();
     await settle(page, page.getByRole('article').first());
     await measure(page, 'home, For You', offenders);
+    // A byline's author link is exempt beside its handle, but a long name wraps onto a line of
+    // its own: its box is a fingertip's height on a phone whatever the name.
+    const author = await page
+      .getByRole('article')
+      .first()
+      .locator('a.author')
+      .first()
+      .boundingBox();
+    expect(author!.height).toBeGreaterThanOrEqual(MIN);
     await page.getByRole('button', { name: 'Top Posts' }).click();
     await settle(page, page.getByRole('article').first());
     await measure(page, 'home, Top Posts', offenders);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { exactTime } from '@campus/kit/format';
+import { touchHitArea } from '@campus/kit/theme';
 import { VersionsDialog } from './lazy-dialogs';
 
 const Label = styled.button`
@@ -16,6 +17,8 @@ const Label = styled.button`
   &:hover {
     color: ${({ theme }) => theme.colors.text};
   }
+  /* A fingertip's target on a phone (issue 41), the line unchanged. */
+  ${touchHitArea}
 `;
 
 /**

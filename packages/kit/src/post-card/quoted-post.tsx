@@ -10,7 +10,7 @@ import {
 } from '@campus/kit/format';
 import { EditedLabel } from '@campus/kit/own-words';
 import { UserText } from '@campus/kit/text';
-import { mediaMobile } from '@campus/kit/theme';
+import { touchHitArea, touchTallerBox } from '@campus/kit/theme';
 import { Avatar, Badge } from '@campus/kit/ui';
 import { ClampedText } from './clamped-text';
 import { imagesOf } from './image-sources';
@@ -49,20 +49,13 @@ export const Meta = styled.div`
   .handle {
     ${ellipsis}
   }
-  /* A fingertip's hit area on a phone (issue 41): 44 px tall and at least 44 px wide, centred on
-     the time, without making the line taller (it may wrap alone onto a line of its own). */
-  ${mediaMobile} {
-    a.time {
-      position: relative;
-    }
-    a.time::after {
-      content: '';
-      position: absolute;
-      top: calc(50% - 22px);
-      left: calc(50% - max(50%, 22px));
-      width: max(100%, 44px);
-      height: 44px;
-    }
+  /* Fingertip-sized on a phone (issue 41), nothing moved: the time may wrap alone onto a line
+     of its own, and a long name sits alone on its line. */
+  a.time {
+    ${touchHitArea}
+  }
+  a.author {
+    ${touchTallerBox}
   }
 `;
 

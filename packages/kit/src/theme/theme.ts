@@ -54,6 +54,33 @@ export const touchTextTarget = `${mediaMobile} {
   min-width: ${MIN_TOUCH_TARGET_PX}px;
   min-height: ${MIN_TOUCH_TARGET_PX}px;
 }`;
+
+/**
+ * Styles that give a small control inside a line of text (a post's time, its "edited" mark) a
+ * fingertip's hit area on a phone without moving anything: an invisible ::after at least
+ * MIN_TOUCH_TARGET_PX square, centred on it. Not for an element that clips (overflow: hidden),
+ * which would clip its ::after too.
+ */
+export const touchHitArea = `${mediaMobile} {
+  position: relative;
+  &::after {
+    content: '';
+    position: absolute;
+    top: calc(50% - ${MIN_TOUCH_TARGET_PX / 2}px);
+    left: calc(50% - max(50%, ${MIN_TOUCH_TARGET_PX / 2}px));
+    width: max(100%, ${MIN_TOUCH_TARGET_PX}px);
+    height: ${MIN_TOUCH_TARGET_PX}px;
+  }
+}`;
+
+/**
+ * The same for an element that clips its text (an ellipsis): its own box grows to
+ * MIN_TOUCH_TARGET_PX tall on a phone, negative margins keeping the line's height.
+ */
+export const touchTallerBox = `${mediaMobile} {
+  padding-block: calc((${MIN_TOUCH_TARGET_PX}px - 1lh) / 2);
+  margin-block: calc((1lh - ${MIN_TOUCH_TARGET_PX}px) / 2);
+}`;
 export const mediaDesktop = `@media (min-width: ${MOBILE_BREAKPOINT_PX}px)`;
 
 declare module 'styled-components' {
