@@ -347,27 +347,29 @@ interface OneCaller {
 }
 
 /**
- * One caller's latency: requests sent one after another (cycling through `paths`) for
- * BENCH_DURATION seconds, at least 20, on an otherwise idle API; p50 and p99 of their times.
+ * One caller's latency on an otherwise idle API: requests sent one after another (cycling
+ * through `paths`), at least `requests` of them and for `seconds`; p50 (the median) and p99 of
+ * their times.
  */
 async function oneCaller(
   url: string,
   paths: string[],
   headers: Record<string, string>,
+  { requests, seconds }: { requests: number; seconds: number },
 ): Promise<OneCaller> {
   const times: number[] = [];
   let errors = 0;
-  const until = performance.now() + DURATION * 1000;
-  while (times.length < 20 || performance.now() < until) {
+  const until = performance.now() + seconds * 1000;
+  while (times.length < requests || performance.now() < until) {
     const started = performance.now();
     const res = await fetch(`${url}${paths[times.length % paths.length]}`, { headers });
     await res.arrayBuffer();
     if (res.status !== 200) errors += 1;
     times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!;
-  return { requests: times.length, errors, p50: at(0.5), p99: at(0.99) };
+  const sorted = [...times].sort((a, b) => a - b);
+  const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] ?? 0;
+  return { requests: times.length, errors, p50: median(times), p99 };
 }
 
 function medianRow(rows: Row[]): Row {
@@ -541,17 +543,13 @@ async function main() {
     const oneCallers: Array<OneCaller & { endpoint: Endpoint }> = [];
     for (const e of list) {
       await drain(api.url);
-      const single: number[] = [];
-      let singleErrors = 0;
-      for (let i = 0; i < 11; i++) {
-        const started = performance.now();
-        const res = await fetch(`${api.url}${e.paths[i % e.paths.length]}`, { headers });
-        await res.arrayBuffer();
-        if (res.status !== 200) singleErrors += 1;
-        single.push(performance.now() - started);
-      }
+      const single = await oneCaller(api.url, e.paths, headers, { requests: 11, seconds: 0 });
+      let singleErrors = single.errors;
       if (e.oneCaller) {
-        const caller = await oneCaller(api.url, e.paths, headers);
+        const caller = await oneCaller(api.url, e.paths, headers, {
+          requests: 20,
+          seconds: DURATION,
+        });
         singleErrors += caller.errors;
         oneCallers.push({ endpoint: e, ...caller });
         console.log(
@@ -566,15 +564,18 @@ async function main() {
       });
       row.errors += singleErrors;
       const ops = roundTrips.get(e.name) ?? { cold: [], warm: [] };
-      extra.set(e.name, { single: median(single), ops });
+      extra.set(e.name, { single: single.p50, ops });
       rows.push(row);
-      if (singleErrors) console.log(`${e.name}: ${singleErrors} of 11 single requests failed`);
+      if (singleErrors)
+        console.log(
+          `${e.name}: ${singleErrors} of its sequential requests (single request, one caller) failed`,
+        );
       console.log(
         `${e.name}: ${fmt(row.requestsPerSecond)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms; ${cpuText(row)}; ` +
           (row.floorRatio === undefined
             ? ''
             : `404 beside it ${fmt(row.floorUs ?? 0)} µs (API ${fmt(row.floorRatio, 2)}× the 404's); `) +
-          `single request ${fmt(median(single), 1)} ms; round trips ${ops.cold.length} cold (${ops.cold.join(', ')}), ${ops.warm.length} cached` +
+          `single request ${fmt(single.p50, 1)} ms; round trips ${ops.cold.length} cold (${ops.cold.join(', ')}), ${ops.warm.length} cached` +
           (row.errors ? `; ${row.errors} errors (${JSON.stringify(row.statusCodes)})` : ''),
       );
     }

@@ -1,10 +1,10 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import { mediaMobile, MIN_TOUCH_TARGET_PX } from '@campus/kit/theme';
 import type { ApproveApplicationResponse } from '@campus/contracts';
 import { monthDay } from '@campus/kit/format';
 import { toast } from '@campus/kit/toast';
 import { Button, Dialog } from '@campus/kit/ui';
+import { controlStyle } from '../admin/control-style';
 
 const Field = styled.div`
   display: grid;
@@ -21,14 +21,7 @@ const Field = styled.div`
   input {
     flex: 1;
     min-width: 0;
-    height: 36px;
-    ${mediaMobile} {
-      height: ${MIN_TOUCH_TARGET_PX}px;
-    }
-    padding: 0 ${({ theme }) => theme.space(2)};
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: ${({ theme }) => theme.radius.md};
-    font: inherit;
+    ${controlStyle}
     font-size: 0.8125rem;
   }
 `;

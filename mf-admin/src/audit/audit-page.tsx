@@ -1,11 +1,11 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import { mediaMobile, MIN_TOUCH_TARGET_PX } from '@campus/kit/theme';
 import { AUDIT_ACTIONS, callRoutes, type AuditAction, type AuditEntry } from '@campus/contracts';
 import { exactTime, relativeTime } from '@campus/kit/format';
 import { Button } from '@campus/kit/ui';
 import { useAdminList } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
+import { FilterField } from '../admin/control-style';
 import { DataTable, Scroll } from '../admin/data-table';
 import { useListParams } from '../admin/list-params';
 import { ListState } from '../admin/list-state';
@@ -41,29 +41,6 @@ const Table = styled(DataTable)`
   }
 `;
 
-const DateField = styled.div`
-  display: flex;
-  align-items: center;
-  gap: ${({ theme }) => theme.space(2)};
-  font-size: 0.875rem;
-
-  label {
-    font-weight: 600;
-  }
-  input {
-    height: 36px;
-    ${mediaMobile} {
-      height: ${MIN_TOUCH_TARGET_PX}px;
-    }
-    padding: 0 ${({ theme }) => theme.space(2)};
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: ${({ theme }) => theme.radius.md};
-    background: ${({ theme }) => theme.colors.surface};
-    color: inherit;
-    font: inherit;
-  }
-`;
-
 function DayInput({
   label,
   value,
@@ -79,7 +56,7 @@ function DayInput({
 }) {
   const id = useId();
   return (
-    <DateField>
+    <FilterField>
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
@@ -89,7 +66,7 @@ function DayInput({
         max={max || undefined}
         onChange={(event) => onChange(event.target.value)}
       />
-    </DateField>
+    </FilterField>
   );
 }
 

@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { mediaMobile, MIN_TOUCH_TARGET_PX } from '@campus/kit/theme';
 import {
   FEEDBACK_REPLY_MAX_LENGTH,
   FEEDBACK_STATUSES,
@@ -10,6 +9,7 @@ import {
 } from '@campus/contracts';
 import { ApiError } from '@campus/kit/api';
 import { Button, Dialog, TextArea } from '@campus/kit/ui';
+import { controlStyle } from '../admin/control-style';
 import { FEEDBACK_STATUS_LABELS } from './feedback-labels';
 
 const Form = styled.form`
@@ -34,15 +34,7 @@ const Field = styled.div`
     font-weight: 600;
   }
   select {
-    height: 36px;
-    ${mediaMobile} {
-      height: ${MIN_TOUCH_TARGET_PX}px;
-    }
-    padding: 0 ${({ theme }) => theme.space(2)};
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: ${({ theme }) => theme.radius.md};
-    background: ${({ theme }) => theme.colors.surface};
-    font: inherit;
+    ${controlStyle}
   }
 `;
 

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { mediaMobile, MIN_TOUCH_TARGET_PX, touchTextTarget } from '@campus/kit/theme';
+import { touchTextTarget } from '@campus/kit/theme';
 import { Link } from 'react-router-dom';
 import {
   callRoutes,
@@ -19,6 +19,7 @@ import { toast } from '@campus/kit/toast';
 import { Avatar, Badge, Button, CategoryReasonDialog } from '@campus/kit/ui';
 import { useAdminList, useRefreshAdmin } from '../admin/admin-data';
 import { AdminFrame } from '../admin/admin-frame';
+import { controlStyle } from '../admin/control-style';
 import { useListParams } from '../admin/list-params';
 import { ListState } from '../admin/list-state';
 import { Pager } from '../admin/pager';
@@ -54,14 +55,8 @@ const Search = styled.form`
   input {
     flex: 1;
     min-width: 0;
-    height: 36px;
-    ${mediaMobile} {
-      height: ${MIN_TOUCH_TARGET_PX}px;
-    }
+    ${controlStyle}
     padding: 0 ${({ theme }) => theme.space(3)};
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: ${({ theme }) => theme.radius.md};
-    font: inherit;
   }
 `;
 

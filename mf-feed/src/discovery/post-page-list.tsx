@@ -3,9 +3,8 @@ import type { BookmarkResponse, Post } from '@campus/contracts';
 import styled from 'styled-components';
 import { ApiError, failureDescription } from '@campus/kit/api';
 import { PostCard, PostCardSkeleton } from '@campus/kit/post-card';
-import { Button, EmptyState } from '@campus/kit/ui';
+import { Button, EmptyState, visuallyHidden } from '@campus/kit/ui';
 import type { usePostPages } from './post-pages';
-import { visuallyHidden } from '../visually-hidden';
 
 const Footer = styled.div`
   display: grid;

@@ -3,11 +3,10 @@ import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { ApiError, failureDescription } from '@campus/kit/api';
 import { toast } from '@campus/kit/toast';
-import { Button, EmptyState } from '@campus/kit/ui';
+import { Button, EmptyState, visuallyHidden } from '@campus/kit/ui';
 import { PostPageList } from './post-page-list';
 import { usePostPages } from './post-pages';
 import { fetchTagPage, setTagFollowed, tagOfPath, tagPageKey } from './tag-page-query';
-import { visuallyHidden } from '../visually-hidden';
 
 const Header = styled.header`
   display: flex;

@@ -14,9 +14,10 @@ import { FEED_TABS, type FeedTab, type Post } from '@campus/contracts';
 import { useAppEvent } from '@campus/kit/events';
 import { PostCard, PostCardSkeleton, imagesOf } from '@campus/kit/post-card';
 import { mediaMobile, touchTextTarget } from '@campus/kit/theme';
-import { Badge, EmptyState, Tabs, useMediaQuery } from '@campus/kit/ui';
+import { Badge, EmptyState, Tabs, useMediaQuery, visuallyHidden } from '@campus/kit/ui';
 import { WhoToFollow } from '../who-to-follow/who-to-follow';
 import { WidgetBoundary } from '../who-to-follow/widget-boundary';
+import { EmptyFollowing, InFeedWhoToFollow } from './feed-suggestions';
 import { newPostsLabel, useNewPosts } from './new-posts';
 import {
   readRememberedTab,
@@ -27,7 +28,6 @@ import {
 } from './scroll-restoration';
 import { TouchButton } from '../touch-button';
 import { useFeed } from './use-feed';
-import { visuallyHidden } from '../visually-hidden';
 
 /**
  * From this width the feed has a right column (Who to follow) beside it; the shell widens its
@@ -107,22 +107,6 @@ const Banner = styled(Link)`
   }
 `;
 
-const CallToAction = styled(Link)`
-  display: inline-flex;
-  align-items: center;
-  min-height: 44px;
-  padding: 0 ${({ theme }) => theme.space(5)};
-  border-radius: ${({ theme }) => theme.radius.full};
-  background: ${({ theme }) => theme.colors.primary};
-  color: ${({ theme }) => theme.colors.onPrimary};
-  font-weight: 600;
-  text-decoration: none;
-
-  &:hover {
-    background: ${({ theme }) => theme.colors.primaryHover};
-  }
-`;
-
 const Layout = styled.div`
   @media ${RIGHT_COLUMN_QUERY} {
     display: grid;
@@ -137,11 +121,6 @@ const RightColumn = styled.div`
   padding: ${({ theme }) => theme.space(4)};
   border-left: 1px solid ${({ theme }) => theme.colors.border};
   min-height: 100vh;
-`;
-
-const InFeedSuggestions = styled.div`
-  padding: ${({ theme }) => theme.space(4)};
-  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
 `;
 
 const PillBar = styled.div`
@@ -314,23 +293,7 @@ export default function FeedPage() {
       </div>
     );
   } else if (newPosts.posts.length === 0 && tab === 'following') {
-    // Nobody followed yet, or nobody who posted (issue 41): the way to people, and some of them
-    // (in the right column when there is one, here otherwise).
-    body = (
-      <>
-        <EmptyState
-          description={EMPTY_TEXT.following}
-          action={<CallToAction to="/search?tab=people">Find people to follow</CallToAction>}
-        />
-        {!wide && (
-          <WidgetBoundary>
-            <InFeedSuggestions>
-              <WhoToFollow />
-            </InFeedSuggestions>
-          </WidgetBoundary>
-        )}
-      </>
-    );
+    body = <EmptyFollowing description={EMPTY_TEXT.following} wide={wide} />;
   } else if (newPosts.posts.length === 0) {
     body = (
       <EmptyState
@@ -355,13 +318,7 @@ export default function FeedPage() {
               onReposted={onReposted}
               imagePriority={post.id === priorityPostId}
             />
-            {!wide && index === SUGGESTIONS_AFTER - 1 && (
-              <WidgetBoundary>
-                <InFeedSuggestions>
-                  <WhoToFollow />
-                </InFeedSuggestions>
-              </WidgetBoundary>
-            )}
+            {!wide && index === SUGGESTIONS_AFTER - 1 && <InFeedWhoToFollow />}
           </Fragment>
         ))}
         {/* Not while cards are still to come: it would show above them, then move down. */}

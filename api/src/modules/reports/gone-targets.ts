@@ -16,7 +16,7 @@ import type { EventBus } from '../../platform/event-bus';
 import { outsideRequest } from '../../platform/logger';
 import { commentsForModeration } from '../comments/queries';
 import { postsForModeration } from '../posts/queries';
-import { userExists } from '../users/queries';
+import { existingUserIds } from '../users/queries';
 import { reportCasesOf, type ReportCaseDoc } from './model';
 
 /** Cases looked at per round: an open queue is short, and a round stays bounded however long. */
@@ -29,9 +29,9 @@ async function goneTargets(ctx: AppContext, cases: OpenCase[]): Promise<number[]
   const ids = (type: OpenCase['targetType']) =>
     cases.filter((c) => c.targetType === type).map((c) => c.targetId);
   const comments = await commentsForModeration(ctx, ids('comment'));
-  const posts = await postsForModeration(ctx, [
-    ...ids('post'),
-    ...[...comments.values()].map((c) => c.postId),
+  const [posts, users] = await Promise.all([
+    postsForModeration(ctx, [...ids('post'), ...[...comments.values()].map((c) => c.postId)]),
+    existingUserIds(ctx, ids('user')),
   ]);
   const postGone = (id: number) => {
     const post = posts.get(id);
@@ -45,7 +45,7 @@ async function goneTargets(ctx: AppContext, cases: OpenCase[]): Promise<number[]
       if (!comment || comment.deleted || postGone(comment.postId)) gone.push(c._id);
     }
     // A suspended member is still there (a reactivation brings them back): only a deleted one.
-    if (c.targetType === 'user' && !(await userExists(ctx, c.targetId))) gone.push(c._id);
+    if (c.targetType === 'user' && !users.has(c.targetId)) gone.push(c._id);
   }
   return gone;
 }

@@ -13,6 +13,15 @@ export async function userExists(ctx: AppContext, id: number): Promise<boolean> 
   return (await usersOf(ctx).exists({ _id: id })) !== null;
 }
 
+/** Which of `ids` are stored accounts (one read, whatever their number). */
+export async function existingUserIds(ctx: AppContext, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const found = await usersOf(ctx)
+    .find({ _id: trusted({ $in: [...new Set(ids)] }) }, { _id: 1 })
+    .lean<Array<{ _id: number }>>();
+  return new Set(found.map((u) => u._id));
+}
+
 /** A user's public fields, or 404; an unverified sign-up is nobody's business yet. */
 export async function findPublicUser(ctx: AppContext, id: number): Promise<UserFields> {
   const user = await usersOf(ctx)

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import styled from 'styled-components';
 import { MEDIA_ALT_MAX_LENGTH, MEDIA_MAX_IMAGES } from '@campus/contracts';
-import { Button, TextArea, useMediaQuery } from '@campus/kit/ui';
+import { Button, TextArea, useMediaQuery, visuallyHidden } from '@campus/kit/ui';
 import type { ImageAttachment, ImageAttachmentsState } from './attachments';
 import { uploadFailureText, uploadImage, type UploadImage } from './upload-image';
 
@@ -97,15 +97,6 @@ const ItemActions = styled.div`
   flex-wrap: wrap;
   gap: ${({ theme }) => theme.space(1.5)};
 `;
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** The uploads under way, by attachment key: removing an image stops its upload. */
 const inFlight = new Map<string, AbortController>();

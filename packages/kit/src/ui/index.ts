@@ -20,3 +20,4 @@ export type { TabItem } from './tabs';
 export { TextArea } from './text-area';
 export { TextField } from './text-field';
 export { useMediaQuery } from './use-media-query';
+export { visuallyHidden } from './visually-hidden';

@@ -1,6 +1,7 @@
 import { forwardRef, useId, useState, type TextareaHTMLAttributes } from 'react';
 import styled from 'styled-components';
 import { fieldStyles } from './field-styles';
+import { visuallyHidden } from './visually-hidden';
 
 const Wrapper = styled.div`
   display: grid;
@@ -90,12 +91,3 @@ export const TextArea = forwardRef<HTMLTextAreaElement, TextAreaProps>(function 
     </Wrapper>
   );
 });
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

@@ -1,4 +1,7 @@
-/** Inline style of text that screen readers announce and nothing shows (a loading message). */
+/**
+ * Inline style of what screen readers announce and nothing shows (a loading message, a label the
+ * layout does without).
+ */
 export const visuallyHidden = {
   position: 'absolute',
   width: 1,
