@@ -14,7 +14,7 @@
  * BENCH_DURATION (seconds per row, default 10), BENCH_HELLO_DURATION (seconds of hello-world
  * before each repetition, default half of it), BENCH_REPEATS (default 3), BENCH_CONNECTIONS
  * (default 50), BENCH_ONLY (substrings of endpoint names to run, separated by `|`, e.g.
- * `GET /api/posts|notifications`), BENCH_READ_CACHE_MS
+ * `GET /api/posts|notifications`; one that starts with `=` is a whole name), BENCH_READ_CACHE_MS
  * (the API's READ_CACHE_MS: `0` measures the feed without its read caches, every page read from
  * the database; printed in the report), BENCH_WARMUP (seconds of unmeasured load on the 404 and
  * on each row first, default 1), BENCH_WRITE=0 (print only; BENCHMARKS.md is left alone, as it is
@@ -23,7 +23,9 @@
  * cached-page target compares each feed row with that 404. BENCH_API_ROOT (a worktree of another
  * commit, after its `npm ci`) runs that commit's API process instead; the round trips and the
  * rows' paths still come from this checkout. BENCH_DB_ROOT (another commit's worktree) runs that
- * commit's embedded database server instead (see processes.ts).
+ * commit's embedded database server instead (see processes.ts). `--scale N` (or BENCH_SCALE)
+ * serves the dataset `bench:data --scale N` made (issue 42); BENCH_JSON=<file> also writes the
+ * rows' figures there as JSON (what `bench:scale` reads).
  */
 import http from 'node:http';
 import { trusted } from 'mongoose';
@@ -37,7 +39,7 @@ import { BENCH_DIR, openBenchDatabase } from './database';
 import { cpuMeter, perRequestUs } from './cpu';
 import { CONNECTIONS, countRoundTrips, median, runLoad, signToken, type LoadResult } from './load';
 import { BENCH_JWT_SECRET, LOOPBACK, READ_CACHE_MS, startApi, startKoaCeiling } from './processes';
-import { fmt, table, writeSection } from './report';
+import { fmt, table, writeJsonFigures, writeSection } from './report';
 import {
   createSafetyMembers,
   SAFETY_BLOCKS,
@@ -165,6 +167,7 @@ function endpoints(
   commented: CommentedPosts,
   mentionQueries: string[],
   tag: { name: string; secondPage: string | null } | null = null,
+  profileIds: number[] = [],
 ): Endpoint[] {
   const feed = (name: string, query: string): Endpoint[] => [
     {
@@ -198,6 +201,18 @@ function endpoints(
       paths: mentionQueries.map((q) => `/api/users/mention-suggestions?q=${encodeURIComponent(q)}`),
       oneCaller: { p99: 30, target: 'mention autocomplete p99 ≤ 30 ms' },
     },
+    {
+      // Issue 42: a member's profile (with its first page of posts), and people search, as the
+      // header's search box asks (a name's first letters, a whole name, the e-mail domain).
+      name: 'GET /api/users/:id (profile)',
+      paths: profileIds.map((id) => `/api/users/${id}`),
+    },
+    {
+      name: 'GET /api/users?q= (people search)',
+      paths: [...mentionQueries.filter((_, i) => i % 5 === 2), 'campus.edu'].map(
+        (q) => `/api/users?q=${encodeURIComponent(q)}`,
+      ),
+    },
     { name: 'GET /api/notifications', paths: ['/api/notifications'] },
     { name: 'GET /api/notifications?grouped=true', paths: ['/api/notifications?grouped=true'] },
     { name: 'GET /api/analytics/overview', paths: ['/api/analytics/overview'] },
@@ -211,7 +226,11 @@ function endpoints(
       (!ONLY ||
         ONLY.toLowerCase()
           .split('|')
-          .some((part) => e.name.toLowerCase().includes(part))),
+          .some((part) =>
+            part.startsWith('=')
+              ? e.name.toLowerCase() === part.slice(1)
+              : e.name.toLowerCase().includes(part),
+          )),
   );
 }
 
@@ -277,6 +296,15 @@ async function benchTag(
     .lean();
   const last = first.length === PAGE ? first[PAGE - 1]! : undefined;
   return { name, secondPage: last ? `${last.createdAt.getTime()}.${last._id}` : null };
+}
+
+/** The members among `ids` whose profile anyone may open (verified, not suspended). */
+async function profileIds(database: Database<Models>, ids: number[]): Promise<number[]> {
+  const users = await database.models.User.find(
+    { _id: trusted({ $in: ids }), isVerified: true, suspendedAt: null },
+    { _id: 1 },
+  ).lean();
+  return users.map((u) => u._id);
 }
 
 /** The API in this process, for counting its database operations (not for timing). */
@@ -403,7 +431,7 @@ async function main() {
     // Posts to open: recent originals that have comments (the detail page people open).
     const recent = await Post.find(
       { deletedAt: null, originalPostId: null, commentsCount: trusted({ $gt: 0 }) },
-      { _id: 1 },
+      { _id: 1, authorId: 1 },
     )
       .sort({ createdAt: -1 })
       .limit(20)
@@ -413,6 +441,7 @@ async function main() {
       await commentedPosts(database),
       await mentionQueries(database),
       await benchTag(database),
+      await profileIds(database, [...new Set(recent.map((p) => p.authorId))]),
     );
     const token = signToken(ADMIN_USER_ID);
     const headers = { authorization: `Bearer ${token}` };
@@ -671,6 +700,19 @@ async function main() {
     ].filter(Boolean);
     console.log(`\n${targets.join('\n')}`);
 
+    writeJsonFigures({
+      posts,
+      rows: rows.map(({ name, requestsPerSecond, p50, p99, apiUs, dbUs, errors, measured }) => ({
+        name,
+        requestsPerSecond,
+        p50,
+        p99,
+        apiUs,
+        dbUs,
+        errors,
+        measured,
+      })),
+    });
     const tableRows = [
       [
         'Koa hello-world (same run, median)',

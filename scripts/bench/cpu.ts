@@ -87,3 +87,45 @@ export function cpuMeter<K extends string>(
 export function perRequestUs(cpuMilliseconds: number, requests: number): number {
   return requests > 0 ? (1000 * cpuMilliseconds) / requests : 0;
 }
+
+/** Resident memory of a process in bytes, from /proc/<pid>/status (0 when it is gone). */
+export function residentBytes(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples the resident memory of `pid` and of each of its descendants once a second (an API with
+ * API_PROCESSES=N is a primary, its workers and their image workers) until `stop()`: the highest
+ * any one process reached, and the highest of all of them together.
+ */
+export function residentMeter(pid: number | undefined): {
+  stop(): { highestProcessBytes: number; highestTotalBytes: number };
+} {
+  let highestProcessBytes = 0;
+  let highestTotalBytes = 0;
+  const sample = () => {
+    if (pid === undefined) return;
+    let total = 0;
+    for (const p of tree(pid)) {
+      const bytes = residentBytes(p);
+      total += bytes;
+      highestProcessBytes = Math.max(highestProcessBytes, bytes);
+    }
+    highestTotalBytes = Math.max(highestTotalBytes, total);
+  };
+  sample();
+  const timer = setInterval(sample, 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { highestProcessBytes, highestTotalBytes };
+    },
+  };
+}

@@ -18,9 +18,59 @@ import { REPO_ROOT, startEmbeddedMongo, type Child } from './processes';
 export const BENCH_DIR = path.resolve(
   process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.data', 'bench'),
 );
+/**
+ * The dataset's scale (issue 42): `--scale N` on the command line (`npm run bench:api -- --scale
+ * 10`), else `BENCH_SCALE`, else 1: 1 is the 100k-post dataset, 10 has 1M posts and 50k members.
+ */
+export const BENCH_SCALE = scaleOf(process.argv.slice(2), process.env.BENCH_SCALE);
+
+export function scaleOf(argv: string[], fallback: string | undefined): number {
+  const at = argv.findIndex((a) => a === '--scale' || a.startsWith('--scale='));
+  const text = at < 0 ? fallback : argv[at]!.includes('=') ? argv[at]!.split('=')[1] : argv[at + 1];
+  const scale = Number(text ?? 1);
+  if (!Number.isFinite(scale) || scale <= 0)
+    throw new Error(`--scale must be a positive number: ${text}`);
+  return scale;
+}
+
+/** Where `bench:data` writes the dataset of a scale: `<BENCH_DIR>/db` at 1, `db-<N>x` else. */
+export function datasetDirFor(scale: number): string {
+  return path.join(BENCH_DIR, scale === 1 ? 'db' : `db-${scale}x`);
+}
+
 export const DATASET_DIR = path.resolve(
-  process.env.BENCH_DATASET_DIR ?? path.join(BENCH_DIR, 'db'),
+  process.env.BENCH_DATASET_DIR ?? datasetDirFor(BENCH_SCALE),
 );
+
+export interface LoadFigures {
+  scale: number;
+  generatedAt: string;
+  documents: number;
+  seconds: number;
+  documentsPerSecond: number;
+  restarts: number;
+  /** insertMany batches in flight. */
+  inFlight: number;
+  mismatches: number;
+  dataBytes: number;
+  indexBytes: number;
+  residentBytes: number;
+  residentRatio: number;
+}
+
+/** The load's figures, kept beside the dataset for `bench:scale` (scale.ts) to report. */
+const FIGURES_FILE = 'bench-data.json';
+export function saveLoadFigures(dir: string | undefined, figures: LoadFigures): void {
+  if (dir) fs.writeFileSync(path.join(dir, FIGURES_FILE), `${JSON.stringify(figures, null, 2)}\n`);
+}
+export function readLoadFigures(dir: string): LoadFigures | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, FIGURES_FILE), 'utf8')) as LoadFigures;
+  } catch {
+    return undefined;
+  }
+}
+
 const DB_NAME = 'campus';
 
 export interface BenchDatabase {
@@ -31,6 +81,13 @@ export interface BenchDatabase {
   pid?: number;
   /** Connects, with the API's models bound to the connection. */
   connect(): Promise<Database<Models>>;
+  /**
+   * Embedded: compacts the journal, stops the server and starts it again on it, then connects
+   * again. A started server holds the snapshot's documents as bytes of its image (outside V8's
+   * heap) where the documents inserted since it started are objects: bench:data restarts it to
+   * keep a 10x load within the machine's memory. With MONGODB_URI it only reconnects.
+   */
+  restart(): Promise<Database<Models>>;
   close(): Promise<void>;
 }
 
@@ -77,9 +134,26 @@ export async function openBenchDatabase(options: {
   }
   let database: Database<Models> | undefined;
   return {
-    uri,
+    get uri() {
+      return uri;
+    },
     embedded: server !== undefined,
-    pid: server?.process.pid,
+    get pid() {
+      return server?.process.pid;
+    },
+    async restart() {
+      if (server && database) {
+        await database.connection.db!.command({ compact: 'users' });
+        await database.close();
+        await server.stop();
+        server = await startEmbeddedMongo(options.dir ?? DATASET_DIR);
+        uri = `${server.uri}/${DB_NAME}`;
+      } else {
+        await database?.close();
+      }
+      database = await connect(uri);
+      return database;
+    },
     async connect() {
       database = await connect(uri);
       if (options.fresh && external) {

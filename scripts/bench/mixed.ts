@@ -20,7 +20,10 @@
  * BENCH_MIXED_PROCESSES (the runs' API_PROCESSES, default "1,2"; a run without both leaves
  * BENCHMARKS.md alone, as BENCH_WRITE=0 does). BENCH_MIXED_COMMANDS=<n>: the
  * database commands and CPU each operation costs instead (see countCommands;
- * BENCH_MIXED_COMMANDS_APPS=2 for two apps).
+ * BENCH_MIXED_COMMANDS_APPS=2 for two apps). `--scale N` (or BENCH_SCALE) runs on a copy of the
+ * dataset `bench:data --scale N` made (issue 42). Each repetition also samples the resident memory
+ * of the API processes and of the database once a second (the highest is printed).
+ * BENCH_JSON=<file> also writes the runs' figures there (what `bench:scale` reads).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,10 +38,10 @@ import { createLogger } from '../../api/src/platform/logger';
 import { mailTransportFor } from '../../api/src/platform/mailer';
 import { findCountMismatches } from '../../api/src/modules/posts/recount';
 import { BENCH_DIR, DATASET_DIR, openBenchDatabase } from './database';
-import { cpuMeter, cpuMs, perRequestUs } from './cpu';
+import { cpuMeter, cpuMs, perRequestUs, residentMeter } from './cpu';
 import { CONNECTIONS, median, runLoad, signToken, type LoadResult } from './load';
 import { BENCH_JWT_SECRET, startApi, startKoaCeiling } from './processes';
-import { fmt, table, writeSection } from './report';
+import { fmt, table, writeJsonFigures, writeSection } from './report';
 
 const DURATION = Number(process.env.BENCH_MIXED_DURATION ?? 60);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
@@ -318,6 +321,8 @@ async function main() {
       );
       const reps: Array<{
         load: LoadResult;
+        apiResidentBytes: number;
+        dbResidentBytes: number;
         helloUs: number;
         apiUs: number;
         clientUs: number;
@@ -370,6 +375,8 @@ async function main() {
         const hello = await runLoad({ url: ceiling.url, duration: HELLO_DURATION });
         const helloCpu = helloMeter.stop();
         const meter = cpuMeter({ api: api.process.pid, db: db.pid });
+        const memory = residentMeter(api.process.pid);
+        const dbMemory = residentMeter(db.pid);
         // The load generator's own CPU (this process: autocannon building requests and parsing
         // answers): it shares the machine's cores with the API and the database.
         const clientBefore = process.cpuUsage();
@@ -378,6 +385,8 @@ async function main() {
         const client = process.cpuUsage(clientBefore);
         const rep = {
           load,
+          apiResidentBytes: memory.stop().highestProcessBytes,
+          dbResidentBytes: dbMemory.stop().highestProcessBytes,
           helloUs: perRequestUs(helloCpu.hello, hello.total),
           // A repetition that answered nothing cost its CPU for nothing: infinitely much per request.
           apiUs: load.total > 0 ? perRequestUs(cpu.api, load.total) : Infinity,
@@ -395,6 +404,9 @@ async function main() {
             `CPU/request: API ${fmt(rep.apiUs)} µs, database ${fmt(rep.dbUs)} µs (hello-world ${fmt(rep.helloUs)} µs: ${fmt((rep.apiUs + rep.dbUs) / rep.helloUs, 1)}×), load generator ${fmt(rep.clientUs)} µs`,
         );
         console.log(`errors: ${load.errors} (status codes: ${JSON.stringify(load.statusCodes)})`);
+        console.log(
+          `resident memory (highest): an API process ${fmt(rep.apiResidentBytes / 2 ** 20)} MiB, the database ${fmt(rep.dbResidentBytes / 2 ** 20)} MiB`,
+        );
       }
       await api.stop();
       api = undefined;
@@ -404,6 +416,10 @@ async function main() {
         requestsPerSecond: median(reps.map((r) => r.load.requestsPerSecond)),
         p50: median(reps.map((r) => r.load.p50)),
         p99: median(reps.map((r) => r.load.p99)),
+      };
+      const memory = {
+        apiResidentBytes: Math.max(...reps.map((r) => r.apiResidentBytes)),
+        dbResidentBytes: Math.max(...reps.map((r) => r.dbResidentBytes)),
       };
       const cpu = {
         apiUs: median(reps.map((r) => r.apiUs)),
@@ -432,7 +448,7 @@ async function main() {
         const statuses = Object.entries(t.statuses).map(([s, n]) => `${s}: ${fmt(n)}`);
         return `${kind} ${fmt(t.sent)} (${[...statuses, `${t.errors} errors`].join(', ')})`;
       }).join('; ');
-      return { processes, load, cpu, mismatches, recountMs, operations };
+      return { processes, load, cpu, memory, mismatches, recountMs, operations };
     };
 
     const ceiling = await startKoaCeiling();
@@ -440,6 +456,16 @@ async function main() {
     const runs: Array<Awaited<ReturnType<typeof runOnce>>> = [];
     for (const processes of RUNS) runs.push(await runOnce(processes));
     const total = (run: (typeof runs)[number]) => run.cpu.apiUs + run.cpu.dbUs;
+    writeJsonFigures({
+      dataset,
+      runs: runs.map(({ processes, load, cpu, memory, mismatches }) => ({
+        processes,
+        ...load,
+        ...cpu,
+        ...memory,
+        mismatches: mismatches.length,
+      })),
+    });
     writeSection(
       'bench:mixed',
       [
@@ -463,6 +489,7 @@ async function main() {
             'ceiling req/s',
             'errors',
             'count mismatches (recount s)',
+            'resident MiB: an API process / DB (highest)',
             'requests by operation (status codes, errors)',
           ],
           runs.map((run) => [
@@ -477,6 +504,7 @@ async function main() {
             fmt((CORES * 1e6) / (total(run) + run.cpu.clientUs)),
             run.load.errors,
             `${run.mismatches.length} (${fmt(run.recountMs / 1000, 1)})`,
+            `${fmt(run.memory.apiResidentBytes / 2 ** 20)} / ${fmt(run.memory.dbResidentBytes / 2 ** 20)}`,
             run.operations,
           ]),
         ),

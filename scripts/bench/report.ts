@@ -7,6 +7,7 @@
  * the file (their tables are Markdown, which the repository's lint checks formatted).
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   REPO_ROOT,
@@ -28,6 +29,7 @@ const HEADINGS = {
     '## `npm run bench:enumeration`: answers for addresses with and without an account',
   'bench:reload': '## `npm run bench:reload`: rolling restarts and a killed API process',
   'bench:media': '## `npm run bench:media`: processing pictures, and the API while members upload',
+  'bench:scale': '## `npm run bench:scale`: cost per request against the size of the data',
 } as const;
 export type SectionName = keyof typeof HEADINGS;
 
@@ -73,6 +75,15 @@ export function writeSection(name: SectionName, body: string, options: WriteOpti
       undefined,
     format: format ? prettier : undefined,
   });
+}
+
+/**
+ * BENCH_JSON=<file>: a benchmark also writes its figures there as JSON, for a script that runs
+ * it as a child and reports on several runs (`bench:scale`, scale.ts).
+ */
+export function writeJsonFigures(figures: unknown): void {
+  const file = process.env.BENCH_JSON;
+  if (file) fs.writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
 }
 
 /** A Markdown table. */
