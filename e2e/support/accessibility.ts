@@ -31,3 +31,23 @@ export async function expectNoSeriousA11yViolations(
     );
   expect(blocking, blocking.join('\n')).toEqual([]);
 }
+
+/**
+ * The same check in both colour schemes (issue 41, dark mode): the screen as the system's light
+ * scheme paints it, then its dark one (`prefers-color-scheme`, which the app follows while the
+ * member has chosen nothing in Settings). The page is left light.
+ */
+export async function expectNoSeriousA11yViolationsInBothSchemes(
+  page: Page,
+  testInfo: TestInfo,
+  screen: string,
+): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).colorScheme))
+      .toBe(colorScheme);
+    await expectNoSeriousA11yViolations(page, testInfo, `${screen} (${colorScheme})`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}

@@ -2,6 +2,7 @@ import './app/zod-without-eval';
 import { registerPlugins } from '@module-federation/enhanced/runtime';
 import { createRoot } from 'react-dom/client';
 import { configureApi, readStoredAuth } from '@campus/kit/api';
+import { startColorScheme } from '@campus/kit/color-scheme';
 import { App } from './app/app';
 import { kitCompatibilityPlugin } from './composition/kit-compatibility';
 import { registerMemberRemotes } from './composition/remote-registry';
@@ -39,6 +40,9 @@ async function remoteOverrides(config: RuntimeConfig): Promise<RemoteOverrides |
   }
   return overrides;
 }
+
+// The member's colour scheme choice for every app on the page, and another tab's change of it.
+startColorScheme();
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 

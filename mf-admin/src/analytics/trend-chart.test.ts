@@ -1,3 +1,4 @@
+import { colorSchemes } from '@campus/kit/theme';
 import { trendChartOptions } from './trend-chart';
 
 // apexcharts draws nothing in jsdom; what can go wrong is the options this module gives it.
@@ -31,5 +32,19 @@ describe('trendChartOptions', () => {
       points,
     });
     expect((options.xaxis?.categories as string[]).length).toBe(4);
+  });
+
+  it("when the page is dark, then the chart's text, grid, series and tooltip are the dark scheme's", () => {
+    const props = { kind: 'line', seriesName: 'Posts', yTitle: 'Posts', points } as const;
+    const dark = trendChartOptions(props, 'dark');
+    expect(dark.theme?.mode).toBe('dark');
+    expect(dark.tooltip?.theme).toBe('dark');
+    expect(dark.chart?.foreColor).toBe(colorSchemes.dark.textMuted);
+    expect(dark.grid?.borderColor).toBe(colorSchemes.dark.border);
+    expect(dark.colors).toEqual([colorSchemes.dark.primary]);
+    const light = trendChartOptions(props);
+    expect(light.theme?.mode).toBe('light');
+    expect(light.chart?.foreColor).toBe(colorSchemes.light.textMuted);
+    expect(light.colors).toEqual([colorSchemes.light.primary]);
   });
 });

@@ -15,8 +15,8 @@ const Banner = styled.p`
   margin: 0;
   padding: ${({ theme }) => theme.space(3)} ${({ theme }) => theme.space(4)};
   border-radius: ${({ theme }) => theme.radius.md};
-  background: #fef3c7;
-  color: #92400e;
+  background: ${({ theme }) => theme.colors.notice};
+  color: ${({ theme }) => theme.colors.onNotice};
   font-weight: 600;
   text-align: center;
 `;

@@ -12,7 +12,7 @@ import { notificationText } from './notification-text';
 const Item = styled.li<{ $unread: boolean }>`
   position: relative;
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  background: ${({ theme, $unread }) => ($unread ? '#eff6ff' : theme.colors.surface)};
+  background: ${({ theme, $unread }) => ($unread ? theme.colors.highlight : theme.colors.surface)};
 
   > a,
   > button {

@@ -22,7 +22,7 @@ const StickyHeader = styled.button`
   padding: ${({ theme }) => theme.space(3)} ${({ theme }) => theme.space(4)};
   border: 0;
   border-bottom: 1px solid ${({ theme }) => theme.colors.border};
-  background: rgb(255 255 255 / 0.9);
+  background: color-mix(in srgb, ${({ theme }) => theme.colors.surface} 90%, transparent);
   backdrop-filter: blur(6px);
   color: inherit;
   font: inherit;

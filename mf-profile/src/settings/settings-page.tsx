@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
 import { Button } from '@campus/kit/ui';
+import { AppearanceSettings } from './appearance-settings';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccountDialog } from './delete-account-dialog';
 import { PrivacyAndSafety } from './privacy-safety';
@@ -47,7 +48,7 @@ const Section = styled.section`
 
 /**
  * /settings: the signed-in member's account: password, sessions, privacy and safety (blocks,
- * mutes, muted words), and leaving for good.
+ * mutes, muted words), this device's appearance (light or dark), and leaving for good.
  */
 export default function SettingsPage() {
   const [deleteOpen, setDeleteOpen] = useState(false);
@@ -68,6 +69,11 @@ export default function SettingsPage() {
         <h2 id="settings-safety">Privacy and safety</h2>
         <p>Members you block or mute, and words you mute. Nobody is told; undo any of them here.</p>
         <PrivacyAndSafety />
+      </Section>
+      <Section aria-labelledby="settings-appearance">
+        <h2 id="settings-appearance">Appearance</h2>
+        <p>Follow your system&apos;s setting, or always use light or dark. Kept on this device.</p>
+        <AppearanceSettings headingId="settings-appearance" />
       </Section>
       <Section aria-labelledby="settings-sessions">
         <h2 id="settings-sessions">Sign out of all devices</h2>

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import { resolveApiUrl } from '@campus/kit/api';
 import { useSettings } from '@campus/kit/data';
-import bundledLogo from '../assets/logo.svg';
+import { useColorScheme } from '@campus/kit/theme';
+import darkLogo from '../assets/logo-dark.svg';
+import lightLogo from '../assets/logo.svg';
 
 const Image = styled.img`
   display: block;
@@ -18,10 +20,12 @@ const Wordmark = styled.span`
 
 /**
  * Spec §2: the logo comes from the `logo_url` setting; 'local' (or no setting) means the bundled
- * logo. A custom image that fails falls back to the bundled logo, and that to a word mark.
+ * logo (in the page's colour scheme). A custom image that fails falls back to the bundled logo, and that to a word mark.
  */
 export function Logo() {
   const { data: settings } = useSettings();
+  // The bundled logo's word is dark on light, light on dark (issue 41, dark mode).
+  const bundledLogo = useColorScheme() === 'dark' ? darkLogo : lightLogo;
   const configured = settings?.logo_url;
   const custom =
     typeof configured === 'string' && configured && configured !== 'local'

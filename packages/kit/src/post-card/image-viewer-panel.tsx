@@ -51,10 +51,10 @@ const Control = styled.button`
   min-width: 44px;
   min-height: 44px;
   padding: 0 ${({ theme }) => theme.space(3)};
-  border: 1px solid rgb(255 255 255 / 0.4);
+  border: 1px solid ${({ theme }) => theme.media.controlBorder};
   border-radius: ${({ theme }) => theme.radius.full};
-  background: rgb(255 255 255 / 0.08);
-  color: #fff;
+  background: ${({ theme }) => theme.media.controlBackground};
+  color: ${({ theme }) => theme.media.text};
   font: inherit;
   font-weight: 700;
   cursor: pointer;
@@ -64,11 +64,11 @@ const Control = styled.button`
     cursor: default;
   }
   &[aria-expanded='true'] {
-    background: #fff;
-    color: #0f172a;
+    background: ${({ theme }) => theme.media.text};
+    color: ${({ theme }) => theme.media.controlActiveText};
   }
   &:focus-visible {
-    outline: 3px solid #93c5fd;
+    outline: 3px solid ${({ theme }) => theme.media.focus};
     outline-offset: 2px;
   }
 `;

@@ -64,8 +64,8 @@ const AltMark = styled.span`
   bottom: 6px;
   padding: 1px 5px;
   border-radius: ${({ theme }) => theme.radius.sm};
-  background: rgb(15 23 42 / 0.75);
-  color: #fff;
+  background: ${({ theme }) => theme.media.scrim};
+  color: ${({ theme }) => theme.media.text};
   font-size: 0.6875rem;
   font-weight: 700;
   letter-spacing: 0.04em;
@@ -78,8 +78,8 @@ const Reveal = styled.button`
   align-items: center;
   justify-content: center;
   border: 0;
-  background: rgb(15 23 42 / 0.35);
-  color: #fff;
+  background: ${({ theme }) => theme.media.veil};
+  color: ${({ theme }) => theme.media.text};
   font: inherit;
   font-weight: 600;
   cursor: pointer;

@@ -4,13 +4,14 @@ import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { configureApi } from '@campus/kit/api';
 import { DataProvider } from '@campus/kit/data';
 import { SessionProvider, useSession } from '@campus/kit/session';
-import { KitThemeProvider } from '@campus/kit/theme';
+import { startColorScheme } from '@campus/kit/color-scheme';
+import { KitThemeProvider, theme } from '@campus/kit/theme';
 import { Toaster } from '@campus/kit/toast';
 
 function SessionNote() {
   const { status, user } = useSession();
   return (
-    <p style={{ font: '12px system-ui', margin: 8, color: '#475569' }}>
+    <p style={{ font: '12px system-ui', margin: 8, color: theme.colors.textMuted }}>
       Standalone development page: session {status}
       {user ? ` as ${user.name}` : ' (sign in through the shell on this origin to see member data)'}
       .
@@ -24,6 +25,7 @@ function SessionNote() {
  */
 export function mountStandalone(routes: { path: string; element: ReactNode }[]): void {
   configureApi({ baseUrl: 'http://localhost:4000' });
+  startColorScheme();
   createRoot(
     document.getElementById('root') ?? document.body.appendChild(document.createElement('div')),
   ).render(

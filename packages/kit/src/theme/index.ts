@@ -1,5 +1,8 @@
 export {
   theme,
+  colorSchemes,
+  colorSchemeCss,
+  colorProperty,
   mediaMobile,
   mediaDesktop,
   MOBILE_BREAKPOINT_PX,
@@ -8,5 +11,6 @@ export {
   touchHitArea,
   touchTallerBox,
 } from './theme';
-export type { CampusTheme } from './theme';
+export type { CampusTheme, ColorName, ColorPalette } from './theme';
 export { KitThemeProvider, GlobalStyle } from './theme-provider';
+export { useColorPalette, useColorScheme, useColorSchemePreference } from './use-color-scheme';

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { createGlobalStyle, ThemeProvider } from 'styled-components';
-import { theme } from './theme';
+import { colorSchemeCss, theme } from './theme';
 
 export const GlobalStyle = createGlobalStyle`
+  ${colorSchemeCss}
   *, *::before, *::after { box-sizing: border-box; }
   html, body { margin: 0; padding: 0; }
   body {

@@ -1,13 +1,19 @@
+import type { ColorScheme } from '@campus/kit/color-scheme';
+
 /** Spec §9: the mobile layout applies below 768 px. */
 export const MOBILE_BREAKPOINT_PX = 768;
 
 /** One spacing unit is 4 px (so the 60-unit sidebar is 240 px wide). */
 const space = (units: number) => `${units * 4}px`;
 
-export const theme = {
-  space,
-  breakpoints: { mobile: MOBILE_BREAKPOINT_PX },
-  colors: {
+/**
+ * Each scheme's colours. Every pair a page puts together meets WCAG AA in both: text, textMuted,
+ * primary, danger and success on background, surface, surfaceMuted and highlight; onPrimary on
+ * primary and primaryHover; onDanger on danger; onNotice on notice (axe checks the pages in both
+ * schemes: e2e/specs/a11y.spec.ts).
+ */
+export const colorSchemes = {
+  light: {
     background: '#f8fafc',
     surface: '#ffffff',
     surfaceMuted: '#f1f5f9',
@@ -22,11 +28,102 @@ export const theme = {
     success: '#15803d',
     focus: '#2563eb',
     skeleton: '#e2e8f0',
+    /** Something new to the member (an unread notification). */
+    highlight: '#eff6ff',
+    /** A notice that is neither an error nor a success ("Under Construction"). */
+    notice: '#fef3c7',
+    onNotice: '#92400e',
+    /** The page behind a dialog. */
+    overlay: 'rgb(15 23 42 / 0.5)',
+    shadowSm: 'rgb(15 23 42 / 0.08)',
+    shadowLg: 'rgb(15 23 42 / 0.18)',
   },
+  dark: {
+    background: '#0b1120',
+    surface: '#111827',
+    surfaceMuted: '#1e293b',
+    border: '#334155',
+    text: '#f1f5f9',
+    textMuted: '#a9b6c8',
+    primary: '#93c5fd',
+    primaryHover: '#bfdbfe',
+    onPrimary: '#0f172a',
+    danger: '#fca5a5',
+    onDanger: '#0f172a',
+    success: '#86efac',
+    focus: '#93c5fd',
+    skeleton: '#334155',
+    highlight: '#172554',
+    notice: '#422006',
+    onNotice: '#fde68a',
+    overlay: 'rgb(2 6 23 / 0.7)',
+    shadowSm: 'rgb(0 0 0 / 0.4)',
+    shadowLg: 'rgb(0 0 0 / 0.6)',
+  },
+} as const satisfies Record<ColorScheme, Record<string, string>>;
+
+export type ColorName = keyof (typeof colorSchemes)['light'];
+export type ColorPalette = Record<ColorName, string>;
+
+/** The CSS custom property that holds a colour: `surfaceMuted` is `--campus-color-surface-muted`. */
+export const colorProperty = (name: ColorName) =>
+  `--campus-color-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+
+/**
+ * The theme's colours are the custom properties, so one styled-components template serves both
+ * schemes and a switch repaints without re-rendering: the kit's GlobalStyle (colorSchemeCss)
+ * sets them. Each falls back to its light value where no GlobalStyle is mounted.
+ */
+const colors = Object.fromEntries(
+  Object.entries(colorSchemes.light).map(([name, value]) => [
+    name,
+    `var(${colorProperty(name as ColorName)}, ${value})`,
+  ]),
+) as Record<ColorName, string>;
+
+const declarations = (palette: ColorPalette) =>
+  (Object.keys(palette) as ColorName[])
+    .map((name) => `${colorProperty(name)}: ${palette[name]};`)
+    .join(' ');
+
+/**
+ * The page-wide CSS of the schemes: light by default; dark when the system prefers it and the
+ * member has not chosen light (`data-theme="light"` on the root element), or when they chose dark
+ * (`data-theme="dark"`). `color-scheme` makes the browser's own parts (form controls, scroll
+ * bars) follow. shell/index.html's boot frame repeats these rules in plain CSS.
+ */
+export const colorSchemeCss = `
+  :root { color-scheme: light; ${declarations(colorSchemes.light)} }
+  @media (prefers-color-scheme: dark) {
+    :root:not([data-theme='light']) { color-scheme: dark; ${declarations(colorSchemes.dark)} }
+  }
+  :root[data-theme='dark'] { color-scheme: dark; ${declarations(colorSchemes.dark)} }
+`;
+
+/**
+ * What sits on a photo or on the full-screen image viewer: the same in both schemes, since a
+ * photo is no lighter in dark mode.
+ */
+const media = {
+  backdrop: 'rgb(15 23 42 / 0.94)',
+  scrim: 'rgb(15 23 42 / 0.75)',
+  veil: 'rgb(15 23 42 / 0.35)',
+  text: '#ffffff',
+  controlBorder: 'rgb(255 255 255 / 0.4)',
+  controlBackground: 'rgb(255 255 255 / 0.08)',
+  controlActiveText: '#0f172a',
+  focus: '#93c5fd',
+} as const;
+
+export const theme = {
+  space,
+  breakpoints: { mobile: MOBILE_BREAKPOINT_PX },
+  colors,
+  media,
   radius: { sm: '4px', md: '8px', lg: '12px', full: '9999px' },
   shadow: {
-    sm: '0 1px 2px rgb(15 23 42 / 0.08)',
-    lg: '0 10px 30px rgb(15 23 42 / 0.18)',
+    sm: `0 1px 2px ${colors.shadowSm}`,
+    lg: `0 10px 30px ${colors.shadowLg}`,
   },
   font: {
     body: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",

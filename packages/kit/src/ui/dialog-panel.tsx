@@ -23,7 +23,7 @@ const Backdrop = styled.div<{ $fullScreen: boolean }>`
   align-items: center;
   justify-content: center;
   padding: ${({ theme, $fullScreen }) => ($fullScreen ? 0 : theme.space(4))};
-  background: rgb(15 23 42 / ${({ $fullScreen }) => ($fullScreen ? 0.94 : 0.5)});
+  background: ${({ theme, $fullScreen }) => ($fullScreen ? theme.media.backdrop : theme.colors.overlay)};
 `;
 
 const Panel = styled.div<{ $width: number }>`
@@ -48,7 +48,7 @@ const FullScreenPanel = styled.div<{ $width: number }>`
   flex-direction: column;
   width: 100%;
   height: 100%;
-  color: #fff;
+  color: ${({ theme }) => theme.media.text};
 
   h2 {
     margin: 0;
@@ -62,7 +62,7 @@ const FullScreenPanel = styled.div<{ $width: number }>`
     z-index: 2;
     min-width: 44px;
     min-height: 44px;
-    color: #fff;
+    color: ${({ theme }) => theme.media.text};
     font-size: 1.75rem;
   }
 `;
