@@ -10,6 +10,8 @@
  * bytes: whenever its resident memory passes BENCH_DB_RESTART_MB (default 3072) between batches,
  * the load compacts and restarts it (counted in the load's time), so a 10x load fits the machine.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import bcrypt from 'bcrypt';
 import type { Model } from 'mongoose';
 import { migrateDatabase } from '../../api/src/migrations/run';
@@ -181,14 +183,17 @@ async function main() {
     };
     if (db.embedded) database = await db.restart();
     const resident = residentBytes(db.pid);
+    const journal = path.join(DATASET_DIR, 'journal.bson');
     const sizes = {
+      // The journal image a start reads and keeps in memory (a snapshot after the restart).
+      journalBytes: db.embedded && fs.existsSync(journal) ? fs.statSync(journal).size : 0,
       dataBytes: stats.dataSize,
       indexBytes: stats.indexSize,
       residentBytes: resident,
       residentRatio: resident / (stats.dataSize + stats.indexSize),
     };
     console.log(
-      `data ${fmt(sizes.dataBytes / MiB)} MiB, indexes ${fmt(sizes.indexBytes / MiB)} MiB; ` +
+      `data ${fmt(sizes.dataBytes / MiB)} MiB, indexes ${fmt(sizes.indexBytes / MiB)} MiB, journal ${fmt(sizes.journalBytes / MiB)} MiB; ` +
         (db.embedded
           ? `the database restarted on it: ${fmt(resident / MiB)} MiB resident (${fmt(sizes.residentRatio, 2)}x data + indexes)`
           : ''),

@@ -54,6 +54,8 @@ export interface LoadFigures {
   mismatches: number;
   dataBytes: number;
   indexBytes: number;
+  /** The embedded database's journal file (a snapshot), which a start keeps in memory. */
+  journalBytes: number;
   residentBytes: number;
   residentRatio: number;
 }
