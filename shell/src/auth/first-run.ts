@@ -5,6 +5,8 @@
  * member's id, so another member signing in later in the tab is not shown it. Storage blocked:
  * the run lasts as long as the page.
  */
+import { warmRemote } from '../composition/remote-slot';
+
 const FIRST_RUN_KEY = 'campus.first-run';
 
 let inMemory: string | null = null;
@@ -17,9 +19,13 @@ function read(): string | null {
   }
 }
 
-/** Remembers that `userId`'s first run is pending, when the sign-in's answer says it is the first. */
+/**
+ * Remembers that `userId`'s first run is pending, when the sign-in's answer says it is the first,
+ * and starts loading the run's dialog while the session is confirmed and the feed loads.
+ */
 export function rememberFirstRun(userId: number, firstSignIn: boolean | undefined): void {
   if (!firstSignIn) return;
+  warmRemote('mf_profile', 'FirstRunDialog');
   inMemory = String(userId);
   try {
     window.sessionStorage.setItem(FIRST_RUN_KEY, inMemory);
