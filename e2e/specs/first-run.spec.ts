@@ -42,6 +42,22 @@ async function registerMember(
   return member;
 }
 
+/** A picture drawn by the browser itself, as PNG bytes (as profile.spec.ts draws one). */
+async function drawPicture(page: Page): Promise<Buffer> {
+  const dataUrl = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 320;
+    canvas.height = 200;
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = '#0f766e';
+    context.fillRect(0, 0, 320, 200);
+    context.fillStyle = '#f59e0b';
+    context.fillRect(110, 50, 100, 100);
+    return canvas.toDataURL('image/png');
+  });
+  return Buffer.from(dataUrl.split(',')[1]!, 'base64');
+}
+
 async function signInWithForm(page: Page, email: string) {
   await expect(page.getByRole('heading', { name: 'Sign in to Campus' })).toBeVisible();
   await page.getByLabel('Email', { exact: true }).fill(email);
@@ -50,7 +66,7 @@ async function signInWithForm(page: Page, email: string) {
   await expect(toast(page)).toContainText('Welcome back!');
 }
 
-test('the first sign-in keeps the welcome toast and opens the first run: a bio, a follow, Done; the next sign-in goes straight to the feed', async ({
+test('the first sign-in keeps the welcome toast and opens the first run: a photo, a bio, a follow, Done; the next sign-in goes straight to the feed', async ({
   page,
   request,
   env,
@@ -71,6 +87,19 @@ test('the first sign-in keeps the welcome toast and opens the first run: a bio, 
   // A reload mid-run keeps it.
   await page.reload();
   await expect(photo).toBeVisible();
+
+  // A photo, cropped in the dialog as in the profile editor.
+  await photo.getByLabel('Choose a photo').setInputFiles({
+    name: 'me.png',
+    mimeType: 'image/png',
+    buffer: await drawPicture(page),
+  });
+  await expect(photo.getByRole('img', { name: 'Picture to crop' })).toBeVisible();
+  await photo.getByRole('button', { name: 'Apply Crop' }).click();
+  await expect(
+    photo.getByText('cropped-avatar.jpg will be uploaded when you continue.'),
+  ).toBeVisible();
+  await expect(photo.getByLabel('Choose another photo')).toBeFocused();
 
   const bio = `Studying physics, here since ${member.name.split(' ').at(-1)}`;
   await photo.getByLabel('Bio').fill(bio);
@@ -93,6 +122,12 @@ test('the first sign-in keeps the welcome toast and opens the first run: a bio, 
     .click();
   await expect(page.getByRole('heading', { level: 1, name: member.name })).toBeVisible();
   await expect(page.getByText(bio)).toBeVisible();
+  const stored = await page.evaluate(() => window.localStorage.getItem('campus.auth'));
+  const avatarUrl = (JSON.parse(stored!) as { user: { avatarUrl: string } }).user.avatarUrl;
+  expect(avatarUrl).toMatch(/\/uploads\/[a-f0-9]{32}\.webp$/);
+  await expect(
+    page.getByRole('region', { name: member.name }).getByRole('img').first(),
+  ).toHaveAttribute('src', avatarUrl);
   await page.getByRole('link', { name: /^1\s*Following$/ }).click();
   await expect(page.getByText(followed, { exact: true }).first()).toBeVisible();
 
