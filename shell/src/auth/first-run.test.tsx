@@ -41,6 +41,7 @@ beforeEach(() => {
   window.sessionStorage.clear();
   act(() => dismissToast());
 });
+afterEach(() => jest.useRealTimers());
 
 describe('the first run', () => {
   it("opens over the feed after the first sign-in (the spec's toast stays), lasts through a reload, and ends for good when closed", async () => {
@@ -101,5 +102,57 @@ describe('the first run', () => {
     await signInThroughTheForm();
     expect(await screen.findByText('remote mf_feed/FeedPage')).toBeInTheDocument();
     expect(screen.queryByText(FIRST_RUN)).not.toBeInTheDocument();
+  });
+
+  it('opens after the verification link that signs the registering browser in for the first time', async () => {
+    jest.useFakeTimers();
+    mockApi(
+      (call) =>
+        call.pathname === '/api/auth/verify/own-token'
+          ? {
+              status: 200,
+              body: {
+                message: 'Email verified successfully! You can now log in.',
+                user: erin,
+                firstSignIn: true,
+              },
+            }
+          : api({})(call),
+      { acceptStoredLogin: false },
+    );
+    renderApp('/verify/own-token');
+    expect(
+      await screen.findByText('Email verified successfully! You can now log in.'),
+    ).toBeInTheDocument();
+    act(() => jest.advanceTimersByTime(3000));
+    jest.useRealTimers();
+    expect(await screen.findByText('remote mf_feed/FeedPage')).toBeInTheDocument();
+    expect(await screen.findByText(FIRST_RUN)).toBeInTheDocument();
+  });
+
+  it('opens after an invitation that signs the member in for the first time', async () => {
+    mockApi(
+      (call) => {
+        if (call.pathname === '/api/invitations/mailed-tok')
+          return { status: 200, body: { name: 'Erin', email: 'erin@campus.edu' } };
+        if (call.method === 'POST' && call.pathname === '/api/auth/register')
+          return {
+            status: 201,
+            body: {
+              message: 'Account created successfully!',
+              user: erin,
+              signedIn: true,
+              firstSignIn: true,
+            },
+          };
+        return api({})(call);
+      },
+      { acceptStoredLogin: false },
+    );
+    renderApp('/register?invitation=mailed-tok');
+    await userEvent.type(await screen.findByLabelText('Password'), 'long-enough-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('remote mf_feed/FeedPage')).toBeInTheDocument();
+    expect(await screen.findByText(FIRST_RUN)).toBeInTheDocument();
   });
 });
