@@ -127,6 +127,7 @@ describe('the registering browser and the link', () => {
     expect(verified.body).toEqual({
       message: EMAIL_VERIFIED,
       user: expect.objectContaining({ email }),
+      firstSignIn: true,
     });
     expect((await signIn(email, OWNER_PASSWORD)).status).toBe(200);
   });
@@ -281,7 +282,11 @@ describe('invitations', () => {
     // Issue 41: the browser that registered is signed in, without typing the password again.
     const me = await browser.get('/api/auth/me').expect(200);
     expect(me.body.user).toMatchObject({ id: registered.body.user.id, email });
-    expect((await signIn(email, OWNER_PASSWORD)).status).toBe(200);
+    // That sign-in was the member's first (the client's first run), so the next one is not.
+    expect(registered.body.firstSignIn).toBe(true);
+    const again = await signIn(email, OWNER_PASSWORD);
+    expect(again.status).toBe(200);
+    expect(again.body).not.toHaveProperty('firstSignIn');
   });
 
   test('when the mailed link is used with another address, then that address still verifies by mail, and its owner chooses the password', async () => {

@@ -7,4 +7,5 @@ export const exposes = {
   './EditProfilePage': () => import('./edit-profile/edit-profile-page'),
   './FollowListPage': () => import('./follow-list/follow-list-page'),
   './SettingsPage': () => import('./settings/settings-page'),
+  './FirstRunDialog': () => import('./first-run/first-run-dialog'),
 } satisfies RemoteExposes<'mf_profile'>;

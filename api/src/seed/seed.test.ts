@@ -41,6 +41,7 @@ describe('seedDemoData', () => {
     for (const member of members) {
       expect(member).toMatchObject({
         isVerified: true,
+        firstSignedInAt: expect.any(Date),
         bio: expect.stringMatching(/\w/),
         avatarUrl: expect.stringMatching(/^\/uploads\/[a-f0-9]{32}\.webp$/),
       });
@@ -53,6 +54,7 @@ describe('seedDemoData', () => {
       .post('/api/auth/login')
       .send({ email: DEMO_MEMBERS[0]!.email, password: DEMO_PASSWORD });
     expect(login.status).toBe(200);
+    expect(login.body.firstSignIn).toBeUndefined();
     const profile = await t
       .http()
       .get('/api/users/107')

@@ -127,6 +127,8 @@ async function createDemoUser(
     bio: demo.bio,
     avatarUrl: avatar.path,
     isVerified: true,
+    // Demo logins go straight to the feed: the first run (issue 41) is for new members.
+    firstSignedInAt: new Date(),
   });
 }
 

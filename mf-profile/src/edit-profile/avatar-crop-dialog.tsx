@@ -1,4 +1,4 @@
-import { useRef, useState, type SyntheticEvent } from 'react';
+import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import ReactCrop, {
   centerCrop,
   convertToPixelCrop,
@@ -55,24 +55,48 @@ const Actions = styled.div`
   gap: ${({ theme }) => theme.space(2)};
 `;
 
+interface CropProps {
+  onApply: (file: File) => void;
+  onCancel: () => void;
+  /** The file says it is a picture but the browser cannot draw it (a renamed or broken file). */
+  onUnreadable: () => void;
+}
+
 /**
  * Crops a chosen picture to a square. 'Apply Crop' hands back the JPEG file; Cancel (or Escape)
  * gives up the chosen file.
  */
 export function AvatarCropDialog({
   source,
+  ...crop
+}: CropProps & {
+  /** Object URL of the chosen file; the dialog is open while there is one. */
+  source: string | null;
+}) {
+  return (
+    <Dialog
+      open={source !== null}
+      onOpenChange={(open) => !open && crop.onCancel()}
+      title="Crop your picture"
+      width={640}
+    >
+      {source && <AvatarCropper source={source} {...crop} />}
+    </Dialog>
+  );
+}
+
+/**
+ * The crop itself (the square on the picture, its hint, Cancel and 'Apply Crop'): in its own
+ * dialog in the profile editor, inside the first run's dialog (first-run/first-run-dialog.tsx).
+ */
+export function AvatarCropper({
+  source,
   onApply,
   onCancel,
   onUnreadable,
-}: {
-  /** Object URL of the chosen file; the dialog is open while there is one. */
-  source: string | null;
-  onApply: (file: File) => void;
-  onCancel: () => void;
-  /** The file says it is a picture but the browser cannot draw it (a renamed or broken file). */
-  onUnreadable: () => void;
-}) {
+}: CropProps & { source: string }) {
   const image = useRef<HTMLImageElement>(null);
+  const hintId = useId();
   const [crop, setCrop] = useState<Crop>();
   const [pixelCrop, setPixelCrop] = useState<PixelCrop>();
   const [applying, setApplying] = useState(false);
@@ -101,39 +125,32 @@ export function AvatarCropDialog({
   };
 
   return (
-    <Dialog
-      open={source !== null}
-      onOpenChange={(open) => !open && onCancel()}
-      title="Crop your picture"
-      width={640}
-    >
+    <>
       <CropStyles />
-      <Hint id="crop-hint">
+      <Hint id={hintId}>
         Drag the square to choose what shows. With the square focused, arrow keys move it by 1
         pixel, with Shift by 10 and with Ctrl or Cmd by 100.
       </Hint>
-      {source && (
-        <Stage>
-          <ReactCrop
-            crop={crop}
-            aspect={CROP_ASPECT}
-            keepSelection
-            minWidth={16}
-            onChange={(pixels, percent) => {
-              setCrop(percent);
-              setPixelCrop(pixels);
-            }}
-          >
-            <img
-              ref={image}
-              src={source}
-              alt="Picture to crop"
-              onLoad={onImageLoad}
-              onError={onUnreadable}
-            />
-          </ReactCrop>
-        </Stage>
-      )}
+      <Stage>
+        <ReactCrop
+          crop={crop}
+          aspect={CROP_ASPECT}
+          keepSelection
+          minWidth={16}
+          onChange={(pixels, percent) => {
+            setCrop(percent);
+            setPixelCrop(pixels);
+          }}
+        >
+          <img
+            ref={image}
+            src={source}
+            alt="Picture to crop"
+            onLoad={onImageLoad}
+            onError={onUnreadable}
+          />
+        </ReactCrop>
+      </Stage>
       <Actions>
         <Button variant="secondary" onClick={onCancel}>
           Cancel
@@ -142,6 +159,6 @@ export function AvatarCropDialog({
           Apply Crop
         </Button>
       </Actions>
-    </Dialog>
+    </>
   );
 }

@@ -127,7 +127,15 @@ export const sessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
-export const loginResponseSchema = z.object({ user: publicUserSchema, token: z.string() });
+export const loginResponseSchema = z.object({
+  user: publicUserSchema,
+  token: z.string(),
+  /**
+   * Set only on the member's first sign-in ever (issue 41): the server records it once, so the
+   * client opens the first run (avatar, bio, people to follow) for that one sign-in.
+   */
+  firstSignIn: z.literal(true).optional(),
+});
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const registerResponseSchema = z.object({
@@ -138,6 +146,11 @@ export const registerResponseSchema = z.object({
    * browser is signed in now (the answer set its session cookies).
    */
   signedIn: z.literal(true).optional(),
+  /**
+   * Set only on the member's first sign-in ever (issue 41): the server records it once, so the
+   * client opens the first run (avatar, bio, people to follow) for that one sign-in.
+   */
+  firstSignIn: z.literal(true).optional(),
 });
 export type RegisterResponse = z.infer<typeof registerResponseSchema>;
 
@@ -158,6 +171,11 @@ export const verifyResponseSchema = z.object({
    * answer set its session cookies), as the member whose stored user this is.
    */
   user: publicUserSchema.optional(),
+  /**
+   * Set only on the member's first sign-in ever (issue 41): the server records it once, so the
+   * client opens the first run (avatar, bio, people to follow) for that one sign-in.
+   */
+  firstSignIn: z.literal(true).optional(),
 });
 export type VerifyResponse = z.infer<typeof verifyResponseSchema>;
 

@@ -3,6 +3,7 @@ import { Navigate, Route, Routes, useLocation, useParams } from 'react-router-do
 import { forgetPrefetched } from '@campus/kit/prefetch';
 import type { ExposedModule, RemoteModuleProps, RemoteName } from '@campus/kit/remote-modules';
 import { useSession } from '@campus/kit/session';
+import { forgetFirstRun } from '../auth/first-run';
 import { PageSkeleton, type PageShape } from '../composition/page-skeleton';
 import { registerAdminRemote } from '../composition/remote-registry';
 import { RemoteSlot } from '../composition/remote-slot';
@@ -49,6 +50,10 @@ export function AppRoutes() {
   useDocumentTitle();
   useScrollToTopOnNavigate();
   useEarlyDataOnlyOnLanding();
+  useEffect(() => {
+    // Signed out: a first run still pending in this tab is forgotten (issue 41).
+    if (status === 'unauthenticated') forgetFirstRun();
+  }, [status]);
   if (status === 'checking') {
     return unreachable ? (
       <Suspense fallback={<FullScreenLoading />}>

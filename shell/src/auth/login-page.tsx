@@ -14,6 +14,7 @@ import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Button, TextField } from '@campus/kit/ui';
 import { AuthCard, LinkButton, Muted, SignedOutNotice } from './auth-card';
+import { rememberFirstRun } from './first-run';
 import { pendingSignUp, signedInAs } from './pending-sign-up';
 import { SuspensionNotice, suspensionOf } from './suspension-notice';
 
@@ -63,8 +64,10 @@ export function LoginPage() {
     try {
       // The answer's `token` (spec) is for other clients: this browser's session is the
       // HttpOnly cookie the answer set, and nothing of it is kept where a script could read it.
-      const { user } = await callApi(callRoutes.login, { body: values });
+      const { user, firstSignIn } = await callApi(callRoutes.login, { body: values });
       signedInAs(user.email);
+      // The member's first sign-in ever: the first run opens over the feed (issue 41).
+      rememberFirstRun(user.id, firstSignIn);
       session.login({
         user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
       });

@@ -16,6 +16,7 @@ import { toast } from '@campus/kit/toast';
 import { Button, Spinner, TextField } from '@campus/kit/ui';
 import { ApplyForAccessDialog } from './apply-for-access-dialog';
 import { AuthCard, FieldHint, LinkButton, Muted } from './auth-card';
+import { rememberFirstRun } from './first-run';
 import { rememberPendingSignUp, signedInAs } from './pending-sign-up';
 
 /** The API's institutional domains (`GET /api/auth/registration-rules`); null until known. */
@@ -149,6 +150,7 @@ function RegisterForm({
         // The mailed invitation verified the address: signed in at once (issue 41).
         const { user } = registered;
         signedInAs(user.email);
+        rememberFirstRun(user.id, registered.firstSignIn);
         session.login({
           user: { id: user.id, name: user.name, email: user.email, avatarUrl: user.avatarUrl },
         });

@@ -13,6 +13,7 @@ import { ApiError, callApi } from '@campus/kit/api';
 import { useSession } from '@campus/kit/session';
 import { Button, Spinner, TextField } from '@campus/kit/ui';
 import { AuthCard, Muted } from './auth-card';
+import { rememberFirstRun } from './first-run';
 import { signedInAs } from './pending-sign-up';
 
 /** Spec §9: the success view redirects to /login after 3 seconds. */
@@ -28,7 +29,7 @@ const NETWORK_FAILURE = 'Failed to verify email. Please try again.';
 type Verification =
   | { state: 'loading' }
   | { state: 'password'; message: string }
-  | { state: 'success'; signedInAs?: PublicUser }
+  | { state: 'success'; signedInAs?: PublicUser; firstSignIn?: boolean }
   | { state: 'error'; message: string };
 
 const Links = styled.div`
@@ -54,7 +55,9 @@ async function verify(token: string): Promise<Verification> {
     if (result?.error) return { state: 'error', message: result.error };
     if (result?.passwordRequired) return { state: 'password', message: result.message };
     // The browser that registered is signed in by its own link (issue 41).
-    return result?.user ? { state: 'success', signedInAs: result.user } : { state: 'success' };
+    return result?.user
+      ? { state: 'success', signedInAs: result.user, firstSignIn: result.firstSignIn === true }
+      : { state: 'success' };
   } catch (error) {
     if (error instanceof ApiError) return { state: 'error', message: serverError(error) };
     return { state: 'error', message: NETWORK_FAILURE };
@@ -167,6 +170,7 @@ export function VerifyEmailPage() {
   // Signed in by the link: after the spec's 3 seconds, home as that member, with no sign-in page
   // (and no second toast) between. Otherwise the spec's redirect to sign in.
   const member = verification.state === 'success' ? verification.signedInAs : undefined;
+  const firstSignIn = verification.state === 'success' && verification.firstSignIn === true;
   const { login } = session;
   useEffect(() => {
     if (verification.state !== 'success') return;
@@ -176,6 +180,7 @@ export function VerifyEmailPage() {
         return;
       }
       signedInAs(member.email);
+      rememberFirstRun(member.id, firstSignIn);
       navigate('/', { replace: true });
       login({
         user: {
@@ -187,7 +192,7 @@ export function VerifyEmailPage() {
       });
     }, VERIFY_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [verification.state, member, navigate, login]);
+  }, [verification.state, member, firstSignIn, navigate, login]);
 
   if (verification.state === 'loading') {
     return (

@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import { mediaDesktop, mediaMobile } from '@campus/kit/theme';
 import { useMediaQuery } from '@campus/kit/ui';
 import { RemoteSlot } from '../composition/remote-slot';
+import { FirstRunHost } from './first-run-host';
 import { PlusIcon } from './icons';
 import { MobileHeader } from './mobile-header';
 import { Sidebar } from './sidebar';
@@ -131,6 +132,7 @@ export function AppLayout() {
           <BottomBar />
         </Suspense>
       )}
+      <FirstRunHost />
       {composerRequested && (
         <ComposerHost>
           <RemoteSlot

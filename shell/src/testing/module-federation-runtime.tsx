@@ -19,6 +19,11 @@ export async function loadRemote<T>(id: string): Promise<T> {
     <p>
       remote {id}
       {typeof props.kind === 'string' ? ` (${props.kind})` : ''}
+      {typeof props.onClose === 'function' && (
+        <button type="button" onClick={props.onClose as () => void}>
+          Close {id}
+        </button>
+      )}
     </p>
   );
   return { default: Exposed } as T;

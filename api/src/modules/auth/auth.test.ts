@@ -3,6 +3,7 @@ import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { TEST_JWT_SECRET, TEST_PASSWORD, uniqueEmail, useTestApp } from '../../../test/test-app';
 import { clearOfWindowEnd } from '../../../test/rate-windows';
+import { createLogger } from '../../platform/logger';
 import { TOO_MANY_FAILED_SIGN_INS_FROM_ADDRESS as FLOODED } from './routes';
 
 const t = useTestApp();
@@ -175,6 +176,7 @@ describe('GET /api/auth/verify/:token', () => {
     expect(first.body).toEqual({
       message: 'Email verified successfully! You can now log in.',
       user: expect.objectContaining({ name: 'V', email }),
+      firstSignIn: true,
     });
     expect((await t.models.User.findOne({ email }).lean())?.isVerified).toBe(true);
 
@@ -198,6 +200,11 @@ describe('GET /api/auth/verify/:token', () => {
     const me = await browser.get('/api/auth/me').expect(200);
     expect(me.body.user).toEqual(opened.body.user);
     expect(me.body.user).toMatchObject({ name: 'Vi', email });
+    // It is the member's first sign-in (issue 41: the first run); the next one is not.
+    expect(opened.body.firstSignIn).toBe(true);
+    const again = await t.http().post('/api/auth/login').send({ email, password: 'long enough' });
+    expect(again.status).toBe(200);
+    expect(again.body).not.toHaveProperty('firstSignIn');
   });
 
   test('when another browser verifies the link with a password, then it is not signed in: its holder signs in with that password', async () => {
@@ -299,6 +306,89 @@ describe('POST /api/auth/login', () => {
     const res = await t.http().post('/api/auth/login').send({ email, password: 'my password' });
     expect(res.status).toBe(200);
     expect(typeof res.body.token).toBe('string');
+  });
+
+  test('when a member signs in for the first time, then the answer says so once and the date is stored; the next sign-in does not say it (issue 41)', async () => {
+    const member = await t.createMember();
+    expect(await t.storedUser(member.id)).not.toHaveProperty('firstSignedInAt');
+    const signIn = () =>
+      t.http().post('/api/auth/login').send({ email: member.email, password: TEST_PASSWORD });
+
+    const first = await signIn();
+    expect(first.status).toBe(200);
+    expect(first.body.firstSignIn).toBe(true);
+    const stored = (await t.storedUser(member.id))?.firstSignedInAt;
+    expect(stored).toBeInstanceOf(Date);
+
+    const second = await signIn();
+    expect(second.status).toBe(200);
+    expect(second.body).not.toHaveProperty('firstSignIn');
+    expect((await t.storedUser(member.id))?.firstSignedInAt).toEqual(stored);
+  });
+
+  test('when two first sign-ins of one member run at once, then exactly one of them is the first (issue 41)', async () => {
+    const member = await t.createMember();
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.http().post('/api/auth/login').send({ email: member.email, password: TEST_PASSWORD }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => a.body.firstSignIn === true)).toHaveLength(1);
+    expect(answers.filter((a) => 'firstSignIn' in a.body)).toHaveLength(1);
+  });
+
+  test('when a wrong password or an unverified account tries, then no first sign-in is recorded (issue 41)', async () => {
+    const member = await t.createMember();
+    await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: member.email, password: 'wrong password' })
+      .expect(401);
+    const unverified = await t.createMember({ isVerified: false });
+    await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: unverified.email, password: TEST_PASSWORD })
+      .expect(403);
+    expect(await t.storedUser(member.id)).not.toHaveProperty('firstSignedInAt');
+    expect(await t.storedUser(unverified.id)).not.toHaveProperty('firstSignedInAt');
+    const first = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: member.email, password: TEST_PASSWORD });
+    expect(first.body.firstSignIn).toBe(true);
+  });
+
+  test('when the migration 0004-first-signed-in runs, then members of older versions are not asked for a first run (issue 41)', async () => {
+    const older = await t.createMember();
+    const { up } = await import('../../migrations/0004-first-signed-in');
+    const { connection } = t.database;
+    const context = {
+      db: connection.db!,
+      connection,
+      models: t.models,
+      logger: createLogger('silent'),
+    };
+    await up(context);
+    const set = (await t.storedUser(older.id))?.firstSignedInAt;
+    expect(set).toBeInstanceOf(Date);
+    // Safe to run again: nothing changes.
+    await up(context);
+    expect((await t.storedUser(older.id))?.firstSignedInAt).toEqual(set);
+    const signIn = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: older.email, password: TEST_PASSWORD });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body).not.toHaveProperty('firstSignIn');
+    // A member who registers after the upgrade still gets theirs.
+    const newer = await t.createMember();
+    const theirs = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: newer.email, password: TEST_PASSWORD });
+    expect(theirs.body.firstSignIn).toBe(true);
   });
 
   test('when the password is empty, then 400', async () => {

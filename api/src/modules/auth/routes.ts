@@ -62,8 +62,13 @@ export function authRoutes(app: HttpContext) {
       // signed in at once (issue 41), with session cookies as at sign-in.
       const answer = await signInVerifiedAccount(app, invited.user.id);
       if (!answer) return { message: INVITED_ACCOUNT_READY, user: invited.user };
-      const { user } = await withDeviceSession(app, ctx, answer);
-      return { message: INVITED_ACCOUNT_READY, user, signedIn: true as const };
+      const { user, firstSignIn } = await withDeviceSession(app, ctx, answer);
+      return {
+        message: INVITED_ACCOUNT_READY,
+        user,
+        signedIn: true as const,
+        ...(firstSignIn ? { firstSignIn } : {}),
+      };
     }
     const renewLink = await mayMailAccountEmail(app, 'verification', body.email);
     const user = await register(app, body, signUp.hash, { renewLink });
@@ -138,8 +143,8 @@ export function authRoutes(app: HttpContext) {
     // session cookies, as at sign-in), and the answer names the member for the client's session.
     const answer = await signInVerifiedAccount(app, opened.verified);
     if (!answer) return { message: EMAIL_VERIFIED };
-    const { user } = await withDeviceSession(app, ctx, answer);
-    return { message: EMAIL_VERIFIED, user };
+    const { user, firstSignIn } = await withDeviceSession(app, ctx, answer);
+    return { message: EMAIL_VERIFIED, user, ...(firstSignIn ? { firstSignIn } : {}) };
   });
   bindCall(router, calls.verifyEmailWithPassword, verification, async (_ctx, { params, body }) => {
     await takeTokenAttempt(params.token);

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../platform/auth';
 import { forbidden, HttpError, unauthorized } from '../../platform/errors';
 import { suspensionNotice } from '../appeals/appeals';
-import { findAccountById, findByEmail } from '../users/accounts';
+import { findAccountById, findByEmail, recordFirstSignIn } from '../users/accounts';
 import { toPublicUser } from '../users/presenters';
 import { findPublicUser } from '../users/queries';
 
@@ -49,7 +49,23 @@ export async function login(ctx: AppContext, input: LoginRequest): Promise<Login
     });
     throw new HttpError(403, ACCOUNT_SUSPENDED_MESSAGE, {}, undefined, { suspension });
   }
-  return { user: toPublicUser(user, ctx.config.publicUrl), token: ctx.tokens.sign(user._id) };
+  return signedIn(ctx, user);
+}
+
+/**
+ * The answer of a successful sign-in: the member and a token, and `firstSignIn: true` for the one
+ * sign-in that first records the account's `firstSignedInAt` (issue 41: the client's first run).
+ */
+async function signedIn(
+  ctx: AppContext,
+  user: NonNullable<Awaited<ReturnType<typeof findAccountById>>>,
+): Promise<LoginResponse> {
+  const first = !user.firstSignedInAt && (await recordFirstSignIn(ctx, user._id));
+  return {
+    user: toPublicUser(user, ctx.config.publicUrl),
+    token: ctx.tokens.sign(user._id),
+    ...(first ? { firstSignIn: true as const } : {}),
+  };
 }
 
 /**
@@ -63,7 +79,7 @@ export async function signInVerifiedAccount(
 ): Promise<LoginResponse | null> {
   const user = await findAccountById(ctx, id);
   if (!user || !user.isVerified || user.suspendedAt) return null;
-  return { user: toPublicUser(user, ctx.config.publicUrl), token: ctx.tokens.sign(user._id) };
+  return signedIn(ctx, user);
 }
 
 /** `GET /api/auth/me`: the caller's public fields and the roles decided when they were authenticated. */

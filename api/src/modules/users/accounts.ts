@@ -7,7 +7,7 @@
 import { trusted } from 'mongoose';
 import type { AppContext } from '../../context';
 import type { DomainEvent } from '../../domain-events';
-import { usersOf, type UserDoc } from './model';
+import { usersOf, type UserDoc, type UserModel } from './model';
 
 /** An unverified sign-up is removed this long after its latest verification link (TTL index). */
 export const UNVERIFIED_ACCOUNT_TTL_MS = 48 * 60 * 60_000;
@@ -262,6 +262,33 @@ export async function removeAccount(ctx: AppContext, id: number): Promise<string
     .findOneAndDelete({ _id: id }, { projection: { avatarUrl: 1 } })
     .lean();
   return user?.avatarUrl ?? null;
+}
+
+/**
+ * Records the account's first sign-in (issue 41): true for exactly one sign-in ever, however many
+ * run at once (one conditional write; the others find the date set).
+ */
+export async function recordFirstSignIn(ctx: AppContext, id: number): Promise<boolean> {
+  const first = await usersOf(ctx)
+    .findOneAndUpdate(
+      { _id: id, firstSignedInAt: trusted({ $exists: false }) },
+      { $set: { firstSignedInAt: ctx.clock.now() } },
+      { projection: { _id: 1 } },
+    )
+    .lean();
+  return first !== null;
+}
+
+/**
+ * Gives every account without one a first sign-in date (migration 0004-first-signed-in: members of
+ * older versions have signed in before, or will not need the first run); answers how many.
+ */
+export async function backfillFirstSignIns(User: UserModel, now: Date): Promise<number> {
+  const result = await User.updateMany(
+    { firstSignedInAt: trusted({ $exists: false }) },
+    { $set: { firstSignedInAt: now } },
+  );
+  return result.modifiedCount;
 }
 
 /** The account with this id, password hash included (signing in only). */

@@ -50,6 +50,12 @@ export interface UserDoc {
   suspensionReason?: string | null;
   /** The category of the suspension's reason (issue 38); absent on older suspensions. */
   suspensionCategory?: ReportCategory | null;
+  /**
+   * When the member first signed in (issue 41): set once, atomically, by that sign-in, which then
+   * answers `firstSignIn: true` (the client's first run). Absent until then; the demo members and
+   * the accounts of older versions (migration 0004-first-signed-in) have it.
+   */
+  firstSignedInAt?: Date;
   /** People search: name words, the whole name and the e-mail, normalized (search-terms.ts). */
   searchTerms?: string[];
   createdAt: Date;
@@ -76,6 +82,7 @@ const userSchema = new Schema<UserDoc>(
     suspendedAt: { type: Date, default: null, index: true },
     suspensionReason: { type: String, default: null },
     suspensionCategory: { type: String, enum: [...REPORT_CATEGORIES, null], default: null },
+    firstSignedInAt: { type: Date },
     searchTerms: { type: [String], default: undefined },
     createdAt: { type: Date, default: () => new Date(), immutable: true, index: true },
   },

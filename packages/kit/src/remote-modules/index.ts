@@ -23,6 +23,11 @@ export interface RemoteModules {
   'mf_profile/EditProfilePage': NoProps;
   'mf_profile/FollowListPage': { kind: 'following' | 'followers' };
   'mf_profile/SettingsPage': NoProps;
+  /**
+   * The first run after a member's first sign-in (issue 41): a modal dialog over the feed, open
+   * while rendered; Skip, Escape or Done call `onClose`.
+   */
+  'mf_profile/FirstRunDialog': { onClose: () => void };
   'mf_notifications/NotificationsPage': NoProps;
   'mf_admin/AnalyticsPage': NoProps;
   'mf_admin/ApplicationsPage': NoProps;
