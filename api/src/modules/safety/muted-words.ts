@@ -63,7 +63,7 @@ export async function addMutedWord(
           $set: { phrase, until, createdAt: now },
           $setOnInsert: { _id: id },
         },
-        { upsert: true, new: true },
+        { upsert: true, returnDocument: 'after' },
       ).lean();
       ctx.publish({ type: 'word.muted', userId: actor.id, wordId: doc!._id });
       return doc!;
