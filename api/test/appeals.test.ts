@@ -435,9 +435,11 @@ describe('suspensions: the reason at sign-in and an appeal from there', () => {
       })
       .expect(200);
     const back = await signIn(member.email).expect(200);
+    // The first sign-in that got in: the refused ones while suspended recorded nothing.
     expect(back.body).toEqual({
       user: expect.objectContaining({ id: member.id }),
       token: expect.any(String),
+      firstSignIn: true,
     });
     const [told] = await notificationsOf(`Bearer ${back.body.token}`);
     expect(told).toMatchObject({

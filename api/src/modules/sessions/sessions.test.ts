@@ -105,7 +105,7 @@ class Browser {
 }
 
 describe('sign-in', () => {
-  test('when a member signs in, then the answer is still { user, token } and it sets HttpOnly, SameSite=Lax cookies under /api', async () => {
+  test('when a member signs in, then the answer is still { user, token } (with firstSignIn on the first, issue 41) and it sets HttpOnly, SameSite=Lax cookies under /api', async () => {
     const ada = await t.createMember();
     const res = await t
       .http()
@@ -115,6 +115,7 @@ describe('sign-in', () => {
     expect(res.body).toEqual({
       user: expect.objectContaining({ id: ada.id }),
       token: expect.any(String),
+      firstSignIn: true,
     });
     const cookies = setCookies(res);
     expect(cookies[ACCESS_COOKIE]!.attributes).toEqual(
