@@ -17,6 +17,7 @@ import { useSession } from '@campus/kit/session';
 import { toast } from '@campus/kit/toast';
 import { Avatar, Button, TextArea, TextField } from '@campus/kit/ui';
 import { AvatarCropDialog } from './avatar-crop-dialog';
+import { AvatarField, FileButton, FileError, Muted } from './avatar-field';
 import { saveProfile, uploadAvatar, UploadError } from './save-profile';
 
 /** Spec §4 "Profile save". */
@@ -27,56 +28,6 @@ type FormInput = z.input<typeof profileUpdateSchema>;
 const Form = styled.form`
   display: grid;
   gap: ${({ theme }) => theme.space(4)};
-`;
-
-const AvatarField = styled.fieldset`
-  display: flex;
-  flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(4)};
-  align-items: center;
-  margin: 0;
-  padding: 0;
-  border: 0;
-
-  legend {
-    margin-bottom: ${({ theme }) => theme.space(2)};
-    font-size: 0.875rem;
-    font-weight: 600;
-  }
-  input[type='file'] {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    opacity: 0;
-  }
-  input[type='file']:focus-visible + label {
-    outline: 2px solid ${({ theme }) => theme.colors.focus};
-    outline-offset: 2px;
-  }
-`;
-
-const FileButton = styled.label`
-  display: inline-flex;
-  align-items: center;
-  height: 32px;
-  padding: 0 ${({ theme }) => theme.space(3)};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius.full};
-  font-size: 0.8125rem;
-  font-weight: 600;
-  cursor: pointer;
-`;
-
-const Muted = styled.p`
-  margin: 0;
-  font-size: 0.8125rem;
-  color: ${({ theme }) => theme.colors.textMuted};
-`;
-
-const FileError = styled.p`
-  margin: 0;
-  font-size: 0.8125rem;
-  color: ${({ theme }) => theme.colors.danger};
 `;
 
 const Actions = styled.div`

@@ -7,10 +7,10 @@ import { emitAppEvent } from '@campus/kit/events';
 import { FollowButton } from '@campus/kit/follow-button';
 import { handleFromEmail } from '@campus/kit/format';
 import { useSession } from '@campus/kit/session';
-import { MIN_TOUCH_TARGET_PX, mediaMobile } from '@campus/kit/theme';
 import { toast } from '@campus/kit/toast';
 import { Avatar, Button, Dialog, Skeleton, TextArea } from '@campus/kit/ui';
 import { AvatarCropper } from '../edit-profile/avatar-crop-dialog';
+import { AvatarField, FileButton, FileError, Muted } from '../edit-profile/avatar-field';
 import { saveProfile, uploadAvatar, UploadError } from '../edit-profile/save-profile';
 
 /** The first run's steps (issue 41), each its own title: the dialog is labelled by it. */
@@ -34,58 +34,6 @@ const Progress = styled.p`
   margin: 0;
   font-size: 0.8125rem;
   color: ${({ theme }) => theme.colors.textMuted};
-`;
-
-const PhotoRow = styled.fieldset`
-  display: flex;
-  flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space(4)};
-  align-items: center;
-  margin: 0;
-  padding: 0;
-  border: 0;
-
-  legend {
-    margin-bottom: ${({ theme }) => theme.space(2)};
-    font-size: 0.875rem;
-    font-weight: 600;
-  }
-  input[type='file'] {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    opacity: 0;
-  }
-  input[type='file']:focus-visible + label {
-    outline: 2px solid ${({ theme }) => theme.colors.focus};
-    outline-offset: 2px;
-  }
-`;
-
-const FileButton = styled.label`
-  display: inline-flex;
-  align-items: center;
-  height: 36px;
-  padding: 0 ${({ theme }) => theme.space(3)};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius.full};
-  font-size: 0.8125rem;
-  font-weight: 600;
-  cursor: pointer;
-
-  ${mediaMobile} {
-    height: ${MIN_TOUCH_TARGET_PX}px;
-  }
-`;
-
-const Muted = styled.p`
-  margin: 0;
-  font-size: 0.8125rem;
-  color: ${({ theme }) => theme.colors.textMuted};
-`;
-
-const FileError = styled(Muted)`
-  color: ${({ theme }) => theme.colors.danger};
 `;
 
 const Actions = styled.div`
@@ -303,7 +251,7 @@ function PhotoAndBio({ onNext, onSkip }: { onNext: () => void; onSkip: () => voi
       }}
     >
       <Step as="div">
-        <PhotoRow>
+        <AvatarField>
           <legend>Profile picture</legend>
           <Avatar name={user?.name ?? ''} src={cropped?.url ?? user?.avatarUrl ?? null} size={80} />
           <div style={{ display: 'grid', gap: 8 }}>
@@ -334,7 +282,7 @@ function PhotoAndBio({ onNext, onSkip }: { onNext: () => void; onSkip: () => voi
               </Muted>
             )}
           </div>
-        </PhotoRow>
+        </AvatarField>
         <TextArea
           label="Bio"
           rows={3}
