@@ -17,7 +17,6 @@ import { notificationKinds } from '../modules/notifications/registry';
 import type { PostDoc } from '../modules/posts/model';
 import type { RepostDoc } from '../modules/reposts/model';
 import type { AppContext } from '../context';
-import { startOfDayIn } from '../platform/time';
 import { JOBS, prng, REACTIONS, TOPICS } from './texts';
 
 /** A collection of numeric ids, written on directly (past mongoose's immutable createdAt). */
@@ -37,8 +36,6 @@ export interface ContentOptions {
   adminId: number;
   now?: Date;
   posts?: number;
-  /** The app's time zone (APP_TIMEZONE): "today" for Top Posts starts at its midnight. */
-  timezone?: string;
 }
 
 export async function seedDemoContent(
@@ -103,15 +100,9 @@ export async function seedDemoContent(
   // Posts: each by a member after they joined, skewed to recent weeks (the campus grows); the
   // newest 15 within the last few hours ("today"), by members active today; before them a steady
   // few a day over the last week (issue 41: the 7-day chart shows days, not one spike today).
-  const todayHours = Math.min(
-    3 * HOUR,
-    now - startOfDayIn(options.timezone ?? 'UTC', new Date(now)).getTime(),
-  );
   const weekFrom = postCount - 15 - Math.min(LAST_WEEK_POSTS, Math.max(0, postCount - 15));
   const drafts = Array.from({ length: postCount }, (_, i) => {
-    // Within today in the app's time zone too (Top Posts is today's posts), even just after
-    // its midnight: then they are minutes old.
-    if (i >= postCount - 15) return { authorId: pick(daily), t: now - random() * todayHours };
+    if (i >= postCount - 15) return { authorId: pick(daily), t: now - random() * 3 * HOUR };
     const lastWeek = i >= weekFrom;
     for (;;) {
       const authorId = pick(people);

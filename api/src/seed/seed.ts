@@ -174,11 +174,7 @@ export async function seedDemoData(target: SeedTarget, options: SeedOptions): Pr
     await Follow.create({ _id: await nextId('follows'), followerId, followingId });
   }
   await setSetting(target, 'logo_url', 'local');
-  const content = await seedDemoContent(target, {
-    memberIds,
-    adminId,
-    timezone: target.config.timezone,
-  });
+  const content = await seedDemoContent(target, { memberIds, adminId });
   // Seed time matters (every fresh start): what the pictures cost is logged.
   const drawingStarted = Date.now();
   const drawingCpu = process.cpuUsage();
