@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import { mediaDesktop, mediaMobile } from '@campus/kit/theme';
 import { useMediaQuery } from '@campus/kit/ui';
 import { RemoteSlot } from '../composition/remote-slot';
+import { FloatingRemoteHost } from './floating-remote-host';
 import { FirstRunHost } from './first-run-host';
 import { PlusIcon } from './icons';
 import { MobileHeader } from './mobile-header';
@@ -79,27 +80,6 @@ const SkipLink = styled.a`
   }
 `;
 
-/** Where the composer's error view appears if mf_feed cannot be reached (the dialog portals out). */
-const ComposerHost = styled.div`
-  position: fixed;
-  left: 50%;
-  bottom: 96px;
-  z-index: 50;
-  transform: translateX(-50%);
-  width: min(420px, calc(100vw - 32px));
-
-  &:has([data-testid='remote-error']) {
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: ${({ theme }) => theme.radius.lg};
-    background: ${({ theme }) => theme.colors.surface};
-    box-shadow: ${({ theme }) => theme.shadow.lg};
-  }
-
-  [data-testid='remote-error'] {
-    padding: ${({ theme }) => theme.space(4)};
-  }
-`;
-
 /** Spec §2: no floating post button on these small-screen pages. */
 const NO_FLOATING_BUTTON = ['/search', '/opportunities'];
 
@@ -134,7 +114,7 @@ export function AppLayout() {
       )}
       <FirstRunHost />
       {composerRequested && (
-        <ComposerHost>
+        <FloatingRemoteHost $at="bottom">
           <RemoteSlot
             remote="mf_feed"
             exposed="PostComposer"
@@ -143,7 +123,7 @@ export function AppLayout() {
             fallback={null}
             props={{ open: composerOpen, onOpenChange: setComposerOpen }}
           />
-        </ComposerHost>
+        </FloatingRemoteHost>
       )}
     </Frame>
   );

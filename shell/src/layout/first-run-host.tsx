@@ -1,30 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import styled from 'styled-components';
 import { useSession } from '@campus/kit/session';
 import { firstRunPending, forgetFirstRun } from '../auth/first-run';
 import { RemoteSlot } from '../composition/remote-slot';
-
-/** Where the first run's error view appears if mf_profile cannot be reached (the dialog portals out). */
-const Host = styled.div`
-  position: fixed;
-  left: 50%;
-  top: 96px;
-  z-index: 50;
-  transform: translateX(-50%);
-  width: min(420px, calc(100vw - 32px));
-
-  &:has([data-testid='remote-error']) {
-    border: 1px solid ${({ theme }) => theme.colors.border};
-    border-radius: ${({ theme }) => theme.radius.lg};
-    background: ${({ theme }) => theme.colors.surface};
-    box-shadow: ${({ theme }) => theme.shadow.lg};
-  }
-
-  [data-testid='remote-error'] {
-    padding: ${({ theme }) => theme.space(4)};
-  }
-`;
+import { FloatingRemoteHost } from './floating-remote-host';
 
 /**
  * Issue 41: the first run (mf_profile's FirstRunDialog) over the feed, at the root route, while
@@ -47,7 +26,7 @@ export function FirstRunHost() {
 
   if (!pending || pathname !== '/') return null;
   return (
-    <Host>
+    <FloatingRemoteHost $at="top">
       <RemoteSlot
         remote="mf_profile"
         exposed="FirstRunDialog"
@@ -62,6 +41,6 @@ export function FirstRunHost() {
           },
         }}
       />
-    </Host>
+    </FloatingRemoteHost>
   );
 }
