@@ -103,6 +103,7 @@ test('a new member registers, follows the verification link from the outbox, and
   page,
   env,
 }) => {
+  test.slow(); // registers, verifies and signs in through the pages on a busy machine
   const email = `e2e.${Date.now()}@campus.edu`;
   await page.goto('/register');
   await page.getByLabel('Full name').fill('Erin Tester');

@@ -15,6 +15,7 @@ test('a verification link opened in another browser asks its holder for the pass
   browser,
   env,
 }, testInfo) => {
+  test.slow(); // two browsers, a registration, an accessibility scan and two sign-ins
   const email = `e2e.verify.${Date.now()}@campus.edu`;
 
   // Someone registers the address, in a browser of theirs.

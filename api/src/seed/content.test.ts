@@ -47,6 +47,13 @@ describe('demo content over time', () => {
     const posts = await t.models.Post.find({}, { authorId: 1, createdAt: 1 }).lean();
     const postAt = new Map(posts.map((p) => [p._id, p.createdAt.getTime()]));
     for (const p of posts) expect(p.createdAt.getTime()).toBeGreaterThan(joined.get(p.authorId)!);
+    // Numbered in time order, reposts among them, as the API numbers what it creates: the feed's
+    // new-posts pill reads a higher id as a newer post.
+    const byTime = [...posts].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    expect(byTime.map((p) => p._id)).toEqual([...posts].map((p) => p._id).sort((a, b) => a - b));
+    const reposts = await t.models.Post.find({ originalPostId: trusted({ $ne: null }) }).lean();
+    expect(reposts.length).toBeGreaterThan(0);
+    for (const r of reposts) expect(r._id).toBeGreaterThan(r.originalPostId!);
     const comments = await t.models.Comment.find(
       {},
       { authorId: 1, postId: 1, createdAt: 1 },

@@ -139,7 +139,6 @@ export async function seedDemoContent(
       createdAt: new Date(t),
     };
   });
-  const byId = new Map(posts.map((p) => [p._id, p]));
   const notifications: Array<Omit<NotificationDoc, '_id'>> = [];
   // Stored as the API stores them (the notification registry decides references and dedupe keys).
   const notifyOf = (
@@ -164,7 +163,7 @@ export async function seedDemoContent(
   };
 
   // Reposts, half of them quoted.
-  const reposts: Array<Omit<RepostDoc, '_id'>> = [];
+  const repostPosts: PostDoc[] = [];
   const reposted = new Set<string>();
   for (let i = 0; i < 40; i++) {
     const original = pick(posts);
@@ -173,9 +172,8 @@ export async function seedDemoContent(
     const at = after(original.createdAt, userId, 2 * DAY);
     if (userId === original.authorId || reposted.has(key) || !at) continue;
     reposted.add(key);
-    const repost: PostDoc = {
+    repostPosts.push({
       ...original,
-      _id: nextPostId++,
       authorId: userId,
       content: '',
       isJdTagged: false,
@@ -186,9 +184,24 @@ export async function seedDemoContent(
       commentsCount: 0,
       repostsCount: 0,
       createdAt: at,
-    };
-    posts.push(repost);
-    byId.set(repost._id, repost);
+    });
+  }
+  // Every post, original or repost, is numbered in time order, as the API numbers the posts it
+  // creates: the feed's new-posts pill reads a higher id as a newer post.
+  posts.push(...repostPosts);
+  posts.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id - b._id);
+  const renumbered = new Map<number, number>();
+  posts.forEach((post, i) => {
+    if (post.originalPostId === null) renumbered.set(post._id, firstPostId + i);
+    post._id = firstPostId + i;
+  });
+  const reposts: Array<Omit<RepostDoc, '_id'>> = [];
+  const byId = new Map(posts.map((p) => [p._id, p]));
+  for (const repost of posts) {
+    if (repost.originalPostId === null) continue;
+    const original = byId.get(renumbered.get(repost.originalPostId)!)!;
+    repost.originalPostId = original._id;
+    const { authorId: userId, createdAt: at } = repost;
     reposts.push({ userId, postId: original._id, repostPostId: repost._id, createdAt: at });
     original.repostsCount += 1;
     notifyOf(original.authorId, 'repost', userId, original._id, at);
