@@ -79,6 +79,27 @@ describe('feed read caches (through the API)', () => {
     for (const page of many.result) expect(ids(page)).toEqual(ids(one.result));
   });
 
+  test('when many viewers miss the same tag page at once, then its posts and its count are each read once', async () => {
+    const viewers: Member[] = [];
+    for (let i = 0; i < 5; i++) viewers.push(await app.createMember());
+    const author = await app.createMember();
+    await publish(app.http, author, 'counted once #singleflight');
+    const tagPage = (viewer: Member) =>
+      app.http().get('/api/tags/singleflight').set('Authorization', viewer.auth).expect(200);
+    const postReads = (queries: string[]) => queries.filter((q) => q.startsWith('posts.')).length;
+    for (const v of viewers) await tagPage(v); // their accounts, flags and followed tags known
+    app.caches.feed.clear();
+    const one = await countQueries(app.database.connection, () => tagPage(viewers[0]!));
+    // the page and the count
+    expect(postReads(one.queries)).toBeGreaterThanOrEqual(2);
+    app.caches.feed.clear();
+    const many = await countQueries(app.database.connection, () =>
+      Promise.all(viewers.map(tagPage)),
+    );
+    expect(postReads(many.queries)).toBe(postReads(one.queries));
+    for (const page of many.result) expect(page.body.postsCount).toBe(1);
+  });
+
   test('when the viewer likes, unlikes and reposts, then the next read shows it at once', async () => {
     const ada = await app.createMember();
     const bob = await app.createMember();

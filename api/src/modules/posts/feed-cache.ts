@@ -46,6 +46,8 @@ export class FeedCache {
   private readonly flags: ViewerFlagsCache;
   private readonly pagesOnce = singleFlight<string, { posts: PostDoc[]; ids: number[] }>();
   private readonly postsOnce = singleFlight<string, PostDoc[]>();
+  private readonly countsOnce = singleFlight<string, number>();
+  private readonly tagListsOnce = singleFlight<string, readonly string[]>();
   /** For You and JD's newest posts. */
   readonly heads: FeedHeads;
   /** Today's posts for Top Posts. */
@@ -317,9 +319,12 @@ export class FeedCache {
     const kept = this.tagLists.get(viewerId);
     if (kept) return kept;
     const mark = this.tagLists.mark();
-    const tags = await read();
-    this.tagLists.set(viewerId, tags, mark);
-    return tags;
+    // Concurrent misses (since the same change) share one read, as pages do.
+    return this.tagListsOnce(`${mark}|${viewerId}`, async () => {
+      const tags = await read();
+      this.tagLists.set(viewerId, tags, mark);
+      return tags;
+    });
   }
 
   /** A count of a shared list (a tag's posts), kept as the shared pages are, or `load`ed. */
@@ -327,9 +332,13 @@ export class FeedCache {
     const kept = this.sharedCounts.get(key);
     if (kept !== undefined) return kept;
     const mark = this.sharedCounts.mark();
-    const count = await load();
-    this.sharedCounts.set(key, count, mark);
-    return count;
+    // Concurrent misses share one count: when a popular tag's count expires under load, every
+    // request in flight would otherwise count the tag's posts again.
+    return this.countsOnce(`${mark}|${key}`, async () => {
+      const count = await load();
+      this.sharedCounts.set(key, count, mark);
+      return count;
+    });
   }
 
   /** Which of `postIds` the viewer has liked, reposted and bookmarked (viewer-flags.ts). */

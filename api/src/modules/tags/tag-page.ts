@@ -7,6 +7,9 @@ import { viewerSafety } from '../safety/relations';
 import { decodeTimeCursor, encodeTimeCursor } from './cursor';
 import { followedTagsOf } from './queries';
 
+/** The last answer made around each kept posts' JSON, with the head it was made with. */
+const answers = new WeakMap<Buffer, { head: string; body: Buffer }>();
+
 /**
  * A tag's page (`GET /api/tags/:tag`, `tag` normalized by the contract): its visible posts,
  * newest first, a page after `cursor`, with how many posts carry it and whether the caller
@@ -36,7 +39,12 @@ export async function tagPage(
   if (safety.empty) {
     const posts = await presentPostsJson(ctx, page, viewerId, read.ids);
     const head = `{"tag":${JSON.stringify(tag)},"postsCount":${postsCount},"isFollowed":${isFollowed},"nextCursor":${JSON.stringify(nextCursor)},"posts":`;
-    return Buffer.concat([Buffer.from(head), posts, Buffer.from('}')]);
+    // The posts' JSON is the same Buffer while their page is kept: so is the whole answer.
+    const kept = answers.get(posts);
+    if (kept?.head === head) return kept.body;
+    const body = Buffer.concat([Buffer.from(head), posts, Buffer.from('}')]);
+    answers.set(posts, { head, body });
+    return body;
   }
   const posts = await presentScreenedPosts(ctx, viewerId, safety, page);
   return { tag, postsCount, isFollowed, posts, nextCursor };
