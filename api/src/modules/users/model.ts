@@ -97,6 +97,8 @@ userSchema.index({ passwordResetToken: 1 });
 
 // People search: a prefix of a term is an index range (multikey); the model keeps the terms.
 userSchema.index({ searchTerms: 1 });
+// ...and a domain every member's address is at is read in name order, up to the page (issue 42).
+userSchema.index({ name: 1, _id: 1 });
 keepSearchTerms(userSchema);
 
 // The app's author and account caches (read-caches.ts) forget what these writes change.

@@ -221,6 +221,40 @@ describe('GET /api/users/suggestions', () => {
 });
 
 describe('people search and the index', () => {
+  test('when a domain most members are at is searched, then members are read in name order up to the page', async () => {
+    const me = await app.createMember();
+    for (let i = 0; i < USER_SEARCH_LIMIT + 10; i++)
+      await app.createMember({
+        name: `Crowd ${String(i).padStart(2, '0')}`,
+        email: `c${i}@crowd.edu`,
+      });
+    const found = await search(me.auth, 'crowd.edu');
+    expect(found.map((u) => u.name)).toEqual(
+      Array.from({ length: USER_SEARCH_LIMIT }, (_, i) => `Crowd ${String(i).padStart(2, '0')}`),
+    );
+    // The route's own read (caught from mongoose), explained: it stops at the page.
+    const reads: Array<{ filter: Record<string, unknown>; options: Record<string, unknown> }> = [];
+    app.database.connection.set('debug', (coll: string, method: string, ...args: unknown[]) => {
+      if (coll === 'users' && method === 'find')
+        reads.push({ filter: args[0] as never, options: (args[2] ?? args[1]) as never });
+    });
+    try {
+      await search(me.auth, 'crowd.edu');
+    } finally {
+      app.database.connection.set('debug', false);
+    }
+    const read = reads.find((r) => '$or' in r.filter)!;
+    expect(read.options).toMatchObject({ hint: { name: 1, _id: 1 }, limit: USER_SEARCH_LIMIT });
+    const plan = (await app.models.User.collection
+      .find(read.filter, read.options)
+      .explain('executionStats')) as unknown as {
+      executionStats: { totalDocsExamined: number };
+    };
+    // Everyone named before 'Crowd' in this database is read too, but not the 10 after the page.
+    const before = await app.models.User.countDocuments({ name: trusted({ $lt: 'Crowd' }) });
+    expect(plan.executionStats.totalDocsExamined).toBeLessThanOrEqual(before + USER_SEARCH_LIMIT);
+  });
+
   test('when a name is searched, then only the index range of its first word is read', async () => {
     const me = await app.createMember();
     for (let i = 0; i < 30; i++) await app.createMember({ name: `Filler Person ${i}` });

@@ -93,7 +93,7 @@ export async function searchUsers(
   const safety = await viewerSafety(ctx, viewerId);
   // Members blocked either way are not found (left out by the query: the page stays full).
   const blocked = [...safety.record.blocked];
-  const users = await usersOf(ctx)
+  const query = usersOf(ctx)
     .find(
       {
         ...findableFilter(),
@@ -104,8 +104,12 @@ export async function searchUsers(
       PUBLIC_USER_FIELDS,
     )
     .sort({ name: 1, _id: 1 })
-    .limit(USER_SEARCH_LIMIT)
-    .lean<UserFields[]>();
+    .limit(USER_SEARCH_LIMIT);
+  // A domain matches most members (every one, for the campus's own): read them in name order
+  // and stop at the page, instead of reading every match to sort it (issue 42: this read grew
+  // with the members). A rare domain reads further, at most the findable members once.
+  if (domain) query.hint({ name: 1, _id: 1 });
+  const users = await query.lean<UserFields[]>();
   const followed = await followedAmong(
     ctx,
     viewerId,
