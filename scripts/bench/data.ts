@@ -140,9 +140,7 @@ async function main() {
     let totalRestarts = 0;
     const started = { residentBytes: db.embedded ? residentBytes(db.pid) : 0 };
     for (const [name, model, docs] of loads) {
-      const { ms, result } = await timed(() =>
-        loadCollection(db, database, model, docs, started),
-      );
+      const { ms, result } = await timed(() => loadCollection(db, database, model, docs, started));
       database = result.database;
       totalDocs += docs.length;
       totalMs += ms;
