@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createModels, type Models } from '../../api/src/models';
 import { connectDatabase, type Database } from '../../api/src/platform/db';
-import { REPO_ROOT, startEmbeddedMongo, type Child } from './processes';
+import { compactEmbeddedMongo, REPO_ROOT, startEmbeddedMongo, type Child } from './processes';
 
 /**
  * Where the benchmarks keep their databases and files: `.data/bench`, or `BENCH_DIR` (so two
@@ -84,7 +84,7 @@ export interface BenchDatabase {
   /** Connects, with the API's models bound to the connection. */
   connect(): Promise<Database<Models>>;
   /**
-   * Embedded: compacts the journal, stops the server and starts it again on it, then connects
+   * Embedded: stops the server, compacts its journal offline and starts it again on it, then connects
    * again. A started server holds the snapshot's documents as bytes of its image (outside V8's
    * heap) where the documents inserted since it started are objects: bench:data restarts it to
    * keep a 10x load within the machine's memory. With MONGODB_URI it only reconnects.
@@ -145,9 +145,10 @@ export async function openBenchDatabase(options: {
     },
     async restart() {
       if (server && database) {
-        await database.connection.db!.command({ compact: 'users' });
+        // Stopped first, then compacted offline with a whole core (see compactEmbeddedMongo).
         await database.close();
         await server.stop();
+        await compactEmbeddedMongo(options.dir ?? DATASET_DIR);
         server = await startEmbeddedMongo(options.dir ?? DATASET_DIR);
         uri = `${server.uri}/${DB_NAME}`;
       } else {
