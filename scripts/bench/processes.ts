@@ -3,7 +3,7 @@
  * ceiling, each in its own process (so none shares the load generator's event loop), on loopback
  * only. Every child is stopped when the benchmark ends, however it ends.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -92,6 +92,22 @@ const DB_BIN = process.env.BENCH_DB_ROOT
       'embedded-mongo.cjs',
     );
 
+/** `@campus/embedded-mongo`'s CLI with `args`, with the benchmarks' Node.js options. */
+function spawnEmbeddedMongo(args: string[], stdio: StdioOptions): ChildProcess {
+  return spawn(
+    process.execPath,
+    [
+      '--max-old-space-size=8192',
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      ...(require('@campus/embedded-mongo/bin/node-args.cjs') as string[]),
+      ...dbNodeArgs(),
+      DB_BIN,
+      ...args,
+    ],
+    { stdio },
+  );
+}
+
 /**
  * Starts `@campus/embedded-mongo`'s CLI on `dbPath`; resolves with its URI once it is warm: a
  * start from a snapshot listens within seconds and then, in the background, builds its table of
@@ -103,23 +119,9 @@ export async function startEmbeddedMongo(
   dbPath: string,
   port = 0,
 ): Promise<Child & { uri: string }> {
-  const bin = DB_BIN;
-  const child = spawn(
-    process.execPath,
-    [
-      '--max-old-space-size=8192',
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      ...(require('@campus/embedded-mongo/bin/node-args.cjs') as string[]),
-      ...dbNodeArgs(),
-      bin,
-      '--host',
-      LOOPBACK,
-      '--port',
-      String(port),
-      '--dbpath',
-      dbPath,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+  const child = spawnEmbeddedMongo(
+    ['--host', LOOPBACK, '--port', String(port), '--dbpath', dbPath],
+    ['ignore', 'pipe', 'inherit'],
   );
   const tracked = track(child);
   const listening = waitForLine(child, /listening on (mongodb:\/\/\S+)/, 'embedded-mongo');
@@ -136,19 +138,9 @@ export async function startEmbeddedMongo(
  * database idle). Resolves once it has exited successfully; prints its one line.
  */
 export async function compactEmbeddedMongo(dbPath: string): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--max-old-space-size=8192',
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      ...(require('@campus/embedded-mongo/bin/node-args.cjs') as string[]),
-      ...dbNodeArgs(),
-      DB_BIN,
-      'compact',
-      '--dbpath',
-      dbPath,
-    ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+  const child = spawnEmbeddedMongo(
+    ['compact', '--dbpath', dbPath],
+    ['ignore', 'inherit', 'inherit'],
   );
   track(child);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
