@@ -38,6 +38,8 @@ export class ReadCache<K, V> {
   private readonly forgotten = new Map<K, number>();
   /** The last generation at which every read under way was refused (`clear`, `deleteWhere`...). */
   private forgottenAll = 0;
+  /** The reads `getOrRead` has under way, by key, with the generation each began at. */
+  private readonly reading = new Map<K, { mark: number; value: Promise<V> }>();
   /** Lookups (`get`) since the cache was made: found, or not (absent or expired). */
   readonly counts: CacheCounts = { hits: 0, misses: 0 };
 
@@ -72,6 +74,29 @@ export class ReadCache<K, V> {
   stale(key: K, mark: number): boolean {
     if (mark === this.generation) return false;
     return this.forgottenAll > mark || (this.forgotten.get(key) ?? -1) > mark;
+  }
+
+  /**
+   * The value kept for `key`, or `read` run and stored. Concurrent misses of a key since the same
+   * change share one `read`: a caller that arrives after a change never shares a read begun
+   * before it.
+   */
+  getOrRead(key: K, read: () => Promise<V>): Promise<V> {
+    const kept = this.get(key);
+    if (kept !== undefined) return Promise.resolve(kept);
+    const mark = this.generation;
+    const running = this.reading.get(key);
+    if (running?.mark === mark) return running.value;
+    const value = read()
+      .then((v) => {
+        this.set(key, v, mark);
+        return v;
+      })
+      .finally(() => {
+        if (this.reading.get(key)?.value === value) this.reading.delete(key);
+      });
+    this.reading.set(key, { mark, value });
+    return value;
   }
 
   /** Stores `value` unless the cache is off or `key` was forgotten since `mark`. */

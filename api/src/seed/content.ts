@@ -163,7 +163,8 @@ export async function seedDemoContent(
   };
 
   // Reposts, half of them quoted.
-  const repostPosts: PostDoc[] = [];
+  /** Each repost, with the original it reposts (ids are given below). */
+  const repostOf = new Map<PostDoc, PostDoc>();
   const reposted = new Set<string>();
   for (let i = 0; i < 40; i++) {
     const original = pick(posts);
@@ -172,7 +173,7 @@ export async function seedDemoContent(
     const at = after(original.createdAt, userId, 2 * DAY);
     if (userId === original.authorId || reposted.has(key) || !at) continue;
     reposted.add(key);
-    repostPosts.push({
+    const repost: PostDoc = {
       ...original,
       authorId: userId,
       content: '',
@@ -184,22 +185,17 @@ export async function seedDemoContent(
       commentsCount: 0,
       repostsCount: 0,
       createdAt: at,
-    });
+    };
+    repostOf.set(repost, original);
   }
   // Every post, original or repost, is numbered in time order, as the API numbers the posts it
   // creates: the feed's new-posts pill reads a higher id as a newer post.
-  posts.push(...repostPosts);
+  posts.push(...repostOf.keys());
   posts.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id - b._id);
-  const renumbered = new Map<number, number>();
-  posts.forEach((post, i) => {
-    if (post.originalPostId === null) renumbered.set(post._id, firstPostId + i);
-    post._id = firstPostId + i;
-  });
+  posts.forEach((post, i) => (post._id = firstPostId + i));
   const reposts: Array<Omit<RepostDoc, '_id'>> = [];
-  const byId = new Map(posts.map((p) => [p._id, p]));
-  for (const repost of posts) {
-    if (repost.originalPostId === null) continue;
-    const original = byId.get(renumbered.get(repost.originalPostId)!)!;
+  // The reposts' records and notifications in time order too.
+  for (const [repost, original] of [...repostOf].sort(([a], [b]) => a._id - b._id)) {
     repost.originalPostId = original._id;
     const { authorId: userId, createdAt: at } = repost;
     reposts.push({ userId, postId: original._id, repostPostId: repost._id, createdAt: at });

@@ -46,8 +46,6 @@ export class FeedCache {
   private readonly flags: ViewerFlagsCache;
   private readonly pagesOnce = singleFlight<string, { posts: PostDoc[]; ids: number[] }>();
   private readonly postsOnce = singleFlight<string, PostDoc[]>();
-  private readonly countsOnce = singleFlight<string, number>();
-  private readonly tagListsOnce = singleFlight<string, readonly string[]>();
   /** For You and JD's newest posts. */
   readonly heads: FeedHeads;
   /** Today's posts for Top Posts. */
@@ -311,34 +309,19 @@ export class FeedCache {
     });
   }
 
-  /** The tags `viewerId` follows, kept, or read with `read`. */
+  /** The tags `viewerId` follows, kept, or read with `read` (one read for concurrent misses). */
   async followedTagsBy(
     viewerId: number,
     read: () => Promise<readonly string[]>,
   ): Promise<readonly string[]> {
-    const kept = this.tagLists.get(viewerId);
-    if (kept) return kept;
-    const mark = this.tagLists.mark();
-    // Concurrent misses (since the same change) share one read, as pages do.
-    return this.tagListsOnce(`${mark}|${viewerId}`, async () => {
-      const tags = await read();
-      this.tagLists.set(viewerId, tags, mark);
-      return tags;
-    });
+    return this.tagLists.getOrRead(viewerId, read);
   }
 
   /** A count of a shared list (a tag's posts), kept as the shared pages are, or `load`ed. */
   async cachedCount(key: string, load: () => Promise<number>): Promise<number> {
-    const kept = this.sharedCounts.get(key);
-    if (kept !== undefined) return kept;
-    const mark = this.sharedCounts.mark();
     // Concurrent misses share one count: when a popular tag's count expires under load, every
     // request in flight would otherwise count the tag's posts again.
-    return this.countsOnce(`${mark}|${key}`, async () => {
-      const count = await load();
-      this.sharedCounts.set(key, count, mark);
-      return count;
-    });
+    return this.sharedCounts.getOrRead(key, load);
   }
 
   /** Which of `postIds` the viewer has liked, reposted and bookmarked (viewer-flags.ts). */
